@@ -1,0 +1,9 @@
+/** Tests sit beside the code they drive (src/**\/*.test.ts) and end-to-end suites live in test/. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  testTimeout: 60000,
+  maxWorkers: 2,
+};
