@@ -1,0 +1,164 @@
+/**
+ * The HTTP layer: one undici `Pool` per data-center origin, request timeouts, JSON and form
+ * bodies, query and path encoding. It knows nothing of tokens, retries or error bodies.
+ */
+import { Pool } from 'undici';
+
+/** A query value; arrays become repeated parameters, `undefined` and `null` are left out. */
+export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
+export type Query = Record<string, QueryValue>;
+
+/** Encodes a query string (with the leading `?`, or empty); spaces become `%20`. */
+export function encodeQuery(query: Query | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values as (string | number | boolean)[]) {
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
+    }
+  }
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+/** Encodes an `application/x-www-form-urlencoded` body. */
+export function encodeForm(fields: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) params.append(k, v);
+  return params.toString();
+}
+
+/**
+ * Fills a path template such as `/api/2/infra/{infra_id}` with encoded values. Every
+ * placeholder must have a value: a missing one is a programming error.
+ */
+export function fillPath(template: string, params: Record<string, string> | undefined): string {
+  return template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const v = params?.[name];
+    if (v === undefined) throw new Error(`path parameter ${name} missing for ${template}`);
+    return encodeURIComponent(v);
+  });
+}
+
+/** A base URL split into the origin (the pool key) and a path prefix (usually empty). */
+export interface BaseUrl {
+  origin: string;
+  prefix: string;
+}
+
+export function parseBaseUrl(baseUrl: string): BaseUrl {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`base URL is not a valid URL: ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`base URL must use http or https, not ${url.protocol}`);
+  }
+  if (url.username || url.password) throw new Error('base URL must not carry credentials');
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+}
+
+export interface PoolOptions {
+  /** Connections per origin. */
+  connections?: number;
+  keepAliveTimeoutMs?: number;
+}
+
+/** One connection pool per origin (one per data center). */
+export class PoolRegistry {
+  private readonly pools = new Map<string, Pool>();
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions = {}) {}
+
+  get(origin: string): Pool {
+    if (this.closed) throw new Error('the HTTP connection pools are closed');
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: this.options.connections ?? 16,
+        keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 4_000,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.pools.size;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+  }
+}
+
+export interface HttpRequest {
+  origin: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** Path with the query already encoded. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Time allowed for the response headers, then again for the body. */
+  timeoutMs: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** Sends one request and reads the whole body. Transport failures are thrown as undici raised them. */
+export async function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpResponse> {
+  const pool = pools.get(req.origin);
+  const res = await pool.request({
+    method: req.method,
+    path: req.path,
+    headers: req.headers,
+    body: req.body,
+    headersTimeout: req.timeoutMs,
+    bodyTimeout: req.timeoutMs,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, text };
+}
+
+/** The first value of a response header. */
+export function header(res: HttpResponse, name: string): string | undefined {
+  const v = res.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Transport error codes meaning the connection broke or was refused before a response. */
+const DROP_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Classifies a thrown transport error: `dropped`, `timeout` or `undefined` (not a transport error). */
+export function transportFailure(err: unknown): { kind: 'dropped' | 'timeout'; code: string } | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
+      if (DROP_CODES.has(code)) return { kind: 'dropped', code };
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,118 @@
+/**
+ * The retry policy.
+ *
+ * - 429: wait what the platform asks (`Retry-After` in seconds or as an HTTP date, else
+ *   `context.retry_after`), else back off as below.
+ * - 500, 502, 503, 504, dropped connections and timeouts: exponential backoff with full jitter
+ *   (a random wait between 0 and `min(maxDelayMs, baseDelayMs * 2^(attempt-1))`).
+ * - Only requests that are safe to repeat are retried: GET, PUT, DELETE, and a POST that the
+ *   caller marks idempotent. A failed non-idempotent POST is reported at once, saying so.
+ * - Attempts and total elapsed time are bounded.
+ */
+import { PlatformError } from './errors';
+
+export interface RetryOptions {
+  /** Attempts in all, the first included (1 = never retry). */
+  maxAttempts: number;
+  /** No retry is started when it would end later than this after the first attempt began. */
+  maxElapsedMs: number;
+  /** First backoff ceiling; doubles per attempt. */
+  baseDelayMs: number;
+  /** Largest backoff ceiling. A longer `Retry-After` is still honoured within `maxElapsedMs`. */
+  maxDelayMs: number;
+  /** Random source in [0, 1), for tests. */
+  random?: () => number;
+  /** Sleep, for tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
+  maxAttempts: 5,
+  maxElapsedMs: 60_000,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+});
+
+export function resolveRetryOptions(partial: Partial<RetryOptions> | undefined): RetryOptions {
+  const o: RetryOptions = { ...DEFAULT_RETRY, ...(partial ?? {}) };
+  if (!Number.isInteger(o.maxAttempts) || o.maxAttempts < 1) throw new Error('retry.maxAttempts must be an integer of at least 1');
+  for (const k of ['maxElapsedMs', 'baseDelayMs', 'maxDelayMs'] as const) {
+    if (!Number.isFinite(o[k]) || o[k] < 0) throw new Error(`retry.${k} must be a number of at least 0`);
+  }
+  return o;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Parses a `Retry-After` header: delay seconds (`120`) or an HTTP date. Returns milliseconds,
+ * never negative, or `undefined` when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (v === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
+
+/** Full-jitter exponential backoff before attempt `attempt + 1`. */
+export function backoffDelay(attempt: number, options: RetryOptions): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  const random = options.random ?? Math.random;
+  return Math.floor(random() * ceiling);
+}
+
+/** The wait before repeating after `err` on attempt `attempt`. */
+export function retryDelay(err: PlatformError, attempt: number, options: RetryOptions): number {
+  if (err.status === 429 && err.retryAfterMs !== undefined) return err.retryAfterMs;
+  return backoffDelay(attempt, options);
+}
+
+/** Marks an error that has already been through a retry loop of its own (a token request). */
+const FINAL = Symbol('tenantform.finalError');
+
+export function markNoFurtherRetry(err: PlatformError): PlatformError {
+  (err as unknown as Record<symbol, boolean>)[FINAL] = true;
+  return err;
+}
+
+function isFinal(err: PlatformError): boolean {
+  return (err as unknown as Record<symbol, boolean>)[FINAL] === true;
+}
+
+export interface RetryContext {
+  idempotent: boolean;
+  options: RetryOptions;
+  now?: () => number;
+  /** Called before each wait. */
+  onRetry?: (err: PlatformError, attempt: number, delayMs: number) => void;
+}
+
+/**
+ * Runs `op` (given the attempt number, from 1) until it succeeds or the policy gives up. Only
+ * `PlatformError`s are considered; anything else is a programming error and is rethrown as is.
+ * The error finally thrown records the attempts made and why there was no further one.
+ */
+export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: RetryContext): Promise<T> {
+  const now = ctx.now ?? Date.now;
+  const sleep = ctx.options.sleep ?? defaultSleep;
+  const started = now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op(attempt);
+    } catch (e) {
+      if (!(e instanceof PlatformError)) throw e;
+      if (isFinal(e)) throw e;
+      if (!e.retryable) throw e.markFinal(attempt, 'not_retryable');
+      if (!ctx.idempotent) throw e.markFinal(attempt, 'not_idempotent');
+      if (attempt >= ctx.options.maxAttempts) throw e.markFinal(attempt, 'max_attempts');
+      const delay = retryDelay(e, attempt, ctx.options);
+      if (now() - started + delay > ctx.options.maxElapsedMs) throw e.markFinal(attempt, 'max_elapsed');
+      ctx.onRetry?.(e, attempt, delay);
+      await sleep(delay);
+    }
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * zod schemas of every response the client reads. Objects are loose: members the platform adds
+ * later pass through untouched, so objects are returned as the platform sent them. Required
+ * members and their types are checked; a mismatch becomes a `ResponseShapeError` naming the
+ * endpoint and the field path.
+ */
+import { z } from 'zod';
+
+const uuid = z.string().min(1);
+const int = z.number().int();
+
+// --- token (spec 1: token response; GAPS.md: token endpoint) ---------------------------------
+
+export const TokenResponse = z.looseObject({
+  access_token: z.string().min(1),
+  id_token: z.string().optional(),
+  expires_on: z.number(),
+  token_type: z.string(),
+});
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+// --- applications, bindings, settings (spec 1) -----------------------------------------------
+
+export const Application = z.looseObject({
+  id: uuid,
+  name: z.string(),
+  type: z.string(),
+  usages: z.array(z.string()).optional(),
+  api_base_url: z.string().optional(),
+});
+export type Application = z.infer<typeof Application>;
+
+export const ApplicationList = z.looseObject({ items: z.array(Application) });
+
+/** GAPS.md: which applications a tenant has on. */
+export const IdList = z.looseObject({ items: z.array(z.string()) });
+
+export const SettingOwn = z.looseObject({
+  value: z.unknown(),
+  lock: z.boolean(),
+  exclusive: z.boolean(),
+});
+export type SettingOwn = z.infer<typeof SettingOwn>;
+
+export const SettingEffective = z.looseObject({
+  // platform-interface: setting read (`owner` is `{type: "tenant", id}`)
+  owner: z.looseObject({ type: z.string(), id: z.string() }),
+  value: z.unknown(),
+  lock: z.boolean(),
+});
+
+export const Setting = z.looseObject({
+  name: z.string(),
+  application_id: z.string(),
+  // platform-interface: setting read (`own` and `effective` may be null)
+  own: SettingOwn.nullable(),
+  effective: SettingEffective.nullable(),
+});
+export type Setting = z.infer<typeof Setting>;
+
+/** GAPS.md: list all settings of an application for a tenant. */
+export const SettingList = z.looseObject({ settings: z.array(Setting) });
+
+// --- infrastructure components (spec 1) ------------------------------------------------------
+
+export const Infra = z.looseObject({
+  id: uuid,
+  owner_tenant_id: z.string(),
+  location_id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  capabilities: z.array(z.string()),
+  content_url: z.string().nullish(),
+  content_mobile_url: z.string().nullish(),
+  backend_type: z.unknown(),
+  platform_owned: z.boolean().optional(),
+  version: int,
+  readonly: z.boolean().optional(),
+});
+export type Infra = z.infer<typeof Infra>;
+
+export const InfraList = z.looseObject({ items: z.array(Infra) });
+
+/** GAPS.md: infrastructure components of a tenant. */
+export const TenantInfraList = z.looseObject({ infras: z.array(z.string()) });
+
+// --- usage report configurations (spec 1; GAPS.md report rows) -------------------------------
+
+export const Report = z.looseObject({
+  id: uuid,
+  version: int,
+  result_action: z.string(),
+  recipients: z.array(z.string()),
+  parameters: z.looseObject({
+    tenant_id: z.string(),
+    kind: z.string(),
+    level: z.string(),
+    formats: z.array(z.string()).optional(),
+  }),
+  schedule: z.looseObject({ type: z.string(), enabled: z.boolean().optional() }),
+  generation_date: z.string().nullish(),
+});
+export type Report = z.infer<typeof Report>;
+
+// --- agents (spec 2; platform-interface: agents listing) -------------------------------------
+
+export const Agent = z.looseObject({
+  id: z.string(),
+  hostname: z.string(),
+  tenant_id: z.string(),
+  os_family: z.string(),
+  online: z.boolean(),
+  up_to_date: z.boolean(),
+  unit: z.string().nullish(),
+});
+export type Agent = z.infer<typeof Agent>;
+
+const Cursors = z.looseObject({ after: z.string().nullish() });
+
+export const AgentPage = z.looseObject({
+  items: z.array(Agent),
+  paging: z.looseObject({ cursors: Cursors }),
+});
+
+// --- agent update settings (GAPS.md: settings item shape) ------------------------------------
+
+const DayOfWeek = z.enum(['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']);
+
+export const MaintenanceWindow = z.looseObject({
+  time_from: z.string(),
+  time_to: z.string(),
+  days_of_week: z.array(DayOfWeek),
+});
+
+export const AgentUpdateSettings = z.looseObject({
+  agent_id: z.string().optional(),
+  tenant_id: z.string().optional(),
+  update_channel: z.string(),
+  automatic: z.boolean(),
+  maintenance_window: MaintenanceWindow.nullish(),
+});
+export type AgentUpdateSettings = z.infer<typeof AgentUpdateSettings>;
+
+// --- event manager (spec 3) ------------------------------------------------------------------
+
+export const Topic = z.looseObject({
+  id: z.string(),
+  description: z.string().optional(),
+  persistency: z.boolean().optional(),
+  ordering: z.string().optional(),
+  producer_consolidation: z.string().optional(),
+  archive_consolidation: z.string().optional(),
+  retention: z.string().optional(),
+});
+export type Topic = z.infer<typeof Topic>;
+
+export const EventType = z.looseObject({
+  id: z.string(),
+  topic_id: z.string(),
+  description: z.string().optional(),
+  allowed_subject_types: z.array(z.string()).optional(),
+  subject_ref_template: z.string().optional(),
+  data_schema: z.string().optional(),
+});
+export type EventType = z.infer<typeof EventType>;
+
+export const Subscription = z.looseObject({
+  subscription_id: z.string(),
+  topic_id: z.string(),
+  types: z.array(z.string()),
+  subject_types: z.array(z.string()).nullish(),
+  tenant_id: z.string().nullish(),
+  tenant_depth: z.string(),
+  cel: z.string().nullish(),
+  auto_commit: z.boolean().optional(),
+  auto_commit_interval: z.string().optional(),
+  session_timeout: z.string().optional(),
+});
+export type Subscription = z.infer<typeof Subscription>;
+
+export const SubscriptionOffset = z.looseObject({ subscription_id: z.string(), offset: int });
+export type SubscriptionOffset = z.infer<typeof SubscriptionOffset>;
+
+// --- alert manager (spec 3; GAPS.md alert rows) ----------------------------------------------
+
+export const AlertType = z.looseObject({
+  id: z.string(),
+  severity: z.string().optional(),
+  enabled: z.boolean().optional(),
+  category: z.string().optional(),
+});
+export type AlertType = z.infer<typeof AlertType>;
+
+export const CreatedAlert = z.looseObject({ id: z.string() });
+
+export const AlertView = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  severity: z.string(),
+  category: z.string().optional(),
+  tenant: z.looseObject({ id: z.string() }).optional(),
+  createdAt: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type AlertView = z.infer<typeof AlertView>;
+
+export const AlertPage = z.looseObject({
+  items: z.array(AlertView),
+  paging: z.looseObject({ cursors: z.record(z.string(), z.unknown()) }).optional(),
+});
+
+// --- tenants and search (spec 1) -------------------------------------------------------------
+
+/** A tenant at any `lod`: `stamps` fields are required, the rest depend on `lod`. */
+export const Tenant = z.looseObject({
+  id: z.string(),
+  parent_id: z.string().nullable(),
+  version: int.optional(),
+  name: z.string().optional(),
+  kind: z.string().optional(),
+  enabled: z.boolean().optional(),
+});
+export type Tenant = z.infer<typeof Tenant>;
+
+export const TenantPage = z.looseObject({
+  timestamp: z.string().optional(),
+  paging: z.looseObject({ cursors: Cursors }),
+  items: z.array(Tenant),
+});
+
+export const SearchItem = z.looseObject({
+  id: z.string(),
+  parent_id: z.string().nullish(),
+  obj_type: z.string(),
+  name: z.string().nullish(),
+  kind: z.string().nullish(),
+  path: z.array(z.string()).optional(),
+});
+export type SearchItem = z.infer<typeof SearchItem>;
+
+export const SearchResult = z.looseObject({ items: z.array(SearchItem) });
+
+/** A body that must be empty or ignorable (204 answers). */
+export const Empty = z.unknown();
