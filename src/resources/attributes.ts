@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+/**
+ * Attribute declarations: the single source of every fact about an attribute.
+ * The zod validation, the Terraform schema, the cdktf props type and the docs are all
+ * derived from these objects; nothing about an attribute is written twice.
+ */
+
+/** How an attribute is set: by the user, by the platform, or by either. */
+export type Mode = 'required' | 'optional' | 'computed' | 'optional_computed';
+
+interface BaseAttribute {
+  readonly mode: Mode;
+  readonly description: string;
+  /** Changing it replaces the object (Terraform's RequiresReplace). */
+  readonly forceNew?: boolean;
+  /** Never shown in plans, logs or errors; stored only as a hash. */
+  readonly sensitive?: boolean;
+  /** The platform's optimistic-concurrency version field. */
+  readonly version?: boolean;
+  /** Value used when the configuration leaves an optional attribute out. */
+  readonly default?: unknown;
+  /** Shown in plans to identify the object even when unchanged. */
+  readonly identifying?: boolean;
+  /** A computed value the platform recomputes on every update (unknown in an update plan). */
+  readonly changesOnUpdate?: boolean;
+}
+
+export interface StringAttribute extends BaseAttribute {
+  readonly type: 'string';
+  /** Extra rule for a configured value (uuid, pattern, enumeration). */
+  readonly check?: z.ZodType<string>;
+  /** Human words for what the check expects, used in problems and docs. */
+  readonly expects?: string;
+}
+export interface NumberAttribute extends BaseAttribute {
+  readonly type: 'number';
+}
+export interface BoolAttribute extends BaseAttribute {
+  readonly type: 'bool';
+}
+/** A string holding JSON; compared semantically, so key order never makes a diff. */
+export interface JsonAttribute extends BaseAttribute {
+  readonly type: 'json';
+}
+export interface ListAttribute extends BaseAttribute {
+  readonly type: 'list';
+  readonly element: z.ZodType<string>;
+  readonly expects?: string;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly unique?: boolean;
+}
+export interface ObjectAttribute extends BaseAttribute {
+  readonly type: 'object';
+  readonly attributes: Readonly<Record<string, Attribute>>;
+}
+
+export type Attribute =
+  | StringAttribute
+  | NumberAttribute
+  | BoolAttribute
+  | JsonAttribute
+  | ListAttribute
+  | ObjectAttribute;
+
+export type Attributes = Readonly<Record<string, Attribute>>;
+
+type Options<A extends Attribute> = Omit<A, 'type' | 'attributes' | 'element'>;
+
+export const attr = {
+  string: <const O extends Options<StringAttribute>>(o: O) => ({ ...o, type: 'string' as const }),
+  number: <const O extends Options<NumberAttribute>>(o: O) => ({ ...o, type: 'number' as const }),
+  bool: <const O extends Options<BoolAttribute>>(o: O) => ({ ...o, type: 'bool' as const }),
+  json: <const O extends Options<JsonAttribute>>(o: O) => ({ ...o, type: 'json' as const }),
+  list: <const O extends Options<ListAttribute>>(element: z.ZodType<string>, o: O) => ({
+    ...o,
+    element,
+    type: 'list' as const,
+  }),
+  object: <const A extends Attributes, const O extends Options<ObjectAttribute>>(attributes: A, o: O) => ({
+    ...o,
+    attributes,
+    type: 'object' as const,
+  }),
+};
+
+// ---- Common checks, each with the words a problem report uses. ----
+
+/** The 8-4-4-4-12 hexadecimal form; account management uses lowercase. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const uuid = z.string().regex(UUID_PATTERN);
+export const UUID_EXPECTS = 'a lowercase uuid (8-4-4-4-12 hexadecimal)';
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values);
+}
+
+// ---- Types derived from declarations (for cdktf props and typed state). ----
+
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+type ValueOf<A> = A extends { type: 'string' | 'json' }
+  ? string
+  : A extends { type: 'number' }
+    ? number
+    : A extends { type: 'bool' }
+      ? boolean
+      : A extends { type: 'list' }
+        ? string[]
+        : A extends { type: 'object'; attributes: infer N }
+          ? PropsOf<N>
+          : never;
+
+type RequiredKeys<As> = { [K in keyof As]: As[K] extends { mode: 'required' } ? K : never }[keyof As];
+type OptionalKeys<As> = {
+  [K in keyof As]: As[K] extends { mode: 'optional' | 'optional_computed' } ? K : never;
+}[keyof As];
+type ComputedKeys<As> = {
+  [K in keyof As]: As[K] extends { mode: 'computed' | 'optional_computed' } ? K : never;
+}[keyof As];
+
+/** The camelCase props a cdktf construct takes for these attributes. */
+export type PropsOf<As> = {
+  [K in RequiredKeys<As> & string as Camel<K>]: ValueOf<As[K]>;
+} & {
+  [K in OptionalKeys<As> & string as Camel<K>]?: ValueOf<As[K]>;
+};
+
+/** The camelCase attributes a construct exposes for references (every attribute). */
+export type OutputsOf<As> = {
+  readonly [K in keyof As & string as Camel<K>]: As[K] extends { type: 'number' }
+    ? number
+    : As[K] extends { type: 'bool' }
+      ? boolean | import('cdktf').IResolvable
+      : As[K] extends { type: 'list' }
+        ? string[]
+        : string;
+};
+
+export type { ComputedKeys };
+
+/** True when the attribute can be set in configuration. */
+export function isConfigurable(a: Attribute): boolean {
+  return a.mode !== 'computed';
+}

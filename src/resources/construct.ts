@@ -1,0 +1,139 @@
+import { TerraformDataSource, TerraformMetaArguments, TerraformProvider, TerraformResource, Token } from 'cdktf';
+import type { Construct } from 'constructs';
+import type { Attributes, OutputsOf, PropsOf } from './attributes';
+import type { AnyKind, DataSourceKind, ResourceKind, State } from './declaration';
+import { camelCase, snakeKeys } from './naming';
+import { PROVIDER_ATTRIBUTES, PROVIDER_SOURCE, PROVIDER_TYPE } from './provider-config';
+import { validateConfig } from './validate';
+import { Unknown } from './values';
+
+type Element = TerraformResource | TerraformDataSource;
+
+/** Replaces cdktf tokens (references resolved at synth) with Unknown for validation. */
+function tokensAsUnknown(v: unknown): unknown {
+  if (typeof v === 'string' && Token.isUnresolved(v)) return Unknown;
+  if (typeof v === 'number' && Token.isUnresolved(v)) return Unknown;
+  if (Array.isArray(v)) return Token.isUnresolved(v) ? Unknown : v.map(tokensAsUnknown);
+  if (v && typeof v === 'object') {
+    if (Token.isUnresolved(v)) return Unknown;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tokensAsUnknown(x)]));
+  }
+  return v;
+}
+
+/** Adds typed getters (camelCase) that reference each attribute from other resources. */
+function defineOutputs(proto: object, attributes: Attributes): void {
+  for (const [name, a] of Object.entries(attributes)) {
+    Object.defineProperty(proto, camelCase(name), {
+      configurable: true,
+      get(this: Element) {
+        switch (a.type) {
+          case 'number':
+            return this.getNumberAttribute(name);
+          case 'bool':
+            return this.getBooleanAttribute(name);
+          case 'list':
+            return this.getListAttribute(name);
+          default:
+            return this.getStringAttribute(name);
+        }
+      },
+    });
+  }
+}
+
+/** Validates the props at synth time, so that `cdktf synth` reports problems early. */
+function addValidation(el: Element, kind: AnyKind, attributes: State): void {
+  el.node.addValidation({
+    validate: () =>
+      validateConfig(kind, tokensAsUnknown(attributes) as State, `${kind.type}.${el.node.id}`).map(
+        (p) => `${p.address}: ${p.path.join('.')}: ${p.message} Expected ${p.expected}; found ${p.found}.`,
+      ),
+  });
+}
+
+const META_KEYS = ['dependsOn', 'count', 'provider', 'lifecycle', 'forEach', 'provisioners', 'connection'] as const;
+
+function split(props: Record<string, unknown>) {
+  const meta: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(props)) ((META_KEYS as readonly string[]).includes(k) ? meta : rest)[k] = v;
+  return { meta: meta as TerraformMetaArguments, attributes: snakeKeys(rest) as State };
+}
+
+export type ResourceConstruct<As extends Attributes> = new (
+  scope: Construct,
+  id: string,
+  props: PropsOf<As> & TerraformMetaArguments,
+) => TerraformResource & OutputsOf<As>;
+
+export type DataSourceConstruct<As extends Attributes> = new (
+  scope: Construct,
+  id: string,
+  props: PropsOf<As> & TerraformMetaArguments,
+) => TerraformDataSource & OutputsOf<As>;
+
+const generatorMetadata = { providerName: PROVIDER_TYPE };
+
+/** The cdktf construct of a resource kind, derived from its declaration. */
+export function resourceConstruct<As extends Attributes>(kind: ResourceKind<As>): ResourceConstruct<As> {
+  class KindResource extends TerraformResource {
+    private readonly declared: State;
+    constructor(scope: Construct, id: string, props: Record<string, unknown>) {
+      const { meta, attributes } = split(props);
+      super(scope, id, { ...meta, terraformResourceType: kind.type, terraformGeneratorMetadata: generatorMetadata });
+      this.declared = attributes;
+      addValidation(this, kind, attributes);
+    }
+    protected override synthesizeAttributes(): Record<string, unknown> {
+      return this.declared;
+    }
+  }
+  defineOutputs(KindResource.prototype, kind.attributes);
+  return KindResource as unknown as ResourceConstruct<As>;
+}
+
+/** The cdktf construct of a data source, derived from its declaration. */
+export function dataSourceConstruct<As extends Attributes>(kind: DataSourceKind<As>): DataSourceConstruct<As> {
+  class KindDataSource extends TerraformDataSource {
+    private readonly declared: State;
+    constructor(scope: Construct, id: string, props: Record<string, unknown>) {
+      const { meta, attributes } = split(props);
+      super(scope, id, { ...meta, terraformResourceType: kind.type, terraformGeneratorMetadata: generatorMetadata });
+      this.declared = attributes;
+      addValidation(this, kind, attributes);
+    }
+    protected override synthesizeAttributes(): Record<string, unknown> {
+      return this.declared;
+    }
+  }
+  defineOutputs(KindDataSource.prototype, kind.attributes);
+  return KindDataSource as unknown as DataSourceConstruct<As>;
+}
+
+export type TenantformProviderProps = PropsOf<typeof PROVIDER_ATTRIBUTES> & {
+  /** Names a second provider block, e.g. for a second data center. */
+  readonly alias?: string;
+};
+
+/**
+ * The `tenantform` provider block. Credentials left out are read from
+ * TENANTFORM_BASE_URL, TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET at run time,
+ * which keeps secrets out of the synthesized JSON.
+ */
+export class TenantformProvider extends TerraformProvider {
+  private readonly declared: State;
+  constructor(scope: Construct, id: string, props: TenantformProviderProps = {}) {
+    super(scope, id, {
+      terraformResourceType: PROVIDER_TYPE,
+      terraformProviderSource: PROVIDER_SOURCE,
+      terraformGeneratorMetadata: generatorMetadata,
+    });
+    const { alias, ...rest } = props;
+    this.declared = snakeKeys(rest) as State;
+    if (alias) this.alias = alias;
+  }
+  protected override synthesizeAttributes(): Record<string, unknown> {
+    return { ...this.declared, alias: this.alias };
+  }
+}

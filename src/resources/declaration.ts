@@ -1,0 +1,95 @@
+import type { PlatformClient } from '../api';
+import type { AttributePath } from '../diagnostics';
+import type { Attributes } from './attributes';
+
+/**
+ * A resource's attributes as Terraform stores them: snake_case keys, every attribute of
+ * the schema present (null when unset), objects as plain objects, JSON as a string.
+ */
+export type State = Record<string, unknown>;
+
+export interface OperationContext {
+  readonly client: PlatformClient;
+  readonly signal?: AbortSignal;
+}
+
+/** A rule broken by a configuration, before the address is known. */
+export interface RuleViolation {
+  readonly code: string;
+  readonly path: AttributePath;
+  readonly expected: string;
+  readonly found: string;
+  readonly message: string;
+}
+
+export interface Example {
+  /** A short name for the resource in the example, e.g. `primary`. */
+  readonly name: string;
+  /** Terraform (snake_case) configuration. */
+  readonly config: Record<string, unknown>;
+}
+
+interface KindBase<As extends Attributes> {
+  /** Terraform type, e.g. `tenantform_infra_component`. */
+  readonly type: string;
+  /** One paragraph for docs and the Terraform schema. */
+  readonly description: string;
+  readonly attributes: As;
+  /** Notes for the reference docs (semantics a user relies on). */
+  readonly notes?: readonly string[];
+  readonly example: Example;
+  /** Rules that span attributes (e.g. exactly one of two). */
+  check?(config: State): RuleViolation[];
+}
+
+/**
+ * One resource kind. Operations throw `PlatformError` (or a tenantform error from
+ * src/errors.ts); the generic layer in operations.ts turns both into diagnostics.
+ */
+export interface ResourceKind<As extends Attributes = Attributes> extends KindBase<As> {
+  readonly kind: 'resource';
+  /** Bumped when stored attributes change shape; upgradeState converts older state. */
+  readonly schemaVersion: number;
+  readonly importId: {
+    /** e.g. `<application_id>/<tenant_id>` */
+    readonly format: string;
+    /** Attributes known from the id alone; a violation when the id is malformed. */
+    parse(id: string): State | RuleViolation;
+  };
+  /** The create cannot be repeated safely: it is recorded as pending before the request. */
+  readonly nonIdempotentCreate?: boolean;
+  /** When set, deleting only stops managing the object; this warning says so. */
+  readonly deleteOnlyForgets?: string;
+  /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */
+  replaceReasons?(prior: State, planned: State): AttributePath[];
+  /** The stable identity of an object, as used by import. */
+  identity(state: State): string;
+  /** Live object for a recorded one; null when it is gone. */
+  read(ctx: OperationContext, state: State): Promise<State | null>;
+  create(ctx: OperationContext, planned: State): Promise<State>;
+  update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
+  delete(ctx: OperationContext, prior: State): Promise<void>;
+  /** Finds the object a pending (interrupted) create made, if the platform has it. */
+  adopt?(ctx: OperationContext, pending: State): Promise<State | null>;
+  upgradeState?(fromVersion: number, raw: State): State;
+}
+
+export interface DataSourceKind<As extends Attributes = Attributes> extends KindBase<As> {
+  readonly kind: 'data';
+  read(ctx: OperationContext, config: State): Promise<State>;
+}
+
+export type AnyKind = ResourceKind | DataSourceKind;
+
+export function defineResource<const As extends Attributes>(k: Omit<ResourceKind<As>, 'kind'>): ResourceKind<As> {
+  return { ...k, kind: 'resource' };
+}
+
+export function defineDataSource<const As extends Attributes>(k: Omit<DataSourceKind<As>, 'kind'>): DataSourceKind<As> {
+  return { ...k, kind: 'data' };
+}
+
+/** The name of the attribute that carries the platform's version, if any. */
+export function versionAttribute(kind: AnyKind): string | undefined {
+  return Object.entries(kind.attributes).find(([, a]) => a.version)?.[0];
+}

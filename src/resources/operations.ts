@@ -1,0 +1,107 @@
+import { PlatformError } from '../api/errors';
+import type { Diagnostic } from '../diagnostics';
+import { errors, TenantformError } from '../errors';
+import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
+import { isViolation } from './import-id';
+import { normalize, preserveJsonText } from './values';
+
+/**
+ * The generic layer between callers (reconciler, provider) and a kind's operations:
+ * each operation takes a request and returns a value and diagnostics, never throws,
+ * and every result is normalized the same way.
+ */
+export interface OperationResult<T> {
+  readonly value?: T;
+  readonly diagnostics: Diagnostic[];
+}
+
+export async function runOperation<T>(address: string, doing: string, fn: () => Promise<T>): Promise<OperationResult<T>> {
+  try {
+    return { value: await fn(), diagnostics: [] };
+  } catch (err) {
+    return { diagnostics: [toDiagnostic(err, address, doing)] };
+  }
+}
+
+export function toDiagnostic(err: unknown, address: string | undefined, doing: string): Diagnostic {
+  if (err instanceof TenantformError) {
+    const d = err.toDiagnostic();
+    return d.address ? d : { ...d, address };
+  }
+  if (err instanceof PlatformError) {
+    return {
+      severity: 'error',
+      summary: `The platform answered an error while ${doing}`,
+      detail: `${err.message}${err.retryable ? '\nThis is usually temporary: running again may succeed.' : ''}`,
+      address,
+      code: err.code,
+      retryable: err.retryable,
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { severity: 'error', summary: `Unexpected failure while ${doing}`, detail: message, address, retryable: false };
+}
+
+interface Base {
+  readonly kind: ResourceKind;
+  readonly address: string;
+  readonly ctx: OperationContext;
+}
+
+/** Reads the live object; value null when it is gone. Keeps recorded JSON text when equal. */
+export function readResource(req: Base & { state: State }): Promise<OperationResult<State | null>> {
+  return runOperation(req.address, 'reading the object', async () => {
+    const live = await req.kind.read(req.ctx, req.state);
+    return live ? preserveJsonText(req.kind.attributes, req.state, normalize(req.kind.attributes, live)) : null;
+  });
+}
+
+export function createResource(req: Base & { planned: State }): Promise<OperationResult<State>> {
+  return runOperation(req.address, 'creating the object', async () => {
+    const created = await req.kind.create(req.ctx, req.planned);
+    return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, created));
+  });
+}
+
+export function updateResource(req: Base & { prior: State; planned: State }): Promise<OperationResult<State>> {
+  return runOperation(req.address, 'updating the object', async () => {
+    const updated = await req.kind.update(req.ctx, req.prior, req.planned);
+    return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, updated));
+  });
+}
+
+export function deleteResource(req: Base & { prior: State }): Promise<OperationResult<void>> {
+  return runOperation(req.address, 'deleting the object', () => req.kind.delete(req.ctx, req.prior));
+}
+
+/** Finds the object an interrupted create made; value null when there is none. */
+export function adoptResource(req: Base & { pending: State }): Promise<OperationResult<State | null>> {
+  return runOperation(req.address, 'looking for the object of an interrupted create', async () => {
+    const found = req.kind.adopt ? await req.kind.adopt(req.ctx, req.pending) : null;
+    return found ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, found)) : null;
+  });
+}
+
+/** Reads an existing object by its import id; an error diagnostic when it does not exist. */
+export function importResource(req: Base & { id: string }): Promise<OperationResult<State>> {
+  return runOperation(req.address, `importing "${req.id}"`, async () => {
+    const parsed = req.kind.importId.parse(req.id);
+    if (isViolation(parsed)) {
+      throw errors.invalidImportId(req.kind.type, req.id, req.kind.importId.format);
+    }
+    const live = await req.kind.read(req.ctx, normalize(req.kind.attributes, parsed));
+    if (!live) throw errors.notFoundForImport(req.kind.type, req.id);
+    return normalize(req.kind.attributes, live);
+  });
+}
+
+export function readDataSource(req: {
+  kind: DataSourceKind;
+  address: string;
+  ctx: OperationContext;
+  config: State;
+}): Promise<OperationResult<State>> {
+  return runOperation(req.address, 'reading the data source', async () =>
+    normalize(req.kind.attributes, await req.kind.read(req.ctx, normalize(req.kind.attributes, req.config))),
+  );
+}

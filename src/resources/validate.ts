@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import type { AttributePath, Problem } from '../diagnostics';
+import type { Attribute, Attributes } from './attributes';
+import type { AnyKind, RuleViolation, State } from './declaration';
+import { isUnknown, normalize, parseJson } from './values';
+
+/** Describes a found value briefly, for problem reports. */
+export function describeFound(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (isUnknown(v)) return 'a value known only after apply';
+  const text = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function typeWords(a: Attribute): string {
+  switch (a.type) {
+    case 'string':
+      return a.expects ?? 'a string';
+    case 'number':
+      return 'a number';
+    case 'bool':
+      return 'true or false';
+    case 'json':
+      return 'a string holding JSON (for example `jsonencode(...)` or `JSON.stringify(...)`)';
+    case 'list':
+      return `a list of ${a.expects ?? 'strings'}`;
+    case 'object':
+      return `an object with ${Object.keys(a.attributes).join(', ')}`;
+  }
+}
+
+const baseSchemas = {
+  string: z.string(),
+  number: z.number(),
+  bool: z.boolean(),
+  json: z.string(),
+  list: z.array(z.unknown()),
+  object: z.record(z.string(), z.unknown()),
+} as const;
+
+/**
+ * Checks a configuration against a kind's declaration and its cross-attribute rules.
+ * Every problem is reported, each with its address and attribute path; nothing is sent.
+ */
+export function validateConfig(kind: AnyKind, config: State, address: string): Problem[] {
+  const violations = checkAttributes(kind.attributes, config, []);
+  if (violations.length === 0 && kind.check) violations.push(...kind.check(normalize(kind.attributes, config)));
+  return violations.map((v) => ({ ...v, address }));
+}
+
+function checkAttributes(attributes: Attributes, input: State, at: AttributePath): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  for (const key of Object.keys(input)) {
+    if (!(key in attributes) && input[key] !== undefined) {
+      out.push({
+        code: 'unknown_attribute',
+        path: [...at, key],
+        expected: `one of ${Object.keys(attributes).filter((k) => attributes[k].mode !== 'computed').join(', ')}`,
+        found: describeFound(input[key]),
+        message: `"${key}" is not an argument of this resource.`,
+      });
+    }
+  }
+  for (const [name, a] of Object.entries(attributes)) {
+    const path = [...at, name];
+    const v = input[name];
+    if (v === undefined || v === null) {
+      if (a.mode === 'required') {
+        out.push({ code: 'required', path, expected: typeWords(a), found: 'nothing', message: `"${name}" is required.` });
+      }
+      continue;
+    }
+    if (a.mode === 'computed') {
+      out.push({
+        code: 'computed_attribute',
+        path,
+        expected: 'no value (the platform sets it)',
+        found: describeFound(v),
+        message: `"${name}" is set by the platform and cannot be configured.`,
+      });
+      continue;
+    }
+    out.push(...checkValue(a, v, path));
+  }
+  return out;
+}
+
+function checkValue(a: Attribute, v: unknown, path: AttributePath): RuleViolation[] {
+  if (isUnknown(v)) return [];
+  const base = baseSchemas[a.type].safeParse(v);
+  if (!base.success) {
+    return [{ code: 'invalid_type', path, expected: typeWords(a), found: describeFound(v), message: 'Wrong type.' }];
+  }
+  switch (a.type) {
+    case 'string':
+      return a.check ? zodViolations(a.check, v, path, typeWords(a)) : [];
+    case 'json':
+      return parseJson(v) === undefined
+        ? [{ code: 'invalid_json', path, expected: typeWords(a), found: describeFound(v), message: 'Not valid JSON.' }]
+        : [];
+    case 'list': {
+      const items = v as unknown[];
+      const out: RuleViolation[] = [];
+      const size = `${a.minItems ?? 0} to ${a.maxItems ?? 'any number of'} items`;
+      if ((a.minItems !== undefined && items.length < a.minItems) || (a.maxItems !== undefined && items.length > a.maxItems)) {
+        out.push({ code: 'list_size', path, expected: size, found: `${items.length} items`, message: 'Wrong number of items.' });
+      }
+      items.forEach((item, i) => {
+        if (isUnknown(item)) return;
+        out.push(...zodViolations(a.element, item, [...path, i], a.expects ?? 'a string'));
+        if (a.unique && items.indexOf(item) !== i) {
+          out.push({ code: 'duplicate', path: [...path, i], expected: 'no repeated items', found: describeFound(item), message: 'Repeated item.' });
+        }
+      });
+      return out;
+    }
+    case 'object':
+      return checkAttributes(a.attributes, v as State, path);
+    default:
+      return [];
+  }
+}
+
+function zodViolations(schema: z.ZodType, v: unknown, path: AttributePath, expected: string): RuleViolation[] {
+  const r = schema.safeParse(v);
+  if (r.success) return [];
+  return r.error.issues.map((issue) => ({
+    code: issue.code === 'invalid_format' || issue.code === 'invalid_value' ? 'invalid_value' : issue.code,
+    path: [...path, ...(issue.path as (string | number)[])],
+    expected,
+    found: describeFound(v),
+    message: issue.message.endsWith('.') ? issue.message : `${issue.message}.`,
+  }));
+}
+
+/** A violation for rules that span attributes, e.g. "exactly one of". */
+export function exactlyOneOf(config: State, names: readonly string[]): RuleViolation[] {
+  const set = names.filter((n) => config[n] !== null && config[n] !== undefined);
+  if (set.length === 1) return [];
+  return [
+    {
+      code: 'exactly_one_of',
+      path: [set[1] ?? names[0]],
+      expected: `exactly one of ${names.join(', ')}`,
+      found: set.length === 0 ? 'none of them' : `${set.join(' and ')}`,
+      message: `Set exactly one of ${names.join(' and ')}.`,
+    },
+  ];
+}

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { Attribute, Attributes } from './attributes';
+import type { State } from './declaration';
+
+/** Parses a JSON string; undefined when it is not JSON. */
+export function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON with object keys sorted, so equal values have equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  const pa = parseJson(a);
+  const pb = parseJson(b);
+  if (pa === undefined || pb === undefined) return a === b;
+  return canonicalJson(pa) === canonicalJson(pb);
+}
+
+/** Equality as a user means it: JSON semantically, lists in order, objects by attribute. */
+export function valueEqual(a: Attribute, x: unknown, y: unknown): boolean {
+  if (x === null || x === undefined || y === null || y === undefined) return (x ?? null) === (y ?? null);
+  switch (a.type) {
+    case 'json':
+      return jsonEqual(x, y);
+    case 'list':
+      return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => v === y[i]);
+    case 'object':
+      return Object.entries(a.attributes).every(([k, n]) =>
+        valueEqual(n, (x as State)[k], (y as State)[k]),
+      );
+    default:
+      return x === y;
+  }
+}
+
+/**
+ * Fills every attribute of the schema: defaults for optional attributes left out, null
+ * for the rest. Unknown keys are dropped (validation reports them first).
+ */
+export function normalize(attributes: Attributes, input: State | null | undefined): State {
+  const out: State = {};
+  for (const [name, a] of Object.entries(attributes)) {
+    let v = input?.[name];
+    if ((v === undefined || v === null) && a.default !== undefined && a.mode !== 'computed') v = a.default;
+    if (a.type === 'object' && v !== undefined && v !== null) v = normalize(a.attributes, v as State);
+    out[name] = v === undefined ? null : v;
+  }
+  return out;
+}
+
+/**
+ * Keeps the recorded text of a JSON attribute when the platform's value means the same,
+ * so that reformatting never shows as a change.
+ */
+export function preserveJsonText(attributes: Attributes, recorded: State | null, live: State): State {
+  if (!recorded) return live;
+  const out: State = { ...live };
+  for (const [name, a] of Object.entries(attributes)) {
+    if (a.type === 'json' && jsonEqual(recorded[name], live[name]) && recorded[name] !== null) {
+      out[name] = recorded[name];
+    }
+  }
+  return out;
+}
+
+/** A stable digest of an object, for plans to detect change where there is no version. */
+export function fingerprint(attributes: Attributes, state: State): string {
+  const comparable: State = {};
+  for (const [name, a] of Object.entries(attributes)) {
+    const v = state[name];
+    comparable[name] = a.type === 'json' ? parseJson(v) ?? v : v;
+  }
+  return createHash('sha256').update(canonicalJson(comparable)).digest('hex').slice(0, 16);
+}
+
+export function hashSecret(secret: string): string {
+  return `sha256:${createHash('sha256').update(secret).digest('hex')}`;
+}
+
+/**
+ * A value not known until apply (a reference to an attribute the platform will
+ * compute). Validation and planning skip it; renderers show `(known after apply)`.
+ */
+export const Unknown: unique symbol = Symbol.for('tenantform.unknown');
+export type UnknownValue = typeof Unknown;
+
+export function isUnknown(v: unknown): v is UnknownValue {
+  return v === Unknown;
+}
+
+/** True when the value or anything inside it is unknown. */
+export function containsUnknown(v: unknown): boolean {
+  if (v === Unknown) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === 'object') return Object.values(v).some(containsUnknown);
+  return false;
+}
