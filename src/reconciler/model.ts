@@ -1,0 +1,100 @@
+import type { AttributePath, Diagnostic } from '../diagnostics';
+import type { Action } from '../resources/plan';
+import type { State } from '../resources/declaration';
+
+/**
+ * The plan as data: built by the planner, rendered by text/markdown/JSON renderers,
+ * saved as a plan file and re-checked by apply.
+ */
+
+export type Mode = 'managed' | 'data';
+
+export interface PlannedChange {
+  /** `tenantform_infra_component.primary` */
+  readonly address: string;
+  readonly mode: Mode;
+  readonly type: string;
+  readonly name: string;
+  readonly action: Action;
+  /** The object as it is now (refreshed live; the recorded state when it could not be read). */
+  readonly before: State | null;
+  /** The object after apply; `Unknown` (src/resources/values.ts) marks values known only after apply. */
+  readonly after: State | null;
+  /** For `replace`: the attribute paths that force it. */
+  readonly requiresReplace: AttributePath[];
+  /** Top-level attributes whose value changes. */
+  readonly changed: string[];
+  /** Top-level attributes that are sensitive (never shown). */
+  readonly sensitive: string[];
+  /** Attributes that identify the object, shown even when unchanged. */
+  readonly identifying: string[];
+  /**
+   * Terraform's action_reason: `replace_because_cannot_update` for replacement,
+   * `delete_because_no_resource_config` for removal from configuration.
+   */
+  readonly actionReason?: 'replace_because_cannot_update' | 'delete_because_no_resource_config';
+  /** What the plan saw, re-checked by apply: the version field, or a fingerprint. */
+  readonly seen?: { readonly version?: number | null; readonly fingerprint?: string | null };
+}
+
+/** One attribute that moved outside tenantform since the last apply. */
+export interface AttributeDrift {
+  readonly path: AttributePath;
+  /** Value recorded in the state. */
+  readonly state: unknown;
+  /** Value on the platform now. */
+  readonly live: unknown;
+}
+
+export interface DriftedResource {
+  readonly address: string;
+  readonly mode: Mode;
+  readonly type: string;
+  readonly name: string;
+  /** `update`: changed outside tenantform; `delete`: deleted outside tenantform. */
+  readonly action: 'update' | 'delete';
+  readonly before: State | null;
+  readonly after: State | null;
+  readonly changes: AttributeDrift[];
+}
+
+export interface Plan {
+  readonly stack: string;
+  /** sha256 of the canonical configuration the plan was made from. */
+  readonly configHash: string;
+  /** The state the plan was made against (null when there was none). */
+  readonly priorState: { readonly lineage: string; readonly serial: number } | null;
+  readonly changes: PlannedChange[];
+  readonly drift: DriftedResource[];
+  readonly diagnostics: Diagnostic[];
+  readonly refreshOnly: boolean;
+  readonly createdAt: string;
+}
+
+export interface PlanSummary {
+  readonly add: number;
+  readonly change: number;
+  readonly destroy: number;
+}
+
+/** Counts as Terraform does: a replacement is one add and one destroy. */
+export function summarize(changes: ReadonlyArray<PlannedChange>): PlanSummary {
+  let add = 0;
+  let change = 0;
+  let destroy = 0;
+  for (const c of changes) {
+    if (c.mode !== 'managed') continue;
+    if (c.action === 'create') add++;
+    else if (c.action === 'update') change++;
+    else if (c.action === 'delete') destroy++;
+    else if (c.action === 'replace') {
+      add++;
+      destroy++;
+    }
+  }
+  return { add, change, destroy };
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op');
+}
