@@ -1,0 +1,39 @@
+import type { CommandModule } from 'yargs';
+import { emulatorEnvLines, startEmulator } from '../../emulator';
+
+interface Args {
+  port: number;
+  data?: string;
+  seed: number;
+  quiet: boolean;
+}
+
+/** `tenantform emulator`: the platform's local stand-in, for demos, tests and CI. */
+export const emulatorCommand: CommandModule<object, Args> = {
+  command: 'emulator',
+  describe: 'Run a local stand-in of the platform on loopback (prints four `export` lines, then logs to stderr)',
+  builder: (y) =>
+    y
+      .option('port', { type: 'number', default: 0, describe: 'Port to listen on (0 picks a free port)' })
+      .option('data', { type: 'string', describe: 'Keep the world in this file between runs (written atomically)' })
+      .option('seed', { type: 'number', default: 1, describe: 'Seed for ids, secrets and injected faults (runs are repeatable)' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'Do not log requests' })
+      .example('eval "$(tenantform emulator --port 8080 &)"', 'Start it and export its address and credentials')
+      .example('tenantform emulator --data world.json', 'Keep the world between runs'),
+  handler: async (args) => {
+    const emulator = await startEmulator({
+      port: args.port,
+      dataFile: args.data,
+      seed: args.seed,
+      log: args.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+    });
+    process.stdout.write(`${emulatorEnvLines(emulator).join('\n')}\n`);
+    process.stderr.write(`Emulator listening on ${emulator.url} (Ctrl-C to stop)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await emulator.close();
+  },
+};

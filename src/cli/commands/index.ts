@@ -1,0 +1,6 @@
+import type { CommandModule } from 'yargs';
+import { emulatorCommand } from './emulator';
+
+/** Every `tenantform` command, one module each; add a command here. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand];

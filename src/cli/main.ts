@@ -1,0 +1,38 @@
+import yargs from 'yargs';
+import { COMMANDS } from './commands';
+import { redactSecrets } from './redact';
+
+/**
+ * The `tenantform` command. Each command sets process.exitCode itself, following
+ * Terraform's convention: 0 success (or no changes), 1 error, 2 changes or drift.
+ */
+export async function main(argv: string[]): Promise<void> {
+  const cli = yargs(argv)
+    .scriptName('tenantform')
+    .usage(
+      'tenantform: configuration as code for a multi-tenant cyber-protection platform.\n\n' +
+        'Typical flow: `cdktf synth`, then `tenantform plan`, then `tenantform apply`.\n' +
+        'Credentials come from TENANTFORM_BASE_URL, TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET\n' +
+        '(or the provider block of the configuration).',
+    )
+    .strict()
+    .demandCommand(1, 'Name a command; `tenantform --help` lists them.')
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, err) => {
+      if (err) throw err;
+      process.stderr.write(`Error: ${message}\nRun \`tenantform --help\` for usage.\n`);
+      process.exit(1);
+    });
+  for (const command of COMMANDS) cli.command(command);
+  try {
+    await cli.parseAsync();
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`Error: ${redactSecrets(text)}\n`);
+    process.exitCode = 1;
+  }
+}
