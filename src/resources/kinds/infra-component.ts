@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { resourceConstruct } from '../construct';
+import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { defineResource, type OperationContext, type State } from '../declaration';
+import type { Infra, InfraCreate, InfraUpdate } from '../../api';
+import { isConflict, isNotFound } from '../../api/errors';
+import { errors, TenantformError } from '../../errors';
+
+export const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'] as const;
+
+/** Spec 1, infrastructure component: a lowercase scheme (letters, digits, `+`), `://`, a non-blank address. */
+const url = z.string().regex(/^[a-z0-9+]+:\/\/[\s\S]*\S/);
+const URL_EXPECTS = 'an address such as `https://backup.example.com` (lowercase scheme of letters, digits or `+`, then `://` and a non-blank address)';
+
+export const infraComponent = defineResource({
+  type: 'tenantform_infra_component',
+  description:
+    'Registers an infrastructure component (a storage or service endpoint) owned by a tenant. Updates and deletes carry the version tenantform last saw, so a concurrent change is reported instead of overwritten.',
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the component.' }),
+    owner_tenant_id: attr.string({
+      mode: 'required',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The tenant that owns the component.',
+    }),
+    name: attr.string({
+      mode: 'required',
+      identifying: true,
+      check: z.string().min(1),
+      expects: 'a non-empty display name',
+      description: 'The display name.',
+    }),
+    url: attr.string({ mode: 'required', check: url, expects: URL_EXPECTS, description: 'The address of the component.' }),
+    capabilities: attr.list(oneOf(CAPABILITIES), {
+      mode: 'required',
+      unique: true,
+      expects: CAPABILITIES.join(', '),
+      description: `What the component provides: any of ${CAPABILITIES.map((c) => `\`${c}\``).join(', ')}.`,
+    }),
+    location_id: attr.string({
+      mode: 'optional_computed',
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The location the component belongs to; the platform chooses one when left out.',
+    }),
+    content_url: attr.string({ mode: 'optional', check: url, expects: URL_EXPECTS, description: 'The address that serves content.' }),
+    content_mobile_url: attr.string({
+      mode: 'optional',
+      check: url,
+      expects: URL_EXPECTS,
+      description: 'The address that serves content to mobile clients.',
+    }),
+    // GAPS "backend_type values": any string or null.
+    backend_type: attr.string({ mode: 'optional', description: 'The storage backend, for example `azure` or `acronis`.' }),
+    version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the component.' }),
+    platform_owned: attr.bool({ mode: 'computed', description: 'True when the platform itself owns the component.' }),
+    readonly: attr.bool({ mode: 'computed', description: 'True when the details are only partly accessible (for example, an ancestor owns it).' }),
+  },
+  notes: [
+    'An update or delete sends the version of the last plan. When someone changed the component in between, tenantform refuses with a version conflict that names both versions; run a plan to see the other change.',
+    'A create interrupted before its answer was recorded is found again on the next run (same owner, name, url and capabilities) and adopted instead of registered twice.',
+  ],
+  importId: {
+    format: 'the component id (a uuid)',
+    parse: (id) =>
+      UUID_PATTERN.test(id)
+        ? { id }
+        : { code: 'invalid_import_id', path: [], expected: 'a component id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
+  },
+  identity: (s) => String(s.id),
+  example: {
+    name: 'primary',
+    config: {
+      owner_tenant_id: '${data.tenantform_tenant.northwind.id}',
+      name: 'Northwind storage',
+      url: 'https://storage.northwind.example.com',
+      capabilities: ['backup', 'disaster_recovery'],
+      backend_type: 'acronis',
+    },
+  },
+  // The POST creates a new component each time it is sent.
+  nonIdempotentCreate: true,
+  async read(ctx, state) {
+    const live = await fetchOne(ctx, String(state.id));
+    return live ? fromInfra(live) : null;
+  },
+  async create(ctx, planned) {
+    // location_id may be left out for the platform to choose (the client's type requires a string).
+    return fromInfra(await ctx.client.createInfra(withoutNulls({ owner_tenant_id: planned.owner_tenant_id, ...body(planned) }) as InfraCreate));
+  },
+  async update(ctx, prior, planned) {
+    const id = String(prior.id);
+    const expected = Number(prior.version);
+    const live = await fetchOne(ctx, id);
+    if (!live) throw errors.goneDuringApply(describe(prior));
+    if (live.version !== expected) throw conflict(prior, expected, live.version);
+    try {
+      // GAPS "Infrastructure component update": the version the change is based on, 409 when stale.
+      const sent = withoutNulls({ ...body(planned), version: expected }) as InfraUpdate;
+      return fromInfra(await ctx.client.updateInfra(id, sent));
+    } catch (err) {
+      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, id))?.version ?? 'unknown');
+      throw err;
+    }
+  },
+  async delete(ctx, prior) {
+    const expected = Number(prior.version);
+    try {
+      await ctx.client.deleteInfra(String(prior.id), expected);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      // GAPS "Infrastructure component delete with a stale version": 409 conflict.
+      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, String(prior.id)))?.version ?? 'unknown');
+      throw err;
+    }
+  },
+  async adopt(ctx, pending) {
+    const owner = String(pending.owner_tenant_id);
+    const ids = await ctx.client.listTenantInfra(owner);
+    const all = ids.length > 0 ? await ctx.client.getInfra(ids) : [];
+    const wanted = [...(pending.capabilities as string[])].sort().join(',');
+    const matches = all.filter(
+      (c) => c.owner_tenant_id === owner && c.name === pending.name && c.url === pending.url && [...c.capabilities].sort().join(',') === wanted,
+    );
+    if (matches.length > 1) throw ambiguousAdoption(pending, matches.map((c) => c.id));
+    return matches[0] ? fromInfra(matches[0]) : null;
+  },
+});
+
+/** The members a create and an update both send. */
+function body(s: State): Record<string, unknown> {
+  return {
+    name: s.name,
+    location_id: s.location_id,
+    url: s.url,
+    capabilities: s.capabilities,
+    content_url: s.content_url,
+    content_mobile_url: s.content_mobile_url,
+    backend_type: s.backend_type,
+  };
+}
+
+function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+}
+
+function fromInfra(c: Infra): State {
+  return {
+    id: c.id,
+    owner_tenant_id: c.owner_tenant_id,
+    name: c.name,
+    url: c.url,
+    capabilities: [...c.capabilities],
+    location_id: c.location_id ?? null,
+    content_url: c.content_url ?? null,
+    content_mobile_url: c.content_mobile_url ?? null,
+    backend_type: c.backend_type === null || c.backend_type === undefined ? null : typeof c.backend_type === 'string' ? c.backend_type : JSON.stringify(c.backend_type),
+    version: c.version,
+    platform_owned: c.platform_owned ?? false,
+    readonly: c.readonly ?? false,
+  };
+}
+
+/** The live component; null when the platform no longer has it. */
+async function fetchOne(ctx: OperationContext, id: string): Promise<Infra | null> {
+  try {
+    return (await ctx.client.getInfra([id])).find((c) => c.id === id) ?? null;
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+function describe(s: State): string {
+  return `infrastructure component ${String(s.id)} ("${String(s.name)}")`;
+}
+
+/**
+ * `errors.versionConflict` for this component. Operations do not know the resource address,
+ * so the error carries none and the operations layer adds it.
+ */
+function conflict(prior: State, expected: number, live: unknown): TenantformError {
+  const e = errors.versionConflict(describe(prior), expected, live);
+  return new TenantformError(e.code, e.summary, e.detail, e.retryable);
+}
+
+function ambiguousAdoption(pending: State, ids: string[]): TenantformError {
+  return new TenantformError(
+    'adopt_ambiguous',
+    'More than one component matches an interrupted create',
+    `Tenant ${String(pending.owner_tenant_id)} has ${ids.length} components named "${String(pending.name)}" at ${String(pending.url)}: ${ids.join(', ')}. ` +
+      'Import the one to keep (`tenantform import`) and delete the others.',
+    false,
+  );
+}
+
+export default infraComponent;
+
+/** cdktf construct: `new InfraComponent(this, 'primary', { ownerTenantId, name, url, capabilities: ['backup'] })`. */
+export const InfraComponent = resourceConstruct(infraComponent);

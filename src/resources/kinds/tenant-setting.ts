@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { resourceConstruct } from '../construct';
+import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { defineResource, type OperationContext, type State } from '../declaration';
+import type { Setting } from '../../api';
+import { isConflict, isNotFound } from '../../api/errors';
+import { TenantformError } from '../../errors';
+import { splitImportId } from '../import-id';
+import { parseJson } from '../values';
+
+export const tenantSetting = defineResource({
+  type: 'tenantform_tenant_setting',
+  description:
+    "Sets a tenant's own value of an application setting, with its lock and exclusive flags. Removing the resource deletes the own value, so the tenant inherits the setting from its ancestors again.",
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The setting identity, `<application_id>/<tenant_id>/<name>`.' }),
+    application_id: attr.string({
+      mode: 'required',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The application the setting belongs to (see the `tenantform_application` data source).',
+    }),
+    tenant_id: attr.string({
+      mode: 'required',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The tenant whose own value this is.',
+    }),
+    name: attr.string({
+      mode: 'required',
+      forceNew: true,
+      identifying: true,
+      check: z.string().regex(/^[^/]+$/),
+      expects: 'a setting name (not empty, without `/`)',
+      description: 'The setting name, which identifies the setting within the application.',
+    }),
+    value: attr.json({
+      mode: 'required',
+      description:
+        'The own value, as a string holding JSON (`jsonencode(...)` or `JSON.stringify(...)`). Compared semantically: key order never makes a difference.',
+    }),
+    lock: attr.bool({
+      mode: 'optional',
+      default: false,
+      description: "When true, descendant tenants cannot override the value.",
+    }),
+    exclusive: attr.bool({
+      mode: 'optional',
+      default: false,
+      description: "When true, the value applies to this tenant only: its children inherit from this tenant's parent.",
+    }),
+    effective_value: attr.json({
+      mode: 'computed',
+      changesOnUpdate: true,
+      description: 'The value in effect for the tenant, as JSON (shown, never compared).',
+    }),
+    effective_owner_id: attr.string({
+      mode: 'computed',
+      changesOnUpdate: true,
+      description: 'The tenant whose value is in effect (shown, never compared).',
+    }),
+  },
+  notes: [
+    'The resource manages the tenant\'s own value only. The effective value and its owner are read back for information and never make a plan change.',
+    'A setting locked by an ancestor tenant cannot be overridden: the platform refuses the change and tenantform names the tenant that holds the lock.',
+  ],
+  importId: {
+    format: '`<application_id>/<tenant_id>/<name>`',
+    parse: (id) => splitImportId(id, ['application_id', 'tenant_id', 'name']),
+  },
+  identity: (s) => `${s.application_id}/${s.tenant_id}/${s.name}`,
+  example: {
+    name: 'acme_retention',
+    config: {
+      application_id: '${data.tenantform_application.backup.id}',
+      tenant_id: '${data.tenantform_tenant.acme.id}',
+      name: 'retention_days',
+      value: '90',
+      lock: true,
+    },
+  },
+  async read(ctx, state) {
+    const { appId, tenantId, name } = key(state);
+    try {
+      // platform-interface: setting read (`own` is null when the tenant has no own value).
+      return fromSetting(tenantId, await ctx.client.getSetting(appId, tenantId, name));
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  },
+  create: (ctx, planned) => put(ctx, planned),
+  update: (ctx, _prior, planned) => put(ctx, planned),
+  async delete(ctx, prior) {
+    const { appId, tenantId, name } = key(prior);
+    try {
+      await ctx.client.deleteSetting(appId, tenantId, name);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  },
+});
+
+function key(s: State) {
+  return { appId: String(s.application_id), tenantId: String(s.tenant_id), name: String(s.name) };
+}
+
+async function put(ctx: OperationContext, planned: State): Promise<State> {
+  const { appId, tenantId, name } = key(planned);
+  const data = { value: parseJson(planned.value), lock: planned.lock === true, exclusive: planned.exclusive === true };
+  try {
+    const written = fromSetting(tenantId, await ctx.client.putSetting(appId, tenantId, name, data));
+    if (!written) throw new Error(`the platform accepted setting "${name}" but answered without an own value`);
+    return written;
+  } catch (err) {
+    // GAPS "Overriding a setting locked above": 409 conflict.
+    if (isConflict(err)) throw await lockedAbove(ctx, appId, tenantId, name);
+    throw err;
+  }
+}
+
+/** The platform's setting as state; null when the tenant has no own value. */
+function fromSetting(tenantId: string, s: Setting): State | null {
+  if (!s.own) return null;
+  return {
+    id: `${s.application_id}/${tenantId}/${s.name}`,
+    application_id: s.application_id,
+    tenant_id: tenantId,
+    name: s.name,
+    value: JSON.stringify(s.own.value ?? null),
+    lock: s.own.lock,
+    exclusive: s.own.exclusive,
+    effective_value: s.effective ? JSON.stringify(s.effective.value ?? null) : null,
+    effective_owner_id: s.effective?.owner.id ?? null,
+  };
+}
+
+/** The refusal to override a value locked by an ancestor, naming the tenant that holds the lock. */
+async function lockedAbove(ctx: OperationContext, appId: string, tenantId: string, name: string): Promise<TenantformError> {
+  let owner: string | undefined;
+  try {
+    const current = await ctx.client.getSetting(appId, tenantId, name);
+    owner = current.effective?.lock ? current.effective.owner.id : undefined;
+  } catch {
+    // The refusal is reported either way; the owner is only a help.
+  }
+  return new TenantformError(
+    'setting_locked',
+    'The setting is locked by an ancestor tenant',
+    `Setting "${name}" of tenant ${tenantId} is locked by ${owner ? `tenant ${owner}` : 'an ancestor tenant'}, so this tenant cannot have its own value. ` +
+      'Unlock it where it is set (or manage it there), or remove this resource.',
+    false,
+    undefined,
+    ['value'],
+  );
+}
+
+export default tenantSetting;
+
+/** cdktf construct: `new TenantSetting(this, 'acme_retention', { applicationId, tenantId, name, value: JSON.stringify(90) })`. */
+export const TenantSetting = resourceConstruct(tenantSetting);

@@ -1,0 +1,273 @@
+import { z } from 'zod';
+import type { AttributePath } from '../../diagnostics';
+import { resourceConstruct } from '../construct';
+import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN, type Attributes } from '../attributes';
+import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import type { Report, ReportBody } from '../../api';
+import { isConflict, isNotFound } from '../../api/errors';
+import { errors, TenantformError } from '../../errors';
+import { Unknown, valueEqual } from '../values';
+
+// GAPS "Report enumerations".
+export const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'] as const;
+export const REPORT_LEVELS = ['itself', 'direct_partners', 'all_partners', 'all_customers', 'accounts'] as const;
+export const REPORT_FORMATS = ['csv', 'html', 'json_v1', 'csv_v2_0', 'json_v2_0'] as const;
+export const SCHEDULE_TYPES = ['once', 'monthly'] as const;
+
+const words = (values: readonly string[]) => `one of ${values.join(', ')}`;
+
+/** A calendar date `YYYY-MM-DD` (spec 1: report dates). */
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Not a calendar date');
+const DATE_EXPECTS = 'a date YYYY-MM-DD';
+
+const parameters = {
+  tenant_id: attr.string({ mode: 'required', check: uuid, expects: UUID_EXPECTS, description: 'The tenant the report covers.' }),
+  kind: attr.string({ mode: 'required', check: oneOf(REPORT_KINDS), expects: words(REPORT_KINDS), description: 'What the report counts.' }),
+  level: attr.string({ mode: 'required', check: oneOf(REPORT_LEVELS), expects: words(REPORT_LEVELS), description: 'Which tenants below `tenant_id` it details.' }),
+  formats: attr.list(oneOf(REPORT_FORMATS), { mode: 'optional', unique: true, expects: REPORT_FORMATS.join(', '), description: 'The file formats produced.' }),
+  show_skus: attr.bool({ mode: 'optional', description: 'Show SKUs in the report.' }),
+  hide_zero_usage: attr.bool({ mode: 'optional', description: 'Leave out usages that are zero.' }),
+  period: attr.object(
+    {
+      start: attr.string({ mode: 'required', check: date, expects: DATE_EXPECTS, description: 'First day of the period.' }),
+      end: attr.string({ mode: 'required', check: date, expects: DATE_EXPECTS, description: 'Last day of the period.' }),
+    },
+    { mode: 'optional', description: 'The period the report covers.' },
+  ),
+} satisfies Attributes;
+
+const schedule = {
+  type: attr.string({ mode: 'required', check: oneOf(SCHEDULE_TYPES), expects: words(SCHEDULE_TYPES), description: 'Run `once` or `monthly`.' }),
+  enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the schedule runs.' }),
+} satisfies Attributes;
+
+/** GAPS "Usage report configuration: update": what a monthly report may change in place. */
+const IN_PLACE = ['parameters.kind', 'parameters.level', 'schedule.enabled'];
+
+export const usageReport = defineResource({
+  type: 'tenantform_usage_report',
+  description:
+    'A usage report configuration: what is counted, for which tenants, in which formats, and whether it runs once or monthly. Updates and deletes carry the version tenantform last saw.',
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the report.' }),
+    result_action: attr.string({
+      mode: 'required',
+      check: oneOf(['save', 'send']),
+      expects: 'one of save, send',
+      description: '`save` keeps the generated reports; `send` also mails them to the recipients.',
+    }),
+    recipients: attr.list(uuid, {
+      mode: 'optional',
+      default: [],
+      unique: true,
+      expects: 'user ids (lowercase uuids)',
+      description: 'The users who receive the report.',
+    }),
+    parameters: attr.object(parameters, { mode: 'required', description: 'What the report contains.' }),
+    schedule: attr.object(schedule, { mode: 'required', description: 'When the report runs.' }),
+    generation_date: attr.string({
+      mode: 'optional_computed',
+      check: date,
+      expects: DATE_EXPECTS,
+      description: 'The date the report is generated; the platform chooses it when left out.',
+    }),
+    version: attr.number({ mode: 'computed', version: true, description: "The platform's version of the report." }),
+  },
+  notes: [
+    'Only `parameters.kind`, `parameters.level` and `schedule.enabled` of a monthly report change in place. Any other change, and any change of a `once` report, replaces the report.',
+    'An update or delete sends the version of the last plan; a concurrent change is reported as a version conflict, never overwritten.',
+  ],
+  importId: {
+    format: 'the report id (a uuid)',
+    parse: (id) =>
+      UUID_PATTERN.test(id)
+        ? { id }
+        : { code: 'invalid_import_id', path: [], expected: 'a report id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
+  },
+  identity: (s) => String(s.id),
+  example: {
+    name: 'acme_monthly',
+    config: {
+      result_action: 'save',
+      parameters: { tenant_id: '${data.tenantform_tenant.acme.id}', kind: 'usage_summary', level: 'accounts', formats: ['csv'] },
+      schedule: { type: 'monthly' },
+    },
+  },
+  check(config) {
+    const period = (config.parameters as State | null)?.period as State | null | undefined;
+    if (!period || typeof period.start !== 'string' || typeof period.end !== 'string' || period.start <= period.end) return [];
+    const v: RuleViolation = {
+      code: 'invalid_period',
+      path: ['parameters', 'period', 'end'],
+      expected: `a date on or after ${period.start}`,
+      found: JSON.stringify(period.end),
+      message: 'The period ends before it starts.',
+    };
+    return [v];
+  },
+  replaceReasons(prior, planned) {
+    const changes = changedPaths(prior, planned);
+    const monthly = (prior.schedule as State | null)?.type === 'monthly' && !changes.some((p) => p.join('.') === 'schedule.type');
+    return monthly ? changes.filter((p) => !IN_PLACE.includes(p.join('.'))) : changes;
+  },
+  // The POST creates a new report each time it is sent.
+  nonIdempotentCreate: true,
+  async read(ctx, state) {
+    const live = await fetchOne(ctx, String(state.id));
+    return live ? fromReport(live) : null;
+  },
+  async create(ctx, planned) {
+    return fromReport(await ctx.client.createReport(toBody(planned)));
+  },
+  async update(ctx, prior, planned) {
+    const id = String(prior.id);
+    const expected = Number(prior.version);
+    const live = await fetchOne(ctx, id);
+    if (!live) throw errors.goneDuringApply(describe(prior));
+    if (live.version !== expected) throw conflict(prior, expected, live.version);
+    try {
+      return fromReport(await ctx.client.updateReport(id, { ...toBody(planned), version: expected }));
+    } catch (err) {
+      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, id))?.version ?? 'unknown');
+      throw err;
+    }
+  },
+  async delete(ctx, prior) {
+    const expected = Number(prior.version);
+    try {
+      // GAPS "Usage report configuration: delete": `?version=`, 409 when stale.
+      await ctx.client.deleteReport(String(prior.id), expected);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, String(prior.id)))?.version ?? 'unknown');
+      throw err;
+    }
+  },
+  async adopt(ctx, pending) {
+    const tenantId = String((pending.parameters as State).tenant_id);
+    const wanted = fromReport({ ...toBody(pending), id: '', version: 0 } as Report);
+    const matches: Report[] = [];
+    for (const id of await ctx.client.listTenantReports(tenantId)) {
+      const live = await fetchOne(ctx, id);
+      if (live && sameConfiguration(wanted, fromReport(live))) matches.push(live);
+    }
+    if (matches.length > 1) throw ambiguousAdoption(tenantId, matches.map((r) => r.id));
+    return matches[0] ? fromReport(matches[0]) : null;
+  },
+});
+
+/** Attribute paths (one level into objects) whose planned value differs from the prior one. */
+function changedPaths(prior: State, planned: State): AttributePath[] {
+  const out: AttributePath[] = [];
+  for (const [name, a] of Object.entries(usageReport.attributes)) {
+    if (a.mode === 'computed') continue;
+    const before = prior[name];
+    const after = planned[name];
+    if (a.type === 'object' && before && after && after !== Unknown) {
+      for (const [member, m] of Object.entries(a.attributes)) {
+        if (!valueEqual(m, (before as State)[member], (after as State)[member])) out.push([name, member]);
+      }
+    } else if (after === Unknown || !valueEqual(a, before, after)) {
+      out.push([name]);
+    }
+  }
+  return out;
+}
+
+/** The configuration as the platform takes it: members left out rather than null. */
+function toBody(s: State): ReportBody {
+  const p = s.parameters as State;
+  const sch = s.schedule as State;
+  const period = p.period as State | null;
+  return prune({
+    result_action: s.result_action,
+    // GAPS "Report enumerations": `recipients` is required on create, so an empty list is sent.
+    recipients: s.recipients ?? [],
+    parameters: prune({
+      tenant_id: p.tenant_id,
+      kind: p.kind,
+      level: p.level,
+      formats: p.formats,
+      show_skus: p.show_skus,
+      hide_zero_usage: p.hide_zero_usage,
+      period: period ? { start: period.start, end: period.end } : null,
+    }),
+    schedule: prune({ type: sch.type, enabled: sch.enabled ?? true }),
+    generation_date: s.generation_date,
+  }) as ReportBody;
+}
+
+function prune(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+}
+
+function fromReport(r: Report): State {
+  const p = r.parameters as Report['parameters'] & Record<string, unknown>;
+  const period = p.period as { start?: string; end?: string } | null | undefined;
+  return {
+    id: r.id,
+    result_action: r.result_action,
+    recipients: [...r.recipients],
+    parameters: {
+      tenant_id: p.tenant_id,
+      kind: p.kind,
+      level: p.level,
+      formats: p.formats ? [...p.formats] : null,
+      show_skus: typeof p.show_skus === 'boolean' ? p.show_skus : null,
+      hide_zero_usage: typeof p.hide_zero_usage === 'boolean' ? p.hide_zero_usage : null,
+      period: period ? { start: period.start ?? null, end: period.end ?? null } : null,
+    },
+    // A schedule without `enabled` runs (the attribute's default).
+    schedule: { type: r.schedule.type, enabled: r.schedule.enabled ?? true },
+    generation_date: r.generation_date ?? null,
+    version: r.version,
+  };
+}
+
+/** Same configuration, leaving out what the platform chooses when the configuration does not. */
+function sameConfiguration(wanted: State, live: State): boolean {
+  return Object.entries(usageReport.attributes).every(
+    ([name, a]) => a.mode === 'computed' || (name === 'generation_date' && wanted[name] === null) || valueEqual(a, wanted[name], live[name]),
+  );
+}
+
+async function fetchOne(ctx: OperationContext, id: string): Promise<Report | null> {
+  try {
+    return await ctx.client.getReport(id);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+function describe(s: State): string {
+  return `usage report ${String(s.id)}`;
+}
+
+/**
+ * `errors.versionConflict` for this report. Operations do not know the resource address,
+ * so the error carries none and the operations layer adds it.
+ */
+function conflict(prior: State, expected: number, live: unknown): TenantformError {
+  const e = errors.versionConflict(describe(prior), expected, live);
+  return new TenantformError(e.code, e.summary, e.detail, e.retryable);
+}
+
+function ambiguousAdoption(tenantId: string, ids: string[]): TenantformError {
+  return new TenantformError(
+    'adopt_ambiguous',
+    'More than one report matches an interrupted create',
+    `Tenant ${tenantId} has ${ids.length} usage reports with this configuration: ${ids.join(', ')}. ` +
+      'Import the one to keep (`tenantform import`) and delete the others.',
+    false,
+  );
+}
+
+export default usageReport;
+
+/** cdktf construct: `new UsageReport(this, 'acme_monthly', { resultAction: 'save', parameters: {...}, schedule: { type: 'monthly' } })`. */
+export const UsageReport = resourceConstruct(usageReport);
