@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import type { AgentUpdateSettingsItem } from '../../api';
+import { isNotFound } from '../../api/errors';
+import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { resourceConstruct } from '../construct';
+import { defineResource, type OperationContext, type State } from '../declaration';
+import { exactlyOneOf } from '../validate';
+
+const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
+const TIME_OF_DAY = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'Not a time of day HH:MM:SS.');
+const TIME_EXPECTS = 'a time of day `HH:MM:SS` (24-hour, agent local time)';
+
+export const agentUpdateSettings = defineResource({
+  type: 'tenantform_agent_update_settings',
+  description:
+    'Unattended update settings of one agent, or master settings of one tenant (which its agents and sub-tenants inherit). ' +
+    'Removing the resource deletes the own settings, so the target inherits again.',
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The settings identity, `agent/<agent_id>` or `tenant/<tenant_id>`.' }),
+    agent_id: attr.string({
+      mode: 'optional',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The agent whose own settings these are. Set exactly one of `agent_id` and `tenant_id`.',
+    }),
+    tenant_id: attr.string({
+      mode: 'optional',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The tenant whose master settings these are. Set exactly one of `agent_id` and `tenant_id`.',
+    }),
+    update_channel: attr.string({
+      mode: 'required',
+      check: oneOf(['CURRENT', 'STABLE']),
+      expects: '`CURRENT` or `STABLE`',
+      description: 'The release channel agents update from.',
+    }),
+    automatic: attr.bool({ mode: 'required', description: 'Whether agents update without an administrator starting it.' }),
+    maintenance_window: attr.object(
+      {
+        time_from: attr.string({ mode: 'required', check: TIME_OF_DAY, expects: TIME_EXPECTS, description: 'Start of the window.' }),
+        time_to: attr.string({ mode: 'required', check: TIME_OF_DAY, expects: TIME_EXPECTS, description: 'End of the window.' }),
+        days_of_week: attr.list(oneOf(DAYS), {
+          mode: 'required',
+          minItems: 1,
+          maxItems: 7,
+          unique: true,
+          expects: 'day names `MONDAY` ... `SUNDAY`',
+          description: 'The days the window is open, 1 to 7 distinct day names.',
+        }),
+      },
+      { mode: 'optional', description: 'When updates may run. Left out: whenever the platform decides.' },
+    ),
+  },
+  check: (config) => exactlyOneOf(config, ['agent_id', 'tenant_id']),
+  notes: [
+    'The platform resolves what applies: an agent without own settings gets its tenant\'s master settings, and a tenant without ' +
+      'own settings gets the nearest ancestor\'s (up to a visibility barrier). Drift is judged on that resolved answer, so after ' +
+      'someone deletes the own settings by hand, the plan shows the inherited values changing back to the declared ones.',
+    'Several targets applied together are sent in one request.',
+  ],
+  importId: {
+    format: '`agent/<agent_id>` or `tenant/<tenant_id>`',
+    parse: (id) => {
+      const m = /^(agent|tenant)\/(.*)$/.exec(id);
+      if (!m || !UUID_PATTERN.test(m[2])) {
+        return {
+          code: 'invalid_import_id',
+          path: [],
+          expected: '`agent/<agent_id>` or `tenant/<tenant_id>`',
+          found: JSON.stringify(id),
+          message: 'The import id does not have the expected form.',
+        };
+      }
+      return { id, [`${m[1]}_id`]: m[2] };
+    },
+  },
+  identity: (s) => identityOf(s),
+  example: {
+    name: 'acme_updates',
+    config: {
+      tenant_id: '${data.tenantform_tenant.acme.id}',
+      update_channel: 'STABLE',
+      automatic: true,
+      maintenance_window: { time_from: '01:00:00', time_to: '05:00:00', days_of_week: ['SATURDAY', 'SUNDAY'] },
+    },
+  },
+  async read(ctx, state) {
+    const master = isMaster(state);
+    const targetId = String(master ? state.tenant_id : state.agent_id);
+    try {
+      // GAPS "GET response": the platform answers with the resolved (possibly inherited) settings.
+      const live = await ctx.client.getAgentUpdateSettings(targetId, { master });
+      return toState(state, {
+        update_channel: live.update_channel,
+        automatic: live.automatic,
+        maintenance_window: live.maintenance_window ?? null,
+      });
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  },
+  async create(ctx, planned) {
+    return (await putAgentUpdateSettingsBatch(ctx, [planned]))[0];
+  },
+  async update(ctx, _prior, planned) {
+    return (await putAgentUpdateSettingsBatch(ctx, [planned]))[0];
+  },
+  async delete(ctx, prior) {
+    const master = isMaster(prior);
+    // Spec 2: DELETE answers 204 also when the settings are absent.
+    await ctx.client.deleteAgentUpdateSettings(String(master ? prior.tenant_id : prior.agent_id), { master });
+  },
+});
+
+/**
+ * Sends the settings of several targets in ONE request (`PUT /agent_update_settings` takes a
+ * list) and returns their new states, in the order given.
+ */
+export async function putAgentUpdateSettingsBatch(ctx: OperationContext, planned: State[]): Promise<State[]> {
+  const items = planned.map(toItem);
+  const ids = planned.map(identityOf);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated) throw new Error(`Agent update settings for ${repeated} are declared more than once; keep one of them.`);
+  if (items.length > 0) await ctx.client.putAgentUpdateSettings(items);
+  // GAPS "PUT response": 204 without a body, so the new state is what was sent.
+  return planned.map((p) => toState(p, p));
+}
+
+function isMaster(s: State): boolean {
+  return typeof s.tenant_id === 'string';
+}
+
+function identityOf(s: State): string {
+  return isMaster(s) ? `tenant/${String(s.tenant_id)}` : `agent/${String(s.agent_id)}`;
+}
+
+interface Window {
+  time_from: string;
+  time_to: string;
+  days_of_week: string[];
+}
+
+function toItem(s: State): AgentUpdateSettingsItem {
+  // GAPS "Settings item shape": master settings carry tenant_id, agent settings agent_id.
+  const target = isMaster(s) ? { tenant_id: String(s.tenant_id) } : { agent_id: String(s.agent_id) };
+  const w = s.maintenance_window as Window | null | undefined;
+  return {
+    ...target,
+    update_channel: String(s.update_channel),
+    automatic: Boolean(s.automatic),
+    ...(w ? { maintenance_window: { time_from: w.time_from, time_to: w.time_to, days_of_week: [...w.days_of_week] } } : {}),
+  };
+}
+
+/** The state of a target (taken from `target`) with the given settings. */
+function toState(target: State, settings: State): State {
+  const w = settings.maintenance_window as Window | null | undefined;
+  return {
+    id: identityOf(target),
+    agent_id: isMaster(target) ? null : String(target.agent_id),
+    tenant_id: isMaster(target) ? String(target.tenant_id) : null,
+    update_channel: settings.update_channel,
+    automatic: settings.automatic,
+    maintenance_window: w ? { time_from: w.time_from, time_to: w.time_to, days_of_week: [...w.days_of_week] } : null,
+  };
+}
+
+export default agentUpdateSettings;
+
+/** cdktf construct: `new AgentUpdateSettings(this, 'acme_updates', { tenantId, updateChannel: 'STABLE', automatic: true })`. */
+export const AgentUpdateSettings = resourceConstruct(agentUpdateSettings);

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { Application } from '../../api';
+import { errors } from '../../errors';
+import { attr } from '../attributes';
+import { dataSourceConstruct } from '../construct';
+import { defineDataSource, type State } from '../declaration';
+import { exactlyOneOf } from '../validate';
+
+
+export const dataApplication = defineDataSource({
+  type: 'tenantform_application',
+  description: 'Finds an application of the platform catalogue by its `type` (e.g. `backup`) or its display `name`.',
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The application id.' }),
+    type: attr.string({
+      mode: 'optional_computed',
+      identifying: true,
+      description: 'The application type, e.g. `backup`, `files_cloud`, `monitoring`. Set exactly one of `type` and `name`.',
+    }),
+    name: attr.string({
+      mode: 'optional_computed',
+      identifying: true,
+      description: 'The display name, matched exactly (case-sensitive). Set exactly one of `type` and `name`.',
+    }),
+    usages: attr.list(z.string(), { mode: 'computed', description: 'Names of the metered usages of the application.' }),
+    api_base_url: attr.string({ mode: 'computed', description: "Path prefix of the application's own API." }),
+  },
+  check: (config) => exactlyOneOf(config, ['type', 'name']),
+  example: { name: 'backup', config: { type: 'backup' } },
+  async read(ctx, config) {
+    const by = config.type !== null ? 'type' : 'name';
+    const wanted = String(config[by]);
+    const found = matchApplications(await ctx.client.listApplications(), by, wanted);
+    return toState(found);
+  },
+});
+
+/** The one application whose `by` equals `wanted`; not found or ambiguous otherwise. */
+export function matchApplications(apps: readonly Application[], by: 'type' | 'name', wanted: string): Application {
+  const found = apps.filter((a) => a[by] === wanted);
+  const what = `${by} ${JSON.stringify(wanted)}`;
+  if (found.length === 0) {
+    const known = [...new Set(apps.map((a) => a[by]))].sort().join(', ');
+    throw errors.dataSourceNotFound(dataApplication.type, `${what} (the platform has: ${known})`);
+  }
+  if (found.length > 1) throw errors.dataSourceAmbiguous(dataApplication.type, what, found.length);
+  return found[0];
+}
+
+function toState(a: Application): State {
+  return { id: a.id, type: a.type, name: a.name, usages: a.usages ?? [], api_base_url: a.api_base_url ?? null };
+}
+
+export default dataApplication;
+
+/** cdktf construct: `new DataTenantformApplication(this, 'backup', { type: 'backup' })`. */
+export const DataTenantformApplication = dataSourceConstruct(dataApplication);

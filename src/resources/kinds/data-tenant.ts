@@ -1,0 +1,88 @@
+import type { Tenant } from '../../api';
+import { isNotFound } from '../../api/errors';
+import { errors } from '../../errors';
+import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { dataSourceConstruct } from '../construct';
+import { defineDataSource, type OperationContext, type State } from '../declaration';
+import { exactlyOneOf } from '../validate';
+
+export const dataTenant = defineDataSource({
+  type: 'tenantform_tenant',
+  description:
+    'Finds a tenant by its `id`, or by its exact `name` among the tenants the API client can see (optionally only among ' +
+    'the direct children of `parent_id`).',
+  attributes: {
+    id: attr.string({
+      mode: 'optional_computed',
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The tenant id. Set exactly one of `id` and `name`.',
+    }),
+    name: attr.string({
+      mode: 'optional_computed',
+      identifying: true,
+      description: 'The tenant name, matched exactly (case-sensitive). Set exactly one of `id` and `name`.',
+    }),
+    parent_id: attr.string({
+      mode: 'optional_computed',
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'With `name`: look only among the direct children of this tenant. Read back: the parent tenant (null for the root).',
+    }),
+    kind: attr.string({ mode: 'computed', description: 'The tenant kind: `root`, `partner`, `folder`, `customer` or `unit`.' }),
+  },
+  check(config) {
+    const problems = exactlyOneOf(config, ['id', 'name']);
+    if (problems.length === 0 && config.parent_id !== null && config.name === null) {
+      problems.push({
+        code: 'conflicting_attributes',
+        path: ['parent_id'],
+        expected: '`parent_id` only together with `name`',
+        found: '`parent_id` together with `id`',
+        message: '`parent_id` narrows a search by name; a tenant found by id needs no parent.',
+      });
+    }
+    return problems;
+  },
+  notes: ['A name that matches several tenants is an error: add `parent_id` to say which one.'],
+  example: { name: 'acme', config: { name: 'Acme Manufacturing', parent_id: '${data.tenantform_tenant.northwind.id}' } },
+  async read(ctx, config) {
+    if (config.id !== null) return toState(await byId(ctx, String(config.id)));
+    const parentId = config.parent_id === null ? undefined : String(config.parent_id);
+    // Without a parent: every tenant the API client can see (GET /tenants without a filter lists the token's scope).
+    const candidates = await ctx.client.getTenants(parentId ? { parentId, lod: 'basic' } : { lod: 'basic' });
+    return toState(matchTenants(candidates, String(config.name), parentId));
+  },
+});
+
+async function byId(ctx: OperationContext, id: string): Promise<Tenant> {
+  let found: Tenant[] = [];
+  try {
+    found = await ctx.client.getTenants({ uuids: [id], lod: 'basic' });
+  } catch (err) {
+    // platform-interface "tenant lookup": an unknown tenant id answers 404.
+    if (!isNotFound(err)) throw err;
+  }
+  const tenant = found.find((t) => t.id === id);
+  if (!tenant) throw errors.dataSourceNotFound(dataTenant.type, `id "${id}"`);
+  return tenant;
+}
+
+/** The one tenant named exactly `name` (under `parentId` when given); not found or ambiguous otherwise. */
+export function matchTenants(tenants: readonly Tenant[], name: string, parentId?: string): Tenant {
+  const found = tenants.filter((t) => t.name === name && (parentId === undefined || t.parent_id === parentId));
+  const what = `name ${JSON.stringify(name)}${parentId ? ` under parent ${parentId}` : ''}`;
+  if (found.length === 0) throw errors.dataSourceNotFound(dataTenant.type, what);
+  if (found.length > 1) throw errors.dataSourceAmbiguous(dataTenant.type, what, found.length);
+  return found[0];
+}
+
+function toState(t: Tenant): State {
+  return { id: t.id, name: t.name ?? null, kind: t.kind ?? null, parent_id: t.parent_id };
+}
+
+export default dataTenant;
+
+/** cdktf construct: `new DataTenantformTenant(this, 'acme', { name: 'Acme Manufacturing' })`. */
+export const DataTenantformTenant = dataSourceConstruct(dataTenant);

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { SubscriptionBody } from '../../api';
+import { isConflict, isNotFound } from '../../api/errors';
+import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { resourceConstruct } from '../construct';
+import { defineResource, type State } from '../declaration';
+
+const MAX_ID = 1024;
+const TOPIC_PREFIX = 'cti.a.p.em.topic.v1.0~';
+const TYPE_PREFIXES = ['cti.a.p.em.event.v1.0~', 'cti.a.p.em.msg.v1.0~'];
+
+/** Spec 3: the wildcard `*` is allowed only as the final character of a segment. */
+export function wildcardWellPlaced(cti: string): boolean {
+  return cti.split(/[.~]/).every((segment) => !segment.slice(0, -1).includes('*'));
+}
+
+const identifier = z.string().max(MAX_ID, `At most ${MAX_ID} characters.`);
+const withWildcard = identifier.refine(wildcardWellPlaced, 'The wildcard * may only end a segment (segments are separated by . and ~).');
+const topicId = identifier.refine((s) => s.startsWith(TOPIC_PREFIX) && s.length > TOPIC_PREFIX.length, `Must start with ${TOPIC_PREFIX}.`);
+const eventType = withWildcard.refine(
+  (s) => TYPE_PREFIXES.some((p) => s.startsWith(p) && s.length > p.length),
+  `Must start with ${TYPE_PREFIXES.join(' or ')}.`,
+);
+
+/** ISO 8601 duration such as `PT5M`, `PT30S`, `P1DT12H` or `P2W`. */
+const DURATION = /^P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?$/;
+const duration = z.string().regex(DURATION, 'Not an ISO 8601 duration.');
+const DURATION_EXPECTS = 'an ISO 8601 duration such as `PT30S`, `PT5M` or `P1D`';
+
+export const eventSubscription = defineResource({
+  type: 'tenantform_event_subscription',
+  description:
+    'A subscription to an event stream topic. The platform can neither change nor delete a subscription through its ' +
+    'documented interface: every argument forces a new subscription, and removing the resource only stops managing it.',
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The subscription id (same as `subscription_id`).' }),
+    subscription_id: attr.string({
+      mode: 'optional_computed',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The subscription id. Left out, tenantform generates one before creating the subscription.',
+    }),
+    topic_id: attr.string({
+      mode: 'required',
+      forceNew: true,
+      identifying: true,
+      check: topicId,
+      expects: `a topic identifier starting with ${TOPIC_PREFIX}, at most ${MAX_ID} characters`,
+      description: 'The topic to receive events of, e.g. `cti.a.p.em.topic.v1.0~a.p.tenant.v1.0`.',
+    }),
+    types: attr.list(eventType, {
+      mode: 'required',
+      forceNew: true,
+      minItems: 1,
+      maxItems: 32,
+      expects: `event type identifiers starting with ${TYPE_PREFIXES.join(' or ')}, at most ${MAX_ID} characters, * only ending a segment`,
+      description: 'Event types to receive: exact types, prefixes ending in `*`, or `...v1.*` for the latest version.',
+    }),
+    subject_types: attr.list(withWildcard, {
+      mode: 'optional',
+      forceNew: true,
+      maxItems: 32,
+      expects: `subject type identifiers of at most ${MAX_ID} characters, * only ending a segment`,
+      description: 'Subject types to receive; left out, all.',
+    }),
+    tenant_id: attr.string({
+      mode: 'optional',
+      forceNew: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The root of the tenant subtree; left out, the tenant of the API client.',
+    }),
+    tenant_depth: attr.string({
+      mode: 'required',
+      forceNew: true,
+      check: oneOf(['CURRENT', 'DIRECT', 'ALL']),
+      expects: '`CURRENT`, `DIRECT` or `ALL`',
+      description: '`CURRENT`: events of the tenant itself; `DIRECT`: also of its direct children; `ALL`: also of all descendants.',
+    }),
+    cel: attr.string({
+      mode: 'optional',
+      forceNew: true,
+      check: z.string().max(4096, 'At most 4096 characters.'),
+      expects: 'a CEL expression of at most 4096 characters',
+      description: 'A filter expression over the event.',
+    }),
+    auto_commit: attr.bool({ mode: 'optional', forceNew: true, default: false, description: 'Commit acknowledged offsets automatically.' }),
+    auto_commit_interval: attr.string({
+      mode: 'optional',
+      forceNew: true,
+      default: 'PT5M',
+      check: duration,
+      expects: DURATION_EXPECTS,
+      description: 'How often offsets are committed automatically.',
+    }),
+    session_timeout: attr.string({
+      mode: 'optional',
+      forceNew: true,
+      default: 'PT30S',
+      check: duration,
+      expects: DURATION_EXPECTS,
+      description: 'How long a consumer keeps event-fetching leadership without heartbeats.',
+    }),
+  },
+  // GAPS "Deleting a subscription": there is no documented delete.
+  deleteOnlyForgets:
+    'The platform has no operation to delete an event subscription. tenantform stops managing it, but the subscription ' +
+    'keeps running on the platform (and keeps collecting events) until the platform operator removes it.',
+  notes: [
+    'The platform has no documented read of a subscription (GAPS): drift detection only checks that it still exists; its ' +
+      'attributes are the ones recorded when it was created.',
+    'Import records only the subscription id, because nothing else can be read. Declare `subscription_id` with the imported id: ' +
+      'the next plan is then a replacement (every argument shows as new), and applying it sends the same id again, which the ' +
+      'platform answers with "already exists"; tenantform records the declared arguments and nothing is created twice. Make ' +
+      'sure the declaration matches the subscription as it was created, because the platform cannot be asked.',
+    'For the same reason, changing an argument while keeping the same `subscription_id` cannot change the subscription on the ' +
+      'platform. Change the arguments together with a new `subscription_id` (or leave `subscription_id` out to have one generated).',
+  ],
+  importId: {
+    format: '`<subscription_id>`',
+    parse: (id) =>
+      uuid.safeParse(id).success
+        ? { id, subscription_id: id }
+        : { code: 'invalid_import_id', path: [], expected: '<subscription_id>', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
+  },
+  identity: (s) => String(s.subscription_id),
+  example: {
+    name: 'tenant_events',
+    config: {
+      topic_id: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0',
+      types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
+      tenant_depth: 'ALL',
+    },
+  },
+  async read(ctx, state) {
+    const id = String(state.subscription_id);
+    try {
+      // GAPS "Reading a subscription back": the offset answers 404 for a subscription that does not exist.
+      await ctx.client.getSubscriptionOffset(id);
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+    return { ...state, id };
+  },
+  async create(ctx, planned) {
+    const id = typeof planned.subscription_id === 'string' ? planned.subscription_id : randomUUID();
+    const state: State = { ...planned, id, subscription_id: id };
+    try {
+      await ctx.client.createSubscription(toBody(state));
+    } catch (err) {
+      // GAPS "Who picks subscription_id": 409 means a subscription with our own id exists, i.e. an earlier
+      // (interrupted or repeated) create made it.
+      if (!isConflict(err)) throw err;
+    }
+    return state;
+  },
+  async update(_ctx, _prior, planned) {
+    // Every argument forces replacement, so an update only ever refreshes the id.
+    return { ...planned, id: planned.subscription_id };
+  },
+  async delete() {
+    // GAPS "Deleting a subscription": nothing to send; `deleteOnlyForgets` warns the user at plan time.
+  },
+});
+
+function toBody(s: State): SubscriptionBody {
+  const optional = (name: string) => (s[name] === null || s[name] === undefined ? {} : { [name]: s[name] });
+  return {
+    subscription_id: String(s.subscription_id),
+    topic_id: String(s.topic_id),
+    types: s.types as string[],
+    tenant_depth: s.tenant_depth as SubscriptionBody['tenant_depth'],
+    ...optional('subject_types'),
+    ...optional('tenant_id'),
+    ...optional('cel'),
+    ...optional('auto_commit'),
+    ...optional('auto_commit_interval'),
+    ...optional('session_timeout'),
+  };
+}
+
+export default eventSubscription;
+
+/** cdktf construct: `new EventSubscription(this, 'tenant_events', { topicId, types, tenantDepth: 'ALL' })`. */
+export const EventSubscription = resourceConstruct(eventSubscription);
