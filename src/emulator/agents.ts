@@ -1,0 +1,268 @@
+/**
+ * Agent management interface (`/api/agent_manager/v2`): agent listing and unattended agent
+ * update settings with the resolution rules of spec 02.
+ */
+import { agentBadRequest, agentError } from './errors';
+import {
+  decodeCursor,
+  encodeCursor,
+  isObject,
+  json,
+  noContent,
+  queryBool,
+  UUID_RE,
+  type InterfaceRoutes,
+  type Reply,
+  type RequestContext,
+} from './router';
+import type { Agent, AgentUpdateSettings, MaintenanceWindow, Store, Tenant } from './store';
+
+const AM = (role: string): string => `urn:vendor::agent_manager::${role}`;
+const VIEW_AGENTS = [AM('agent_viewer'), AM('admin')];
+const VIEW_SETTINGS = [AM('agent_update_settings_viewer'), AM('admin')];
+const MODIFY_SETTINGS = [AM('agent_update_settings_modifier'), AM('admin')];
+
+const PREFIX = '/api/agent_manager/v2';
+
+// ---------------------------------------------------------------- tenant visibility
+
+function visibleTenant(ctx: RequestContext, id: string): Tenant | undefined {
+  const t = ctx.store.tenant(id);
+  return t !== undefined && ctx.store.isInSubtree(t.id, ctx.caller.tenantId) ? t : undefined;
+}
+
+/** spec 02: the tenant and its descendants, leaving out children behind a visibility barrier. */
+function tenantsSeenFrom(store: Store, rootId: string): Set<string> {
+  const seen = new Set<string>([rootId]);
+  const queue = [rootId];
+  while (queue.length > 0) {
+    const id = queue.shift() as string;
+    for (const child of store.children(id)) {
+      if (child.barrier) continue;
+      seen.add(child.id);
+      queue.push(child.id);
+    }
+  }
+  return seen;
+}
+
+// ---------------------------------------------------------------- agents listing
+
+interface AgentQuery {
+  tenant_id: string;
+  hostname?: string;
+  online?: boolean;
+  up_to_date?: boolean;
+  os_family?: string;
+  unit?: string;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
+const OS_FAMILIES = ['UNKNOWN', 'WINDOWS', 'LINUX', 'MACOSX', 'SOLARIS'];
+
+function parseAgentQuery(ctx: RequestContext): AgentQuery {
+  const q = ctx.query;
+  const tenantId = q.get('tenant_id') ?? ctx.caller.tenantId;
+  // platform-interface: agents listing (an unknown tenant_id answers 400)
+  if (!UUID_RE.test(tenantId) || visibleTenant(ctx, tenantId) === undefined) throw agentBadRequest(`tenant_id ${tenantId} is not a tenant you can see`);
+  const out: AgentQuery = { tenant_id: tenantId, order: 'asc', limit: parseLimit(q.get('limit')) };
+  for (const flag of ['online', 'up_to_date'] as const) {
+    const v = queryBool(q, flag);
+    if (v === 'invalid') throw agentBadRequest(`${flag} must be true or false`);
+    if (v !== undefined) out[flag] = v;
+  }
+  const os = q.get('os_family');
+  if (os !== null) {
+    if (!OS_FAMILIES.includes(os.toUpperCase())) throw agentBadRequest(`os_family must be one of ${OS_FAMILIES.join(', ')}`);
+    out.os_family = os.toUpperCase();
+  }
+  const hostname = q.get('hostname');
+  if (hostname !== null) out.hostname = hostname;
+  const unit = q.get('unit');
+  if (unit !== null) out.unit = unit;
+  const order = q.get('order');
+  if (order !== null) {
+    const m = /^(asc|desc)\(hostname\)$/.exec(order.trim());
+    if (m === null) throw agentBadRequest('order supports only asc(hostname) or desc(hostname)');
+    out.order = m[1] as 'asc' | 'desc';
+  }
+  return out;
+}
+
+function parseLimit(raw: string | null): number {
+  if (raw === null || raw === '') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw agentBadRequest('limit must be an integer >= 0');
+  return n;
+}
+
+/** spec 02: hostname is a full name or a mask: hlike(x) starts with, like(x) contains, tlike(x) ends with. */
+function hostnameMatches(filter: string, hostname: string): boolean {
+  const m = /^(hlike|like|tlike)\((.*)\)$/.exec(filter);
+  const h = hostname.toLowerCase();
+  if (m === null) return h === filter.toLowerCase();
+  const needle = (m[2] as string).toLowerCase();
+  if (m[1] === 'hlike') return h.startsWith(needle);
+  if (m[1] === 'tlike') return h.endsWith(needle);
+  return h.includes(needle);
+}
+
+function listAgents(ctx: RequestContext): Reply {
+  const after = ctx.query.get('after');
+  let query: AgentQuery;
+  let offset = 0;
+  if (after !== null) {
+    const others = [...ctx.query.keys()].filter((k) => k !== 'after' && k !== 'limit');
+    if (others.length > 0) throw agentBadRequest(`after cannot be combined with ${others.join(', ')}`);
+    const state = decodeCursor<{ q: AgentQuery; o: number }>(after);
+    if (state === undefined || !isObject(state.q) || typeof state.o !== 'number') throw agentBadRequest('after is not a cursor of this listing');
+    query = state.q;
+    offset = state.o;
+    if (ctx.query.get('limit') !== null) query = { ...query, limit: parseLimit(ctx.query.get('limit')) };
+  } else {
+    query = parseAgentQuery(ctx);
+  }
+  const tenants = tenantsSeenFrom(ctx.store, query.tenant_id);
+  const matches = ctx.store.world.agents
+    .filter((a) => tenants.has(a.tenant_id))
+    .filter((a) => query.hostname === undefined || hostnameMatches(query.hostname, a.hostname))
+    .filter((a) => query.online === undefined || a.online === query.online)
+    .filter((a) => query.up_to_date === undefined || a.up_to_date === query.up_to_date)
+    .filter((a) => query.os_family === undefined || a.os_family === query.os_family)
+    .filter((a) => query.unit === undefined || a.unit === query.unit)
+    // spec 02: ordered by hostname, ties ascending by agent id
+    .sort((a, b) => (query.order === 'asc' ? 1 : -1) * a.hostname.localeCompare(b.hostname) || a.id.localeCompare(b.id));
+  const page = query.limit === 0 ? matches.slice(offset) : matches.slice(offset, offset + query.limit);
+  const next = offset + page.length;
+  const cursors: Record<string, string> = {};
+  // platform-interface: agents listing ({items, paging: {cursors: {after?}}})
+  if (next < matches.length) cursors.after = encodeCursor({ q: query, o: next });
+  return json(200, { items: page, paging: { cursors } });
+}
+
+// ---------------------------------------------------------------- unattended update settings
+
+const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+const ITEM_FIELDS = ['agent_id', 'tenant_id', 'update_channel', 'automatic', 'maintenance_window'];
+
+/** GAPS: settings item shape. Returns the item to store. */
+function checkSettingsItem(ctx: RequestContext, raw: unknown, at: string): AgentUpdateSettings {
+  if (!isObject(raw)) throw agentBadRequest(`${at} must be an object`);
+  for (const k of Object.keys(raw)) if (!ITEM_FIELDS.includes(k)) throw agentBadRequest(`${at}.${k} is not a settings field`);
+  if (raw.update_channel !== 'CURRENT' && raw.update_channel !== 'STABLE') throw agentBadRequest(`${at}.update_channel must be CURRENT or STABLE`);
+  if (typeof raw.automatic !== 'boolean') throw agentBadRequest(`${at}.automatic must be a boolean`);
+  const item: AgentUpdateSettings = { update_channel: raw.update_channel, automatic: raw.automatic };
+  if (raw.maintenance_window !== undefined) item.maintenance_window = checkWindow(raw.maintenance_window, `${at}.maintenance_window`);
+  if (raw.agent_id !== undefined) {
+    // spec 02: an item with agent_id is agent-specific and requires a registered agent
+    const agent = typeof raw.agent_id === 'string' ? ctx.store.agent(raw.agent_id) : undefined;
+    if (agent === undefined || visibleTenant(ctx, agent.tenant_id) === undefined) throw agentBadRequest(`${at}.agent_id ${String(raw.agent_id)} is not a registered agent`);
+    if (raw.tenant_id !== undefined && raw.tenant_id !== agent.tenant_id) throw agentBadRequest(`${at}.tenant_id does not match the agent's tenant`);
+    return { agent_id: agent.id, ...item };
+  }
+  if (typeof raw.tenant_id !== 'string' || visibleTenant(ctx, raw.tenant_id) === undefined) {
+    throw agentBadRequest(`${at}: master settings need the tenant_id of a tenant you can see`);
+  }
+  return { tenant_id: raw.tenant_id, ...item };
+}
+
+function checkWindow(raw: unknown, at: string): MaintenanceWindow {
+  if (!isObject(raw)) throw agentBadRequest(`${at} must be an object`);
+  for (const k of Object.keys(raw)) if (!['time_from', 'time_to', 'days_of_week'].includes(k)) throw agentBadRequest(`${at}.${k} is not a maintenance window field`);
+  for (const f of ['time_from', 'time_to']) {
+    if (typeof raw[f] !== 'string' || !TIME_RE.test(raw[f] as string)) throw agentBadRequest(`${at}.${f} must be a time HH:MM:SS`);
+  }
+  const days = raw.days_of_week;
+  if (!Array.isArray(days) || days.length < 1 || days.length > 7) throw agentBadRequest(`${at}.days_of_week must list 1 to 7 days`);
+  for (const d of days) if (typeof d !== 'string' || !DAYS.includes(d)) throw agentBadRequest(`${at}.days_of_week: ${String(d)} is not one of ${DAYS.join(', ')}`);
+  if (new Set(days).size !== days.length) throw agentBadRequest(`${at}.days_of_week must not repeat a day`);
+  return { time_from: raw.time_from as string, time_to: raw.time_to as string, days_of_week: [...(days as string[])] };
+}
+
+function putSettings(ctx: RequestContext): Reply {
+  const body = ctx.body;
+  if (!isObject(body) || !Array.isArray(body.items)) throw agentBadRequest('body must be {items: [settings item, ...]}');
+  // check every item before storing any, so that a bad item changes nothing
+  const items = body.items.map((raw, i) => checkSettingsItem(ctx, raw, `items[${i}]`));
+  const stored = ctx.store.world.agentUpdateSettings;
+  for (const item of items) {
+    if (item.agent_id !== undefined) stored.byAgent[item.agent_id] = item;
+    else stored.byTenant[item.tenant_id as string] = item;
+  }
+  ctx.store.save();
+  return noContent(); // GAPS: PUT response (204, no body)
+}
+
+/** spec 02: own master settings, else the nearest ancestor's, never looking above a visibility barrier. */
+function resolveMaster(store: Store, tenantId: string): AgentUpdateSettings | undefined {
+  const byTenant = store.world.agentUpdateSettings.byTenant;
+  for (const t of store.pathUp(tenantId)) {
+    const own = byTenant[t.id];
+    if (own !== undefined) return own;
+    if (t.barrier) return undefined;
+  }
+  return undefined;
+}
+
+function masterFlag(ctx: RequestContext): boolean {
+  const v = queryBool(ctx.query, 'master');
+  if (v === 'invalid') throw agentBadRequest('master must be true or false');
+  return v === true;
+}
+
+function settingsNotFound(id: string): never {
+  // GAPS: GET response (404 codes)
+  throw agentError(404, 'UNATTENDED_AGENT_UPDATE_SETTINGS_NOT_FOUND', `No unattended update settings apply to ${id}`);
+}
+
+function withoutTarget(s: AgentUpdateSettings): AgentUpdateSettings {
+  const { agent_id: _a, tenant_id: _t, ...rest } = structuredClone(s);
+  return rest;
+}
+
+function getSettings(ctx: RequestContext): Reply {
+  const id = ctx.params.id as string;
+  const stored = ctx.store.world.agentUpdateSettings;
+  if (masterFlag(ctx)) {
+    const tenant = visibleTenant(ctx, id);
+    if (tenant === undefined) throw agentError(404, 'TENANT_NOT_FOUND', `Tenant ${id} not found`);
+    const found = resolveMaster(ctx.store, tenant.id);
+    if (found === undefined) settingsNotFound(id);
+    // spec 02: a substitute is returned carrying the requested tenant id
+    return json(200, { tenant_id: tenant.id, ...withoutTarget(found) });
+  }
+  const agent: Agent | undefined = ctx.store.agent(id);
+  if (agent === undefined || visibleTenant(ctx, agent.tenant_id) === undefined) throw agentError(404, 'AGENT_NOT_FOUND', `Agent ${id} not found`);
+  const own = stored.byAgent[agent.id];
+  if (own !== undefined) return json(200, { agent_id: agent.id, ...withoutTarget(own) });
+  const master = resolveMaster(ctx.store, agent.tenant_id);
+  if (master === undefined) settingsNotFound(id);
+  // spec 02: the master settings that apply, marked with the agent id and without a tenant id
+  return json(200, { agent_id: agent.id, ...withoutTarget(master) });
+}
+
+function deleteSettings(ctx: RequestContext, id: string | null): Reply {
+  if (id === null || id === '') throw agentBadRequest('id is required');
+  const stored = ctx.store.world.agentUpdateSettings;
+  const table = masterFlag(ctx) ? stored.byTenant : stored.byAgent;
+  // spec 02: 204 whether deleted, absent or inaccessible
+  if (table[id] !== undefined) {
+    delete table[id];
+    ctx.store.save();
+  }
+  return noContent();
+}
+
+export const agentRoutes: InterfaceRoutes = {
+  name: 'agent',
+  prefix: `${PREFIX}/`,
+  routes: [
+    { method: 'GET', pattern: `${PREFIX}/agents`, scopes: VIEW_AGENTS, handler: listAgents },
+    { method: 'PUT', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, jsonBody: true, handler: putSettings },
+    { method: 'GET', pattern: `${PREFIX}/agent_update_settings/:id`, scopes: VIEW_SETTINGS, handler: getSettings },
+    { method: 'DELETE', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, handler: (ctx) => deleteSettings(ctx, ctx.query.get('id')) },
+    { method: 'DELETE', pattern: `${PREFIX}/agent_update_settings/:id`, scopes: MODIFY_SETTINGS, handler: (ctx) => deleteSettings(ctx, ctx.params.id as string) },
+  ],
+};

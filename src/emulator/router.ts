@@ -1,0 +1,205 @@
+/**
+ * A small router: routes are `{method, pattern, scopes, jsonBody, handler}` grouped by interface,
+ * and `dispatch` runs one /api request through the gateway steps in the platform's order:
+ * faults, authentication, route lookup, scope check, content type, body, handler.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { hasAnyScope, type Caller, type TokenService } from './auth';
+import { errorsFor, HttpError, type InterfaceName } from './errors';
+import type { Store } from './store';
+
+export interface RequestContext {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body of a route with `jsonBody`, else undefined. */
+  body: unknown;
+  caller: Caller;
+  store: Store;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path with `:name` parameters, e.g. `/api/2/infra/:infra_id`. */
+  pattern: string;
+  /** Any one of these scopes is enough; `*` stands for any text (event manager CTI queries). */
+  scopes: readonly string[];
+  /** The route takes a JSON body: a non-JSON content type answers 415. */
+  jsonBody?: boolean;
+  handler(ctx: RequestContext): Reply | Promise<Reply>;
+}
+
+interface CompiledRoute extends Route {
+  regex: RegExp;
+  names: string[];
+}
+
+export interface InterfaceRoutes {
+  name: InterfaceName;
+  prefix: string;
+  routes: Route[];
+}
+
+export function compile(route: Route): CompiledRoute {
+  const names: string[] = [];
+  const source = route.pattern
+    .split('/')
+    .map((seg) => {
+      if (seg.startsWith(':')) {
+        names.push(seg.slice(1));
+        return '([^/]+)';
+      }
+      return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { ...route, regex: new RegExp(`^${source}/?$`), names };
+}
+
+export class Router {
+  private readonly groups: Array<{ name: InterfaceName; prefix: string; routes: CompiledRoute[] }>;
+
+  constructor(groups: InterfaceRoutes[]) {
+    this.groups = groups.map((g) => ({ name: g.name, prefix: g.prefix, routes: g.routes.map(compile) }));
+  }
+
+  /** Which interface serves a path; unknown /api paths answer in the account management shape. */
+  interfaceOf(path: string): InterfaceName {
+    return this.groups.find((g) => path.startsWith(g.prefix))?.name ?? 'account';
+  }
+
+  find(path: string, method: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
+    const group = this.groups.find((g) => path.startsWith(g.prefix));
+    if (group === undefined) return undefined;
+    for (const route of group.routes) {
+      if (route.method !== method) continue;
+      const m = route.regex.exec(path);
+      if (m === null) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1] as string);
+      });
+      return { route, params };
+    }
+    return undefined;
+  }
+
+  /** Runs an authenticated /api request (faults are decided by the caller before this). */
+  async dispatch(
+    req: { method: string; path: string; query: URLSearchParams; headers: IncomingHttpHeaders; rawBody: Buffer },
+    tokens: TokenService,
+    store: Store,
+  ): Promise<Reply> {
+    const api = this.interfaceOf(req.path);
+    const errors = errorsFor[api];
+    try {
+      const caller = authenticate(req, api, tokens);
+      const found = this.find(req.path, req.method);
+      if (found === undefined) throw errors.routeNotFound(req.method, req.path);
+      const { route, params } = found;
+      if (!hasAnyScope(caller, route.scopes)) throw errors.forbidden(route.scopes);
+      let body: unknown;
+      if (route.jsonBody === true) body = parseJsonBody(req.headers['content-type'], req.rawBody, api);
+      return await route.handler({ method: req.method, path: req.path, params, query: req.query, headers: req.headers, body, caller, store });
+    } catch (e) {
+      if (e instanceof HttpError) return errorReply(e);
+      throw e;
+    }
+  }
+}
+
+function authenticate(
+  req: { query: URLSearchParams; headers: IncomingHttpHeaders },
+  api: InterfaceName,
+  tokens: TokenService,
+): Caller {
+  const errors = errorsFor[api];
+  const header = req.headers.authorization;
+  const bearer = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  // spec 01: account management also takes the token in the `access_token` query parameter, never both
+  const fromQuery = api === 'account' ? req.query.get('access_token') ?? undefined : undefined;
+  if (bearer !== undefined && fromQuery !== undefined) {
+    throw errors.malformedBody('Send the access token either in the Authorization header or in access_token, not both');
+  }
+  const token = bearer ?? fromQuery;
+  if (token === undefined) {
+    if (header !== undefined) throw errors.unauthorized('The Authorization header is not a bearer token');
+    throw errors.missingToken();
+  }
+  const result = tokens.verify(token);
+  if (result === 'unknown') throw errors.unauthorized('The access token is not valid');
+  if (result === 'expired') throw errors.unauthorized('The access token has expired');
+  if (result === 'disabled') throw errors.unauthorized('The API client is disabled');
+  return result;
+}
+
+/** JSON content types: application/json and any `+json` type, with or without parameters. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return mime === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mime);
+}
+
+function parseJsonBody(contentType: string | undefined, raw: Buffer, api: InterfaceName): unknown {
+  const errors = errorsFor[api];
+  if (!isJsonContentType(contentType)) throw errors.invalidContentType();
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw errors.malformedBody('The request body is not valid JSON');
+  }
+}
+
+export function errorReply(e: HttpError): Reply {
+  if (e.text !== undefined) return { status: e.status, body: e.text, headers: { 'content-type': 'text/plain; charset=utf-8', ...e.headers } };
+  return { status: e.status, body: e.body, headers: e.headers };
+}
+
+// ---- small helpers for handlers
+
+export const json = (status: number, body?: unknown): Reply => ({ status, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** Opaque paging cursors: the filters and the position, base64url-encoded JSON. */
+export function encodeCursor(state: unknown): string {
+  return Buffer.from(JSON.stringify(state)).toString('base64url');
+}
+
+export function decodeCursor<T>(cursor: string): T | undefined {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    return isObject(v) ? (v as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `true`/`false` query flags; undefined when absent, 'invalid' otherwise. */
+export function queryBool(q: URLSearchParams, name: string): boolean | undefined | 'invalid' {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  return 'invalid';
+}
+
+/** Values of a query parameter given repeatedly or comma-separated. */
+export function queryList(q: URLSearchParams, name: string): string[] {
+  return q
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}

@@ -1,0 +1,191 @@
+/**
+ * The emulator's HTTP server: wires the interfaces, the token endpoints, fault injection and the
+ * control endpoints onto one `node:http` server.
+ */
+import * as http from 'node:http';
+import { randomInt } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { accountRoutes } from './accounts';
+import { agentRoutes } from './agents';
+import { alertRoutes } from './alerts';
+import { TokenService } from './auth';
+import { handleControl, summarizeWorld, type WorldSummary } from './control';
+import { errorsFor, HttpError } from './errors';
+import { eventRoutes } from './events';
+import { FaultInjector, type Faults } from './faults';
+import { errorReply, Router, type Reply } from './router';
+import { Store } from './store';
+
+export interface EmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Load the world from this file when it exists; write it after every mutation. */
+  dataFile?: string;
+  /** Same seed, same world, same secrets and same fault decisions. Random when absent. */
+  seed?: number;
+  faults?: Partial<Faults>;
+  /** One line per request: method, path (query secrets masked), status, milliseconds. */
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  rootTenantId: string;
+  setFaults(f: Partial<Faults>): void;
+  world(): WorldSummary;
+  close(): Promise<void>;
+}
+
+const TOKEN_PATHS = new Set(['/api/2/idp/token', '/bc/idp/token']);
+const MAX_BODY_BYTES = 1024 * 1024;
+const SECRET_QUERY = /^(access_token|client_secret|token|id_token|password)$/i;
+
+function readBody(req: http.IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too_large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The path and query for the log, with secret query values masked. */
+function loggablePath(url: URL): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of url.searchParams) q.append(k, SECRET_QUERY.test(k) ? '***' : v);
+  const s = q.toString();
+  return s === '' ? url.pathname : `${url.pathname}?${s}`;
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+  if (reply.body === undefined || reply.status === 204) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const text = typeof reply.body === 'string' && headers['content-type'] !== undefined ? reply.body : JSON.stringify(reply.body);
+  headers['content-type'] ??= 'application/json; charset=utf-8';
+  headers['content-length'] = String(Buffer.byteLength(text));
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const seed = opts.seed ?? randomInt(0, 2 ** 31);
+  const store = Store.open(seed, opts.dataFile);
+  const faults = new FaultInjector(opts.seed ?? store.world.seed, opts.faults ?? {});
+  const tokens = new TokenService(store);
+  const router = new Router([accountRoutes, agentRoutes, eventRoutes, alertRoutes]);
+  const log = opts.log ?? (() => undefined);
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const path = url.pathname;
+    const done = (status: number | string) => log(`${method} ${loggablePath(url)} ${status} ${Math.round(performance.now() - started)}ms`);
+
+    const raw = await readBody(req);
+    const api = router.interfaceOf(path);
+    if (raw === 'too_large') {
+      send(res, errorReply(new HttpError(413, { error: { code: 413, message: 'Request body too large' } })));
+      done(413);
+      return;
+    }
+
+    let reply: Reply;
+    try {
+      if (path.startsWith('/_emulator/')) {
+        reply = handleControl(method, path, raw, store, faults);
+      } else if (TOKEN_PATHS.has(path)) {
+        if (method !== 'POST') throw errorsFor.account.routeNotFound(method, path);
+        // Faults never touch the token endpoint, except its lifetime.
+        reply = { status: 200, body: tokens.issue(req.headers['content-type'], req.headers.authorization, raw.toString('utf8'), faults.faults.token_lifetime_seconds) };
+      } else if (path.startsWith('/api/')) {
+        const decision = faults.decide();
+        const latency = faults.faults.latency_ms;
+        if (latency > 0) await sleep(latency);
+        if (decision.kind === 'drop') {
+          req.socket.destroy();
+          done('dropped');
+          return;
+        }
+        if (decision.kind === 'too_many_requests') reply = errorReply(errorsFor[api].tooManyRequests(decision.retryAfterSeconds));
+        else if (decision.kind === 'server_error') reply = errorReply(errorsFor[api].serverError(decision.status));
+        else reply = await router.dispatch({ method, path, query: url.searchParams, headers: req.headers, rawBody: raw }, tokens, store);
+      } else {
+        reply = { status: 404, body: { error: { code: 404, message: `Nothing at ${path}` } } };
+      }
+    } catch (e) {
+      if (e instanceof HttpError) reply = errorReply(e);
+      else {
+        log(`internal error on ${method} ${path}: ${(e as Error).message}`);
+        reply = errorReply(errorsFor[api].serverError(500));
+      }
+    }
+    send(res, reply);
+    done(reply.status);
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      log(`internal error: ${(e as Error).message}`);
+      if (!res.headersSent) send(res, { status: 500, body: { error: { code: 500, message: 'Internal error' } } });
+      else res.destroy();
+    });
+  });
+  // Keep-alive connections from undici pools must not keep close() waiting.
+  server.keepAliveTimeout = 5000;
+
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    get clientId() {
+      return store.primaryClient.client_id;
+    },
+    get clientSecret() {
+      return store.primaryClient.client_secret;
+    },
+    get rootTenantId() {
+      return store.world.rootTenantId;
+    },
+    setFaults: (f) => faults.set(f),
+    world: () => summarizeWorld(store),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The four shell lines that point tenantform at a running emulator. */
+export function emulatorEnvLines(e: RunningEmulator): string[] {
+  return [
+    `export TENANTFORM_BASE_URL=${e.url}`,
+    `export TENANTFORM_CLIENT_ID=${e.clientId}`,
+    `export TENANTFORM_CLIENT_SECRET=${e.clientSecret}`,
+    `export TENANTFORM_ROOT_TENANT_ID=${e.rootTenantId}`,
+  ];
+}
