@@ -10,14 +10,19 @@ const MAX_ID = 1024;
 const TOPIC_PREFIX = 'cti.a.p.em.topic.v1.0~';
 const TYPE_PREFIXES = ['cti.a.p.em.event.v1.0~', 'cti.a.p.em.msg.v1.0~'];
 
-/** Spec 3: the wildcard `*` is allowed only as the final character of a segment. */
+/** Spec 3: the wildcard `*` is allowed only as the final character of a segment (and no segment is empty). */
 export function wildcardWellPlaced(cti: string): boolean {
-  return cti.split(/[.~]/).every((segment) => !segment.slice(0, -1).includes('*'));
+  return cti.split(/[.~]/).every((segment) => segment !== '' && !segment.slice(0, -1).includes('*'));
 }
 
 const identifier = z.string().max(MAX_ID, `At most ${MAX_ID} characters.`);
-const withWildcard = identifier.refine(wildcardWellPlaced, 'The wildcard * may only end a segment (segments are separated by . and ~).');
-const topicId = identifier.refine((s) => s.startsWith(TOPIC_PREFIX) && s.length > TOPIC_PREFIX.length, `Must start with ${TOPIC_PREFIX}.`);
+const withWildcard = identifier.refine(
+  wildcardWellPlaced,
+  'The wildcard * may only end a segment, and no segment may be empty (segments are separated by . and ~).',
+);
+const topicId = identifier
+  .refine((s) => s.startsWith(TOPIC_PREFIX) && s.length > TOPIC_PREFIX.length, `Must start with ${TOPIC_PREFIX}.`)
+  .refine((s) => !s.includes('*'), 'A topic is one identifier: no wildcard.');
 const eventType = withWildcard.refine(
   (s) => TYPE_PREFIXES.some((p) => s.startsWith(p) && s.length > p.length),
   `Must start with ${TYPE_PREFIXES.join(' or ')}.`,
@@ -49,7 +54,7 @@ export const eventSubscription = defineResource({
       forceNew: true,
       identifying: true,
       check: topicId,
-      expects: `a topic identifier starting with ${TOPIC_PREFIX}, at most ${MAX_ID} characters`,
+      expects: `a topic identifier starting with ${TOPIC_PREFIX}, without wildcard, at most ${MAX_ID} characters`,
       description: 'The topic to receive events of, e.g. `cti.a.p.em.topic.v1.0~a.p.tenant.v1.0`.',
     }),
     types: attr.list(eventType, {
