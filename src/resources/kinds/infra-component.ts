@@ -9,8 +9,8 @@ import { errors, TenantformError } from '../../errors';
 export const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'] as const;
 
 /** Spec 1, infrastructure component: a lowercase scheme (letters, digits, `+`), `://`, a non-blank address. */
-const url = z.string().regex(/^[a-z0-9+]+:\/\/[\s\S]*\S/);
-const URL_EXPECTS = 'an address such as `https://backup.example.com` (lowercase scheme of letters, digits or `+`, then `://` and a non-blank address)';
+const url = z.string().regex(/^[a-z][a-z0-9+]*:\/\/\S/);
+const URL_EXPECTS = 'an address such as `https://backup.example.com` (a lowercase scheme of letters, digits or `+` starting with a letter, then `://` and an address)';
 
 export const infraComponent = defineResource({
   type: 'tenantform_infra_component',
@@ -89,7 +89,7 @@ export const infraComponent = defineResource({
     return live ? fromInfra(live) : null;
   },
   async create(ctx, planned) {
-    // location_id may be left out for the platform to choose (the client's type requires a string).
+    // Members left out are not sent (the client's type requires location_id, the configuration does not).
     return fromInfra(await ctx.client.createInfra(withoutNulls({ owner_tenant_id: planned.owner_tenant_id, ...body(planned) }) as InfraCreate));
   },
   async update(ctx, prior, planned) {
@@ -100,7 +100,8 @@ export const infraComponent = defineResource({
     if (live.version !== expected) throw conflict(prior, expected, live.version);
     try {
       // GAPS "Infrastructure component update": the version the change is based on, 409 when stale.
-      const sent = withoutNulls({ ...body(planned), version: expected }) as InfraUpdate;
+      // Cleared optional members are sent as null: a member left out would stay unchanged.
+      const sent = { ...body(planned), location_id: planned.location_id ?? undefined, version: expected } as InfraUpdate;
       return fromInfra(await ctx.client.updateInfra(id, sent));
     } catch (err) {
       if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, id))?.version ?? 'unknown');
