@@ -1,0 +1,98 @@
+/**
+ * An MSP onboarding its partner's customers: backup turned on for three customers, a
+ * locked backup window for the partner, a disaster-recovery site, weekend agent updates,
+ * a monthly usage report and a feed of tenant events.
+ *
+ *   npx cdktf synth                 # writes cdktf.out/stacks/msp-onboarding/cdk.tf.json
+ *   npx tenantform plan             # or: npx cdktf deploy
+ */
+import { App, TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+import {
+  AgentUpdateSettings,
+  ApplicationBinding,
+  DataTenantformApplication,
+  DataTenantformTenant,
+  EventSubscription,
+  InfraComponent,
+  TenantformProvider,
+  TenantSetting,
+  UsageReport,
+} from '../../src';
+
+const CUSTOMERS = {
+  acme: 'Acme Manufacturing',
+  globex: 'Globex Retail',
+  initech: 'Initech Finance',
+} as const;
+
+/** The billing contact who receives the monthly usage report. */
+const BILLING_CONTACT_USER_ID = '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b';
+
+class MspOnboarding extends TerraformStack {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    // Credentials come from TENANTFORM_BASE_URL, TENANTFORM_CLIENT_ID, TENANTFORM_CLIENT_SECRET.
+    new TenantformProvider(this, 'tenantform');
+
+    const backup = new DataTenantformApplication(this, 'backup', { type: 'backup' });
+    const partner = new DataTenantformTenant(this, 'northwind', { name: 'Northwind Partner' });
+
+    const bindings = Object.entries(CUSTOMERS).map(([key, name]) => {
+      const customer = new DataTenantformTenant(this, key, { name, parentId: partner.id });
+      return new ApplicationBinding(this, `${key}_backup`, { applicationId: backup.id, tenantId: customer.id });
+    });
+
+    // Customers of the partner may not move the backup window.
+    new TenantSetting(this, 'northwind_backup_window', {
+      applicationId: backup.id,
+      tenantId: partner.id,
+      name: 'backup_window',
+      value: JSON.stringify({ start: '22:00', end: '04:00' }),
+      lock: true,
+    });
+
+    // Referencing the binding orders the setting after backup is on for Acme.
+    const [acmeBackup] = bindings;
+    new TenantSetting(this, 'acme_retention', {
+      applicationId: acmeBackup.applicationId,
+      tenantId: acmeBackup.tenantId,
+      name: 'retention_days',
+      value: JSON.stringify(90),
+    });
+
+    new InfraComponent(this, 'northwind_dr_site', {
+      ownerTenantId: partner.id,
+      name: 'Northwind DR site',
+      url: 'https://dr.northwind.example',
+      capabilities: ['backup', 'disaster_recovery'],
+      backendType: 'acronis',
+    });
+
+    new AgentUpdateSettings(this, 'acme_agent_updates', {
+      tenantId: acmeBackup.tenantId,
+      updateChannel: 'STABLE',
+      automatic: true,
+      maintenanceWindow: { timeFrom: '22:00:00', timeTo: '06:00:00', daysOfWeek: ['SATURDAY', 'SUNDAY'] },
+    });
+
+    new UsageReport(this, 'northwind_monthly_usage', {
+      resultAction: 'send',
+      recipients: [BILLING_CONTACT_USER_ID],
+      parameters: { tenantId: partner.id, kind: 'usage_summary', level: 'all_customers', formats: ['csv', 'json_v2_0'] },
+      schedule: { type: 'monthly', enabled: true },
+    });
+
+    new EventSubscription(this, 'northwind_tenant_events', {
+      topicId: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0',
+      types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
+      tenantId: partner.id,
+      tenantDepth: 'ALL',
+      cel: "event.data.kind == 'customer'",
+    });
+  }
+}
+
+const app = new App();
+new MspOnboarding(app, 'msp-onboarding');
+app.synth();

@@ -1,0 +1,6 @@
+/**
+ * tenantform for cdktf apps: the provider construct and one construct per resource kind
+ * and data source (`new InfraComponent(this, 'primary', { ... })`).
+ */
+export { TenantformProvider, type TenantformProviderProps } from './resources/construct';
+export * from './resources/registry.generated';
