@@ -116,19 +116,46 @@ export interface HttpResponse {
   text: string;
 }
 
-/** Sends one request and reads the whole body. Transport failures are thrown as undici raised them. */
+/** A request that took longer than allowed for its headers or its body. */
+export class HttpTimeoutError extends Error {
+  constructor(
+    readonly code: 'UND_ERR_HEADERS_TIMEOUT' | 'UND_ERR_BODY_TIMEOUT',
+    ms: number,
+  ) {
+    super(`${code === 'UND_ERR_HEADERS_TIMEOUT' ? 'response headers' : 'response body'} not received within ${ms} ms`);
+    this.name = 'HttpTimeoutError';
+  }
+}
+
+/**
+ * Sends one request and reads the whole body. Transport failures are thrown as undici raised
+ * them. The headers, then the body, each get `timeoutMs`: undici's own timers for these run on a
+ * coarse clock (about a second), so a precise timer of ours aborts the request as well.
+ */
 export async function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpResponse> {
   const pool = pools.get(req.origin);
-  const res = await pool.request({
-    method: req.method,
-    path: req.path,
-    headers: req.headers,
-    body: req.body,
-    headersTimeout: req.timeoutMs,
-    bodyTimeout: req.timeoutMs,
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text };
+  const abort = new AbortController();
+  let phase: HttpTimeoutError['code'] = 'UND_ERR_HEADERS_TIMEOUT';
+  const arm = (): NodeJS.Timeout => setTimeout(() => abort.abort(new HttpTimeoutError(phase, req.timeoutMs)), req.timeoutMs);
+  let timer = arm();
+  try {
+    const res = await pool.request({
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      body: req.body,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+      signal: abort.signal,
+    });
+    clearTimeout(timer);
+    phase = 'UND_ERR_BODY_TIMEOUT';
+    timer = arm();
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, text };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The first value of a response header. */

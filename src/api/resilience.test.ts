@@ -92,16 +92,45 @@ describe('tokens', () => {
   });
 
   test('a 401 on a call renews the token once and repeats the call', async () => {
-    // The emulator's reset forgets the tokens it issued: the cached token is then refused
-    // although it has not expired.
-    const { client, events } = make();
-    await client.listApplications();
-    const res = await fetch(`${emu.url}/_emulator/reset`, { method: 'POST' });
-    expect(res.ok).toBe(true);
-    const apps = await client.listApplications();
-    expect(apps.length).toBeGreaterThan(0);
-    expect(tokenRequests(events)).toBe(2);
-    expect(events.filter((e) => e.status === 401).length).toBe(1);
+    // A platform restart forgets the tokens it issued: the cached token is refused although it
+    // has not expired. Restarting an emulator with the same seed on the same port does that.
+    const first = await startEmulator({ port: 0, seed: 4242 });
+    const port = new URL(first.url).port;
+    const events: ClientEvent[] = [];
+    const client = new PlatformClient({
+      baseUrl: first.url,
+      clientId: first.clientId,
+      clientSecret: first.clientSecret,
+      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
+      onEvent: (e) => events.push(e),
+    });
+    open.push(client);
+    let second: Emulator | undefined;
+    let third: Emulator | undefined;
+    try {
+      await client.listApplications();
+      await first.close();
+      second = await startEmulator({ port: Number(port), seed: 4242 });
+      expect((await client.listApplications()).length).toBeGreaterThan(0);
+      expect(tokenRequests(events)).toBe(2);
+      expect(events.filter((e) => e.status === 401).map((e) => e.endpoint)).toEqual(['/api/2/applications']);
+      expect(events[events.length - 1]).toMatchObject({ endpoint: '/api/2/applications', status: 200 });
+
+      // Renewal happens once: when the credentials are no longer valid, the call fails with the
+      // token endpoint's 401 instead of looping.
+      await second.close();
+      second = undefined;
+      third = await startEmulator({ port: Number(port), seed: 99 });
+      events.length = 0;
+      const e = await failure(client.listApplications());
+      expect(e).toMatchObject({ status: 401, interface: 'token', code: 'unauthorized', attempts: 1 });
+      // (a connection the restart closed may first be dropped and retried)
+      const answered = events.filter((x) => x.status !== undefined).map((x) => `${x.endpoint} ${x.status}`);
+      expect(answered).toEqual(['/api/2/applications 401', `${TOKEN} 401`]);
+    } finally {
+      await second?.close();
+      await third?.close();
+    }
   });
 
   test('wrong credentials: 401 from the token endpoint, not retried, secret never shown', async () => {
@@ -155,7 +184,8 @@ describe('retries', () => {
       baseUrl: emu.url,
       clientId: emu.clientId,
       clientSecret: emu.clientSecret,
-      retry: { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 10_000 },
+      // random() just under 1: the waits are the full ceilings, 49 then 99 ms
+      retry: { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 1_000, maxElapsedMs: 10_000, random: () => 0.999 },
       onEvent: (e) => {
         events.push(e);
         if (e.retryInMs !== undefined && e.attempt >= 2 && !cleared) {
@@ -170,8 +200,8 @@ describe('retries', () => {
     const calls = events.filter((e) => e.endpoint === '/api/2/tenants');
     expect(calls.length).toBe(3);
     expect([500, 502, 503, 504]).toContain(calls[0]?.status);
-    expect(calls[0]?.retryInMs).toBeLessThan(5);
-    expect(calls[1]?.retryInMs).toBeLessThan(10);
+    expect(calls[0]?.retryInMs).toBe(49);
+    expect(calls[1]?.retryInMs).toBe(99);
     expect(calls[2]?.status).toBe(200);
   });
 
@@ -183,7 +213,7 @@ describe('retries', () => {
       baseUrl: emu.url,
       clientId: emu.clientId,
       clientSecret: emu.clientSecret,
-      retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 10, maxElapsedMs: 10_000 },
+      retry: { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 1_000, maxElapsedMs: 10_000, random: () => 0.999 },
       onEvent: (e) => {
         events.push(e);
         if (e.retryInMs !== undefined && !cleared) {
@@ -208,7 +238,7 @@ describe('retries', () => {
       baseUrl: emu.url,
       clientId: emu.clientId,
       clientSecret: emu.clientSecret,
-      retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 10, maxElapsedMs: 10_000 },
+      retry: { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 1_000, maxElapsedMs: 10_000, random: () => 0.999 },
       onEvent: (e) => {
         events.push(e);
         if (e.retryInMs !== undefined && !cleared) {
@@ -250,12 +280,13 @@ describe('retries', () => {
   });
 
   test('a response slower than the timeout is a retryable timeout', async () => {
-    await emu.setFaults({ latency_ms: 400 });
-    const { client, events } = make({ timeoutMs: 100, retry: { maxAttempts: 2 } });
-    await client.listApplications().catch(() => undefined);
+    const { client, events } = make({ timeoutMs: 150, retry: { maxAttempts: 2 } });
+    await client.listApplications(); // obtain the token before the fault
+    await emu.setFaults({ latency_ms: 500 });
     const e = await failure(client.listApplications());
-    expect(e).toMatchObject({ status: 0, code: 'timeout', retryable: true, attempts: 2 });
-    expect(events.filter((x) => x.endpoint === '/api/2/applications').every((x) => x.status === undefined)).toBe(true);
+    expect(e).toMatchObject({ status: 0, code: 'timeout', retryable: true, attempts: 2, endpoint: '/api/2/applications' });
+    expect(e.message).toContain('150 ms');
+    expect(events.filter((x) => x.endpoint === '/api/2/applications').map((x) => x.status)).toEqual([200, undefined, undefined]);
   });
 });
 
