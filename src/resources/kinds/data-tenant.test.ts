@@ -1,0 +1,103 @@
+import { PlatformClient, type Tenant } from '../../api';
+import { startEmulator, type RunningEmulator } from '../../emulator';
+import { readDataSource } from '../operations';
+import { validateConfig } from '../validate';
+import kind, { matchTenants } from './data-tenant';
+
+const ADDRESS = 'data.tenantform_tenant.test';
+const ID = '7d3e1b2a-5c4f-4e6d-8a9b-1c2d3e4f5a6b';
+
+describe('tenantform_tenant validation', () => {
+  it('takes an id, or a name with an optional parent', () => {
+    expect(validateConfig(kind, { id: ID }, ADDRESS)).toEqual([]);
+    expect(validateConfig(kind, { name: 'Acme' }, ADDRESS)).toEqual([]);
+    expect(validateConfig(kind, { name: 'Acme', parent_id: ID }, ADDRESS)).toEqual([]);
+  });
+
+  it('needs exactly one of id and name', () => {
+    expect(validateConfig(kind, {}, ADDRESS)).toMatchObject([{ code: 'exactly_one_of', address: ADDRESS, path: ['id'] }]);
+    expect(validateConfig(kind, { id: ID, name: 'Acme' }, ADDRESS)).toMatchObject([
+      { code: 'exactly_one_of', address: ADDRESS, path: ['name'] },
+    ]);
+  });
+
+  it('takes parent_id only with name', () => {
+    expect(validateConfig(kind, { id: ID, parent_id: ID }, ADDRESS)).toMatchObject([{ address: ADDRESS, path: ['parent_id'] }]);
+  });
+
+  it('checks ids are uuids', () => {
+    expect(validateConfig(kind, { name: 'Acme', parent_id: 'root' }, ADDRESS)).toMatchObject([{ address: ADDRESS, path: ['parent_id'] }]);
+  });
+
+  it('reports two tenants of the same name as ambiguous, unless the parent tells them apart', () => {
+    const t = (id: string, parent: string): Tenant => ({ id, parent_id: parent, name: 'Branch', kind: 'unit' });
+    const tenants = [t('a', 'p1'), t('b', 'p2'), { ...t('c', 'p1'), name: 'branch' }];
+    expect(() => matchTenants(tenants, 'Branch')).toThrow(expect.objectContaining({ code: 'data_source_ambiguous' }));
+    expect(matchTenants(tenants, 'Branch', 'p2').id).toBe('b');
+    expect(matchTenants(tenants, 'branch').id).toBe('c');
+    expect(() => matchTenants(tenants, 'Branch', 'p3')).toThrow(expect.objectContaining({ code: 'data_source_not_found' }));
+  });
+});
+
+describe('tenantform_tenant against the emulator', () => {
+  let emulator: RunningEmulator;
+  let client: PlatformClient;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: 1 });
+    client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await emulator.close();
+  });
+
+  const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client }, config });
+  const tenant = (name: string) => emulator.world().tenants[name];
+
+  it('finds a tenant by id', async () => {
+    const acme = tenant('Acme Manufacturing');
+    const r = await read({ id: acme.id });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toEqual({ id: acme.id, name: 'Acme Manufacturing', kind: 'customer', parent_id: tenant('Northwind Partner').id });
+  });
+
+  it('finds the root by id', async () => {
+    const r = await read({ id: emulator.rootTenantId });
+    expect(r.value).toEqual({ id: emulator.rootTenantId, name: 'Cloud Root', kind: 'root', parent_id: null });
+  });
+
+  it('finds a tenant by name, also behind a visibility barrier', async () => {
+    const r = await read({ name: 'Initech Finance' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toEqual({ id: tenant('Initech Finance').id, name: 'Initech Finance', kind: 'customer', parent_id: tenant('Northwind Partner').id });
+  });
+
+  it('finds a tenant by name among the children of a parent', async () => {
+    const southridge = tenant('Southridge Partner').id;
+    const r = await read({ name: 'Wayne Legal', parent_id: southridge });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toEqual({ id: tenant('Wayne Legal').id, name: 'Wayne Legal', kind: 'customer', parent_id: southridge });
+  });
+
+  it('matches names exactly and only among direct children', async () => {
+    const cases = [
+      { name: 'wayne legal' },
+      { name: 'Wayne' },
+      { name: 'Wayne Legal', parent_id: tenant('Northwind Partner').id },
+      { name: 'Wayne Legal', parent_id: emulator.rootTenantId },
+    ];
+    for (const config of cases) {
+      const r = await read(config);
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics).toMatchObject([{ severity: 'error', code: 'data_source_not_found', address: ADDRESS }]);
+    }
+  });
+
+  it('reports an unknown id as not found', async () => {
+    const r = await read({ id: ID });
+    expect(r.diagnostics).toMatchObject([{ severity: 'error', code: 'data_source_not_found', address: ADDRESS }]);
+    expect(r.diagnostics[0].detail).toContain(ID);
+  });
+});
