@@ -95,6 +95,12 @@ describe('tenantform_tenant against the emulator', () => {
     }
   });
 
+  it('reports an unknown parent as not found', async () => {
+    const r = await read({ name: 'Wayne Legal', parent_id: ID });
+    expect(r.diagnostics).toMatchObject([{ severity: 'error', code: 'data_source_not_found', address: ADDRESS }]);
+    expect(r.diagnostics[0].detail).toContain(ID);
+  });
+
   it('reports an unknown id as not found', async () => {
     const r = await read({ id: ID });
     expect(r.diagnostics).toMatchObject([{ severity: 'error', code: 'data_source_not_found', address: ADDRESS }]);

@@ -50,11 +50,22 @@ export const dataTenant = defineDataSource({
   async read(ctx, config) {
     if (config.id !== null) return toState(await byId(ctx, String(config.id)));
     const parentId = config.parent_id === null ? undefined : String(config.parent_id);
-    // Without a parent: every tenant the API client can see (GET /tenants without a filter lists the token's scope).
-    const candidates = await ctx.client.getTenants(parentId ? { parentId, lod: 'basic' } : { lod: 'basic' });
-    return toState(matchTenants(candidates, String(config.name), parentId));
+    return toState(matchTenants(await candidates(ctx, parentId), String(config.name), parentId));
   },
 });
+
+/** The children of `parentId`; without a parent, every tenant the API client can see. */
+async function candidates(ctx: OperationContext, parentId: string | undefined): Promise<Tenant[]> {
+  // GET /tenants without a filter lists the tenants of the token's scope.
+  if (!parentId) return ctx.client.getTenants({ lod: 'basic' });
+  try {
+    return await ctx.client.getTenants({ parentId, lod: 'basic' });
+  } catch (err) {
+    // platform-interface "tenant lookup": an unknown tenant id answers 404.
+    if (isNotFound(err)) throw errors.dataSourceNotFound(dataTenant.type, `parent_id "${parentId}" (no such tenant)`);
+    throw err;
+  }
+}
 
 async function byId(ctx: OperationContext, id: string): Promise<Tenant> {
   let found: Tenant[] = [];
