@@ -1,0 +1,166 @@
+import { startEmulator, type RunningEmulator, type WorldSummary } from './index';
+import { TestClient } from './testing';
+
+const BASE = '/api/agent_manager/v2';
+
+describe('emulator: agent management', () => {
+  let e: RunningEmulator;
+  let api: TestClient;
+  let w: WorldSummary;
+  const tenant = (name: string): string => w.tenants[name]?.id as string;
+  const agentOf = (name: string, i = 0): string => w.agents[name]?.[i] as string;
+
+  beforeAll(async () => {
+    e = await startEmulator({ seed: 31 });
+    api = new TestClient(e);
+    w = e.world();
+  });
+  afterAll(() => e.close());
+
+  describe('agent listing', () => {
+    test('three agents per customer; the barrier customer is left out of its ancestors’ listings', async () => {
+      expect(Object.keys(w.agents).sort()).toEqual(
+        ['Acme Manufacturing', 'Globex Retail', 'Initech Finance', 'Stark Logistics', 'Umbrella Health', 'Wayne Legal'].sort(),
+      );
+      const all = await api.get(`${BASE}/agents`);
+      expect(all.status).toBe(200);
+      expect(all.json.items).toHaveLength(15);
+      expect(all.json.paging.cursors.after).toBeUndefined();
+      const tenants = new Set(all.json.items.map((a: { tenant_id: string }) => a.tenant_id));
+      expect(tenants.has(tenant('Initech Finance'))).toBe(false);
+      const agent = all.json.items[0];
+      expect(Object.keys(agent).sort()).toEqual(['hostname', 'id', 'online', 'os_family', 'tenant_id', 'unit', 'up_to_date']);
+
+      const partner = await api.get(`${BASE}/agents?tenant_id=${tenant('Northwind Partner')}`);
+      expect(partner.json.items).toHaveLength(6);
+      const behindBarrier = await api.get(`${BASE}/agents?tenant_id=${tenant('Initech Finance')}`);
+      expect(behindBarrier.json.items).toHaveLength(3);
+    });
+
+    test('limit and after page through the agents in hostname order with the filters kept', async () => {
+      const seen: string[] = [];
+      let res = await api.get(`${BASE}/agents?tenant_id=${tenant('Southridge Partner')}&limit=4`);
+      for (;;) {
+        expect(res.status).toBe(200);
+        expect(res.json.items.length).toBeLessThanOrEqual(4);
+        seen.push(...res.json.items.map((a: { hostname: string }) => a.hostname));
+        const after = res.json.paging.cursors.after as string | undefined;
+        if (after === undefined) break;
+        res = await api.get(`${BASE}/agents?after=${encodeURIComponent(after)}`);
+      }
+      expect(seen).toHaveLength(9);
+      expect([...seen].sort()).toEqual(seen);
+      expect(new Set(seen).size).toBe(9);
+      expect((await api.get(`${BASE}/agents?after=abc&online=true`)).status).toBe(400);
+    });
+
+    test('filters: online, os_family, hostname masks, order', async () => {
+      const online = await api.get(`${BASE}/agents?online=false`);
+      expect(online.json.items.every((a: { online: boolean }) => !a.online)).toBe(true);
+      expect(online.json.items.length).toBeGreaterThan(0);
+      const linux = await api.get(`${BASE}/agents?os_family=linux`);
+      expect(linux.json.items.every((a: { os_family: string }) => a.os_family === 'LINUX')).toBe(true);
+      const mask = await api.get(`${BASE}/agents?hostname=hlike(acme)`);
+      expect(mask.json.items).toHaveLength(3);
+      const desc = await api.get(`${BASE}/agents?order=desc(hostname)&limit=1`);
+      expect(desc.json.items[0].hostname.startsWith('wayne')).toBe(true);
+      const bad = await api.get(`${BASE}/agents?tenant_id=00000000-0000-4000-8000-000000000000`);
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({ domain: 'AGENT_MANAGER', code: 'BAD_REQUEST' });
+    });
+  });
+
+  describe('unattended update settings', () => {
+    const window = { time_from: '01:00:00', time_to: '04:30:00', days_of_week: ['SATURDAY', 'SUNDAY'] };
+
+    test('the seeded master settings on the root reach an agent with no settings of its own', async () => {
+      const res = await api.get(`${BASE}/agent_update_settings/${agentOf('Acme Manufacturing')}`);
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ agent_id: agentOf('Acme Manufacturing'), update_channel: 'STABLE', automatic: true });
+    });
+
+    test('a tenant without its own settings gets the nearest ancestor’s, carrying the requested tenant id', async () => {
+      const res = await api.get(`${BASE}/agent_update_settings/${tenant('Globex Retail')}?master=true`);
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ tenant_id: tenant('Globex Retail'), update_channel: 'STABLE', automatic: true });
+
+      const put = await api.put(`${BASE}/agent_update_settings`, {
+        items: [{ tenant_id: tenant('Northwind Partner'), update_channel: 'CURRENT', automatic: false, maintenance_window: window }],
+      });
+      expect(put.status).toBe(204);
+      expect(put.text).toBe('');
+      const inherited = await api.get(`${BASE}/agent_update_settings/${tenant('Globex Retail')}?master=true`);
+      expect(inherited.json).toEqual({ tenant_id: tenant('Globex Retail'), update_channel: 'CURRENT', automatic: false, maintenance_window: window });
+      const agent = await api.get(`${BASE}/agent_update_settings/${agentOf('Globex Retail', 1)}`);
+      expect(agent.json).toEqual({ agent_id: agentOf('Globex Retail', 1), update_channel: 'CURRENT', automatic: false, maintenance_window: window });
+    });
+
+    test('a barrier tenant does not look above itself', async () => {
+      const tenantRead = await api.get(`${BASE}/agent_update_settings/${tenant('Initech Finance')}?master=true`);
+      expect(tenantRead.status).toBe(404);
+      expect(tenantRead.json).toMatchObject({ domain: 'AGENT_MANAGER', code: 'UNATTENDED_AGENT_UPDATE_SETTINGS_NOT_FOUND' });
+      const agentRead = await api.get(`${BASE}/agent_update_settings/${agentOf('Initech Finance')}`);
+      expect(agentRead.status).toBe(404);
+      expect(agentRead.json.code).toBe('UNATTENDED_AGENT_UPDATE_SETTINGS_NOT_FOUND');
+
+      await api.put(`${BASE}/agent_update_settings`, { items: [{ tenant_id: tenant('Initech Finance'), update_channel: 'STABLE', automatic: false }] });
+      const own = await api.get(`${BASE}/agent_update_settings/${agentOf('Initech Finance')}`);
+      expect(own.json).toEqual({ agent_id: agentOf('Initech Finance'), update_channel: 'STABLE', automatic: false });
+    });
+
+    test('an agent’s own settings win; deleting them falls back to the master settings', async () => {
+      const id = agentOf('Wayne Legal', 2);
+      expect((await api.put(`${BASE}/agent_update_settings`, { items: [{ agent_id: id, update_channel: 'CURRENT', automatic: false }] })).status).toBe(204);
+      expect((await api.get(`${BASE}/agent_update_settings/${id}`)).json).toEqual({ agent_id: id, update_channel: 'CURRENT', automatic: false });
+      expect((await api.delete(`${BASE}/agent_update_settings?id=${id}`)).status).toBe(204);
+      expect((await api.get(`${BASE}/agent_update_settings/${id}`)).json.update_channel).toBe('STABLE');
+      // deleting what is absent is fine too
+      expect((await api.delete(`${BASE}/agent_update_settings/${id}`)).status).toBe(204);
+      expect((await api.delete(`${BASE}/agent_update_settings`)).status).toBe(400);
+    });
+
+    test('deleting master settings with master=true', async () => {
+      await api.put(`${BASE}/agent_update_settings`, { items: [{ tenant_id: tenant('Stark Logistics'), update_channel: 'CURRENT', automatic: true }] });
+      expect((await api.get(`${BASE}/agent_update_settings/${tenant('Stark Logistics')}?master=true`)).json.update_channel).toBe('CURRENT');
+      expect((await api.delete(`${BASE}/agent_update_settings/${tenant('Stark Logistics')}?master=true`)).status).toBe(204);
+      expect((await api.get(`${BASE}/agent_update_settings/${tenant('Stark Logistics')}?master=true`)).json.update_channel).toBe('STABLE');
+    });
+
+    test('404 codes for unknown agents and tenants', async () => {
+      const agent = await api.get(`${BASE}/agent_update_settings/00000000-0000-4000-8000-000000000000`);
+      expect(agent.status).toBe(404);
+      expect(agent.json.code).toBe('AGENT_NOT_FOUND');
+      const t = await api.get(`${BASE}/agent_update_settings/00000000-0000-4000-8000-000000000000?master=true`);
+      expect(t.status).toBe(404);
+      expect(t.json.code).toBe('TENANT_NOT_FOUND');
+    });
+
+    test('validation of settings items', async () => {
+      const good = { tenant_id: tenant('Umbrella Health'), update_channel: 'STABLE', automatic: true };
+      const bad: unknown[] = [
+        { ...good, update_channel: 'BETA' },
+        { ...good, automatic: 'yes' },
+        { ...good, maintenance_window: { ...window, time_from: '1:00:00' } },
+        { ...good, maintenance_window: { ...window, time_to: '24:00:00' } },
+        { ...good, maintenance_window: { ...window, days_of_week: [] } },
+        { ...good, maintenance_window: { ...window, days_of_week: ['MONDAY', 'MONDAY'] } },
+        { ...good, maintenance_window: { ...window, days_of_week: ['Monday'] } },
+        { ...good, maintenance_window: { ...window, days_of_week: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY', 'MONDAY'] } },
+        { update_channel: 'STABLE', automatic: true },
+        { agent_id: '00000000-0000-4000-8000-000000000000', update_channel: 'STABLE', automatic: true },
+        { ...good, colour: 'red' },
+      ];
+      for (const item of bad) {
+        const res = await api.put(`${BASE}/agent_update_settings`, { items: [item] });
+        expect([item, res.status]).toEqual([item, 400]);
+        expect(res.json.domain).toBe('AGENT_MANAGER');
+      }
+      // a bad item changes nothing, not even the good items of the same request
+      const mixed = await api.put(`${BASE}/agent_update_settings`, { items: [{ ...good, update_channel: 'CURRENT' }, bad[0]] });
+      expect(mixed.status).toBe(400);
+      expect((await api.get(`${BASE}/agent_update_settings/${tenant('Umbrella Health')}?master=true`)).json.update_channel).toBe('STABLE');
+      const all = { ...good, maintenance_window: { ...window, days_of_week: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] } };
+      expect((await api.put(`${BASE}/agent_update_settings`, { items: [all] })).status).toBe(204);
+    });
+  });
+});

@@ -1,0 +1,68 @@
+import { startEmulator, type RunningEmulator } from './index';
+import { createClient, TestClient } from './testing';
+
+const BASE = '/api/alert_manager/v1';
+
+describe('emulator: alerts', () => {
+  let e: RunningEmulator;
+  let api: TestClient;
+
+  beforeAll(async () => {
+    e = await startEmulator({ seed: 51 });
+    api = new TestClient(e);
+  });
+  afterAll(() => e.close());
+
+  test('an unknown alert type answers 404 UnknownAlertType; a registered one is returned', async () => {
+    const missing = await api.get(`${BASE}/types/TenantformDrift`);
+    expect(missing.status).toBe(404);
+    expect(missing.json).toMatchObject({ domain: 'AlertManager', code: 'UnknownAlertType' });
+    expect(missing.json).toHaveProperty('kbLink');
+    expect(missing.json).toHaveProperty('debug');
+
+    const reg = await api.post(`${BASE}/types`, { items: [{ id: 'TenantformDrift', severity: 'warning', enabled: true, category: 'Configuration' }] });
+    expect(reg.status).toBe(204);
+    const found = await api.get(`${BASE}/types/TenantformDrift`);
+    expect(found.status).toBe(200);
+    expect(found.json).toMatchObject({ id: 'TenantformDrift', severity: 'warning', enabled: true, category: 'Configuration' });
+    expect((await api.post(`${BASE}/types`, { items: [{ severity: 'warning' }] })).status).toBe(400);
+  });
+
+  test('raising an alert of an unregistered type answers 400 InvalidContext', async () => {
+    const res = await api.post(`${BASE}/alerts`, { type: 'NoSuchType', tenantID: e.rootTenantId, severity: 'warning', details: {} });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ domain: 'AlertManager', code: 'InvalidContext', context: { type: 'NoSuchType' } });
+    expect(Array.isArray(res.json.context.missing)).toBe(true);
+  });
+
+  test('alerts are raised (200 {id}) and listed with type, tenant and limit filters', async () => {
+    await api.post(`${BASE}/types`, { items: [{ id: 'DriftA', severity: 'warning', enabled: true, category: 'Configuration' }, { id: 'DriftB', enabled: true, category: 'Configuration' }] });
+    const acme = e.world().tenants['Acme Manufacturing']?.id as string;
+    const a1 = await api.post(`${BASE}/alerts`, { type: 'DriftA', tenantID: acme, severity: 'error', details: { resources: 3 } });
+    expect(a1.status).toBe(200);
+    expect(a1.json.id).toMatch(/^[0-9a-f-]{36}$/);
+    await api.post(`${BASE}/alerts`, { type: 'DriftA', tenantID: e.rootTenantId, severity: 'warning', details: {} });
+    await api.post(`${BASE}/alerts`, { type: 'DriftB', tenantID: e.rootTenantId, severity: 'critical', details: {} });
+    expect((await api.post(`${BASE}/alerts`, { type: 'DriftB', tenantID: e.rootTenantId, severity: 'loud' })).status).toBe(400);
+
+    const byType = await api.get(`${BASE}/alerts?type=DriftA`);
+    expect(byType.status).toBe(200);
+    expect(byType.json.items).toHaveLength(2);
+    expect(byType.json.paging).toEqual({ cursors: {} });
+    const byTenant = await api.get(`${BASE}/alerts?tenant=${acme}`);
+    expect(byTenant.json.items).toHaveLength(1);
+    const view = byTenant.json.items[0];
+    expect(view).toMatchObject({ id: a1.json.id, type: 'DriftA', category: 'Configuration', severity: 'error', tenant: { id: acme }, details: { resources: 3 } });
+    expect(view.tenant.locator).toContain(acme);
+    for (const f of ['createdAt', 'updatedAt', 'receivedAt']) expect(typeof view[f]).toBe('string');
+    expect((await api.get(`${BASE}/alerts?limit=1`)).json.items).toHaveLength(1);
+  });
+
+  test('a viewer may list but not raise alerts', async () => {
+    const viewer = await createClient(e, ['urn:vendor::alert_manager::viewer']);
+    expect((await viewer.get(`${BASE}/alerts`)).status).toBe(200);
+    const res = await viewer.post(`${BASE}/alerts`, { type: 'DriftA', tenantID: e.rootTenantId, severity: 'warning', details: {} });
+    expect(res.status).toBe(403);
+    expect(res.json.domain).toBe('AlertManager');
+  });
+});

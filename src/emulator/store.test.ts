@@ -1,0 +1,70 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startEmulator } from './index';
+import { TestClient } from './testing';
+
+describe('emulator: seeded world and persistence', () => {
+  test('the same seed gives the same world and credentials; another seed another', async () => {
+    const a = await startEmulator({ seed: 5 });
+    const b = await startEmulator({ seed: 5 });
+    const c = await startEmulator({ seed: 6 });
+    try {
+      expect(a.world()).toEqual(b.world());
+      expect([a.clientId, a.clientSecret]).toEqual([b.clientId, b.clientSecret]);
+      expect(c.world().rootTenantId).not.toBe(a.world().rootTenantId);
+      expect(c.clientSecret).not.toBe(a.clientSecret);
+      expect(Object.keys(a.world().tenants)).toHaveLength(9);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+
+  test('with a data file the world survives a restart and is written atomically', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenantform-emulator-'));
+    const dataFile = path.join(dir, 'world.json');
+    try {
+      const first = await startEmulator({ seed: 8, dataFile });
+      const api = new TestClient(first);
+      const infra = await api.post('/api/2/infra', {
+        owner_tenant_id: first.rootTenantId,
+        location_id: '11111111-2222-4333-8444-555555555555',
+        name: 'persisted',
+        url: 'https://persisted.example',
+        capabilities: ['backup'],
+      });
+      await api.put(`/api/2/infra/${infra.json.id}`, { version: 1, name: 'persisted v2' });
+      const backup = first.world().applications.backup?.id as string;
+      await api.put(`/api/2/applications/${backup}/settings/tenants/${first.rootTenantId}/retention_days`, { value: 45 });
+      const creds = [first.clientId, first.clientSecret, first.rootTenantId];
+      await first.close();
+
+      expect(fs.existsSync(dataFile)).toBe(true);
+      expect(fs.readdirSync(dir)).toEqual(['world.json']); // no temporary file left behind
+      expect(JSON.parse(fs.readFileSync(dataFile, 'utf8')).infra[infra.json.id].name).toBe('persisted v2');
+
+      // another seed: the file wins
+      const second = await startEmulator({ seed: 9, dataFile });
+      try {
+        expect([second.clientId, second.clientSecret, second.rootTenantId]).toEqual(creds);
+        const again = new TestClient(second);
+        const read = await again.get(`/api/2/infra?uuids=${infra.json.id}`);
+        expect(read.json.items[0]).toMatchObject({ name: 'persisted v2', version: 2 });
+        const setting = await again.get(`/api/2/applications/${backup}/settings/tenants/${second.rootTenantId}/retention_days`);
+        expect(setting.json.own.value).toBe(45);
+        // ids made after the restart do not repeat earlier ones
+        const another = await again.post('/api/2/infra', {
+          owner_tenant_id: second.rootTenantId,
+          location_id: '11111111-2222-4333-8444-555555555555',
+          name: 'second',
+          url: 'https://second.example',
+        });
+        expect(another.json.id).not.toBe(infra.json.id);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
