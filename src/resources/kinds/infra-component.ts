@@ -5,6 +5,7 @@ import { defineResource, type OperationContext, type State } from '../declaratio
 import type { Infra, InfraCreate, InfraUpdate } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
 import { errors, TenantformError } from '../../errors';
+import { Unknown } from '../values';
 
 export const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'] as const;
 
@@ -123,7 +124,7 @@ export const infraComponent = defineResource({
     const owner = String(pending.owner_tenant_id);
     const ids = await ctx.client.listTenantInfra(owner);
     const all = ids.length > 0 ? await ctx.client.getInfra(ids) : [];
-    const wanted = [...(pending.capabilities as string[])].sort().join(',');
+    const wanted = Array.isArray(pending.capabilities) ? [...pending.capabilities].sort().join(',') : '';
     const matches = all.filter(
       (c) => c.owner_tenant_id === owner && c.name === pending.name && c.url === pending.url && [...c.capabilities].sort().join(',') === wanted,
     );
@@ -145,8 +146,9 @@ function body(s: State): Record<string, unknown> {
   };
 }
 
+/** Leaves out members that are unset, or not known before the platform sets them. */
 function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== Unknown));
 }
 
 function fromInfra(c: Infra): State {

@@ -17,10 +17,7 @@ export const SCHEDULE_TYPES = ['once', 'monthly'] as const;
 const words = (values: readonly string[]) => `one of ${values.join(', ')}`;
 
 /** A calendar date `YYYY-MM-DD` (spec 1: report dates). */
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Not a calendar date');
+const date = z.iso.date();
 const DATE_EXPECTS = 'a date YYYY-MM-DD';
 
 const parameters = {
@@ -149,7 +146,7 @@ export const usageReport = defineResource({
   },
   async adopt(ctx, pending) {
     const tenantId = String((pending.parameters as State).tenant_id);
-    const wanted = fromReport({ ...toBody(pending), id: '', version: 0 } as Report);
+    const wanted = fromReport({ generation_date: null, ...toBody(pending), id: '', version: 0 } as Report);
     const matches: Report[] = [];
     for (const id of await ctx.client.listTenantReports(tenantId)) {
       const live = await fetchOne(ctx, id);
@@ -201,8 +198,9 @@ function toBody(s: State): ReportBody {
   }) as ReportBody;
 }
 
+/** Leaves out members that are unset, or not known before the platform sets them. */
 function prune(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== Unknown));
 }
 
 function fromReport(r: Report): State {
