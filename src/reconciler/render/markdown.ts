@@ -232,5 +232,6 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const text = assemble(kept);
   if (text.length <= maxLength) return text;
   const notice = '\n\n_Comment cut to fit the limit; run `tenantform plan` to see the plan._\n';
-  return text.slice(0, Math.max(0, maxLength - notice.length)) + notice;
+  if (notice.length >= maxLength) return text.slice(0, maxLength);
+  return text.slice(0, maxLength - notice.length) + notice;
 }
