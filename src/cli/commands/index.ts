@@ -1,7 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { demoCommand } from './demo';
 import { emulatorCommand } from './emulator';
+import { exportCommand } from './export';
+import { providerCommand } from './provider';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand];
+export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand];

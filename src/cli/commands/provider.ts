@@ -1,0 +1,36 @@
+import type { CommandModule } from 'yargs';
+
+interface InstallArgs {
+  dir?: string;
+  'print-cli-config': boolean;
+}
+
+const installCommand: CommandModule<object, InstallArgs> = {
+  command: 'install',
+  describe: 'Put the Terraform provider into a filesystem mirror, so `terraform init` finds it offline',
+  builder: (y) =>
+    y
+      .option('dir', { type: 'string', describe: 'Mirror directory (default: ~/.terraform.d/plugins, which Terraform searches by itself)' })
+      .option('print-cli-config', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print a Terraform CLI configuration that uses the mirror (save it and point TF_CLI_CONFIG_FILE at it)',
+      })
+      .example('tenantform provider install', 'Install into ~/.terraform.d/plugins; then `terraform init`')
+      .example('tenantform provider install --dir ./mirror --print-cli-config > tf.rc', 'Use a mirror of its own with TF_CLI_CONFIG_FILE=tf.rc'),
+  handler: async (args) => {
+    const { installProvider, cliConfig } = await import('../../provider/install');
+    const installed = installProvider({ dir: args.dir });
+    process.stderr.write(`Installed tenantform provider ${installed.version} (${installed.platform}) at ${installed.executable}\n`);
+    if (args['print-cli-config']) process.stdout.write(cliConfig(installed.mirror));
+    else process.stderr.write('Next: `terraform init` in a directory whose configuration uses source = "tenantform/tenantform".\n');
+  },
+};
+
+/** `tenantform provider ...`: the Terraform provider that drives the same resource modules. */
+export const providerCommand: CommandModule<object, object> = {
+  command: 'provider <command>',
+  describe: 'Manage the Terraform provider (plugin protocol 6) for terraform and cdktf deploy',
+  builder: (y) => y.command(installCommand).demandCommand(1, 'Name a provider command, e.g. `tenantform provider install`.'),
+  handler: () => undefined,
+};

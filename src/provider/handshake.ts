@@ -1,0 +1,162 @@
+/**
+ * The go-plugin side of the conversation: check that Terraform launched us, listen, print the
+ * one handshake line on stdout, and serve the provider plus go-plugin's controller, stdio and
+ * health services until Terraform says Shutdown.
+ */
+import type * as grpc from '@grpc/grpc-js';
+import { loadProtocol } from './protocol';
+import type { RpcHandler } from './server';
+import { createServerIdentity, handshakeCertificate } from './tls';
+
+export const MAGIC_COOKIE_KEY = 'TF_PLUGIN_MAGIC_COOKIE';
+export const MAGIC_COOKIE_VALUE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
+/** go-plugin's own handshake version, then the plugin protocol version. */
+export const CORE_PROTOCOL_VERSION = 1;
+export const PLUGIN_PROTOCOL_VERSION = 6;
+
+/** Why this process cannot serve (run by hand, or by a Terraform too old); undefined when it can. */
+export function launchProblem(env: NodeJS.ProcessEnv): string | undefined {
+  if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
+    return (
+      'This is the tenantform Terraform provider, a plugin that Terraform starts itself.\n' +
+      'Running it by hand does nothing. Install it with `tenantform provider install`, then run `terraform init`.\n'
+    );
+  }
+  const offered = (env.PLUGIN_PROTOCOL_VERSIONS ?? String(PLUGIN_PROTOCOL_VERSION)).split(',').map((v) => Number(v.trim()));
+  if (!offered.includes(PLUGIN_PROTOCOL_VERSION)) {
+    return `Terraform offers plugin protocol versions ${offered.join(', ')}, but this provider speaks version ${PLUGIN_PROTOCOL_VERSION} (Terraform 1.0 or newer).\n`;
+  }
+  return undefined;
+}
+
+export function handshakeLine(address: string, certificateBase64: string): string {
+  return `${CORE_PROTOCOL_VERSION}|${PLUGIN_PROTOCOL_VERSION}|tcp|${address}|grpc|${certificateBase64}\n`;
+}
+
+export interface ServeOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly handlers: Record<string, RpcHandler>;
+  /** Called once the listener is up, with the handshake line to print. */
+  readonly onListening: (line: string) => void;
+  /** Called when Terraform asks the plugin to shut down (after the answer is sent). */
+  readonly onShutdown: () => void;
+  readonly log: (line: string) => void;
+}
+
+export interface RunningPlugin {
+  readonly server: grpc.Server;
+  readonly address: string;
+  /** Ends open streams and stops the server. */
+  stop(): Promise<void>;
+}
+
+export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const grpcJs = require('@grpc/grpc-js') as typeof grpc;
+  const definition = loadProtocol();
+  const server = new grpcJs.Server({ 'grpc.max_receive_message_length': 256 * 1024 * 1024, 'grpc.max_send_message_length': 256 * 1024 * 1024 });
+  const streams = new Set<grpc.ServerWritableStream<unknown, unknown>>();
+
+  const providerService: grpc.UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(opts.handlers)) {
+    providerService[name] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      handler(call.request).then(
+        (response) => callback(null, response),
+        (err: unknown) => {
+          // A bug must still reach the user as a diagnostic, not as a broken plugin.
+          const message = err instanceof Error ? err.stack ?? err.message : String(err);
+          opts.log(`${name} failed: ${message}`);
+          callback(null, {
+            diagnostics: [{ severity: 'ERROR', summary: `The tenantform provider failed in ${name}`, detail: err instanceof Error ? err.message : String(err) }],
+          });
+        },
+      );
+    };
+  }
+  server.addService(definition['tfplugin6.Provider'] as grpc.ServiceDefinition, providerService);
+
+  let shuttingDown = false;
+  server.addService(definition['plugin.GRPCController'] as grpc.ServiceDefinition, {
+    Shutdown: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      callback(null, {});
+      if (!shuttingDown) {
+        shuttingDown = true;
+        // Let the answer leave before the process does.
+        setImmediate(opts.onShutdown);
+      }
+    },
+  });
+  server.addService(definition['plugin.GRPCStdio'] as grpc.ServiceDefinition, {
+    // The provider writes its logs to stderr directly; the stream only stays open until shutdown.
+    StreamStdio: (call: grpc.ServerWritableStream<unknown, unknown>) => {
+      streams.add(call);
+      call.on('cancelled', () => streams.delete(call));
+    },
+  });
+  server.addService(definition['grpc.health.v1.Health'] as grpc.ServiceDefinition, {
+    Check: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => callback(null, { status: 'SERVING' }),
+  });
+
+  const clientCertPem = opts.env.PLUGIN_CLIENT_CERT;
+  const tlsDisabled = opts.env.TF_DISABLE_PLUGIN_TLS === '1' || opts.env.TF_DISABLE_PLUGIN_TLS === 'true' || !clientCertPem;
+  let credentials: grpc.ServerCredentials;
+  let certificateField = '';
+  if (tlsDisabled) {
+    credentials = grpcJs.ServerCredentials.createInsecure();
+  } else {
+    const identity = createServerIdentity();
+    // Only the Terraform process that launched us holds the key of PLUGIN_CLIENT_CERT.
+    credentials = grpcJs.ServerCredentials.createSsl(
+      Buffer.from(clientCertPem),
+      [{ cert_chain: Buffer.from(identity.certificatePem), private_key: Buffer.from(identity.privateKeyPem) }],
+      true,
+    );
+    certificateField = handshakeCertificate(identity.certificateDer);
+  }
+
+  const port = await bind(server, credentials, portRange(opts.env));
+  const address = `127.0.0.1:${port}`;
+  opts.onListening(handshakeLine(address, certificateField));
+  return {
+    server,
+    address,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const stream of streams) stream.end();
+        streams.clear();
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 200);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}
+
+/** PLUGIN_MIN_PORT..PLUGIN_MAX_PORT when Terraform sets them; any free port otherwise. */
+function portRange(env: NodeJS.ProcessEnv): [number, number] | undefined {
+  const min = Number(env.PLUGIN_MIN_PORT);
+  const max = Number(env.PLUGIN_MAX_PORT);
+  return Number.isInteger(min) && Number.isInteger(max) && min > 0 && max >= min ? [min, max] : undefined;
+}
+
+function bindOnce(server: grpc.Server, credentials: grpc.ServerCredentials, port: number): Promise<number> {
+  return new Promise((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, credentials, (err, bound) => (err ? reject(err) : resolve(bound))));
+}
+
+async function bind(server: grpc.Server, credentials: grpc.ServerCredentials, range: [number, number] | undefined): Promise<number> {
+  if (range) {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const port = range[0] + Math.floor(Math.random() * (range[1] - range[0] + 1));
+      try {
+        return await bindOnce(server, credentials, port);
+      } catch {
+        // Taken: try another one.
+      }
+    }
+  }
+  return bindOnce(server, credentials, 0);
+}

@@ -1,0 +1,83 @@
+/**
+ * The provider executable (what the mirror's launcher runs). Start-up time counts: Terraform
+ * launches the provider several times per command, so modules load only once they are needed
+ * and the kinds load after the handshake line, while Terraform connects.
+ */
+import { launchProblem } from './handshake';
+
+function log(line: string): void {
+  process.stderr.write(`[tenantform provider] ${line}\n`);
+}
+
+async function run(): Promise<void> {
+  const problem = launchProblem(process.env);
+  if (problem) {
+    process.stderr.write(problem);
+    process.exit(1);
+  }
+  // stdout carries the handshake line and nothing else.
+  const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  // Ctrl-C reaches the whole process group; Terraform follows it with StopProvider.
+  process.on('SIGINT', () => undefined);
+
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./cdktf-stand-in') as typeof import('./cdktf-stand-in')).useCdktfStandIn();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { TenantformProvider } = require('./server') as typeof import('./server');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { servePlugin } = require('./handshake') as typeof import('./handshake');
+  const provider = new TenantformProvider({
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    kinds: () => (require('../resources/registry.generated') as typeof import('../resources/registry.generated')).ALL_KINDS,
+    log,
+  });
+
+  let exiting = false;
+  const exit = async (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    await Promise.race([Promise.all([plugin.stop(), provider.close()]), new Promise((r) => setTimeout(r, 300))]);
+    process.exit(code);
+  };
+  const plugin = await servePlugin({
+    env: process.env,
+    handlers: provider.handlers(),
+    onListening: (line) => process.stdout.write(line),
+    onShutdown: () => void exit(0),
+    log,
+  });
+  setImmediate(() => provider.kinds());
+  watchParent(() => {
+    log('Terraform is gone; exiting');
+    void exit(0);
+  });
+  process.on('SIGTERM', () => void exit(0));
+}
+
+/** An orphaned provider exits: Terraform killed hard never sends Shutdown. */
+function watchParent(onGone: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    let alive = process.ppid === parent;
+    if (alive) {
+      try {
+        process.kill(parent, 0);
+      } catch {
+        alive = false;
+      }
+    }
+    if (!alive) {
+      clearInterval(timer);
+      onGone();
+    }
+  }, 1000);
+  timer.unref();
+}
+
+run().catch((err: unknown) => {
+  log(`could not start: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,401 @@
+/**
+ * The `tfplugin6.Provider` service: every RPC translated onto the resource modules. Nothing
+ * here knows a resource kind; schemas, validation, planning and operations all come from
+ * src/resources, so `terraform` and `tenantform` always agree.
+ */
+import type { PlatformClient } from '../api';
+import type { AttributePath, Diagnostic } from '../diagnostics';
+import { problemToDiagnostic } from '../diagnostics';
+import type { AnyKind, DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import type { OperationResult } from '../resources/operations';
+import {
+  createResource,
+  deleteResource,
+  importResource,
+  readDataSource,
+  readResource,
+  updateResource,
+} from '../resources/operations';
+import { planResource } from '../resources/plan';
+import { PROVIDER_ATTRIBUTES, PROVIDER_ENV } from '../resources/provider-config';
+import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
+import { validateConfig } from '../resources/validate';
+import { isUnknown, normalize } from '../resources/values';
+import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull, type DynamicValue } from './values';
+
+// ---- Wire shapes (as proto-loader presents them with keepCase, enums as strings) ----
+
+type WireStep = { attribute_name: string } | { element_key_int: number } | { element_key_string: string };
+export interface WireDiagnostic {
+  severity: 'ERROR' | 'WARNING';
+  summary: string;
+  detail: string;
+  attribute?: { steps: WireStep[] } | null;
+}
+type Request = Record<string, unknown> & { type_name?: string };
+type Response = Record<string, unknown>;
+export type RpcHandler = (request: Request) => Promise<Response>;
+
+export function wirePath(path: AttributePath): { steps: WireStep[] } {
+  return { steps: path.map((step) => (typeof step === 'number' ? { element_key_int: step } : { attribute_name: step })) };
+}
+
+export function wireDiagnostic(d: Diagnostic): WireDiagnostic {
+  return {
+    severity: d.severity === 'warning' ? 'WARNING' : 'ERROR',
+    summary: d.summary,
+    detail: d.detail,
+    attribute: d.path && d.path.length > 0 ? wirePath(d.path) : null,
+  };
+}
+
+function error(summary: string, detail: string, path?: AttributePath): Diagnostic {
+  return { severity: 'error', summary, detail, path };
+}
+
+// ---- Schema ----
+
+function wireAttribute(a: SchemaAttribute): Response {
+  return {
+    name: a.name,
+    type: a.type === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(a.type)),
+    nested_type: a.nested ? { attributes: a.nested.attributes.map(wireAttribute), nesting: a.nested.nesting } : null,
+    description: a.description,
+    description_kind: 'MARKDOWN',
+    required: a.required,
+    optional: a.optional,
+    computed: a.computed,
+    sensitive: a.sensitive,
+  };
+}
+
+function wireSchema(version: number, description: string, attributes: SchemaAttribute[]): Response {
+  return {
+    version,
+    block: { version, attributes: attributes.map(wireAttribute), block_types: [], description, description_kind: 'MARKDOWN' },
+  };
+}
+
+const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false };
+
+const PROVIDER_DESCRIPTION =
+  'tenantform manages the configuration of a multi-tenant cyber-protection platform: applications, tenant settings, infrastructure, agent updates, usage reports and event subscriptions.';
+
+// ---- The provider ----
+
+export interface ProviderOptions {
+  /** The resource kinds and data sources served; loaded on first use when a function. */
+  readonly kinds: ReadonlyArray<AnyKind> | (() => ReadonlyArray<AnyKind>);
+  readonly env?: NodeJS.ProcessEnv;
+  /** Makes the platform client; the default loads src/api only when the provider is configured. */
+  readonly createClient?: (opts: { baseUrl: string; clientId: string; clientSecret: string }) => PlatformClient;
+  readonly log?: (line: string) => void;
+}
+
+export class TenantformProvider {
+  #kinds?: Map<string, AnyKind>;
+  #schemaResponse?: Response;
+  #client?: PlatformClient;
+  #stop = new AbortController();
+  readonly #opts: ProviderOptions;
+  readonly #env: NodeJS.ProcessEnv;
+
+  constructor(opts: ProviderOptions) {
+    this.#opts = opts;
+    this.#env = opts.env ?? process.env;
+  }
+
+  /** Loads the kinds now (the entry point does it right after the handshake line). */
+  kinds(): Map<string, AnyKind> {
+    if (!this.#kinds) {
+      const list = typeof this.#opts.kinds === 'function' ? this.#opts.kinds() : this.#opts.kinds;
+      this.#kinds = new Map(list.map((k) => [k.type, k]));
+    }
+    return this.#kinds;
+  }
+
+  /** Cancels operations in flight (Terraform's StopProvider, after Ctrl-C). */
+  stop(): void {
+    this.#stop.abort();
+  }
+
+  async close(): Promise<void> {
+    this.stop();
+    await this.#client?.close();
+  }
+
+  /** The RPCs of `tfplugin6.Provider`, keyed by method name. */
+  handlers(): Record<string, RpcHandler> {
+    return {
+      GetMetadata: async () => this.getMetadata(),
+      GetProviderSchema: async () => this.getProviderSchema(),
+      ValidateProviderConfig: async (req) => this.validateProviderConfig(req),
+      ValidateResourceConfig: async (req) => this.validateConfig(req, 'resource'),
+      ValidateDataResourceConfig: async (req) => this.validateConfig(req, 'data'),
+      UpgradeResourceState: async (req) => this.upgradeResourceState(req),
+      ConfigureProvider: async (req) => this.configureProvider(req),
+      ReadResource: (req) => this.readResource(req),
+      PlanResourceChange: async (req) => this.planResourceChange(req),
+      ApplyResourceChange: (req) => this.applyResourceChange(req),
+      ImportResourceState: (req) => this.importResourceState(req),
+      MoveResourceState: async () =>
+        diagnostics([error('Moving state is not supported', 'tenantform resources cannot take over the state of another resource type. Import the object instead (`terraform import`).')]),
+      ReadDataSource: (req) => this.readDataSource(req),
+      ValidateEphemeralResourceConfig: async (req) => noEphemeral(req),
+      OpenEphemeralResource: async (req) => noEphemeral(req),
+      RenewEphemeralResource: async (req) => noEphemeral(req),
+      CloseEphemeralResource: async (req) => noEphemeral(req),
+      GetFunctions: async () => ({ functions: {}, diagnostics: [] }),
+      CallFunction: async (req) => ({ error: { text: `tenantform has no function named "${String(req.name)}".` } }),
+      StopProvider: async () => {
+        this.stop();
+        return { Error: '' };
+      },
+    };
+  }
+
+  getMetadata(): Response {
+    const all = [...this.kinds().values()];
+    return {
+      server_capabilities: SERVER_CAPABILITIES,
+      diagnostics: [],
+      resources: all.filter((k) => k.kind === 'resource').map((k) => ({ type_name: k.type })),
+      data_sources: all.filter((k) => k.kind === 'data').map((k) => ({ type_name: k.type })),
+      functions: [],
+      ephemeral_resources: [],
+    };
+  }
+
+  getProviderSchema(): Response {
+    if (!this.#schemaResponse) {
+      const resourceSchemas: Record<string, Response> = {};
+      const dataSourceSchemas: Record<string, Response> = {};
+      for (const kind of this.kinds().values()) {
+        const s = terraformSchema(kind);
+        (kind.kind === 'resource' ? resourceSchemas : dataSourceSchemas)[kind.type] = wireSchema(s.version, s.description, s.attributes);
+      }
+      this.#schemaResponse = {
+        provider: wireSchema(0, PROVIDER_DESCRIPTION, schemaAttributes(PROVIDER_ATTRIBUTES)),
+        resource_schemas: resourceSchemas,
+        data_source_schemas: dataSourceSchemas,
+        diagnostics: [],
+        server_capabilities: SERVER_CAPABILITIES,
+        functions: {},
+        ephemeral_resource_schemas: {},
+      };
+    }
+    return this.#schemaResponse;
+  }
+
+  validateProviderConfig(req: Request): Response {
+    const config = decodeState(PROVIDER_ATTRIBUTES, req.config as DynamicValue) ?? {};
+    const problems = validateConfig({ kind: 'data', type: 'provider', description: '', attributes: PROVIDER_ATTRIBUTES, example: { name: '', config: {} }, read: notReadable }, config, 'provider.tenantform');
+    return diagnostics(problems.map(problemToDiagnostic));
+  }
+
+  validateConfig(req: Request, expected: 'resource' | 'data'): Response {
+    const found = expected === 'resource' ? this.#resource(req.type_name) : this.#dataSource(req.type_name);
+    if (!found) return this.#unknownType(req.type_name, expected);
+    const config = decodeState(found.attributes, req.config as DynamicValue);
+    if (!config) return diagnostics([]);
+    return diagnostics(validateConfig(found, config, String(req.type_name)).map(problemToDiagnostic));
+  }
+
+  upgradeResourceState(req: Request): Response {
+    const kind = this.#resource(req.type_name);
+    if (!kind) return this.#unknownType(req.type_name, 'resource');
+    const raw = req.raw_state as { json?: Buffer; flatmap?: Record<string, string> } | undefined;
+    if (!raw?.json || raw.json.length === 0) {
+      if (raw?.flatmap && Object.keys(raw.flatmap).length > 0) {
+        return diagnostics([error('Unsupported state format', `The state of this ${kind.type} is in the flatmap format of Terraform 0.11, which tenantform never wrote. Remove it from the state and import the object again.`)]);
+      }
+      return { upgraded_state: encodeState(kind.attributes, null), diagnostics: [] };
+    }
+    const version = Number(req.version ?? 0);
+    if (version > kind.schemaVersion) {
+      return diagnostics([
+        error(
+          'State written by a newer tenantform',
+          `The state of this ${kind.type} has schema version ${version}, but this provider knows version ${kind.schemaVersion}. Use the tenantform version that wrote it (or newer).`,
+        ),
+      ]);
+    }
+    let stored = JSON.parse(Buffer.from(raw.json).toString('utf8')) as State;
+    if (version < kind.schemaVersion && kind.upgradeState) stored = kind.upgradeState(version, stored);
+    const upgraded = normalize(kind.attributes, conformObject(kind.attributes, stored));
+    return { upgraded_state: encodeState(kind.attributes, upgraded), diagnostics: [] };
+  }
+
+  configureProvider(req: Request): Response {
+    const config = decodeState(PROVIDER_ATTRIBUTES, req.config as DynamicValue) ?? {};
+    const settings: Record<string, string> = {};
+    const problems: Diagnostic[] = [];
+    for (const [name, variable] of Object.entries(PROVIDER_ENV)) {
+      const configured = config[name];
+      if (isUnknown(configured)) {
+        problems.push(error(`${name} is not known yet`, `The provider needs \`${name}\` before planning; it cannot depend on a resource created in the same run.`, [name]));
+        continue;
+      }
+      const value = typeof configured === 'string' && configured !== '' ? configured : this.#env[variable];
+      if (!value) {
+        problems.push(error(`Missing ${name}`, `Set \`${name}\` in the provider "tenantform" block, or the environment variable ${variable}.`, [name]));
+        continue;
+      }
+      settings[name] = value;
+    }
+    if (problems.length > 0) return diagnostics(problems);
+    try {
+      const create =
+        this.#opts.createClient ??
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        ((o) => new (require('../api/client') as typeof import('../api/client')).PlatformClient(o));
+      this.#client = create({ baseUrl: settings.base_url, clientId: settings.client_id, clientSecret: settings.client_secret });
+    } catch (err) {
+      return diagnostics([error('Invalid provider configuration', err instanceof Error ? err.message : String(err), ['base_url'])]);
+    }
+    return diagnostics([]);
+  }
+
+  async readResource(req: Request): Promise<Response> {
+    const kind = this.#resource(req.type_name);
+    if (!kind) return this.#unknownType(req.type_name, 'resource');
+    const state = decodeState(kind.attributes, req.current_state as DynamicValue);
+    if (!state) return { new_state: encodeState(kind.attributes, null), private: req.private, diagnostics: [] };
+    const result = await this.#run((ctx) => readResource({ kind, address: kind.type, ctx, state }));
+    const failed = result.diagnostics.some((d) => d.severity === 'error');
+    return {
+      // A failed read keeps the recorded object: null would tell Terraform it is gone.
+      new_state: encodeState(kind.attributes, failed ? state : result.value ?? null),
+      private: req.private,
+      diagnostics: result.diagnostics.map(wireDiagnostic),
+    };
+  }
+
+  planResourceChange(req: Request): Response {
+    const kind = this.#resource(req.type_name);
+    if (!kind) return this.#unknownType(req.type_name, 'resource');
+    const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
+    const proposed = decodeRaw(req.proposed_new_state as DynamicValue);
+    const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config as DynamicValue);
+    const plan = planResource({ kind, address: kind.type, config, prior });
+    return {
+      planned_state: encodeState(kind.attributes, plan.planned),
+      requires_replace: plan.requiresReplace.map(wirePath),
+      planned_private: req.prior_private ?? Buffer.alloc(0),
+      diagnostics: plan.diagnostics.map(wireDiagnostic),
+    };
+  }
+
+  async applyResourceChange(req: Request): Promise<Response> {
+    const kind = this.#resource(req.type_name);
+    if (!kind) return this.#unknownType(req.type_name, 'resource');
+    const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
+    const planned = decodeState(kind.attributes, req.planned_state as DynamicValue);
+    const address = kind.type;
+    let newState: State | null;
+    let result: OperationResult<unknown>;
+    if (!planned) {
+      if (!prior) return { new_state: encodeState(kind.attributes, null), diagnostics: [] };
+      result = await this.#run((ctx) => deleteResource({ kind, address, ctx, prior }));
+      newState = hasError(result) ? prior : null;
+    } else if (!prior) {
+      const created = await this.#run((ctx) => createResource({ kind, address, ctx, planned: unknownsAsNull(planned) }));
+      result = created;
+      newState = created.value ?? null;
+    } else {
+      const updated = await this.#run((ctx) => updateResource({ kind, address, ctx, prior, planned: unknownsAsNull(planned) }));
+      result = updated;
+      // A refused update leaves the object as it was.
+      newState = updated.value ?? prior;
+    }
+    return {
+      new_state: encodeState(kind.attributes, newState),
+      private: req.planned_private ?? Buffer.alloc(0),
+      diagnostics: result.diagnostics.map(wireDiagnostic),
+    };
+  }
+
+  async importResourceState(req: Request): Promise<Response> {
+    const kind = this.#resource(req.type_name);
+    if (!kind) return this.#unknownType(req.type_name, 'resource');
+    const id = String(req.id ?? '');
+    const result = await this.#run((ctx) => importResource({ kind, address: kind.type, ctx, id }));
+    return {
+      imported_resources: result.value ? [{ type_name: kind.type, state: encodeState(kind.attributes, result.value), private: Buffer.alloc(0) }] : [],
+      diagnostics: result.diagnostics.map(wireDiagnostic),
+    };
+  }
+
+  async readDataSource(req: Request): Promise<Response> {
+    const kind = this.#dataSource(req.type_name);
+    if (!kind) return this.#unknownType(req.type_name, 'data');
+    const config = decodeState(kind.attributes, req.config as DynamicValue) ?? {};
+    const result = await this.#run((ctx) => readDataSource({ kind, address: kind.type, ctx, config: unknownsAsNull(config) }));
+    return {
+      state: encodeState(kind.attributes, hasError(result) ? null : result.value ?? null),
+      diagnostics: result.diagnostics.map(wireDiagnostic),
+    };
+  }
+
+  /** Runs an operation with the configured client; a stop answers at once with a diagnostic. */
+  async #run<T>(operation: (ctx: OperationContext) => Promise<OperationResult<T>>): Promise<OperationResult<T>> {
+    if (!this.#client) {
+      return { diagnostics: [error('The provider is not configured', 'Terraform called an operation before ConfigureProvider; this is a bug in the caller.')] };
+    }
+    const signal = this.#stop.signal;
+    if (signal.aborted) return { diagnostics: [stopped()] };
+    let onAbort: () => void = () => undefined;
+    const aborted = new Promise<OperationResult<T>>((resolve) => {
+      onAbort = () => resolve({ diagnostics: [stopped()] });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([operation({ client: this.#client, signal }), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #resource(typeName: unknown): ResourceKind | undefined {
+    const kind = this.kinds().get(String(typeName));
+    return kind?.kind === 'resource' ? kind : undefined;
+  }
+
+  #dataSource(typeName: unknown): DataSourceKind | undefined {
+    const kind = this.kinds().get(String(typeName));
+    return kind?.kind === 'data' ? kind : undefined;
+  }
+
+  #unknownType(typeName: unknown, expected: 'resource' | 'data'): Response {
+    const known = [...this.kinds().values()].filter((k) => k.kind === expected).map((k) => k.type);
+    return diagnostics([
+      error(
+        `Unknown ${expected === 'data' ? 'data source' : 'resource type'} "${String(typeName)}"`,
+        `This tenantform provider serves ${known.join(', ') || 'none'}.`,
+      ),
+    ]);
+  }
+}
+
+function diagnostics(list: Diagnostic[]): Response & { diagnostics: WireDiagnostic[] } {
+  return { diagnostics: list.map(wireDiagnostic) };
+}
+
+function hasError(result: OperationResult<unknown>): boolean {
+  return result.diagnostics.some((d) => d.severity === 'error');
+}
+
+function stopped(): Diagnostic {
+  return error(
+    'Stopped',
+    'Terraform asked the provider to stop while the change was in progress. The platform may or may not have made it; run `terraform plan` to see where things stand.',
+  );
+}
+
+function noEphemeral(req: Request): Response {
+  return diagnostics([error('No ephemeral resources', `tenantform has no ephemeral resource "${String(req.type_name)}".`)]);
+}
+
+async function notReadable(): Promise<State> {
+  throw new Error('the provider block is not read');
+}
