@@ -25,7 +25,7 @@ import type { InfraComponent, OwnSetting, ReportConfig, Store, Tenant } from './
 
 const AS = (role: string): string => `urn:vendor::account-server::${role}`;
 
-// spec 01 endpoint table; platform-interface: account management scopes
+// spec 01 endpoint tables; platform-interface: endpoint scopes
 const VIEW_TENANTS = [AS('tenant_viewer'), AS('tenant_admin')];
 const ADMIN_TENANTS = [AS('tenant_admin')];
 const VIEW_INFRA = ['root_admin', 'partner_admin', 'company_admin', 'unit_admin', 'readonly_admin', 'tenant_viewer'].map(AS);
@@ -37,7 +37,7 @@ const PREFIX = '/api/2';
 
 // ---------------------------------------------------------------- shared lookups
 
-/** A tenant the caller may see: it exists and lies in the caller's subtree (else 404 1104). */
+/** platform-interface: caller's subtree. A tenant the caller may see, else 404 1104. */
 function visibleTenant(ctx: RequestContext, id: string): Tenant {
   const t = ctx.store.tenant(id);
   if (t === undefined || !ctx.store.isInSubtree(t.id, ctx.caller.tenantId)) throw tenantNotFound(id);
@@ -202,6 +202,7 @@ function putSetting(ctx: RequestContext): Reply {
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
   const name = ctx.params.name as string;
   const body = ctx.body;
+  // platform-interface: setting write
   if (!isObject(body)) throw accountBadRequest('body', 'must be an object {value, lock, exclusive}');
   if (!('value' in body)) throw accountBadRequest('value', 'is required');
   for (const k of Object.keys(body)) {
@@ -338,7 +339,7 @@ function updateInfra(ctx: RequestContext): Reply {
     throw accountBadRequest('owner_tenant_id', 'cannot change; register a new component instead');
   }
   if (version !== current.version) throw staleVersion('Infrastructure component', current.id, version, current.version);
-  // platform-interface: infra update (members absent from the body stay unchanged)
+  // platform-interface: partial updates
   const next: InfraComponent = { ...current, version: current.version + 1 };
   if (body.name !== undefined) next.name = body.name as string;
   if (body.location_id !== undefined) next.location_id = body.location_id as string;
@@ -470,6 +471,7 @@ function createReport(ctx: RequestContext): Reply {
     recipients: [...(body.recipients as string[])],
     parameters: structuredClone(params),
     schedule,
+    // platform-interface: report generation date
     generation_date: (body.generation_date as string | undefined) ?? new Date().toISOString().slice(0, 10),
   };
   ctx.store.world.reports[report.id] = report;
@@ -498,7 +500,7 @@ function updateReport(ctx: RequestContext): Reply {
   if (body.id !== undefined && body.id !== current.id) throw accountBadRequest('id', 'does not match the path');
   const version = requireVersion(body.version);
   if (version !== current.version) throw staleVersion('Usage report', current.id, version, current.version);
-  // platform-interface: report update (members absent from the body stay unchanged)
+  // platform-interface: partial updates
   const next: ReportConfig = structuredClone(current);
   if (body.result_action !== undefined) next.result_action = body.result_action as string;
   if (body.recipients !== undefined) next.recipients = [...(body.recipients as string[])];

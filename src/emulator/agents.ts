@@ -64,7 +64,7 @@ const OS_FAMILIES = ['UNKNOWN', 'WINDOWS', 'LINUX', 'MACOSX', 'SOLARIS'];
 function parseAgentQuery(ctx: RequestContext): AgentQuery {
   const q = ctx.query;
   const tenantId = q.get('tenant_id') ?? ctx.caller.tenantId;
-  // platform-interface: agents listing (an unknown tenant_id answers 400)
+  // platform-interface: agent manager error codes (a tenant_id the caller cannot see answers 400)
   if (!UUID_RE.test(tenantId) || visibleTenant(ctx, tenantId) === undefined) throw agentBadRequest(`tenant_id ${tenantId} is not a tenant you can see`);
   const out: AgentQuery = { tenant_id: tenantId, order: 'asc', limit: parseLimit(q.get('limit')) };
   for (const flag of ['online', 'up_to_date'] as const) {

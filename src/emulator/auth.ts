@@ -50,8 +50,9 @@ export class TokenService {
       const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       if (colon > 0) {
-        clientId = decodeURIComponent(decoded.slice(0, colon));
-        secret = decodeURIComponent(decoded.slice(colon + 1));
+        // platform-interface: token request credentials (id and secret as they are)
+        clientId = decoded.slice(0, colon);
+        secret = decoded.slice(colon + 1);
       }
     }
     const client = clientId === null ? undefined : this.store.client(clientId);

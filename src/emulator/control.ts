@@ -1,5 +1,5 @@
 /**
- * Control endpoints outside /api (platform-interface: emulator control): fault settings, extra
+ * Control endpoints outside /api (platform-interface: emulator control, emulator control details): fault settings, extra
  * API clients with chosen scopes, a summary of the world and a reset to the seeded world.
  * They need no token: the emulator listens on loopback for tests, demos and benchmarks.
  */

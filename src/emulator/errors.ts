@@ -122,6 +122,7 @@ const serverErrorText: Record<number, string> = {
 
 const retryHeader = (seconds: number): Record<string, string> => ({ 'Retry-After': String(seconds) });
 
+// platform-interface: injected failures (429 and 5xx codes of every interface below)
 const accountErrors: InterfaceErrors = {
   unauthorized: (message) => accountError(401, 'unauthorized', message),
   missingToken: () => accountError(401, 'unauthorized', 'An access token is required'),
@@ -148,7 +149,7 @@ const agentErrors: InterfaceErrors = {
   serverError: (status) => agentError(status, 'INTERNAL_ERROR', serverErrorText[status] ?? 'Server error'),
 };
 
-// spec 03 (event streams): accessDenied is the 401 code, bearerTokenMissing the 403 one
+// spec 03 (event streams): accessDenied is the 401 code, bearerTokenMissing the 403 one; platform-interface: event manager authentication
 const eventErrors: InterfaceErrors = {
   unauthorized: (message) => eventError(401, 'accessDenied', message),
   missingToken: () => eventError(403, 'bearerTokenMissing', 'A bearer token is required'),
@@ -160,6 +161,7 @@ const eventErrors: InterfaceErrors = {
   serverError: (status) => eventError(status, 'internalServiceError', serverErrorText[status] ?? 'Server error'),
 };
 
+// platform-interface: alert manager error codes
 const alertErrors: InterfaceErrors = {
   // spec 03: the alert manager's 401 is a plain-text page
   unauthorized: (message) => new HttpError(401, undefined, {}, `401 Unauthorized: ${message}\n`),

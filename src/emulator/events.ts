@@ -68,7 +68,7 @@ function createSubscription(ctx: RequestContext): Reply {
   if (topic.length > MAX_CTI) throw eventBadRequest('topic_id', `must be at most ${MAX_CTI} characters`);
   if (!topic.startsWith(TOPIC_PREFIX)) throw eventBadRequest('topic_id', `must begin with ${TOPIC_PREFIX}`);
   if (topic.includes('*')) throw eventBadRequest('topic_id', 'must not use a wildcard');
-  // platform-interface: event manager, unknown topic
+  // platform-interface: subscription create (an unknown topic answers 400)
   if (!ctx.store.world.topics.some((t) => t.id === topic)) throw eventBadRequest('topic_id', `${topic} is not a known topic`);
 
   if (body.types === undefined) throw eventBadRequest('types', 'is required');

@@ -140,7 +140,7 @@ function authenticate(
   return result;
 }
 
-/** JSON content types: application/json and any `+json` type, with or without parameters. */
+/** platform-interface: non-JSON bodies. JSON is application/json or any `+json` type, with or without parameters. */
 export function isJsonContentType(contentType: string | undefined): boolean {
   const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   return mime === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mime);
