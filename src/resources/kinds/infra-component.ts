@@ -7,7 +7,7 @@ import { isConflict, isNotFound } from '../../api/errors';
 import { errors, TenantformError } from '../../errors';
 import { Unknown } from '../values';
 
-export const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'] as const;
+const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'] as const;
 
 /** Spec 1, infrastructure component: a lowercase scheme (letters, digits, `+`), `://`, a non-blank address. */
 const url = z.string().regex(/^[a-z][a-z0-9+]*:\/\/\S/);
@@ -39,14 +39,14 @@ export const infraComponent = defineResource({
     capabilities: attr.list(oneOf(CAPABILITIES), {
       mode: 'required',
       unique: true,
-      expects: CAPABILITIES.join(', '),
+      expects: `capabilities (${CAPABILITIES.join(', ')})`,
       description: `What the component provides: any of ${CAPABILITIES.map((c) => `\`${c}\``).join(', ')}.`,
     }),
     location_id: attr.string({
       mode: 'optional_computed',
       check: uuid,
       expects: UUID_EXPECTS,
-      description: 'The location the component belongs to; the platform chooses one when left out.',
+      description: 'The location the component belongs to. Registering a component needs it (POST /infra takes it); left out afterwards, the recorded location is kept.',
     }),
     content_url: attr.string({ mode: 'optional', check: url, expects: URL_EXPECTS, description: 'The address that serves content.' }),
     content_mobile_url: attr.string({
@@ -80,6 +80,7 @@ export const infraComponent = defineResource({
       name: 'Northwind storage',
       url: 'https://storage.northwind.example.com',
       capabilities: ['backup', 'disaster_recovery'],
+      location_id: '3f2b8c4e-6a1d-4e7f-9b0c-5d8e2a7f1c63',
       backend_type: 'acronis',
     },
   },

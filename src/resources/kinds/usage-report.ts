@@ -9,10 +9,10 @@ import { errors, TenantformError } from '../../errors';
 import { Unknown, valueEqual } from '../values';
 
 // GAPS "Report enumerations".
-export const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'] as const;
-export const REPORT_LEVELS = ['itself', 'direct_partners', 'all_partners', 'all_customers', 'accounts'] as const;
-export const REPORT_FORMATS = ['csv', 'html', 'json_v1', 'csv_v2_0', 'json_v2_0'] as const;
-export const SCHEDULE_TYPES = ['once', 'monthly'] as const;
+const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'] as const;
+const REPORT_LEVELS = ['itself', 'direct_partners', 'all_partners', 'all_customers', 'accounts'] as const;
+const REPORT_FORMATS = ['csv', 'html', 'json_v1', 'csv_v2_0', 'json_v2_0'] as const;
+const SCHEDULE_TYPES = ['once', 'monthly'] as const;
 
 const words = (values: readonly string[]) => `one of ${values.join(', ')}`;
 
@@ -24,7 +24,7 @@ const parameters = {
   tenant_id: attr.string({ mode: 'required', check: uuid, expects: UUID_EXPECTS, description: 'The tenant the report covers.' }),
   kind: attr.string({ mode: 'required', check: oneOf(REPORT_KINDS), expects: words(REPORT_KINDS), description: 'What the report counts.' }),
   level: attr.string({ mode: 'required', check: oneOf(REPORT_LEVELS), expects: words(REPORT_LEVELS), description: 'Which tenants below `tenant_id` it details.' }),
-  formats: attr.list(oneOf(REPORT_FORMATS), { mode: 'optional', unique: true, expects: REPORT_FORMATS.join(', '), description: 'The file formats produced.' }),
+  formats: attr.list(oneOf(REPORT_FORMATS), { mode: 'optional', unique: true, expects: `report formats (${REPORT_FORMATS.join(', ')})`, description: 'The file formats produced.' }),
   show_skus: attr.bool({ mode: 'optional', description: 'Show SKUs in the report.' }),
   hide_zero_usage: attr.bool({ mode: 'optional', description: 'Leave out usages that are zero.' }),
   period: attr.object(
