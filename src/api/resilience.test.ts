@@ -79,12 +79,13 @@ describe('tokens', () => {
   });
 
   test('a token is renewed after it expires', async () => {
-    await emu.setFaults({ token_lifetime_seconds: 1 });
+    // `expires_on` is in whole seconds, so a 2 s lifetime leaves between 1 and 2 s of use.
+    await emu.setFaults({ token_lifetime_seconds: 2 });
     const { client, events } = make();
     await client.listApplications();
     await client.listApplications();
     expect(tokenRequests(events)).toBe(1);
-    await new Promise((r) => setTimeout(r, 1_100));
+    await new Promise((r) => setTimeout(r, 2_050));
     await client.listApplications();
     expect(tokenRequests(events)).toBe(2);
     // no call was refused: the token was renewed before it expired
