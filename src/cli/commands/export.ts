@@ -1,0 +1,93 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import type { CommandModule } from 'yargs';
+import { PlatformClient } from '../../api';
+import type { Diagnostic } from '../../diagnostics';
+import { UUID_PATTERN } from '../../resources/attributes';
+import { PROVIDER_ENV } from '../../resources/provider-config';
+import {
+  exportTenant,
+  renderImportList,
+  renderTerraformJson,
+  renderTypescript,
+  writeExportState,
+} from '../../export';
+import { redactSecrets } from '../redact';
+
+interface Args {
+  tenant: string;
+  out?: string;
+  format: 'typescript' | 'json';
+  stack?: string;
+  state?: string;
+  imports?: string;
+}
+
+/** `tenantform export`: a cdktf app (or Terraform JSON) declaring what a tenant's subtree has live. */
+export const exportCommand: CommandModule<object, Args> = {
+  command: 'export',
+  describe: "Write a cdktf app (or Terraform JSON) declaring what a tenant's subtree has live, with its import list or state",
+  builder: (y) =>
+    y
+      .option('tenant', { type: 'string', demandOption: true, describe: 'Id of the tenant whose subtree is exported' })
+      .option('out', { type: 'string', describe: 'Write the configuration to this file (default: standard output)' })
+      .option('format', {
+        choices: ['typescript', 'json'] as const,
+        default: 'typescript' as const,
+        describe: 'A cdktf app in TypeScript, or Terraform JSON as `cdktf synth` writes it',
+      })
+      .option('stack', { type: 'string', describe: "Stack name (default: made from the tenant's name)" })
+      .option('imports', { type: 'string', describe: 'Also write one `tenantform import <address> <id>` line per object to this file' })
+      .option('state', { type: 'string', describe: 'Also write a new Terraform state file holding every object (never overwrites a file)' })
+      .check((a) => {
+        if (!UUID_PATTERN.test(a.tenant)) throw new Error(`--tenant must be a tenant id (a lowercase uuid); got ${JSON.stringify(a.tenant)}.`);
+        if (a.state && existsSync(a.state)) throw new Error(`${a.state} already exists; an export never overwrites a state file.`);
+        return true;
+      })
+      .example('tenantform export --tenant <id> --out main.ts --imports imports.sh', 'A cdktf app and the commands that adopt its objects')
+      .example('tenantform export --tenant <id> --format json --state terraform.acme.tfstate', 'Terraform JSON and a ready state: the first plan is empty')
+      .epilog(
+        'Exported: application bindings, own tenant settings, infrastructure components the tenants own, own master agent update ' +
+          'settings and usage report configurations of the tenant and every tenant below it. Event subscriptions cannot be ' +
+          'listed through the platform interface and are not exported. Nothing on the platform changes.',
+      ),
+  handler: async (args) => {
+    const client = clientFromEnvironment();
+    try {
+      const exp = await exportTenant(client, { tenantId: args.tenant, stack: args.stack });
+      report(exp.diagnostics);
+      if (exp.diagnostics.some((d) => d.severity === 'error')) {
+        process.stderr.write('Nothing was written: the export would be incomplete.\n');
+        process.exitCode = 1;
+        return;
+      }
+      const text = args.format === 'json' ? renderTerraformJson(exp) : renderTypescript(exp);
+      if (args.state) await writeExportState(args.state, exp);
+      if (args.imports) writeFileSync(args.imports, renderImportList(exp));
+      if (args.out) writeFileSync(args.out, text);
+      else process.stdout.write(text);
+      process.stderr.write(
+        `Exported ${exp.objects.length} object${exp.objects.length === 1 ? '' : 's'} from ${JSON.stringify(exp.root.name)} ` +
+          `and ${exp.tenants.length - 1} tenant${exp.tenants.length === 2 ? '' : 's'} below it (stack ${JSON.stringify(exp.stack)}).\n`,
+      );
+    } finally {
+      await client.close();
+    }
+  },
+};
+
+function clientFromEnvironment(): PlatformClient {
+  const missing = Object.values(PROVIDER_ENV).filter((name) => !process.env[name]);
+  if (missing.length > 0) throw new Error(`Set ${missing.join(', ')} (the platform's address and the API client's credentials).`);
+  return new PlatformClient({
+    baseUrl: process.env[PROVIDER_ENV.base_url] as string,
+    clientId: process.env[PROVIDER_ENV.client_id] as string,
+    clientSecret: process.env[PROVIDER_ENV.client_secret] as string,
+  });
+}
+
+function report(diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) {
+    const where = d.address ? `${d.address}: ` : '';
+    process.stderr.write(`${d.severity === 'error' ? 'Error' : 'Warning'}: ${where}${d.summary}\n  ${redactSecrets(d.detail).replace(/\n/g, '\n  ')}\n`);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * `tenantform export`: what a tenant's subtree has live, as a cdktf app (or Terraform JSON),
+ * with the import list and a state file that adopt those objects without changing them.
+ */
+import type { Application, PlatformClient } from '../api';
+import type { Diagnostic } from '../diagnostics';
+import type { ResourceKind, State } from '../resources/declaration';
+import { importResource } from '../resources/operations';
+import { configOf } from './config';
+import { discover, mapLimit, type TenantInfo } from './discover';
+import { resourceName, slug, uniqueNames } from './names';
+
+export { renderTypescript } from './typescript';
+export { renderTerraformJson } from './terraform-json';
+export { renderImportList } from './imports';
+export { writeExportState } from './state';
+export type { TenantInfo } from './discover';
+
+export interface ExportedObject {
+  readonly kind: ResourceKind;
+  /** The resource name, unique within the export. */
+  readonly name: string;
+  /** `<type>.<name>` */
+  readonly address: string;
+  readonly importId: string;
+  readonly tenant: TenantInfo;
+  /** The attributes as `tenantform import` records them. */
+  readonly state: State;
+  /** The configuration that declares the object (snake_case). */
+  readonly config: State;
+  /** Addresses of exported objects the platform needs first (`depends_on`). */
+  readonly dependsOn: readonly string[];
+}
+
+export interface TenantExport {
+  readonly root: TenantInfo;
+  /** The stack the exported app declares. */
+  readonly stack: string;
+  readonly tenants: readonly TenantInfo[];
+  readonly applications: readonly Application[];
+  readonly objects: readonly ExportedObject[];
+  /** Warnings for objects deleted while the export ran (left out); errors for objects that could not be read. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface ExportOptions {
+  readonly tenantId: string;
+  /** Stack name; by default made from the tenant's name. */
+  readonly stack?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Reads everything the export declares. Read only: nothing on the platform changes. */
+export async function exportTenant(client: PlatformClient, opts: ExportOptions): Promise<TenantExport> {
+  const found = await discover(client, opts.tenantId);
+  const names = uniqueNames(found.objects.map((o) => resourceName(o.tenant.name, ...o.label)));
+  const addresses = found.objects.map((o, i) => `${o.kind.type}.${names[i]}`);
+  const ctx = { client, signal: opts.signal };
+  const read = await mapLimit(found.objects.map((o, i) => ({ o, address: addresses[i] })), 8, ({ o, address }) =>
+    importResource({ kind: o.kind, address, ctx, id: o.importId }),
+  );
+
+  const objects: ExportedObject[] = [];
+  const diagnostics: Diagnostic[] = [];
+  found.objects.forEach((o, i) => {
+    const address = addresses[i];
+    const result = read[i];
+    if (result.value) {
+      objects.push({ ...o, name: names[i], address, state: result.value, config: configOf(o.kind.attributes, result.value), dependsOn: [] });
+    } else {
+      for (const d of result.diagnostics) {
+        // An object deleted between listing and reading is only left out; any other failure is an error.
+        const vanished = d.code === 'import_not_found';
+        diagnostics.push(
+          vanished
+            ? { ...d, severity: 'warning', detail: `${d.detail}\nIt was deleted while the export ran, so it is left out.` }
+            : d,
+        );
+      }
+    }
+  });
+
+  return {
+    root: found.root,
+    objects: withDependencies(objects, found.tenants),
+    stack: opts.stack ?? slug(found.root.name).replace(/_/g, '-'),
+    tenants: found.tenants,
+    applications: found.applications,
+    diagnostics,
+  };
+}
+
+/**
+ * Orders what the platform requires: an application is turned on for a parent before its
+ * children, and for a tenant before the tenant's own settings of that application. Ids are
+ * literals in the export, so without `depends_on` nothing would say so.
+ */
+function withDependencies(objects: ExportedObject[], tenants: readonly TenantInfo[]): ExportedObject[] {
+  const parentOf = new Map(tenants.map((t) => [t.id, t.parentId]));
+  const bindings = new Map<string, string>();
+  for (const o of objects) if (o.kind.type === 'tenantform_application_binding') bindings.set(bindingKey(o.state.application_id, o.state.tenant_id), o.address);
+  return objects.map((o) => {
+    const { application_id: appId, tenant_id: tenantId } = o.state;
+    let needed: string | undefined;
+    if (o.kind.type === 'tenantform_application_binding') needed = bindings.get(bindingKey(appId, parentOf.get(String(tenantId))));
+    else if (o.kind.type === 'tenantform_tenant_setting') needed = bindings.get(bindingKey(appId, tenantId));
+    return needed ? { ...o, dependsOn: [needed] } : o;
+  });
+}
+
+function bindingKey(applicationId: unknown, tenantId: unknown): string {
+  return `${String(applicationId)}/${String(tenantId)}`;
+}

@@ -1,0 +1,28 @@
+import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../resources/provider-config';
+import type { TenantExport } from './index';
+
+/**
+ * Renders an export as Terraform JSON (`resource.<type>.<name>`), the form `cdktf synth`
+ * writes, so that `tenantform plan --config <file>` and `terraform` read it directly.
+ * Tenant and application names go into the top-level `//` comment, which Terraform ignores.
+ */
+export function renderTerraformJson(exp: TenantExport): string {
+  const resource: Record<string, Record<string, unknown>> = {};
+  for (const o of exp.objects) {
+    (resource[o.kind.type] ??= {})[o.name] = o.dependsOn.length > 0 ? { ...o.config, depends_on: [...o.dependsOn] } : o.config;
+  }
+  const usedIds = new Set(JSON.stringify(exp.objects.map((o) => o.config)).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []);
+  const doc = {
+    '//': {
+      exported_by: `tenantform export --tenant ${exp.root.id}`,
+      stack: exp.stack,
+      tenants: Object.fromEntries(exp.tenants.filter((t) => usedIds.has(t.id)).map((t) => [t.id, t.name])),
+      applications: Object.fromEntries(exp.applications.filter((a) => usedIds.has(a.id)).map((a) => [a.id, a.name])),
+    },
+    terraform: { required_providers: { [PROVIDER_TYPE]: { source: PROVIDER_SOURCE } } },
+    // Credentials come from the environment, so the file holds no secret.
+    provider: { [PROVIDER_TYPE]: [{}] },
+    resource,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
