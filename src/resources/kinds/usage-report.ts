@@ -127,6 +127,7 @@ export const usageReport = defineResource({
     if (!live) throw errors.goneDuringApply(describe(prior));
     if (live.version !== expected) throw conflict(prior, expected, live.version);
     try {
+      // GAPS "Usage report configuration: update"; the version the change is based on goes in the body.
       return fromReport(await ctx.client.updateReport(id, { ...toBody(planned), version: expected }));
     } catch (err) {
       if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, id))?.version ?? 'unknown');
