@@ -83,9 +83,13 @@ export class Router {
       const m = route.regex.exec(path);
       if (m === null) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1] as string);
-      });
+      try {
+        route.names.forEach((name, i) => {
+          params[name] = decodeURIComponent(m[i + 1] as string);
+        });
+      } catch {
+        return undefined; // a malformed escape names nothing that exists
+      }
       return { route, params };
     }
     return undefined;
