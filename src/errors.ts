@@ -86,3 +86,168 @@ export const errors = {
     return new TenantformError('platform_refused', 'The platform refused the change', `${address}: ${what}`, false, address);
   },
 };
+
+/** Failures of the reconciler (configuration, state, locking, plans) and of its commands. */
+export const reconcilerErrors = {
+  configNotFound(looked: string) {
+    return new TenantformError(
+      'config_not_found',
+      'No configuration found',
+      `${looked}. Run \`cdktf synth\` first, or name a Terraform JSON file with --config FILE.`,
+      false,
+    );
+  },
+  stackAmbiguous(stacks: readonly string[]) {
+    return new TenantformError(
+      'stack_ambiguous',
+      'More than one stack',
+      `cdktf.out/stacks holds ${stacks.join(', ')}. Choose one with --stack ${stacks[0]}.`,
+      false,
+    );
+  },
+  stackNotFound(stack: string, stacks: readonly string[]) {
+    return new TenantformError(
+      'stack_not_found',
+      'No such stack',
+      `There is no stack "${stack}" in cdktf.out/stacks (found: ${stacks.join(', ') || 'none'}). Run \`cdktf synth\`, or check --stack.`,
+      false,
+    );
+  },
+  configUnreadable(file: string, reason: string) {
+    return new TenantformError('config_unreadable', 'Cannot read the configuration', `${file}: ${reason}. Re-run \`cdktf synth\`, or fix the file.`, false);
+  },
+  unsupportedExpression(address: string, path: AttributePath, expression: string) {
+    return new TenantformError(
+      'unsupported_expression',
+      'Unsupported expression',
+      `"${expression}" is not a reference tenantform can resolve: it resolves only \${<type>.<name>.<attribute>} and ` +
+        '${data.<type>.<name>.<attribute>}. Functions, variables and locals need Terraform: deploy this configuration with `cdktf deploy`.',
+      false,
+      address,
+      path,
+    );
+  },
+  unknownReference(address: string, path: AttributePath, target: string) {
+    return new TenantformError(
+      'unknown_reference',
+      'Reference to an undeclared object',
+      `${target} is not declared in this configuration. Declare it, or fix the reference.`,
+      false,
+      address,
+      path,
+    );
+  },
+  unknownAttributeReference(address: string, path: AttributePath, target: string, attribute: string) {
+    return new TenantformError(
+      'unknown_attribute_reference',
+      'Reference to an attribute that does not exist',
+      `${target} has no attribute "${attribute}". See docs/resources for the attributes of its type.`,
+      false,
+      address,
+      path,
+    );
+  },
+  unknownType(address: string, known: readonly string[]) {
+    return new TenantformError(
+      'unknown_type',
+      'Unknown resource type',
+      `This version of tenantform has no ${address.split('.').slice(-2, -1)[0]}; known types: ${known.join(', ')}.`,
+      false,
+      address,
+    );
+  },
+  unsupportedMetaArgument(address: string, argument: string) {
+    return new TenantformError(
+      'unsupported_meta_argument',
+      `"${argument}" is not supported`,
+      `tenantform plans one object per resource block; declare each object as its own resource, or deploy this configuration with \`cdktf deploy\` (Terraform).`,
+      false,
+      address,
+      [argument],
+    );
+  },
+  invalidMetaArgument(address: string, argument: string, expected: string) {
+    return new TenantformError('invalid_meta_argument', `Invalid "${argument}"`, `Expected ${expected}.`, false, address, [argument]);
+  },
+  dependencyCycle(cycle: readonly string[]) {
+    return new TenantformError(
+      'dependency_cycle',
+      'Dependency cycle',
+      `${[...cycle, cycle[0]].join(' -> ')}. Remove one of these references or depends_on entries.`,
+      false,
+    );
+  },
+  preventDestroy(address: string, action: string) {
+    return new TenantformError(
+      'prevent_destroy',
+      'The object is protected from destruction',
+      `The plan would ${action} ${address}, but its lifecycle sets prevent_destroy. Remove prevent_destroy first (and apply), or change the configuration so that it is kept.`,
+      false,
+      address,
+    );
+  },
+  stateUnreadable(file: string, reason: string) {
+    return new TenantformError(
+      'state_unreadable',
+      'Cannot read the state',
+      `${file}: ${reason}. Restore it from ${file}.backup, or point --state at a valid state file.`,
+      false,
+    );
+  },
+  stateLocked(file: string, info: { ID?: string; Who?: string; Created?: string; Operation?: string }) {
+    return new TenantformError(
+      'state_locked',
+      'The state is locked',
+      `${file} is locked by ${info.Who ?? 'an unknown user'} since ${info.Created ?? 'an unknown time'} (operation: ${info.Operation ?? 'unknown'}). ` +
+        `Wait for that run to finish. If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${info.ID ?? '<ID>'}\`.`,
+      true,
+    );
+  },
+  lockNotFound(file: string) {
+    return new TenantformError('lock_not_found', 'The state is not locked', `There is no lock on ${file}; nothing to unlock.`, false);
+  },
+  lockIdMismatch(file: string, given: string, actual: string | undefined) {
+    return new TenantformError(
+      'lock_id_mismatch',
+      'Lock id does not match',
+      `The lock on ${file} has id ${actual ?? '(none)'}, not ${given}. Copy the id from the error that reported the lock.`,
+      false,
+    );
+  },
+  stalePlan(reason: string) {
+    return new TenantformError(
+      'stale_plan',
+      'Saved plan is stale',
+      `${reason} Nothing was applied. Run \`tenantform plan --out PLANFILE\` again and apply the new plan.`,
+      false,
+    );
+  },
+  planfileUnreadable(file: string, reason: string) {
+    return new TenantformError('planfile_unreadable', 'Cannot read the plan file', `${file}: ${reason}. Create it with \`tenantform plan --out ${file}\`.`, false);
+  },
+  missingCredential(argument: string, variable: string) {
+    return new TenantformError(
+      'missing_credential',
+      'Missing provider setting',
+      `Set ${variable} (or \`${argument}\` in the tenantform provider block). \`tenantform emulator\` prints values for a local stand-in.`,
+      false,
+    );
+  },
+  notInteractive() {
+    return new TenantformError(
+      'approval_required',
+      'Apply needs approval',
+      'There is no terminal to ask for approval. Review a saved plan (`tenantform plan --out PLANFILE`) and apply it, or pass --auto-approve.',
+      false,
+    );
+  },
+  pendingCreateUnresolved(address: string, detail: string) {
+    return new TenantformError(
+      'pending_create',
+      'An interrupted create could not be resolved',
+      `${address} was being created when an earlier run stopped. ${detail} Until it is resolved, tenantform does not create it again, so that nothing is created twice.`,
+      false,
+      address,
+    );
+  },
+};

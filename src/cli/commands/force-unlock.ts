@@ -1,0 +1,27 @@
+import type { CommandModule } from 'yargs';
+import { forceUnlock } from '../../reconciler/lock';
+import { locateConfiguration } from '../../reconciler/config';
+
+interface ForceUnlockArgs {
+  id: string;
+  stack?: string;
+  config?: string;
+  state?: string;
+}
+
+export const forceUnlockCommand: CommandModule<object, ForceUnlockArgs> = {
+  command: 'force-unlock <id>',
+  describe: 'Remove the state lock left by a run that stopped (the id is in the "state is locked" error)',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', demandOption: true, describe: 'The ID of the lock to remove' })
+      .option('stack', { type: 'string', describe: 'The cdktf stack whose state is locked' })
+      .option('config', { type: 'string', describe: 'A Terraform JSON file used instead of the synthesized stack' })
+      .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
+      .example('tenantform force-unlock 6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', 'Only when no other run is active'),
+  handler: (args) => {
+    const statePath = args.state ?? locateConfiguration({ cwd: process.cwd(), stack: args.stack, config: args.config }).defaultState;
+    const info = forceUnlock(statePath, args.id);
+    process.stdout.write(`Removed the lock ${info.ID} (${info.Operation ?? 'unknown operation'} by ${info.Who ?? 'unknown'} since ${info.Created ?? 'unknown'}) from ${statePath}.\n`);
+  },
+};

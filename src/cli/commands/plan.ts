@@ -1,0 +1,104 @@
+import type { Argv, CommandModule } from 'yargs';
+import { hasErrors, renderDiagnostic, type Diagnostic } from '../../diagnostics';
+import { hasChanges } from '../../reconciler/model';
+import { savePlan } from '../../reconciler/planfile';
+import { buildPlan, type PlanResult } from '../../reconciler/planner';
+import { refresh } from '../../reconciler/refresh';
+import { serializePlanJson } from '../../reconciler/render/json';
+import { renderMarkdown } from '../../reconciler/render/markdown';
+import { renderText, shouldColor } from '../../reconciler/render/text';
+import { openWorkspace, resourceKind, withLockedState, type Workspace } from '../../reconciler/session';
+import type { PlatformClient } from '../../api';
+import type { StateStore } from '../../reconciler/state';
+import { redactSecrets } from '../redact';
+
+/** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
+export interface WorkspaceArgs {
+  stack?: string;
+  config?: string;
+  state?: string;
+  parallelism: number;
+  refresh: boolean;
+  target?: string[];
+}
+
+export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
+  return y
+    .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
+    .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
+    .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
+    .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
+    .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
+    .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
+    .check((a) => {
+      if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
+      return true;
+    }) as unknown as Argv<T & WorkspaceArgs>;
+}
+
+/** Diagnostics to stderr, secrets masked. */
+export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) process.stderr.write(`${redactSecrets(renderDiagnostic(d))}\n\n`);
+}
+
+/** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
+export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined {
+  const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
+  if (!('configuration' in ws)) {
+    printDiagnostics(ws.diagnostics);
+    process.stderr.write('The configuration is invalid: nothing was sent to the platform.\n');
+    process.exitCode = 1;
+    return undefined;
+  }
+  printDiagnostics(ws.diagnostics);
+  return ws;
+}
+
+/** Refreshes and plans (the part plan and apply share). */
+export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient): Promise<PlanResult> {
+  const common = { configuration: ws.configuration, state, client, kindOf: resourceKind };
+  const refreshed = await refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh });
+  return buildPlan({ ...common, refreshed, targets: args.target ?? [] });
+}
+
+interface PlanArgs extends WorkspaceArgs {
+  out?: string;
+  format: 'text' | 'markdown' | 'json';
+  'detailed-exitcode': boolean;
+}
+
+export const planCommand: CommandModule<object, PlanArgs> = {
+  command: 'plan',
+  describe: 'Show what apply would change: reads the platform, compares it with the configuration and the state',
+  builder: (y) =>
+    workspaceFlags(y)
+      .option('out', { type: 'string', describe: 'Save the plan to this file, for `tenantform apply PLANFILE`' })
+      .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Output format (markdown for pull requests)' })
+      .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 1 on error, 2 with changes' })
+      .example('tenantform plan', 'Plan the only synthesized stack')
+      .example('tenantform plan --format markdown > plan.md', 'A pull-request comment')
+      .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly what was reviewed'),
+  handler: async (args) => {
+    const ws = workspaceOrProblems(args);
+    if (!ws) return;
+    await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
+      const result = await makePlan(ws, args, state, client);
+      process.stdout.write(redactSecrets(render(result, args.format)));
+      if (hasErrors(result.plan.diagnostics)) {
+        process.exitCode = 1;
+        return;
+      }
+      if (args.out) {
+        await savePlan(args.out, result);
+        process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
+      }
+      process.exitCode = args['detailed-exitcode'] && hasChanges(result.plan) ? 2 : 0;
+    });
+  },
+};
+
+function render({ plan }: PlanResult, format: PlanArgs['format']): string {
+  if (format === 'json') return serializePlanJson(plan);
+  if (format === 'markdown') return renderMarkdown(plan);
+  return renderText(plan, { color: shouldColor(process.stdout, process.env) });
+}

@@ -1,0 +1,299 @@
+import type { PlatformClient } from '../api';
+import type { Diagnostic } from '../diagnostics';
+import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import { putAgentUpdateSettingsBatch } from '../resources/kinds/agent-update-settings';
+import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
+import { planResource } from '../resources/plan';
+import { containsUnknown, normalize, preserveJsonText } from '../resources/values';
+import { dependencies, type Configuration } from './config';
+import { dependencyOrder, runInOrder } from './graph';
+import type { Plan, PlannedChange } from './model';
+import type { Progress, Step } from './progress';
+import { resolveReferences, valueAt, type Lookup } from './references';
+import type { StateStore } from './state';
+
+export interface ApplyOptions {
+  readonly plan: Plan;
+  /** Data source values the plan was made with. */
+  readonly data: Readonly<Record<string, State>>;
+  readonly configuration: Configuration;
+  readonly state: StateStore;
+  readonly client: PlatformClient;
+  readonly parallelism: number;
+  readonly kindOf: (type: string) => ResourceKind | undefined;
+  readonly progress: Progress;
+}
+
+export interface ApplyResult {
+  readonly added: number;
+  readonly changed: number;
+  readonly destroyed: number;
+  readonly diagnostics: Diagnostic[];
+}
+
+const BATCHED_TYPE = 'tenantform_agent_update_settings';
+const BATCH_NODE = `batch:${BATCHED_TYPE}`;
+
+/**
+ * Applies a plan: dependency order (deletes in reverse), at most `parallelism` at a time, the
+ * state written as each object completes. A failure stops only what depends on it; everything
+ * that succeeded stays recorded.
+ */
+export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
+  const run = new ApplyRun(opts);
+  await run.recordRefreshed();
+  return run.execute();
+}
+
+class ApplyRun {
+  private readonly values = new Map<string, State>();
+  private readonly changes: Map<string, PlannedChange>;
+  private readonly configDeps: ReturnType<typeof dependencies>;
+  private readonly ctx: OperationContext;
+  private readonly counts = { added: 0, changed: 0, destroyed: 0 };
+  private readonly diagnostics: Diagnostic[] = [];
+
+  constructor(private readonly opts: ApplyOptions) {
+    this.changes = new Map(opts.plan.changes.filter((c) => c.mode === 'managed').map((c) => [c.address, c]));
+    this.configDeps = dependencies(opts.configuration);
+    this.ctx = { client: opts.client };
+    for (const [address, value] of Object.entries(opts.data)) this.values.set(address, value);
+    for (const c of this.changes.values()) this.values.set(c.address, c.after ?? c.before ?? {});
+  }
+
+  private readonly lookup: Lookup = (target, path) => (this.values.has(target) ? valueAt(this.values.get(target), path) : undefined);
+
+  /**
+   * Records what the plan saw (refreshed objects, adopted interrupted creates, data sources),
+   * as Terraform does, and forgets objects deleted outside tenantform.
+   */
+  async recordRefreshed(): Promise<void> {
+    const { state, configuration, plan } = this.opts;
+    for (const c of this.changes.values()) {
+      const kind = this.opts.kindOf(c.type)!;
+      state.removePending(c.address);
+      if (c.before) state.put(c.address, kind, c.before, this.dependenciesOf(c.address));
+      else state.remove(c.address);
+      const declared = configuration.objects.get(c.address);
+      if (declared) state.setProtected(c.address, declared.preventDestroy);
+    }
+    for (const d of plan.drift) if (d.action === 'delete' && !this.changes.get(d.address)?.before) state.remove(d.address);
+    for (const [address, value] of Object.entries(this.opts.data)) {
+      state.put(address, configuration.objects.get(address)!.kind, value, this.dependenciesOf(address));
+    }
+    for (const o of state.objects()) if (o.mode === 'data' && !configuration.objects.has(o.address)) state.remove(o.address);
+    await state.save();
+  }
+
+  async execute(): Promise<ApplyResult> {
+    const nodes = this.nodes();
+    const { failed, skipped } = await runInOrder(nodes, this.opts.parallelism, (node) => this.run(node));
+    for (const node of skipped) {
+      for (const address of this.membersOf(node)) {
+        this.diagnostics.push({
+          severity: 'warning',
+          summary: 'Not applied',
+          detail: `${address} was not applied because something it depends on failed. Fix the errors and apply again.`,
+          address,
+        });
+      }
+    }
+    if (failed.length > 0 && !this.diagnostics.some((d) => d.severity === 'error')) {
+      this.diagnostics.push({ severity: 'error', summary: 'Apply failed', detail: `Failed: ${failed.join(', ')}.` });
+    }
+    return { ...this.counts, diagnostics: this.diagnostics };
+  }
+
+  /** The work as a dependency graph: changes, data sources known only now, one batch of agent update settings. */
+  private nodes(): Map<string, Set<string>> {
+    const nodes = new Map<string, Set<string>>();
+    const active = [...this.changes.values()].filter((c) => c.action !== 'no-op').map((c) => c.address);
+    const lateData = [...this.opts.configuration.objects.values()].filter((o) => o.mode === 'data' && !(o.address in this.opts.data)).map((o) => o.address);
+    const inGraph = new Set([...active, ...lateData]);
+    for (const address of inGraph) {
+      const c = this.changes.get(address);
+      if (c?.action === 'delete') {
+        // Deleted after everything recorded as depending on it.
+        const dependents = this.opts.state.objects().filter((o) => o.dependencies.includes(address) && this.changes.get(o.address)?.action === 'delete');
+        nodes.set(address, new Set(dependents.map((o) => o.address)));
+      } else {
+        nodes.set(address, new Set([...(this.configDeps.get(address) ?? [])].filter((d) => inGraph.has(d))));
+      }
+    }
+    return withBatch(nodes, [...this.changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address));
+  }
+
+  private membersOf(node: string): string[] {
+    return node === BATCH_NODE ? [...this.changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address) : [node];
+  }
+
+  private dependenciesOf(address: string): string[] {
+    return [...(this.configDeps.get(address) ?? this.opts.state.get(address)?.dependencies ?? [])];
+  }
+
+  private async run(node: string): Promise<boolean> {
+    if (node === BATCH_NODE) return this.runBatch(this.membersOf(node).map((a) => this.changes.get(a)!));
+    const change = this.changes.get(node);
+    if (!change) return this.readLateData(node);
+    switch (change.action) {
+      case 'delete':
+        return this.destroy(change);
+      case 'create':
+        return this.create(change);
+      case 'update':
+        return this.update(change);
+      case 'replace':
+        return (await this.destroy(change)) && this.create(change);
+      default:
+        return true;
+    }
+  }
+
+  private async readLateData(address: string): Promise<boolean> {
+    const declared = this.opts.configuration.objects.get(address)!;
+    const config = resolveReferences(declared.config, this.lookup) as State;
+    const step = this.opts.progress.start(address, 'read');
+    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: this.ctx, config });
+    if (!r.value) return this.fail(step, r.diagnostics);
+    this.values.set(address, r.value);
+    this.opts.state.put(address, declared.kind, r.value, this.dependenciesOf(address));
+    await this.opts.state.save();
+    step.done(r.value);
+    return true;
+  }
+
+  /** The planned object with every reference now known; undefined (and a diagnostic) when it cannot be. */
+  private finalPlanned(change: PlannedChange, prior: State | null): { planned: State; unchanged: boolean } | Diagnostic {
+    const kind = this.opts.kindOf(change.type)!;
+    const declared = this.opts.configuration.objects.get(change.address)!;
+    const config = resolveReferences(declared.config, this.lookup) as State;
+    const r = planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
+    const expected = prior ? 'update' : 'create';
+    if (!r.planned || containsUnknown(config) || (r.action !== expected && r.action !== 'no-op')) {
+      return {
+        severity: 'error',
+        summary: 'The plan changed during apply',
+        detail: `Once the values it depends on were known, ${change.address} needed a ${r.action} instead of ${change.action}. Run \`tenantform plan\` again.`,
+        address: change.address,
+      };
+    }
+    return { planned: r.planned, unchanged: r.action === 'no-op' };
+  }
+
+  private async create(change: PlannedChange): Promise<boolean> {
+    const kind = this.opts.kindOf(change.type)!;
+    const step = this.opts.progress.start(change.address, 'create');
+    const final = this.finalPlanned(change, null);
+    if ('severity' in final) return this.fail(step, [final]);
+    const { state } = this.opts;
+    if (kind.nonIdempotentCreate) {
+      // Recorded before the request: a crash in between leaves a trace the next run adopts.
+      state.addPending(change.address, stripUnknown(final.planned));
+      await state.save();
+    }
+    const r = await createResource({ kind, address: change.address, ctx: this.ctx, planned: final.planned });
+    if (!r.value) {
+      // A refusal (not retryable) means nothing was created; anything else may have been.
+      if (kind.nonIdempotentCreate && r.diagnostics.every((d) => d.retryable === false)) {
+        state.removePending(change.address);
+        await state.save();
+      }
+      return this.fail(step, r.diagnostics);
+    }
+    await this.record(change.address, kind, r.value);
+    this.counts.added++;
+    step.done(r.value);
+    return true;
+  }
+
+  private async update(change: PlannedChange): Promise<boolean> {
+    const kind = this.opts.kindOf(change.type)!;
+    const step = this.opts.progress.start(change.address, 'update', change.before);
+    const final = this.finalPlanned(change, change.before);
+    if ('severity' in final) return this.fail(step, [final]);
+    if (final.unchanged) {
+      step.done(change.before!);
+      return true;
+    }
+    // The prior object is the one the plan saw: its version is what the update sends.
+    const r = await updateResource({ kind, address: change.address, ctx: this.ctx, prior: change.before!, planned: final.planned });
+    if (!r.value) return this.fail(step, r.diagnostics);
+    await this.record(change.address, kind, r.value);
+    this.counts.changed++;
+    step.done(r.value);
+    return true;
+  }
+
+  private async destroy(change: PlannedChange): Promise<boolean> {
+    const kind = this.opts.kindOf(change.type)!;
+    const step = this.opts.progress.start(change.address, 'delete', change.before);
+    const r = await deleteResource({ kind, address: change.address, ctx: this.ctx, prior: change.before! });
+    if (r.diagnostics.length > 0) return this.fail(step, r.diagnostics);
+    this.opts.state.remove(change.address);
+    this.opts.state.setProtected(change.address, false);
+    await this.opts.state.save();
+    this.counts.destroyed++;
+    step.done(null, kind.deleteOnlyForgets ? 'removed from the state only: the platform cannot delete it' : undefined);
+    return true;
+  }
+
+  /** Agent update settings of several targets, sent in one request. */
+  private async runBatch(changes: PlannedChange[]): Promise<boolean> {
+    const kind = this.opts.kindOf(BATCHED_TYPE)!;
+    const steps = changes.map((c) => this.opts.progress.start(c.address, c.action === 'create' ? 'create' : 'update', c.before));
+    const finals = changes.map((c) => this.finalPlanned(c, c.before));
+    const problems = finals.filter((f): f is Diagnostic => 'severity' in f);
+    if (problems.length > 0) return this.failAll(steps, problems);
+    const planned = finals.map((f) => (f as { planned: State }).planned);
+    const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.ctx, planned));
+    if (!r.value) return this.failAll(steps, r.diagnostics);
+    for (const [i, c] of changes.entries()) {
+      const value = preserveJsonText(kind.attributes, planned[i], normalize(kind.attributes, r.value[i]));
+      await this.record(c.address, kind, value);
+      if (c.action === 'create') this.counts.added++;
+      else this.counts.changed++;
+      steps[i].done(value);
+    }
+    return true;
+  }
+
+  private async record(address: string, kind: ResourceKind, value: State): Promise<void> {
+    this.values.set(address, value);
+    this.opts.state.put(address, kind, value, this.dependenciesOf(address));
+    this.opts.state.removePending(address);
+    await this.opts.state.save();
+  }
+
+  private fail(step: Step, diagnostics: Diagnostic[]): false {
+    return this.failAll([step], diagnostics);
+  }
+
+  private failAll(steps: Step[], diagnostics: Diagnostic[]): false {
+    for (const s of steps) s.failed();
+    this.diagnostics.push(...diagnostics);
+    return false;
+  }
+}
+
+/** Merges the batched addresses into one node, unless that would make a cycle. */
+function withBatch(nodes: Map<string, Set<string>>, members: string[]): Map<string, Set<string>> {
+  if (members.length < 2) return nodes;
+  const merged = new Map<string, Set<string>>();
+  const rename = (a: string) => (members.includes(a) ? BATCH_NODE : a);
+  for (const [a, ds] of nodes) {
+    const target = rename(a);
+    const set = merged.get(target) ?? new Set<string>();
+    for (const d of ds) if (rename(d) !== target) set.add(rename(d));
+    merged.set(target, set);
+  }
+  try {
+    dependencyOrder(merged);
+    return merged;
+  } catch {
+    return nodes;
+  }
+}
+
+function stripUnknown(s: State): State {
+  return JSON.parse(JSON.stringify(s, (_k, v: unknown) => (typeof v === 'symbol' ? null : v))) as State;
+}

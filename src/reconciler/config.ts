@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics';
+import { problemToDiagnostic } from '../diagnostics';
+import { reconcilerErrors, TenantformError } from '../errors';
+import type { AnyKind, State } from '../resources/declaration';
+import { PROVIDER_TYPE } from '../resources/provider-config';
+import { ALL_KINDS } from '../resources/registry.generated';
+import { validateConfig } from '../resources/validate';
+import { canonicalJson, Unknown } from '../resources/values';
+import type { DependencyMap } from './graph';
+import { findReferences, resolveReferences, type Reference } from './references';
+
+/** One `resource` or `data` block of the configuration. */
+export interface DeclaredObject {
+  readonly address: string;
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly kind: AnyKind;
+  /** The arguments as written, references still in `${...}` form. */
+  readonly config: State;
+  readonly references: Reference[];
+  /** Addresses named in `depends_on`. */
+  readonly dependsOn: string[];
+  readonly ignoreChanges?: string[] | 'all';
+  readonly preventDestroy: boolean;
+}
+
+export interface Configuration {
+  readonly file: string;
+  readonly stack: string;
+  /** The `provider.tenantform` arguments (may hold the secret: never print or store them). */
+  readonly provider: Readonly<Record<string, unknown>>;
+  readonly objects: ReadonlyMap<string, DeclaredObject>;
+  /** sha256 of the canonical resource and data blocks, for saved plans. */
+  readonly hash: string;
+}
+
+export interface ConfigLocation {
+  readonly file: string;
+  readonly stack: string;
+  /** Where the state lives by default (beside cdktf.json, or beside the --config file). */
+  readonly defaultState: string;
+}
+
+/** Finds the configuration: `--config FILE`, or `<output>/stacks/<stack>/cdk.tf.json` beside cdktf.json. */
+export function locateConfiguration(opts: { cwd: string; stack?: string; config?: string }): ConfigLocation {
+  if (opts.config) {
+    const file = resolve(opts.cwd, opts.config);
+    if (!existsSync(file)) throw reconcilerErrors.configNotFound(`There is no file ${opts.config}`);
+    const stack = opts.stack ?? basename(file).replace(/(\.tf)?\.json$/, '');
+    return { file, stack, defaultState: join(dirname(file), `terraform.${stack}.tfstate`) };
+  }
+  const project = resolve(opts.cwd);
+  const cdktfJson = join(project, 'cdktf.json');
+  if (!existsSync(cdktfJson)) throw reconcilerErrors.configNotFound(`There is no cdktf.json in ${project}`);
+  let output = 'cdktf.out';
+  try {
+    output = (JSON.parse(readFileSync(cdktfJson, 'utf8')) as { output?: string }).output ?? output;
+  } catch (err) {
+    throw reconcilerErrors.configUnreadable(cdktfJson, (err as Error).message);
+  }
+  const stacksDir = join(project, output, 'stacks');
+  const stacks = existsSync(stacksDir) ? readdirSync(stacksDir).filter((s) => existsSync(join(stacksDir, s, 'cdk.tf.json'))).sort() : [];
+  if (stacks.length === 0) throw reconcilerErrors.configNotFound(`There is no synthesized stack in ${join(output, 'stacks')}`);
+  if (opts.stack && !stacks.includes(opts.stack)) throw reconcilerErrors.stackNotFound(opts.stack, stacks);
+  if (!opts.stack && stacks.length > 1) throw reconcilerErrors.stackAmbiguous(stacks);
+  const stack = opts.stack ?? stacks[0];
+  return { file: join(stacksDir, stack, 'cdk.tf.json'), stack, defaultState: join(project, `terraform.${stack}.tfstate`) };
+}
+
+const KINDS = new Map(ALL_KINDS.map((k) => [`${k.kind === 'data' ? 'data.' : ''}${k.type}`, k]));
+const UNSUPPORTED_META = ['count', 'for_each', 'provisioner', 'connection'];
+const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', ...UNSUPPORTED_META]);
+
+/**
+ * Reads and checks a Terraform JSON configuration. Every problem of every object is reported
+ * at once (address and attribute path each), before anything is sent to the platform.
+ */
+export function loadConfiguration(location: ConfigLocation): { configuration?: Configuration; diagnostics: Diagnostic[] } {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(location.file, 'utf8'));
+  } catch (err) {
+    throw reconcilerErrors.configUnreadable(location.file, (err as Error).message);
+  }
+  if (!isRecord(doc)) throw reconcilerErrors.configUnreadable(location.file, 'the file does not hold a JSON object');
+  return parseConfiguration(doc, location);
+}
+
+export function parseConfiguration(doc: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'stack'>): {
+  configuration?: Configuration;
+  diagnostics: Diagnostic[];
+} {
+  const diagnostics: Diagnostic[] = [];
+  const report = (err: unknown) => {
+    if (err instanceof TenantformError) diagnostics.push(err.toDiagnostic());
+    else throw err;
+  };
+  const objects = new Map<string, DeclaredObject>();
+  for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
+    for (const [type, byName] of blocks(doc[blockKey])) {
+      for (const [name, body] of blocks(byName)) {
+        const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
+        try {
+          const declared = declaredObject(address, mode, type, name, body);
+          if (declared) objects.set(address, declared);
+        } catch (err) {
+          report(err);
+        }
+      }
+    }
+  }
+  for (const o of objects.values()) {
+    for (const ref of o.references) {
+      const target = objects.get(ref.target);
+      if (!target) report(reconcilerErrors.unknownReference(o.address, ref.at, ref.target));
+      else if (typeof ref.attribute[0] !== 'string' || !(ref.attribute[0] in target.kind.attributes)) {
+        report(reconcilerErrors.unknownAttributeReference(o.address, ref.at, ref.target, String(ref.attribute[0])));
+      }
+    }
+    for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
+    // References are not known yet: validation skips Unknown values.
+    const asUnknown = resolveReferences(o.config, () => Unknown) as State;
+    diagnostics.push(...validateConfig(o.kind, asUnknown, o.address).map(problemToDiagnostic));
+  }
+  let provider: Record<string, unknown> = {};
+  try {
+    provider = providerBlock(doc.provider);
+  } catch (err) {
+    report(err);
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  const hash = createHash('sha256')
+    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}) }))
+    .digest('hex');
+  return { configuration: { file: location.file, stack: location.stack, provider, objects, hash }, diagnostics };
+}
+
+function declaredObject(address: string, mode: 'managed' | 'data', type: string, name: string, body: unknown): DeclaredObject | undefined {
+  const kind = KINDS.get(`${mode === 'data' ? 'data.' : ''}${type}`);
+  if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
+  if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
+  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) throw reconcilerErrors.unsupportedMetaArgument(address, meta);
+  if (body.provider !== undefined && body.provider !== PROVIDER_TYPE) throw reconcilerErrors.unsupportedMetaArgument(address, 'provider');
+  const config: State = {};
+  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
+  const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
+  return {
+    address,
+    mode,
+    type,
+    name,
+    kind,
+    config,
+    references: findReferences(config, address),
+    dependsOn: dependsOn(address, body.depends_on),
+    ignoreChanges: ignoreChanges(address, kind, lifecycle.ignore_changes),
+    preventDestroy: lifecycle.prevent_destroy === true,
+  };
+}
+
+function dependsOn(address: string, raw: unknown): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'string')) {
+    throw reconcilerErrors.invalidMetaArgument(address, 'depends_on', 'a list of addresses such as "tenantform_infra_component.primary"');
+  }
+  return (raw as string[]).map((d) => d.replace(/^\$\{(.*)\}$/, '$1').trim());
+}
+
+function ignoreChanges(address: string, kind: AnyKind, raw: unknown): string[] | 'all' | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'all' || (Array.isArray(raw) && raw.length === 1 && raw[0] === 'all')) return 'all';
+  const names = Array.isArray(raw) ? raw.map((n) => (typeof n === 'string' ? n.replace(/^\$\{(.*)\}$/, '$1') : n)) : undefined;
+  if (!names || names.some((n) => typeof n !== 'string' || !(n in kind.attributes))) {
+    throw reconcilerErrors.invalidMetaArgument(
+      address,
+      'lifecycle',
+      `ignore_changes to be "all" or a list of attribute names of ${kind.type} (${Object.keys(kind.attributes).join(', ')})`,
+    );
+  }
+  return names as string[];
+}
+
+/** The default `tenantform` provider block (cdktf writes a list, hand-written JSON an object). */
+function providerBlock(raw: unknown): Record<string, unknown> {
+  const block = isRecord(raw) ? raw[PROVIDER_TYPE] : undefined;
+  const candidates = (Array.isArray(block) ? block : block === undefined ? [] : [block]).filter(isRecord);
+  const chosen = candidates.find((c) => c.alias === undefined || c.alias === null) ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(chosen)) {
+    if (k === '//' || k === 'alias') continue;
+    // Provider arguments are needed before anything is read, so they must be literal.
+    if (typeof v === 'string' && /[$%]\{/.test(v)) throw reconcilerErrors.unsupportedExpression(`provider.${PROVIDER_TYPE}`, [k], v);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** The dependencies of every declared object: references and depends_on. */
+export function dependencies(configuration: Configuration): DependencyMap {
+  const out = new Map<string, Set<string>>();
+  for (const o of configuration.objects.values()) {
+    out.set(o.address, new Set([...o.references.map((r) => r.target), ...o.dependsOn]));
+  }
+  return out;
+}
+
+/** Removes cdktf's `//` metadata keys, at every level. */
+function withoutMetadata(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutMetadata);
+  if (isRecord(v)) return Object.fromEntries(Object.entries(v).filter(([k]) => k !== '//').map(([k, x]) => [k, withoutMetadata(x)]));
+  return v;
+}
+
+function blocks(v: unknown): Array<[string, unknown]> {
+  return isRecord(v) ? Object.entries(v).filter(([k]) => k !== '//') : [];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

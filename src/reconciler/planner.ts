@@ -1,0 +1,190 @@
+import type { PlatformClient } from '../api';
+import type { AttributePath, Diagnostic } from '../diagnostics';
+import { reconcilerErrors, TenantformError } from '../errors';
+import type { Attributes } from '../resources/attributes';
+import { versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
+import { readDataSource } from '../resources/operations';
+import { planResource, type PlanResponse } from '../resources/plan';
+import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
+import { dependencies, type Configuration, type DeclaredObject } from './config';
+import { dependencyOrder, withDependencies } from './graph';
+import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
+import { resolveReferences, valueAt, type Lookup } from './references';
+import type { Refreshed } from './refresh';
+import type { StateStore } from './state';
+
+export interface PlanOptions {
+  readonly configuration: Configuration;
+  readonly state: StateStore;
+  readonly refreshed: Refreshed;
+  readonly client: PlatformClient;
+  /** `--target`: only these addresses and what they depend on. */
+  readonly targets: readonly string[];
+  readonly kindOf: (type: string) => ResourceKind | undefined;
+}
+
+/** A plan, and the data source values it was made with (apply resolves references with them). */
+export interface PlanResult {
+  readonly plan: Plan;
+  readonly data: Record<string, State>;
+}
+
+export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
+  const { configuration, refreshed } = opts;
+  const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
+  const deps = dependencies(configuration);
+  const recorded = new Map(opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o]));
+  const selected = selectTargets(opts, deps, recorded, diagnostics);
+  const values = new Map<string, State>(refreshed.data);
+  const lookup: Lookup = (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined);
+  const actions = new Map<string, string>();
+  const changes: PlannedChange[] = [];
+  const data: Record<string, State> = Object.fromEntries(refreshed.data);
+
+  let order: string[] = [];
+  try {
+    order = dependencyOrder(deps);
+  } catch (err) {
+    diagnostics.push((err as TenantformError).toDiagnostic());
+  }
+  for (const address of order) {
+    if (!selected.has(address)) continue;
+    const o = configuration.objects.get(address)!;
+    if (o.mode === 'data') {
+      if (values.has(address)) continue;
+      const value = await readLateDataSource(o, deps, actions, lookup, opts.client, diagnostics);
+      values.set(address, value ?? unknownObject(o.kind.attributes));
+      if (value) data[address] = value;
+      continue;
+    }
+    const kind = o.kind as ResourceKind;
+    const prior = refreshed.live.get(address) ?? null;
+    const config = resolveReferences(o.config, lookup) as State;
+    const r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
+    diagnostics.push(...r.diagnostics);
+    if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
+    actions.set(address, r.action);
+    values.set(address, r.planned ?? {});
+    changes.push(plannedChange(o, kind, prior, r));
+  }
+  for (const [address, o] of recorded) {
+    if (configuration.objects.has(address) || !selected.has(address)) continue;
+    const kind = opts.kindOf(o.type);
+    const prior = refreshed.live.get(address) ?? null;
+    if (!kind || !prior) continue; // already gone: apply only forgets it
+    const r = planResource({ kind, address, config: null, prior });
+    diagnostics.push(...r.diagnostics);
+    if (opts.state.isProtected(address)) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
+    changes.push({ ...plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), actionReason: 'delete_because_no_resource_config' });
+  }
+  const drift = [...recorded.values()]
+    .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
+    .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
+  const plan: Plan = {
+    stack: configuration.stack,
+    configHash: configuration.hash,
+    priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
+    changes,
+    drift,
+    diagnostics,
+    refreshOnly: false,
+    createdAt: new Date().toISOString(),
+  };
+  return { plan, data };
+}
+
+function selectTargets(
+  opts: PlanOptions,
+  deps: ReturnType<typeof dependencies>,
+  recorded: ReadonlyMap<string, unknown>,
+  diagnostics: Diagnostic[],
+): Set<string> {
+  const everything = new Set([...deps.keys(), ...recorded.keys()]);
+  if (opts.targets.length === 0) return everything;
+  for (const t of opts.targets) {
+    if (!everything.has(t)) {
+      diagnostics.push({
+        severity: 'error',
+        summary: 'No such resource',
+        detail: `--target ${t} is neither declared in the configuration nor recorded in the state. Targets are addresses such as tenantform_infra_component.primary.`,
+        address: t,
+      });
+    }
+  }
+  return withDependencies(opts.targets, deps);
+}
+
+/**
+ * A data source whose arguments reference managed objects: read now when those are known
+ * and unchanged, otherwise its values are known only after apply.
+ */
+async function readLateDataSource(
+  o: DeclaredObject,
+  deps: ReturnType<typeof dependencies>,
+  actions: ReadonlyMap<string, string>,
+  lookup: Lookup,
+  client: PlatformClient,
+  diagnostics: Diagnostic[],
+): Promise<State | undefined> {
+  const config = resolveReferences(o.config, lookup) as State;
+  const managedChanging = [...(deps.get(o.address) ?? [])].some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
+  if (containsUnknown(config) || managedChanging) return undefined;
+  const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: { client }, config });
+  diagnostics.push(...r.diagnostics);
+  return r.value;
+}
+
+function unknownObject(attributes: Attributes): State {
+  return Object.fromEntries(Object.keys(attributes).map((k) => [k, Unknown]));
+}
+
+function plannedChange(
+  o: Pick<DeclaredObject, 'address' | 'type' | 'name'>,
+  kind: ResourceKind,
+  prior: State | null,
+  r: PlanResponse,
+): PlannedChange {
+  const names = (test: (a: Attributes[string]) => boolean | undefined) => Object.entries(kind.attributes).filter(([, a]) => test(a)).map(([n]) => n);
+  return {
+    address: o.address,
+    mode: 'managed',
+    type: o.type,
+    name: o.name,
+    action: r.action,
+    before: prior,
+    after: r.planned,
+    requiresReplace: r.requiresReplace,
+    changed: r.changed,
+    sensitive: names((a) => a.sensitive),
+    identifying: names((a) => a.identifying),
+    ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
+    ...(prior ? { seen: seenOf(kind, prior) } : {}),
+  };
+}
+
+/** What a plan saw of an object, re-checked before a saved plan is applied. */
+export function seenOf(kind: AnyKind, live: State): { version?: number | null; fingerprint?: string | null } {
+  const v = versionAttribute(kind);
+  return v ? { version: typeof live[v] === 'number' ? (live[v] as number) : null } : { fingerprint: fingerprint(kind.attributes, live) };
+}
+
+/** How a recorded object differs from the live one: changed attributes, or deleted outside tenantform. */
+function driftOf(address: string, type: string, name: string, kind: ResourceKind, recorded: State, live: State | null): DriftedResource[] {
+  const base = { address, mode: 'managed' as const, type, name, before: recorded, after: live };
+  if (!live) return [{ ...base, action: 'delete', changes: [] }];
+  const changes = attributeDrift(kind.attributes, recorded, live, []);
+  return changes.length > 0 ? [{ ...base, action: 'update', changes }] : [];
+}
+
+function attributeDrift(attributes: Attributes, recorded: State, live: State, at: AttributePath): AttributeDrift[] {
+  return Object.entries(attributes).flatMap(([name, a]): AttributeDrift[] => {
+    // Values the platform derives (effective settings) are shown, never judged as drift.
+    if (a.mode === 'computed' && a.changesOnUpdate) return [];
+    const before = recorded[name] ?? null;
+    const after = live[name] ?? null;
+    if (a.type === 'object' && before && after && typeof before === 'object' && typeof after === 'object') {
+      return attributeDrift(a.attributes, before as State, after as State, [...at, name]);
+    }
+    return valueEqual(a, before, after) ? [] : [{ path: [...at, name], state: before, live: after }];
+  });
+}

@@ -1,0 +1,151 @@
+import type { PlatformClient } from '../api';
+import type { Infra } from '../api';
+import { isNotFound } from '../api/errors';
+import type { Diagnostic } from '../diagnostics';
+import { reconcilerErrors } from '../errors';
+import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import { adoptResource, readDataSource, readResource } from '../resources/operations';
+import { containsUnknown } from '../resources/values';
+import { dependencies, type Configuration } from './config';
+import { mapLimited, runInOrder } from './graph';
+import { resolveReferences, valueAt } from './references';
+import type { RecordedObject, StateStore } from './state';
+
+/** What the platform has now, for every recorded object and every data source that could be read. */
+export interface Refreshed {
+  /** Data source values by address (those whose arguments depend on managed objects are absent). */
+  readonly data: Map<string, State>;
+  /** Managed objects by address: the live object, or null when it is gone. */
+  readonly live: Map<string, State | null>;
+  /** Addresses whose interrupted create was found on the platform (now in `live`). */
+  readonly adopted: Set<string>;
+  readonly diagnostics: Diagnostic[];
+}
+
+export interface RefreshOptions {
+  readonly configuration: Configuration;
+  readonly state: StateStore;
+  readonly client: PlatformClient;
+  readonly parallelism: number;
+  /** false: take the recorded state as live (`--refresh=false`). */
+  readonly refresh: boolean;
+  readonly kindOf: (type: string) => ResourceKind | undefined;
+}
+
+export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
+  const diagnostics: Diagnostic[] = [];
+  const data = await readDataSources(opts, diagnostics);
+  const recorded = opts.state.objects().filter((o) => o.mode === 'managed');
+  const live = new Map<string, State | null>();
+  const ctx: OperationContext = { client: opts.refresh ? await prefetched(opts.client, recorded) : opts.client };
+  await mapLimited(recorded, opts.parallelism, async (o) => {
+    const kind = opts.kindOf(o.type);
+    if (!kind) {
+      diagnostics.push(unknownRecordedType(o));
+      return;
+    }
+    const state = upgraded(kind, o);
+    if (!opts.refresh) {
+      live.set(o.address, state);
+      return;
+    }
+    const r = await readResource({ kind, address: o.address, ctx, state });
+    diagnostics.push(...r.diagnostics);
+    // When the read failed the plan goes on with the recorded state; the error stops apply.
+    live.set(o.address, r.value === undefined ? state : r.value);
+  });
+  const adopted = await adoptPending(opts, ctx, live, diagnostics);
+  return { data, live, adopted, diagnostics };
+}
+
+/** Data sources whose arguments are known without any managed object, in dependency order. */
+async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]): Promise<Map<string, State>> {
+  const values = new Map<string, State>();
+  const all = dependencies(opts.configuration);
+  const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
+  const ctx: OperationContext = { client: opts.client };
+  await runInOrder(dataOnly, opts.parallelism, async (address) => {
+    const declared = opts.configuration.objects.get(address)!;
+    const config = resolveReferences(declared.config, (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined)) as State;
+    if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known
+    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config });
+    diagnostics.push(...r.diagnostics);
+    if (r.value) values.set(address, r.value);
+    return r.value !== undefined;
+  });
+  return values;
+}
+
+/**
+ * Creates interrupted before their answer was recorded: the object is looked for on the
+ * platform and adopted, so that the create is never sent twice.
+ */
+async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
+  const adopted = new Set<string>();
+  await mapLimited(opts.state.pending(), opts.parallelism, async (p) => {
+    const kind = opts.kindOf(p.address.split('.')[0]);
+    if (!kind?.adopt) {
+      const detail = 'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';
+      diagnostics.push(reconcilerErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
+      return;
+    }
+    const r = await adoptResource({ kind, address: p.address, ctx, pending: p.attributes });
+    if (r.value === undefined) {
+      diagnostics.push(...r.diagnostics.map((d) => ({ ...d, detail: `${d.detail}\nAn earlier run was interrupted while creating ${p.address}.` })));
+      return;
+    }
+    if (r.value) {
+      live.set(p.address, r.value);
+      adopted.add(p.address);
+      diagnostics.push({
+        severity: 'warning',
+        summary: 'Found the object of an interrupted create',
+        detail: `An earlier run was interrupted while creating ${p.address}; the platform has it (${kind.identity(r.value)}). It is adopted, not created again.`,
+        address: p.address,
+      });
+    }
+  });
+  return adopted;
+}
+
+function upgraded(kind: ResourceKind, o: RecordedObject): State {
+  return kind.upgradeState && o.schemaVersion < kind.schemaVersion ? kind.upgradeState(o.schemaVersion, o.attributes) : o.attributes;
+}
+
+function unknownRecordedType(o: RecordedObject): Diagnostic {
+  return {
+    severity: 'error',
+    summary: 'Unknown resource type in the state',
+    detail: `${o.address} is recorded with type ${o.type}, which this version of tenantform does not know. Use the tenantform version that wrote the state.`,
+    address: o.address,
+  };
+}
+
+/**
+ * Infrastructure components are read in one request (`GET /infra?uuids=...`) for all recorded
+ * ones; the kind's own reads are then answered from that answer. When the batch fails (one id
+ * gone answers 404 for all), each component is read alone.
+ */
+async function prefetched(client: PlatformClient, recorded: RecordedObject[]): Promise<PlatformClient> {
+  const ids = recorded.filter((o) => o.type === 'tenantform_infra_component' && typeof o.attributes.id === 'string').map((o) => String(o.attributes.id));
+  if (ids.length < 2) return client;
+  let components: Infra[];
+  try {
+    components = await client.getInfra(ids);
+  } catch (err) {
+    if (isNotFound(err)) return client;
+    throw err;
+  }
+  const byId = new Map(components.map((c) => [c.id, c]));
+  const known = new Set(ids);
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'getInfra') {
+        return (uuids: readonly string[]) =>
+          uuids.every((id) => known.has(id)) ? Promise.resolve(uuids.flatMap((id) => byId.get(id) ?? [])) : target.getInfra(uuids);
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}

@@ -1,0 +1,76 @@
+import { PlatformClient } from '../api';
+import { hasErrors, type Diagnostic } from '../diagnostics';
+import { reconcilerErrors } from '../errors';
+import type { ResourceKind } from '../resources/declaration';
+import { PROVIDER_ENV } from '../resources/provider-config';
+import { ALL_KINDS } from '../resources/registry.generated';
+import { locateConfiguration, loadConfiguration, type Configuration } from './config';
+import { acquireLock, type StateLock } from './lock';
+import { StateStore } from './state';
+
+/** Where a command finds its configuration and state (the flags every command shares). */
+export interface WorkspaceOptions {
+  readonly cwd: string;
+  readonly stack?: string;
+  readonly config?: string;
+  readonly state?: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface Workspace {
+  readonly configuration: Configuration;
+  readonly statePath: string;
+  /** Warnings found while loading the configuration. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Finds, reads and checks the configuration. Returns the problems instead when there are
+ * any: nothing is sent to the platform for a configuration that does not validate.
+ */
+export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics: Diagnostic[] } {
+  const location = locateConfiguration(opts);
+  const { configuration, diagnostics } = loadConfiguration(location);
+  if (!configuration || hasErrors(diagnostics)) return { diagnostics };
+  return { configuration, diagnostics, statePath: opts.state ?? location.defaultState };
+}
+
+/** The platform client: each provider argument from the provider block, else its environment variable. */
+export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv): PlatformClient {
+  const setting = (name: keyof typeof PROVIDER_ENV): string => {
+    const v = configuration.provider[name] ?? env[PROVIDER_ENV[name]];
+    if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);
+    return v;
+  };
+  return new PlatformClient({ baseUrl: setting('base_url'), clientId: setting('client_id'), clientSecret: setting('client_secret') });
+}
+
+const RESOURCE_KINDS = new Map(ALL_KINDS.filter((k): k is ResourceKind => k.kind === 'resource').map((k) => [k.type, k]));
+
+export function resourceKind(type: string): ResourceKind | undefined {
+  return RESOURCE_KINDS.get(type);
+}
+
+/**
+ * Runs `work` with the state locked and open, and a client; releases both whatever happens.
+ */
+export async function withLockedState<T>(
+  workspace: Workspace,
+  env: NodeJS.ProcessEnv,
+  operation: string,
+  work: (state: StateStore, client: PlatformClient) => Promise<T>,
+): Promise<T> {
+  const client = platformClient(workspace.configuration, env);
+  let lock: StateLock | undefined;
+  try {
+    lock = acquireLock(workspace.statePath, operation, TENANTFORM_VERSION);
+    const state = await StateStore.open(workspace.statePath);
+    return await work(state, client);
+  } finally {
+    lock?.release();
+    await client.close();
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const TENANTFORM_VERSION: string = (require('../../package.json') as { version: string }).version;

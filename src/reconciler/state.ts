@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { reconcilerErrors } from '../errors';
+import type { AnyKind, State } from '../resources/declaration';
+import { PROVIDER_ADDRESS } from '../resources/provider-config';
+import { containsUnknown, hashSecret } from '../resources/values';
+
+/**
+ * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
+ * provider can take a stack over (and back). Attributes are what the provider stores:
+ * normalized, every schema attribute present.
+ */
+
+/** The Terraform version the file claims to come from; older Terraform refuses newer state. */
+const TERRAFORM_VERSION = '1.5.7';
+const PROVIDER = `provider["${PROVIDER_ADDRESS}"]`;
+
+export interface StateInstance {
+  schema_version: number;
+  attributes: State;
+  sensitive_attributes: unknown[];
+  dependencies?: string[];
+}
+
+export interface StateResource {
+  mode: 'managed' | 'data';
+  type: string;
+  name: string;
+  provider: string;
+  instances: StateInstance[];
+}
+
+/** A create that cannot be repeated safely, recorded before its request was sent. */
+export interface PendingCreate {
+  address: string;
+  attributes: State;
+  started: string;
+}
+
+export interface StateDocument {
+  version: 4;
+  terraform_version: string;
+  serial: number;
+  lineage: string;
+  outputs: Record<string, unknown>;
+  resources: StateResource[];
+  check_results: null;
+  /** Terraform ignores keys it does not know (and drops them when it writes). */
+  tenantform_pending?: PendingCreate[];
+  /** Addresses whose configuration set prevent_destroy, so that removing the block is still refused. */
+  tenantform_protected?: string[];
+}
+
+export interface RecordedObject {
+  readonly address: string;
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly schemaVersion: number;
+  readonly attributes: State;
+  readonly dependencies: string[];
+}
+
+export function addressOf(r: Pick<StateResource, 'mode' | 'type' | 'name'>): string {
+  return `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+}
+
+function splitAddress(address: string): { mode: 'managed' | 'data'; type: string; name: string } {
+  const data = address.startsWith('data.');
+  const [type, name] = (data ? address.slice(5) : address).split('.');
+  return { mode: data ? 'data' : 'managed', type, name };
+}
+
+/**
+ * The state of one stack, in memory, written back atomically after every change
+ * (temporary file, fsync, rename; the previous file kept as `<file>.backup`).
+ */
+export class StateStore {
+  private writes: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    private doc: StateDocument,
+    /** Whether a state file existed when the store was opened. */
+    readonly existed: boolean,
+  ) {}
+
+  static async open(path: string): Promise<StateStore> {
+    let text: string;
+    try {
+      text = await fs.readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+      return new StateStore(path, emptyState(), false);
+    }
+    return new StateStore(path, parseState(path, text), true);
+  }
+
+  get lineage(): string {
+    return this.doc.lineage;
+  }
+
+  get serial(): number {
+    return this.doc.serial;
+  }
+
+  /** A deep copy of the document as it is now. */
+  snapshot(): StateDocument {
+    return structuredClone(this.doc);
+  }
+
+  objects(): RecordedObject[] {
+    return this.doc.resources.flatMap((r) =>
+      r.instances.slice(0, 1).map((i) => ({
+        address: addressOf(r),
+        mode: r.mode,
+        type: r.type,
+        name: r.name,
+        schemaVersion: i.schema_version,
+        attributes: i.attributes,
+        dependencies: i.dependencies ?? [],
+      })),
+    );
+  }
+
+  get(address: string): RecordedObject | undefined {
+    return this.objects().find((o) => o.address === address);
+  }
+
+  /** Records an object (sensitive attributes only as a hash). */
+  put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[]): void {
+    if (containsUnknown(attributes)) throw new Error(`${address}: refusing to record a value that is not known yet`);
+    const { mode, type, name } = splitAddress(address);
+    const stored: State = { ...attributes };
+    for (const [attr, a] of Object.entries(kind.attributes)) {
+      if (a.sensitive && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
+    }
+    const resource: StateResource = {
+      mode,
+      type,
+      name,
+      provider: PROVIDER,
+      instances: [
+        {
+          schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
+          attributes: stored,
+          sensitive_attributes: [],
+          dependencies: [...dependencies].sort(),
+        },
+      ],
+    };
+    const i = this.doc.resources.findIndex((r) => addressOf(r) === address);
+    if (i >= 0) this.doc.resources[i] = resource;
+    else this.doc.resources.push(resource);
+  }
+
+  remove(address: string): void {
+    this.doc.resources = this.doc.resources.filter((r) => addressOf(r) !== address);
+  }
+
+  pending(): PendingCreate[] {
+    return [...(this.doc.tenantform_pending ?? [])];
+  }
+
+  addPending(address: string, attributes: State): void {
+    this.removePending(address);
+    this.doc.tenantform_pending = [...(this.doc.tenantform_pending ?? []), { address, attributes, started: new Date().toISOString() }];
+  }
+
+  removePending(address: string): void {
+    const rest = (this.doc.tenantform_pending ?? []).filter((p) => p.address !== address);
+    if (rest.length > 0) this.doc.tenantform_pending = rest;
+    else delete this.doc.tenantform_pending;
+  }
+
+  isProtected(address: string): boolean {
+    return this.doc.tenantform_protected?.includes(address) ?? false;
+  }
+
+  setProtected(address: string, protect: boolean): void {
+    const rest = (this.doc.tenantform_protected ?? []).filter((a) => a !== address);
+    if (protect) rest.push(address);
+    if (rest.length > 0) this.doc.tenantform_protected = rest.sort();
+    else delete this.doc.tenantform_protected;
+  }
+
+  /** Writes the state (serial bumped). Writes are queued, so concurrent callers never interleave. */
+  save(): Promise<void> {
+    const next = this.writes.then(async () => {
+      this.doc.serial += 1;
+      await writeAtomically(this.path, `${JSON.stringify(this.doc, null, 2)}\n`);
+    });
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+}
+
+function emptyState(): StateDocument {
+  return { version: 4, terraform_version: TERRAFORM_VERSION, serial: 0, lineage: randomUUID(), outputs: {}, resources: [], check_results: null };
+}
+
+export function parseState(path: string, text: string): StateDocument {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw reconcilerErrors.stateUnreadable(path, `not JSON (${(err as Error).message})`);
+  }
+  const d = doc as Partial<StateDocument>;
+  if (typeof doc !== 'object' || doc === null) throw reconcilerErrors.stateUnreadable(path, 'not a JSON object');
+  if (d.version !== 4) throw reconcilerErrors.stateUnreadable(path, `state format version ${String(d.version)}; tenantform reads version 4`);
+  if (typeof d.serial !== 'number' || typeof d.lineage !== 'string' || !Array.isArray(d.resources)) {
+    throw reconcilerErrors.stateUnreadable(path, 'serial, lineage or resources missing');
+  }
+  return { ...d, outputs: d.outputs ?? {}, check_results: null } as StateDocument;
+}
+
+/** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
+export async function writeAtomically(path: string, text: string, opts: { backup: boolean } = { backup: true }): Promise<void> {
+  const dir = dirname(path);
+  await fs.mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  await writeSynced(temp, text);
+  try {
+    if (opts.backup) {
+      await fs.copyFile(path, `${temp}.backup`);
+      await fs.rename(`${temp}.backup`, `${path}.backup`);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await fs.rename(temp, path);
+  await syncDirectory(dir);
+}
+
+async function writeSynced(path: string, text: string): Promise<void> {
+  const handle = await fs.open(path, 'wx', 0o600);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  }
+}
