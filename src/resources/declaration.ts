@@ -11,6 +11,8 @@ export type State = Record<string, unknown>;
 export interface OperationContext {
   readonly client: PlatformClient;
   readonly signal?: AbortSignal;
+  /** The resource address, for error messages (set by the operations layer). */
+  readonly address?: string;
 }
 
 /** A rule broken by a configuration, before the address is known. */

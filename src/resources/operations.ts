@@ -42,6 +42,10 @@ export function toDiagnostic(err: unknown, address: string | undefined, doing: s
   return { severity: 'error', summary: `Unexpected failure while ${doing}`, detail: message, address, retryable: false };
 }
 
+function withAddress(req: { ctx: OperationContext; address: string }): OperationContext {
+  return { ...req.ctx, address: req.address };
+}
+
 interface Base {
   readonly kind: ResourceKind;
   readonly address: string;
@@ -51,33 +55,33 @@ interface Base {
 /** Reads the live object; value null when it is gone. Keeps recorded JSON text when equal. */
 export function readResource(req: Base & { state: State }): Promise<OperationResult<State | null>> {
   return runOperation(req.address, 'reading the object', async () => {
-    const live = await req.kind.read(req.ctx, req.state);
+    const live = await req.kind.read(withAddress(req), req.state);
     return live ? preserveJsonText(req.kind.attributes, req.state, normalize(req.kind.attributes, live)) : null;
   });
 }
 
 export function createResource(req: Base & { planned: State }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'creating the object', async () => {
-    const created = await req.kind.create(req.ctx, req.planned);
+    const created = await req.kind.create(withAddress(req), req.planned);
     return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, created));
   });
 }
 
 export function updateResource(req: Base & { prior: State; planned: State }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'updating the object', async () => {
-    const updated = await req.kind.update(req.ctx, req.prior, req.planned);
+    const updated = await req.kind.update(withAddress(req), req.prior, req.planned);
     return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, updated));
   });
 }
 
 export function deleteResource(req: Base & { prior: State }): Promise<OperationResult<void>> {
-  return runOperation(req.address, 'deleting the object', () => req.kind.delete(req.ctx, req.prior));
+  return runOperation(req.address, 'deleting the object', () => req.kind.delete(withAddress(req), req.prior));
 }
 
 /** Finds the object an interrupted create made; value null when there is none. */
 export function adoptResource(req: Base & { pending: State }): Promise<OperationResult<State | null>> {
   return runOperation(req.address, 'looking for the object of an interrupted create', async () => {
-    const found = req.kind.adopt ? await req.kind.adopt(req.ctx, req.pending) : null;
+    const found = req.kind.adopt ? await req.kind.adopt(withAddress(req), req.pending) : null;
     return found ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, found)) : null;
   });
 }
@@ -89,7 +93,7 @@ export function importResource(req: Base & { id: string }): Promise<OperationRes
     if (isViolation(parsed)) {
       throw errors.invalidImportId(req.kind.type, req.id, req.kind.importId.format);
     }
-    const live = await req.kind.read(req.ctx, normalize(req.kind.attributes, parsed));
+    const live = await req.kind.read(withAddress(req), normalize(req.kind.attributes, parsed));
     if (!live) throw errors.notFoundForImport(req.kind.type, req.id);
     return normalize(req.kind.attributes, live);
   });
@@ -102,6 +106,6 @@ export function readDataSource(req: {
   config: State;
 }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'reading the data source', async () =>
-    normalize(req.kind.attributes, await req.kind.read(req.ctx, normalize(req.kind.attributes, req.config))),
+    normalize(req.kind.attributes, await req.kind.read(withAddress(req), normalize(req.kind.attributes, req.config))),
   );
 }

@@ -62,7 +62,8 @@ export function normalize(attributes: Attributes, input: State | null | undefine
   for (const [name, a] of Object.entries(attributes)) {
     let v = input?.[name];
     if ((v === undefined || v === null) && a.default !== undefined && a.mode !== 'computed') v = a.default;
-    if (a.type === 'object' && v !== undefined && v !== null) v = normalize(a.attributes, v as State);
+    // An object known only after apply stays unknown as a whole.
+    if (a.type === 'object' && v !== undefined && v !== null && v !== Unknown) v = normalize(a.attributes, v as State);
     out[name] = v === undefined ? null : v;
   }
   return out;
