@@ -3,4 +3,4 @@
  * and data source (`new InfraComponent(this, 'primary', { ... })`).
  */
 export { TenantformProvider, type TenantformProviderProps } from './resources/construct';
-export * from './resources/registry.generated';
+export * from './constructs.generated';

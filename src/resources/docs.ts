@@ -1,6 +1,6 @@
 import type { Attribute, Attributes } from './attributes';
 import type { AnyKind } from './declaration';
-import { camelCase } from './naming';
+import { camelCase, constructName } from './naming';
 import { PROVIDER_ATTRIBUTES, PROVIDER_ENV } from './provider-config';
 import { ALL_KINDS } from './registry.generated';
 import { describe } from './terraform-schema';
@@ -65,11 +65,6 @@ function tsLiteral(value: unknown, indent: string): string {
   return JSON.stringify(value);
 }
 
-function constructName(kind: AnyKind): string {
-  const base = kind.type.replace(/^tenantform_/, '').replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
-  return kind.kind === 'data' ? `DataTenantform${base}` : base;
-}
-
 function renderKind(kind: AnyKind): string {
   const title = kind.kind === 'data' ? `Data source \`${kind.type}\`` : `Resource \`${kind.type}\``;
   const lines = [
@@ -82,7 +77,7 @@ function renderKind(kind: AnyKind): string {
     '## Example (cdktf, TypeScript)',
     '',
     '```ts',
-    `new ${constructName(kind)}(this, '${kind.example.name}', ${tsLiteral(kind.example.config, '')});`,
+    `new ${constructName(kind.type, kind.kind)}(this, '${kind.example.name}', ${tsLiteral(kind.example.config, '')});`,
     '```',
     '',
     '## Example (Terraform JSON, as `cdktf synth` writes it)',

@@ -22,3 +22,9 @@ export function snakeKeys(value: unknown): unknown {
   }
   return value;
 }
+
+/** The cdktf class of a kind: `tenantform_infra_component` → `InfraComponent`, data → `DataTenantform…`. */
+export function constructName(type: string, kind: 'resource' | 'data'): string {
+  const base = type.replace(/^tenantform_/, '').replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+  return kind === 'data' ? `DataTenantform${base}` : base;
+}

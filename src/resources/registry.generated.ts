@@ -11,12 +11,3 @@ import usageReport from './kinds/usage-report';
 
 /** Every resource kind and data source, in file order. */
 export const ALL_KINDS: ReadonlyArray<ResourceKind | DataSourceKind> = [agentUpdateSettings, applicationBinding, dataApplication, dataTenant, eventSubscription, infraComponent, tenantSetting, usageReport] as ReadonlyArray<ResourceKind | DataSourceKind>;
-
-export * from './kinds/agent-update-settings';
-export * from './kinds/application-binding';
-export * from './kinds/data-application';
-export * from './kinds/data-tenant';
-export * from './kinds/event-subscription';
-export * from './kinds/infra-component';
-export * from './kinds/tenant-setting';
-export * from './kinds/usage-report';

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { AgentUpdateSettingsItem } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
-import { resourceConstruct } from '../construct';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import { exactlyOneOf } from '../validate';
 
@@ -173,6 +172,3 @@ function toState(target: State, settings: State): State {
 }
 
 export default agentUpdateSettings;
-
-/** cdktf construct: `new AgentUpdateSettings(this, 'acme_updates', { tenantId, updateChannel: 'STABLE', automatic: true })`. */
-export const AgentUpdateSettings = resourceConstruct(agentUpdateSettings);

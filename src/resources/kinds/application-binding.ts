@@ -1,4 +1,3 @@
-import { resourceConstruct } from '../construct';
 import { attr, uuid, UUID_EXPECTS } from '../attributes';
 import { defineResource, type State } from '../declaration';
 import { isNotFound } from '../../api/errors';
@@ -77,6 +76,3 @@ function bound(applicationId: string, tenantId: string): State {
 }
 
 export default applicationBinding;
-
-/** cdktf construct: `new ApplicationBinding(this, 'acme_backup', { applicationId, tenantId })`. */
-export const ApplicationBinding = resourceConstruct(applicationBinding);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Application } from '../../api';
 import { errors } from '../../errors';
 import { attr } from '../attributes';
-import { dataSourceConstruct } from '../construct';
 import { defineDataSource, type State } from '../declaration';
 import { exactlyOneOf } from '../validate';
 
@@ -52,6 +51,3 @@ function toState(a: Application): State {
 }
 
 export default dataApplication;
-
-/** cdktf construct: `new DataTenantformApplication(this, 'backup', { type: 'backup' })`. */
-export const DataTenantformApplication = dataSourceConstruct(dataApplication);

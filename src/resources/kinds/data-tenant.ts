@@ -2,7 +2,6 @@ import type { Tenant } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
 import { attr, uuid, UUID_EXPECTS } from '../attributes';
-import { dataSourceConstruct } from '../construct';
 import { defineDataSource, type OperationContext, type State } from '../declaration';
 import { exactlyOneOf } from '../validate';
 
@@ -94,6 +93,3 @@ function toState(t: Tenant): State {
 }
 
 export default dataTenant;
-
-/** cdktf construct: `new DataTenantformTenant(this, 'acme', { name: 'Acme Manufacturing' })`. */
-export const DataTenantformTenant = dataSourceConstruct(dataTenant);

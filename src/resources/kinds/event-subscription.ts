@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { SubscriptionBody } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
 import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
-import { resourceConstruct } from '../construct';
 import { defineResource, type State } from '../declaration';
 
 const MAX_ID = 1024;
@@ -190,6 +189,3 @@ function toBody(s: State): SubscriptionBody {
 }
 
 export default eventSubscription;
-
-/** cdktf construct: `new EventSubscription(this, 'tenant_events', { topicId, types, tenantDepth: 'ALL' })`. */
-export const EventSubscription = resourceConstruct(eventSubscription);

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { resourceConstruct } from '../construct';
 import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Infra, InfraCreate, InfraUpdate } from '../../api';
@@ -203,6 +202,3 @@ function ambiguousAdoption(pending: State, ids: string[]): TenantformError {
 }
 
 export default infraComponent;
-
-/** cdktf construct: `new InfraComponent(this, 'primary', { ownerTenantId, name, url, capabilities: ['backup'] })`. */
-export const InfraComponent = resourceConstruct(infraComponent);

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { resourceConstruct } from '../construct';
 import { attr, uuid, UUID_EXPECTS } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Setting } from '../../api';
@@ -161,6 +160,3 @@ async function lockedAbove(ctx: OperationContext, appId: string, tenantId: strin
 }
 
 export default tenantSetting;
-
-/** cdktf construct: `new TenantSetting(this, 'acme_retention', { applicationId, tenantId, name, value: JSON.stringify(90) })`. */
-export const TenantSetting = resourceConstruct(tenantSetting);

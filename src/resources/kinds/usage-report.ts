@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { AttributePath } from '../../diagnostics';
-import { resourceConstruct } from '../construct';
 import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN, type Attributes } from '../attributes';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import type { Report, ReportBody } from '../../api';
@@ -267,6 +266,3 @@ function ambiguousAdoption(tenantId: string, ids: string[]): TenantformError {
 }
 
 export default usageReport;
-
-/** cdktf construct: `new UsageReport(this, 'acme_monthly', { resultAction: 'save', parameters: {...}, schedule: { type: 'monthly' } })`. */
-export const UsageReport = resourceConstruct(usageReport);
