@@ -35,7 +35,8 @@ export function handshakeLine(address: string, certificateBase64: string): strin
 
 export interface ServeOptions {
   readonly env: NodeJS.ProcessEnv;
-  readonly handlers: Record<string, RpcHandler>;
+  /** The provider's RPCs by method name; called on the first request, so that loading waits until after the handshake. */
+  readonly handlers: () => Record<string, RpcHandler>;
   /** Called once the listener is up, with the handshake line to print. */
   readonly onListening: (line: string) => void;
   /** Called when Terraform asks the plugin to shut down (after the answer is sent). */
@@ -57,23 +58,32 @@ export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
   const server = new grpcJs.Server({ 'grpc.max_receive_message_length': 256 * 1024 * 1024, 'grpc.max_send_message_length': 256 * 1024 * 1024 });
   const streams = new Set<grpc.ServerWritableStream<unknown, unknown>>();
 
+  const providerDefinition = definition['tfplugin6.Provider'] as grpc.ServiceDefinition;
+  let handlers: Record<string, RpcHandler> | undefined;
   const providerService: grpc.UntypedServiceImplementation = {};
-  for (const [name, handler] of Object.entries(opts.handlers)) {
+  for (const name of Object.keys(providerDefinition)) {
     providerService[name] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      handler(call.request).then(
-        (response) => callback(null, response),
-        (err: unknown) => {
-          // A bug must still reach the user as a diagnostic, not as a broken plugin.
-          const message = err instanceof Error ? err.stack ?? err.message : String(err);
-          opts.log(`${name} failed: ${message}`);
-          callback(null, {
-            diagnostics: [{ severity: 'ERROR', summary: `The tenantform provider failed in ${name}`, detail: err instanceof Error ? err.message : String(err) }],
-          });
-        },
-      );
+      const fail = (err: unknown) => {
+        // A bug must still reach the user as a diagnostic, not as a broken plugin.
+        opts.log(`${name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        callback(null, {
+          diagnostics: [{ severity: 'ERROR', summary: `The tenantform provider failed in ${name}`, detail: err instanceof Error ? err.message : String(err) }],
+        });
+      };
+      try {
+        handlers ??= opts.handlers();
+        const handler = handlers[name];
+        if (!handler) {
+          callback(null, { diagnostics: [{ severity: 'ERROR', summary: `${name} is not supported`, detail: `The tenantform provider does not implement ${name}.` }] });
+          return;
+        }
+        handler(call.request).then((response) => callback(null, response), fail);
+      } catch (err) {
+        fail(err);
+      }
     };
   }
-  server.addService(definition['tfplugin6.Provider'] as grpc.ServiceDefinition, providerService);
+  server.addService(providerDefinition, providerService);
 
   let shuttingDown = false;
   server.addService(definition['plugin.GRPCController'] as grpc.ServiceDefinition, {

@@ -24,32 +24,40 @@ async function run(): Promise<void> {
   process.on('SIGINT', () => undefined);
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  (require('./cdktf-stand-in') as typeof import('./cdktf-stand-in')).useCdktfStandIn();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { TenantformProvider } = require('./server') as typeof import('./server');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { servePlugin } = require('./handshake') as typeof import('./handshake');
-  const provider = new TenantformProvider({
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    kinds: () => (require('../resources/registry.generated') as typeof import('../resources/registry.generated')).ALL_KINDS,
-    log,
-  });
+  let provider: import('./server').TenantformProvider | undefined;
+  /** The resource modules (and zod under them) load after the handshake line, while Terraform connects. */
+  const loadProvider = () => {
+    if (!provider) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./cdktf-stand-in') as typeof import('./cdktf-stand-in')).useCdktfStandIn();
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { TenantformProvider } = require('./server') as typeof import('./server');
+      provider = new TenantformProvider({
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        kinds: () => (require('../resources/registry.generated') as typeof import('../resources/registry.generated')).ALL_KINDS,
+        log,
+      });
+      provider.kinds();
+    }
+    return provider;
+  };
 
   let exiting = false;
   const exit = async (code: number) => {
     if (exiting) return;
     exiting = true;
-    await Promise.race([Promise.all([plugin.stop(), provider.close()]), new Promise((r) => setTimeout(r, 300))]);
+    await Promise.race([Promise.all([plugin.stop(), provider?.close()]), new Promise((r) => setTimeout(r, 300))]);
     process.exit(code);
   };
   const plugin = await servePlugin({
     env: process.env,
-    handlers: provider.handlers(),
+    handlers: () => loadProvider().handlers(),
     onListening: (line) => process.stdout.write(line),
     onShutdown: () => void exit(0),
     log,
   });
-  setImmediate(() => provider.kinds());
+  setImmediate(loadProvider);
   watchParent(() => {
     log('Terraform is gone; exiting');
     void exit(0);

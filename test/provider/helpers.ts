@@ -1,0 +1,121 @@
+/**
+ * Shared set-up of the provider suites: a fresh build of dist/ (the provider runs compiled,
+ * as Terraform launches it), the real `terraform` binary, and a check that no provider
+ * process outlives a command.
+ */
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+export const PROVIDER_MAIN = join(ROOT, 'dist', 'provider', 'main.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function builtAt(): number {
+  try {
+    return statSync(PROVIDER_MAIN).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Compiles src/ into dist/ when a source is newer than the compiled provider. Suites run in
+ * parallel workers, so one builds while the others wait on a lock directory.
+ */
+export async function ensureBuilt(): Promise<void> {
+  if (builtAt() >= newestSource(join(ROOT, 'src'))) return;
+  const lock = join(tmpdir(), `tenantform-build-${Buffer.from(ROOT).toString('hex').slice(-24)}.lock`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 120_000) rmSync(lock, { recursive: true, force: true });
+      await sleep(250);
+    }
+  }
+  try {
+    if (builtAt() >= newestSource(join(ROOT, 'src'))) return;
+    await new Promise<void>((resolve) => {
+      // Type errors elsewhere in the project still emit JavaScript; only a missing output fails.
+      execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }, () => resolve());
+    });
+    if (builtAt() === 0) throw new Error('The build did not produce dist/provider/main.js');
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Fails with a clear message when `terraform` is not on PATH. */
+export function requireTerraform(): string {
+  const r = spawnSync('terraform', ['version'], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) {
+    throw new Error('The provider tests drive the real `terraform` binary (1.11 or newer), which is not on PATH. Install Terraform to run them.');
+  }
+  return r.stdout.split('\n')[0];
+}
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout and stderr together, for assertions that do not care which. */
+  readonly output: string;
+}
+
+/** Runs a command without blocking this process (the emulator answers from it). */
+export function run(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr, output: `${stdout}\n${stderr}` }));
+  });
+}
+
+/**
+ * Running provider processes of this checkout (pid and command line). With a marker, only
+ * those whose environment holds it: suites run in parallel, each marks its own launches.
+ */
+export function providerProcesses(marker?: string): string[] {
+  const r = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return r.stdout
+    .split('\n')
+    .filter((line) => line.includes(PROVIDER_MAIN))
+    .map((line) => line.trim())
+    .filter((line) => {
+      if (!marker) return true;
+      try {
+        return readFileSync(`/proc/${line.split(/\s+/)[0]}/environ`, 'utf8').includes(marker);
+      } catch {
+        // Gone meanwhile, or no /proc: a process that is gone is not left over.
+        return existsSync('/proc') ? false : true;
+      }
+    });
+}
+
+/** Waits briefly for provider processes to finish exiting; returns those still there. */
+export async function leftoverProviders(marker?: string): Promise<string[]> {
+  for (let i = 0; i < 20; i++) {
+    if (providerProcesses(marker).length === 0) return [];
+    await sleep(100);
+  }
+  return providerProcesses(marker);
+}
