@@ -6,7 +6,11 @@
 import type { AgentUpdateSettings, Application, PlatformClient, Tenant } from '../api';
 import { isNotFound } from '../api/errors';
 import type { ResourceKind, State } from '../resources/declaration';
-import { agentUpdateSettings, applicationBinding, infraComponent, tenantSetting, usageReport } from '../resources/registry.generated';
+import { agentUpdateSettings } from '../resources/kinds/agent-update-settings';
+import { applicationBinding } from '../resources/kinds/application-binding';
+import { infraComponent } from '../resources/kinds/infra-component';
+import { tenantSetting } from '../resources/kinds/tenant-setting';
+import { usageReport } from '../resources/kinds/usage-report';
 import { canonicalJson } from '../resources/values';
 
 export interface TenantInfo {

@@ -3,8 +3,8 @@
  * camelCase props, tenants and applications as literal ids named by a comment.
  */
 import type { Attribute, Attributes } from '../resources/attributes';
-import type { ResourceKind, State } from '../resources/declaration';
-import { camelCase } from '../resources/naming';
+import type { State } from '../resources/declaration';
+import { camelCase, constructName } from '../resources/naming';
 import { parseJson } from '../resources/values';
 import type { TenantExport } from './index';
 import { slug } from './names';
@@ -13,10 +13,6 @@ const INDENT = '  ';
 /** Arrays of plain values up to this length stay on one line. */
 const INLINE_WIDTH = 72;
 
-/** Class name of a kind's construct, as `src/resources/kinds/*` export it: `tenantform_infra_component` -> `InfraComponent`. */
-export function constructClassName(kind: ResourceKind): string {
-  return pascal(kind.type.replace(/^tenantform_/, ''));
-}
 
 export function renderTypescript(exp: TenantExport): string {
   const tenantKeys = identifiers(exp.tenants.map((t) => t.name));
@@ -28,7 +24,7 @@ export function renderTypescript(exp: TenantExport): string {
   const usedTenants = new Set(exp.objects.flatMap((o) => idsUnder(o.config, 'tenant_id')));
   const refs: References = { tenant: tenantRef, application: appRef };
 
-  const classes = [...new Set(exp.objects.map((o) => constructClassName(o.kind)))];
+  const classes = [...new Set(exp.objects.map((o) => constructName(o.kind.type, 'resource')))];
   const imported = ['TenantformProvider', ...classes].sort();
   let stackClass = `${pascal(slug(exp.root.name))}Stack`;
   if (['App', 'TerraformStack', 'Construct', ...imported].includes(stackClass)) stackClass = `Exported${stackClass}`;
@@ -80,7 +76,7 @@ export function renderTypescript(exp: TenantExport): string {
     }
     const props = objectLiteral(o.kind.attributes, o.config, INDENT.repeat(2), refs, o.dependsOn.map((a) => variables.get(a) as string));
     const variable = variables.get(o.address);
-    body.push(`${variable ? `const ${variable} = ` : ''}new ${constructClassName(o.kind)}(this, ${tsString(o.name)}, ${props});`);
+    body.push(`${variable ? `const ${variable} = ` : ''}new ${constructName(o.kind.type, 'resource')}(this, ${tsString(o.name)}, ${props});`);
   }
 
   out.push(
