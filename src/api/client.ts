@@ -82,7 +82,7 @@ export interface SettingData {
 
 export interface InfraCreate {
   owner_tenant_id: string;
-  location_id: string;
+  location_id?: string | null;
   name: string;
   url: string;
   capabilities: string[];
@@ -94,7 +94,7 @@ export interface InfraCreate {
 
 export interface InfraUpdate {
   name: string;
-  location_id: string;
+  location_id?: string | null;
   url: string;
   capabilities: string[];
   content_url?: string;

@@ -66,7 +66,7 @@ export const SettingList = z.looseObject({ settings: z.array(Setting) });
 export const Infra = z.looseObject({
   id: uuid,
   owner_tenant_id: z.string(),
-  location_id: z.string(),
+  location_id: z.string().nullable(),
   name: z.string(),
   url: z.string(),
   capabilities: z.array(z.string()),

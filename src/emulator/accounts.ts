@@ -255,7 +255,7 @@ function checkInfraFields(body: Record<string, unknown>, required: string[]): vo
     if (body[f] === undefined || body[f] === null) throw accountBadRequest(f, 'is required');
   }
   for (const f of ['owner_tenant_id', 'location_id']) {
-    if (body[f] !== undefined && (typeof body[f] !== 'string' || !UUID_RE.test(body[f] as string))) throw accountBadRequest(f, 'must be a uuid');
+    if (body[f] !== undefined && body[f] !== null && (typeof body[f] !== 'string' || !UUID_RE.test(body[f] as string))) throw accountBadRequest(f, 'must be a uuid');
   }
   if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '')) throw accountBadRequest('name', 'must be a non-empty string');
   if (body.url !== undefined && (typeof body.url !== 'string' || !URL_RE.test(body.url))) {
@@ -293,12 +293,13 @@ function getInfra(ctx: RequestContext): Reply {
 function createInfra(ctx: RequestContext): Reply {
   const body = ctx.body;
   if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
-  checkInfraFields(body, ['owner_tenant_id', 'location_id', 'name', 'url']);
+  // platform-interface: infra location (optional on create)
+  checkInfraFields(body, ['owner_tenant_id', 'name', 'url']);
   const owner = visibleTenant(ctx, body.owner_tenant_id as string);
   const component: InfraComponent = {
     id: ctx.store.newId(),
     owner_tenant_id: owner.id,
-    location_id: body.location_id as string,
+    location_id: (body.location_id as string | null | undefined) ?? null,
     name: body.name as string,
     url: body.url as string,
     capabilities: [...((body.capabilities as string[] | undefined) ?? [])],
@@ -342,7 +343,7 @@ function updateInfra(ctx: RequestContext): Reply {
   // platform-interface: partial updates
   const next: InfraComponent = { ...current, version: current.version + 1 };
   if (body.name !== undefined) next.name = body.name as string;
-  if (body.location_id !== undefined) next.location_id = body.location_id as string;
+  if (body.location_id !== undefined) next.location_id = body.location_id as string | null;
   if (body.url !== undefined) next.url = body.url as string;
   if (body.capabilities !== undefined) next.capabilities = [...(body.capabilities as string[])];
   if (body.content_url !== undefined) next.content_url = body.content_url as string | null;

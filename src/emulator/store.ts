@@ -42,7 +42,7 @@ export interface OwnSetting {
 export interface InfraComponent {
   id: string;
   owner_tenant_id: string;
-  location_id: string;
+  location_id: string | null;
   name: string;
   url: string;
   capabilities: string[];
