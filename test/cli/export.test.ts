@@ -1,0 +1,111 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PlatformClient } from '../../src/api';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { seedNorthwind, type SeededNorthwind } from '../../src/export/testing';
+
+const ROOT = join(__dirname, '../..');
+const CLI = join(ROOT, 'bin/tenantform.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as a process (asynchronously: the emulator answers from this process). */
+function tenantform(args: string[], env: Record<string, string | undefined>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('tenantform export (the built CLI)', () => {
+  let emulator: RunningEmulator;
+  let seeded: SeededNorthwind;
+  let env: Record<string, string>;
+  let work: string;
+
+  beforeAll(async () => {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+    work = mkdtempSync(join(tmpdir(), 'tenantform-cli-export-'));
+    emulator = await startEmulator({ port: 0, seed: 3 });
+    const client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
+    seeded = await seedNorthwind(client, emulator.world());
+    await client.close();
+    env = {
+      TENANTFORM_BASE_URL: emulator.url,
+      TENANTFORM_CLIENT_ID: emulator.clientId,
+      TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+    };
+  }, 180_000);
+
+  afterAll(async () => {
+    await emulator.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('writes Terraform JSON, the import list and a state', async () => {
+    const out = join(work, 'cdk.tf.json');
+    const imports = join(work, 'imports.sh');
+    const state = join(work, 'terraform.northwind.tfstate');
+    const run = await tenantform(
+      ['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--imports', imports, '--state', state, '--stack', 'northwind'],
+      env,
+    );
+    expect(run.stderr).toMatch(/Exported 11 objects from "Northwind Partner" and 3 tenants below it \(stack "northwind"\)/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+
+    const config = JSON.parse(readFileSync(out, 'utf8'));
+    expect(config.resource.tenantform_infra_component.northwind_dr_site.owner_tenant_id).toBe(seeded.northwind);
+    expect(config.resource.tenantform_usage_report.northwind_partner_monthly_usage_summary.parameters.kind).toBe('usage_summary');
+
+    const lines = readFileSync(imports, 'utf8').split('\n').filter((l) => l.startsWith('tenantform import '));
+    expect(lines).toHaveLength(11);
+    expect(lines).toContain(`tenantform import tenantform_infra_component.northwind_dr_site ${seeded.infraId}`);
+
+    const written = JSON.parse(readFileSync(state, 'utf8'));
+    expect(written).toMatchObject({ version: 4, serial: 1 });
+    const ids = written.resources.map((r: any) => r.instances[0].attributes.id);
+    expect(ids).toEqual(expect.arrayContaining([seeded.infraId, seeded.reportId, `tenant/${seeded.acme}`, `${seeded.backup}/${seeded.acme}/retention_days`]));
+    expect(readFileSync(state, 'utf8')).not.toContain(emulator.clientSecret);
+  });
+
+  it('prints a cdktf app on standard output by default', async () => {
+    const run = await tenantform(['export', '--tenant', seeded.northwind], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("from 'tenantform';");
+    expect(run.stdout).toContain("new NorthwindPartnerStack(app, 'northwind-partner');");
+    expect(run.stdout).toContain(`acmeManufacturing: '${seeded.acme}', // Acme Manufacturing (customer)`);
+  });
+
+  it('never overwrites a state file', async () => {
+    const state = join(work, 'existing.tfstate');
+    writeFileSync(state, '{"version":4}');
+    const run = await tenantform(['export', '--tenant', seeded.northwind, '--state', state], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/already exists/);
+    expect(readFileSync(state, 'utf8')).toBe('{"version":4}');
+  });
+
+  it('says which credentials are missing', async () => {
+    const run = await tenantform(['export', '--tenant', seeded.northwind], { ...env, TENANTFORM_CLIENT_SECRET: '' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/TENANTFORM_CLIENT_SECRET/);
+  });
+
+  it('refuses a tenant that is not an id', async () => {
+    const run = await tenantform(['export', '--tenant', 'Northwind Partner'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/--tenant must be a tenant id/);
+  });
+});
