@@ -1,0 +1,144 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dependencies, loadConfiguration, locateConfiguration, parseConfiguration } from './config';
+
+const at = { file: 'main.tf.json', stack: 'main' };
+const TENANT = '91bd10dc-703c-44b6-b7a0-2aa91d1446fb';
+
+const valid = {
+  '//': { metadata: { version: '0.21.0' } },
+  provider: { tenantform: [{ base_url: 'http://localhost:1' }] },
+  data: { tenantform_tenant: { acme: { '//': { metadata: { path: 'x' } }, name: 'Acme' } } },
+  resource: {
+    tenantform_infra_component: {
+      primary: {
+        '//': { metadata: { path: 'stack/primary' } },
+        owner_tenant_id: '${data.tenantform_tenant.acme.id}',
+        name: 'Storage',
+        url: 'https://s.example.com',
+        capabilities: ['backup'],
+        lifecycle: { ignore_changes: ['name'], prevent_destroy: true },
+      },
+    },
+    tenantform_tenant_setting: {
+      window: {
+        application_id: TENANT,
+        tenant_id: '${data.tenantform_tenant.acme.id}',
+        name: 'w',
+        value: '1',
+        depends_on: ['tenantform_infra_component.primary'],
+      },
+    },
+  },
+};
+
+describe('configuration', () => {
+  it('reads resources, data sources, meta-arguments and the provider block, ignoring cdktf metadata', () => {
+    const { configuration, diagnostics } = parseConfiguration(structuredClone(valid), at);
+    expect(diagnostics).toEqual([]);
+    expect(configuration!.provider).toEqual({ base_url: 'http://localhost:1' });
+    const primary = configuration!.objects.get('tenantform_infra_component.primary')!;
+    expect(primary.config).not.toHaveProperty('//');
+    expect(primary.config).not.toHaveProperty('lifecycle');
+    expect(primary).toMatchObject({ mode: 'managed', ignoreChanges: ['name'], preventDestroy: true });
+    expect(configuration!.objects.get('data.tenantform_tenant.acme')!.mode).toBe('data');
+    const deps = dependencies(configuration!);
+    expect([...deps.get('tenantform_tenant_setting.window')!].sort()).toEqual(['data.tenantform_tenant.acme', 'tenantform_infra_component.primary']);
+  });
+
+  it('hashes the configuration without metadata, so a re-synth with new metadata is the same configuration', () => {
+    const a = parseConfiguration(structuredClone(valid), at).configuration!.hash;
+    const moved = structuredClone(valid) as typeof valid;
+    moved['//'].metadata.version = '0.22.0';
+    moved.provider.tenantform[0].base_url = 'http://elsewhere';
+    expect(parseConfiguration(moved, at).configuration!.hash).toBe(a);
+    const changed = structuredClone(valid);
+    changed.resource.tenantform_tenant_setting.window.value = '2';
+    expect(parseConfiguration(changed, at).configuration!.hash).not.toBe(a);
+  });
+
+  it('reports every problem at once, each with its address and attribute path', () => {
+    const doc = {
+      resource: {
+        tenantform_infra_component: {
+          a: { owner_tenant_id: 'not-a-uuid', name: '', url: 'ftp:', capabilities: ['teleport'], colour: 'red' },
+          b: { count: 2, owner_tenant_id: TENANT, name: 'x', url: 'https://x', capabilities: [] },
+          c: { for_each: { a: 1 } },
+        },
+        tenantform_tenant_setting: { s: { application_id: TENANT, tenant_id: '${tenantform_nothing.here.id}', name: 'n', value: '${var.v}' } },
+        tenantform_spaceship: { x: {} },
+      },
+    };
+    const { configuration, diagnostics } = parseConfiguration(doc, at);
+    expect(configuration).toBeUndefined();
+    const where = diagnostics.map((d) => `${d.address} ${(d.path ?? []).join('.')} ${d.code}`);
+    expect(where).toEqual(
+      expect.arrayContaining([
+        'tenantform_infra_component.a owner_tenant_id invalid_value',
+        'tenantform_infra_component.a name too_small',
+        'tenantform_infra_component.a url invalid_value',
+        'tenantform_infra_component.a capabilities.0 invalid_value',
+        'tenantform_infra_component.a colour unknown_attribute',
+        'tenantform_infra_component.b count unsupported_meta_argument',
+        'tenantform_infra_component.c for_each unsupported_meta_argument',
+        'tenantform_tenant_setting.s value unsupported_expression',
+        'tenantform_spaceship.x  unknown_type',
+      ]),
+    );
+    expect(diagnostics.find((d) => d.code === 'unsupported_meta_argument')!.detail).toContain('cdktf deploy');
+  });
+
+  it('refuses references to undeclared objects and attributes', () => {
+    const doc = structuredClone(valid);
+    const window: Record<string, unknown> = doc.resource.tenantform_tenant_setting.window;
+    window.tenant_id = '${data.tenantform_tenant.other.id}';
+    window.name = '${tenantform_infra_component.primary.colour}';
+    window.depends_on = ['tenantform_infra_component.missing'];
+    const codes = parseConfiguration(doc, at).diagnostics.map((d) => `${d.code} ${(d.path ?? []).join('.')}`);
+    expect(codes).toEqual(['unknown_reference tenant_id', 'unknown_attribute_reference name', 'unknown_reference depends_on']);
+  });
+
+  it('refuses expressions in the provider block and a provider block as an object works', () => {
+    const doc = { provider: { tenantform: { client_secret: '${var.secret}' } } };
+    const d = parseConfiguration(doc, at).diagnostics;
+    expect(d[0]).toMatchObject({ code: 'unsupported_expression', address: 'provider.tenantform', path: ['client_secret'] });
+    expect(parseConfiguration({ provider: { tenantform: { client_id: 'c' } } }, at).configuration!.provider).toEqual({ client_id: 'c' });
+  });
+
+  describe('location', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'tenantform-config-'));
+      writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ app: 'x', output: 'out' }));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const synth = (stack: string) => {
+      mkdirSync(join(dir, 'out/stacks', stack), { recursive: true });
+      writeFileSync(join(dir, 'out/stacks', stack, 'cdk.tf.json'), JSON.stringify(valid));
+    };
+
+    it('picks the only stack and puts the state beside cdktf.json', () => {
+      synth('prod');
+      const loc = locateConfiguration({ cwd: dir });
+      expect(loc).toEqual({ file: join(dir, 'out/stacks/prod/cdk.tf.json'), stack: 'prod', defaultState: join(dir, 'terraform.prod.tfstate') });
+      expect(loadConfiguration(loc).configuration!.stack).toBe('prod');
+    });
+
+    it('asks for --stack when there are several, and says what exists', () => {
+      synth('prod');
+      synth('staging');
+      expect(() => locateConfiguration({ cwd: dir })).toThrow('--stack prod');
+      expect(() => locateConfiguration({ cwd: dir, stack: 'dev' })).toThrow('found: prod, staging');
+      expect(locateConfiguration({ cwd: dir, stack: 'staging' }).stack).toBe('staging');
+    });
+
+    it('says to run cdktf synth when nothing was synthesized, and takes --config instead', () => {
+      expect(() => locateConfiguration({ cwd: dir })).toThrow('cdktf synth');
+      writeFileSync(join(dir, 'hand.tf.json'), '{ not json');
+      const loc = locateConfiguration({ cwd: dir, config: 'hand.tf.json' });
+      expect(loc.defaultState).toBe(join(dir, 'terraform.hand.tfstate'));
+      expect(() => loadConfiguration(loc)).toThrow('Cannot read the configuration');
+    });
+  });
+});

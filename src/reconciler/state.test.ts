@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import infraComponent from '../resources/kinds/infra-component';
+import { Unknown } from '../resources/values';
+import { StateStore } from './state';
+
+const attributes = { id: 'c1', owner_tenant_id: 't', name: 'n', url: 'https://x', capabilities: ['backup'], location_id: null, content_url: null, content_mobile_url: null, backend_type: null, version: 1, platform_owned: false, readonly: false };
+
+describe('state file', () => {
+  let dir: string;
+  let path: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tenantform-state-'));
+    path = join(dir, 'terraform.main.tfstate');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes Terraform state version 4, bumping the serial on every write and keeping a backup', async () => {
+    const store = await StateStore.open(path);
+    expect(store.existed).toBe(false);
+    store.put('tenantform_infra_component.primary', infraComponent, attributes, ['data.tenantform_tenant.acme']);
+    await store.save();
+    const first = JSON.parse(readFileSync(path, 'utf8'));
+    expect(first).toEqual({
+      version: 4,
+      terraform_version: expect.any(String),
+      serial: 1,
+      lineage: store.lineage,
+      outputs: {},
+      check_results: null,
+      resources: [
+        {
+          mode: 'managed',
+          type: 'tenantform_infra_component',
+          name: 'primary',
+          provider: 'provider["registry.terraform.io/tenantform/tenantform"]',
+          instances: [{ schema_version: 0, attributes, sensitive_attributes: [], dependencies: ['data.tenantform_tenant.acme'] }],
+        },
+      ],
+    });
+    expect(existsSync(`${path}.backup`)).toBe(false);
+
+    store.remove('tenantform_infra_component.primary');
+    await store.save();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ serial: 2, resources: [] });
+    expect(JSON.parse(readFileSync(`${path}.backup`, 'utf8'))).toMatchObject({ serial: 1 });
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const reopened = await StateStore.open(path);
+    expect(reopened).toMatchObject({ existed: true, serial: 2, lineage: store.lineage });
+  });
+
+  it('queues concurrent writes so that each lands whole, in order', async () => {
+    const store = await StateStore.open(path);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        store.put(`tenantform_infra_component.c${i}`, infraComponent, { ...attributes, id: `c${i}` }, []);
+        return store.save();
+      }),
+    );
+    const doc = JSON.parse(readFileSync(path, 'utf8'));
+    expect(doc.serial).toBe(20);
+    expect(doc.resources).toHaveLength(20);
+  });
+
+  it('records pending creates under tenantform_pending and clears them', async () => {
+    const store = await StateStore.open(path);
+    store.addPending('tenantform_infra_component.primary', { name: 'n' });
+    await store.save();
+    expect(JSON.parse(readFileSync(path, 'utf8')).tenantform_pending).toEqual([
+      { address: 'tenantform_infra_component.primary', attributes: { name: 'n' }, started: expect.any(String) },
+    ]);
+    store.removePending('tenantform_infra_component.primary');
+    await store.save();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).not.toHaveProperty('tenantform_pending');
+  });
+
+  it('never records a value that is not known yet', async () => {
+    const store = await StateStore.open(path);
+    expect(() => store.put('tenantform_infra_component.primary', infraComponent, { ...attributes, id: Unknown }, [])).toThrow('not known yet');
+  });
+
+  it('refuses a damaged or foreign state with a way out', async () => {
+    writeFileSync(path, '{"version": 3, "serial": 1}');
+    await expect(StateStore.open(path)).rejects.toThrow(/version 3.*\.backup/s);
+    writeFileSync(path, '{ half');
+    await expect(StateStore.open(path)).rejects.toThrow('not JSON');
+  });
+});
