@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PlatformClient } from '../../src/api';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+
+/** The built command: `npm run build` first (CI's `npm test` does). */
+export const CLI = join(__dirname, '../../bin/tenantform.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An emulator started in this process and a temporary directory for configuration and state. */
+export interface World {
+  readonly emulator: RunningEmulator;
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly client: PlatformClient;
+  /** `METHOD /path status` of every request the emulator answered. */
+  readonly requests: string[];
+  tenant(name: string): string;
+  application(type: string): string;
+  close(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  const requests: string[] = [];
+  const emulator = await startEmulator({ port: 0, seed: 7, log: (line) => requests.push(line) });
+  const dir = mkdtempSync(join(tmpdir(), 'tenantform-cli-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    TENANTFORM_BASE_URL: emulator.url,
+    TENANTFORM_CLIENT_ID: emulator.clientId,
+    TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+  };
+  const client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
+  const world = emulator.world();
+  return {
+    emulator,
+    dir,
+    env,
+    client,
+    requests,
+    tenant: (name) => world.tenants[name].id,
+    application: (type) => world.applications[type].id,
+    close: async () => {
+      await client.close();
+      await emulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the command; the emulator keeps answering because this process is never blocked. */
+export function start(world: World, args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: world.dir, env: { ...world.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const result = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, result };
+}
+
+export function run(world: World, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return start(world, args, env).result;
+}
+
+/** Writes a Terraform JSON configuration (as cdktf would synthesize it) and returns its file name. */
+export function writeConfig(world: World, config: unknown, file = 'main.tf.json'): string {
+  writeFileSync(join(world.dir, file), JSON.stringify(config, null, 2));
+  return file;
+}
+
+/** A location id for infrastructure components (the emulator accepts any uuid). */
+export const LOCATION_ID = '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f';
+
+export function infra(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    owner_tenant_id: '${data.tenantform_tenant.northwind.id}',
+    name,
+    url: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example.com`,
+    capabilities: ['backup'],
+    location_id: LOCATION_ID,
+    ...extra,
+  };
+}
+
+/** The data sources most configurations use. */
+export const COMMON_DATA = {
+  tenantform_tenant: {
+    northwind: { '//': { metadata: { path: 'stack/northwind' } }, name: 'Northwind Partner' },
+    acme: { name: 'Acme Manufacturing', parent_id: '${data.tenantform_tenant.northwind.id}' },
+    globex: { name: 'Globex Retail', parent_id: '${data.tenantform_tenant.northwind.id}' },
+  },
+  tenantform_application: { backup: { type: 'backup' }, monitoring: { type: 'monitoring' } },
+};
+
+export function configWith(resources: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  return { '//': { metadata: { backend: 'local' } }, provider: { tenantform: [{}] }, data: COMMON_DATA, resource: resources };
+}
