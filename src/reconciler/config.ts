@@ -105,8 +105,10 @@ export function parseConfiguration(doc: Record<string, unknown>, location: Pick<
       for (const [name, body] of blocks(byName)) {
         const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
         try {
-          const declared = declaredObject(address, mode, type, name, body);
+          const problems: TenantformError[] = [];
+          const declared = declaredObject(address, mode, type, name, body, problems);
           if (declared) objects.set(address, declared);
+          problems.forEach(report);
         } catch (err) {
           report(err);
         }
@@ -139,15 +141,25 @@ export function parseConfiguration(doc: Record<string, unknown>, location: Pick<
   return { configuration: { file: location.file, stack: location.stack, provider, objects, hash }, diagnostics };
 }
 
-function declaredObject(address: string, mode: 'managed' | 'data', type: string, name: string, body: unknown): DeclaredObject | undefined {
+/** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
+function declaredObject(address: string, mode: 'managed' | 'data', type: string, name: string, body: unknown, problems: TenantformError[]): DeclaredObject | undefined {
   const kind = KINDS.get(`${mode === 'data' ? 'data.' : ''}${type}`);
   if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
   if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
-  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) throw reconcilerErrors.unsupportedMetaArgument(address, meta);
-  if (body.provider !== undefined && body.provider !== PROVIDER_TYPE) throw reconcilerErrors.unsupportedMetaArgument(address, 'provider');
+  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, meta));
+  if (body.provider !== undefined && body.provider !== PROVIDER_TYPE) problems.push(reconcilerErrors.unsupportedMetaArgument(address, 'provider'));
   const config: State = {};
   for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
   const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
+  const collect = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch (err) {
+      if (!(err instanceof TenantformError)) throw err;
+      problems.push(err);
+      return undefined;
+    }
+  };
   return {
     address,
     mode,
@@ -155,9 +167,9 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
     name,
     kind,
     config,
-    references: findReferences(config, address),
-    dependsOn: dependsOn(address, body.depends_on),
-    ignoreChanges: ignoreChanges(address, kind, lifecycle.ignore_changes),
+    references: findReferences(config, address, [], problems),
+    dependsOn: collect(() => dependsOn(address, body.depends_on)) ?? [],
+    ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
     preventDestroy: lifecycle.prevent_destroy === true,
   };
 }

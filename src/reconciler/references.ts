@@ -1,5 +1,5 @@
 import type { AttributePath } from '../diagnostics';
-import { reconcilerErrors } from '../errors';
+import { reconcilerErrors, type TenantformError } from '../errors';
 import { Unknown } from '../resources/values';
 
 /**
@@ -74,23 +74,24 @@ export function parseReference(expression: string): Omit<Reference, 'at'> | unde
 }
 
 /**
- * Every reference in a configuration value. Throws `unsupported_expression` (naming the
- * address and path) for any expression that is not a plain reference.
+ * Every reference in a configuration value. Any expression that is not a plain reference is an
+ * `unsupported_expression` error naming the address and path: thrown, or collected in `problems`.
  */
-export function findReferences(value: unknown, address: string, at: AttributePath = []): Reference[] {
+export function findReferences(value: unknown, address: string, at: AttributePath = [], problems?: TenantformError[]): Reference[] {
   if (typeof value === 'string') {
     const out: Reference[] = [];
     for (const part of splitTemplate(value)) {
       if (!('expression' in part)) continue;
       const ref = parseReference(part.expression);
-      if (!ref) throw reconcilerErrors.unsupportedExpression(address, at, part.expression);
-      out.push({ ...ref, at });
+      if (ref) out.push({ ...ref, at });
+      else if (problems) problems.push(reconcilerErrors.unsupportedExpression(address, at, part.expression));
+      else throw reconcilerErrors.unsupportedExpression(address, at, part.expression);
     }
     return out;
   }
-  if (Array.isArray(value)) return value.flatMap((v, i) => findReferences(v, address, [...at, i]));
+  if (Array.isArray(value)) return value.flatMap((v, i) => findReferences(v, address, [...at, i], problems));
   if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => findReferences(v, address, [...at, k]));
+    return Object.entries(value).flatMap(([k, v]) => findReferences(v, address, [...at, k], problems));
   }
   return [];
 }

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configWith, infra, run, start, startWorld, writeConfig, type World } from './helpers';
+
+describe('tenantform plan and apply options', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  it('reports every configuration problem and exits 1 before any request', async () => {
+    const file = writeConfig(world, {
+      provider: { tenantform: { client_secret: 'a-secret-in-the-file' } },
+      resource: {
+        tenantform_infra_component: { bad: { owner_tenant_id: 'x', name: 'n', url: 'u', capabilities: ['backup'], count: 2 } },
+        tenantform_tenant_setting: { s: { application_id: '${var.app}', tenant_id: 'y', name: 'n', value: '1' } },
+      },
+    });
+    world.requests.length = 0;
+    const r = await run(world, ['plan', '--config', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tenantform_infra_component.bad: count:');
+    expect(r.stderr).toContain('tenantform_tenant_setting.s: application_id: Unsupported expression');
+    expect(r.stderr).toContain('tenantform_tenant_setting.s: tenant_id: Invalid value');
+    expect(r.stderr).toContain('nothing was sent to the platform');
+    expect(world.requests).toEqual([]);
+  });
+
+  it('exits 1 with a way forward when credentials are missing, and never prints the secret', async () => {
+    const file = writeConfig(world, configWith({}));
+    const missing = await run(world, ['plan', '--config', file], { TENANTFORM_CLIENT_ID: '' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Set TENANTFORM_CLIENT_ID');
+    expect(`${missing.stdout}${missing.stderr}`).not.toContain(world.env.TENANTFORM_CLIENT_SECRET);
+  });
+
+  it('plans only targets and their dependencies, and trusts the state with --refresh=false', async () => {
+    const file = writeConfig(world, configWith({ tenantform_infra_component: { a: infra('Target A'), b: infra('Target B') } }));
+    const targeted = await run(world, ['apply', '--config', file, '--auto-approve', '--target', 'tenantform_infra_component.a']);
+    expect(targeted.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    expect(targeted.stdout).not.toContain('tenantform_infra_component.b');
+    const unknownTarget = await run(world, ['plan', '--config', file, '--target', 'tenantform_infra_component.zzz']);
+    expect(unknownTarget.code).toBe(1);
+    expect(unknownTarget.stdout).toContain('--target tenantform_infra_component.zzz is neither declared');
+
+    expect((await run(world, ['apply', '--config', file, '--auto-approve'])).code).toBe(0);
+    const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
+    const id = state.resources.find((r: { name: string }) => r.name === 'a').instances[0].attributes.id;
+    const [live] = await world.client.getInfra([id]);
+    await world.client.updateInfra(id, { name: 'Changed by hand', location_id: live.location_id!, url: live.url, capabilities: live.capabilities, version: live.version });
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode', '--refresh=false'])).code).toBe(0);
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(2);
+  });
+
+  it('refuses to destroy what prevent_destroy protects, also after the block is removed', async () => {
+    const protectedInfra = { ...infra('Protected'), lifecycle: { prevent_destroy: true } };
+    let file = writeConfig(world, configWith({ tenantform_infra_component: { keep: protectedInfra } }), 'protected.tf.json');
+    expect((await run(world, ['apply', '--config', file, '--auto-approve'])).code).toBe(0);
+    file = writeConfig(world, configWith({}), 'protected.tf.json');
+    const r = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('tenantform_infra_component.keep: The object is protected from destruction');
+  });
+
+  it('releases the lock when interrupted', async () => {
+    const file = writeConfig(world, configWith({ tenantform_infra_component: { slow: infra('Slow') } }), 'slow.tf.json');
+    world.emulator.setFaults({ latency_ms: 300 });
+    const { child, result } = start(world, ['plan', '--config', file]);
+    const lockFile = join(world.dir, 'terraform.slow.tfstate.lock.info');
+    for (let waited = 0; !existsSync(lockFile) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(lockFile)).toBe(true);
+    child.kill('SIGINT');
+    const r = await result;
+    world.emulator.setFaults({ latency_ms: 0 });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('the state lock was released');
+    expect(existsSync(join(world.dir, 'terraform.slow.tfstate.lock.info'))).toBe(false);
+  });
+
+  it('force-unlock without a lock says so', async () => {
+    const file = writeConfig(world, configWith({}));
+    const r = await run(world, ['force-unlock', '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f', '--config', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The state is not locked');
+  });
+});
