@@ -12,6 +12,9 @@ import { resourceName, slug, uniqueNames } from './names';
 import { DR_LOCATION, seedNorthwind, type SeededNorthwind } from './testing';
 
 const ROOT = join(__dirname, '../..');
+const ODD_TENANT = 'bbbbbbbb-0000-4000-8000-000000000001';
+const ODD_NAME = `O'Brien "Labs" */ Ünïcode\nGmbH`;
+const ODD_VALUE = { "it's": 'a "quote" \\ and \u2028', ['__proto__']: 1, ü: [1, null, true, { 'key with space': {} }] };
 
 /** Starts the emulator on a world kept in `dataFile`, so that a test can edit the world between runs. */
 async function start(dataFile: string): Promise<{ emulator: RunningEmulator; client: PlatformClient }> {
@@ -50,6 +53,10 @@ describe('tenantform export against the emulator', () => {
     const template = saved.infra[seeded.infraId];
     saved.infra['aaaaaaaa-0000-4000-8000-000000000001'] = { ...template, id: 'aaaaaaaa-0000-4000-8000-000000000001', name: 'Platform storage', platform_owned: true };
     saved.infra['aaaaaaaa-0000-4000-8000-000000000002'] = { ...template, id: 'aaaaaaaa-0000-4000-8000-000000000002', name: 'Shared storage', readonly: true };
+    // A tenant whose name and setting value test the quoting of the generated code.
+    saved.tenants.push({ ...saved.tenants.find((t: { id: string }) => t.id === seeded.globex), id: ODD_TENANT, name: ODD_NAME });
+    saved.bindings[ODD_TENANT] = [seeded.platform];
+    saved.settings.push({ application_id: seeded.platform, tenant_id: ODD_TENANT, name: 'odd value', value: ODD_VALUE, lock: false, exclusive: false });
     writeFileSync(dataFile, JSON.stringify(saved));
     ({ emulator, client } = await start(dataFile));
 
@@ -72,6 +79,7 @@ describe('tenantform export against the emulator', () => {
       'initech_finance_platform',
       'northwind_partner_backup',
       'northwind_partner_platform',
+      'o_brien_labs_unicode_gmbh_platform',
     ]);
     expect(r.tenantform_application_binding.acme_manufacturing_backup).toEqual({
       application_id: seeded.backup,
@@ -94,6 +102,13 @@ describe('tenantform export against the emulator', () => {
         value: '90',
         exclusive: true,
         depends_on: ['tenantform_application_binding.acme_manufacturing_backup'],
+      },
+      o_brien_labs_unicode_gmbh_platform_odd_value: {
+        application_id: seeded.platform,
+        tenant_id: ODD_TENANT,
+        name: 'odd value',
+        value: JSON.stringify(ODD_VALUE),
+        depends_on: ['tenantform_application_binding.o_brien_labs_unicode_gmbh_platform'],
       },
     });
     expect(r.tenantform_infra_component).toEqual({
@@ -122,7 +137,7 @@ describe('tenantform export against the emulator', () => {
         generation_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       },
     });
-    expect(exp.objects).toHaveLength(11);
+    expect(exp.objects).toHaveLength(13);
     expect(exp.diagnostics).toEqual([]);
   });
 
@@ -145,6 +160,7 @@ describe('tenantform export against the emulator', () => {
         `tenantform import tenantform_infra_component.northwind_dr_site ${seeded.infraId}`,
         `tenantform import tenantform_agent_update_settings.acme_manufacturing_agent_updates tenant/${seeded.acme}`,
         `tenantform import tenantform_usage_report.northwind_partner_monthly_usage_summary ${seeded.reportId}`,
+        `tenantform import tenantform_tenant_setting.o_brien_labs_unicode_gmbh_platform_odd_value '${seeded.platform}/${ODD_TENANT}/odd value'`,
       ]),
     );
   });

@@ -13,7 +13,6 @@ const INDENT = '  ';
 /** Arrays of plain values up to this length stay on one line. */
 const INLINE_WIDTH = 72;
 
-
 export function renderTypescript(exp: TenantExport): string {
   const tenantKeys = identifiers(exp.tenants.map((t) => t.name));
   const tenantRef = new Map(exp.tenants.map((t, i) => [t.id, `tenants.${tenantKeys[i]}`]));
@@ -31,7 +30,7 @@ export function renderTypescript(exp: TenantExport): string {
 
   const out: string[] = [
     '/**',
-    ` * What tenant ${JSON.stringify(exp.root.name)} (${exp.root.id}) and the tenants below it have live,`,
+    ` * What tenant ${commentText(JSON.stringify(exp.root.name))} (${exp.root.id}) and the tenants below it have live,`,
     ' * exported by `tenantform export`.',
     ' *',
     ' * Adopt these objects before the first apply: run the import list written by `--imports`,',
@@ -170,9 +169,9 @@ export function tsString(s: string): string {
   return `'${inner}'`;
 }
 
-/** Text safe inside a `//` comment: one line. */
+/** Text safe inside a comment: one line, never closing a block comment. */
 function commentText(s: string): string {
-  return s.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  return s.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/\*\//g, '* /');
 }
 
 /** Names the generated code declares itself, and words a variable cannot be named. */
