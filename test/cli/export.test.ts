@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ describe('tenantform export (the built CLI)', () => {
   let work: string;
 
   beforeAll(async () => {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+    // The built CLI (dist/) comes from `npm test`'s pretest build, as for the other CLI suites.
     work = mkdtempSync(join(tmpdir(), 'tenantform-cli-export-'));
     emulator = await startEmulator({ port: 0, seed: 3 });
     const client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
