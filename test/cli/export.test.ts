@@ -80,6 +80,17 @@ describe('tenantform export (the built CLI)', () => {
     expect(readFileSync(state, 'utf8')).not.toContain(emulator.clientSecret);
   });
 
+  it('brings the subtree under management: export, then plan shows no changes', async () => {
+    const out = join(work, 'roundtrip.tf.json');
+    const state = join(work, 'terraform.roundtrip.tfstate');
+    const exported = await tenantform(['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--state', state], env);
+    expect(exported.code).toBe(0);
+    const plan = await tenantform(['plan', '--config', out, '--state', state, '--detailed-exitcode'], env);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+  });
+
   it('prints a cdktf app on standard output by default', async () => {
     const run = await tenantform(['export', '--tenant', seeded.northwind], env);
     expect(run.code).toBe(0);
