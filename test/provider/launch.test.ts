@@ -206,3 +206,29 @@ describe('launched with AutoMTLS', () => {
     expect(stderr).not.toMatch(/failed/);
   });
 });
+
+test('an orphaned provider (Terraform killed hard) exits by itself', async () => {
+  // The shell starts the provider in the background and exits at once, as a killed Terraform would.
+  const shell = spawn('sh', ['-c', '"$0" "$1" >/dev/null 2>&1 & echo $!; sleep 1', process.execPath, PROVIDER_MAIN], {
+    env: { ...baseEnv(), [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', TF_DISABLE_PLUGIN_TLS: '1' },
+  });
+  let out = '';
+  shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await exited(shell);
+  const pid = Number(out.trim());
+  expect(pid).toBeGreaterThan(0);
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  } finally {
+    if (alive()) process.kill(pid, 'SIGKILL');
+  }
+});

@@ -1,0 +1,139 @@
+/**
+ * The provider's RPC handlers in this process, against the emulator: what Terraform sees
+ * when an operation is stopped, refused or upgraded, without launching Terraform.
+ */
+import { encode } from '@msgpack/msgpack';
+import { PlatformClient } from '../../src/api';
+import { startEmulator } from '../../src/emulator';
+import { TenantformProvider } from '../../src/provider/server';
+import { decodeMsgpack } from '../../src/provider/values';
+import { ALL_KINDS } from '../../src/resources/registry.generated';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = Record<string, any>;
+
+const msgpack = (v: unknown) => ({ msgpack: Buffer.from(encode(v)) });
+const NIL = { msgpack: Buffer.from([0xc0]) };
+
+let emulator: Emulator;
+let provider: TenantformProvider;
+let rpc: Record<string, (req: Any) => Promise<Any>>;
+let owner: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 5 });
+  owner = emulator.world().tenants['Globex Retail'].id;
+});
+
+beforeEach(async () => {
+  provider = new TenantformProvider({
+    kinds: ALL_KINDS,
+    env: { TENANTFORM_BASE_URL: emulator.url, TENANTFORM_CLIENT_ID: emulator.clientId, TENANTFORM_CLIENT_SECRET: emulator.clientSecret },
+  });
+  rpc = provider.handlers();
+  const configured = await rpc.ConfigureProvider({ config: msgpack({ base_url: null, client_id: null, client_secret: null }) });
+  expect(configured.diagnostics).toEqual([]);
+});
+
+afterEach(async () => {
+  emulator.setFaults({ latency_ms: 0 });
+  await provider.close();
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+const infraConfig = () => ({
+  id: null,
+  owner_tenant_id: owner,
+  name: 'Stop test',
+  url: 'https://stop.example.com',
+  capabilities: ['backup'],
+  location_id: '11111111-2222-4333-8444-555555555555',
+  content_url: null,
+  content_mobile_url: null,
+  backend_type: null,
+  version: null,
+  platform_owned: null,
+  readonly: null,
+});
+
+async function createInfra(): Promise<Any> {
+  const plan = await rpc.PlanResourceChange({ type_name: 'tenantform_infra_component', prior_state: NIL, proposed_new_state: msgpack(infraConfig()), config: msgpack(infraConfig()) });
+  const applied = await rpc.ApplyResourceChange({ type_name: 'tenantform_infra_component', prior_state: NIL, planned_state: plan.planned_state, config: msgpack(infraConfig()) });
+  expect(applied.diagnostics).toEqual([]);
+  return decodeMsgpack(applied.new_state.msgpack) as Any;
+}
+
+test('StopProvider cancels an operation in flight: it answers at once with a diagnostic', async () => {
+  const created = await createInfra();
+  emulator.setFaults({ latency_ms: 3_000 });
+  const reading = rpc.ReadResource({ type_name: 'tenantform_infra_component', current_state: msgpack(created) });
+  await new Promise((r) => setTimeout(r, 100));
+  await rpc.StopProvider({});
+  const r = await reading;
+  expect(r.diagnostics[0]).toMatchObject({ severity: 'ERROR', summary: 'Stopped' });
+  // The recorded object is kept: a stopped read must not tell Terraform the object is gone.
+  expect(decodeMsgpack(r.new_state.msgpack)).toEqual(created);
+});
+
+test('a refused update keeps the prior state and names both versions', async () => {
+  const created = await createInfra();
+  const api = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
+  try {
+    const [live] = await api.getInfra([created.id]);
+    await api.updateInfra(created.id, { name: 'Someone else', location_id: live.location_id, url: live.url, capabilities: [...live.capabilities], version: live.version });
+  } finally {
+    await api.close();
+  }
+  const config = { ...infraConfig(), url: 'https://moved.example.com' };
+  const plan = await rpc.PlanResourceChange({ type_name: 'tenantform_infra_component', prior_state: msgpack(created), proposed_new_state: msgpack(config), config: msgpack(config) });
+  const applied = await rpc.ApplyResourceChange({ type_name: 'tenantform_infra_component', prior_state: msgpack(created), planned_state: plan.planned_state, config: msgpack(config) });
+  expect(applied.diagnostics[0].summary).toBe('The object was changed by someone else');
+  expect(applied.diagnostics[0].detail).toMatch(/version 2 on the platform.*planned against version 1/s);
+  expect(decodeMsgpack(applied.new_state.msgpack)).toEqual(created);
+});
+
+test('ImportResourceState reads the object by its id; a malformed id is a diagnostic', async () => {
+  const created = await createInfra();
+  const imported = await rpc.ImportResourceState({ type_name: 'tenantform_infra_component', id: created.id });
+  expect(imported.imported_resources).toHaveLength(1);
+  expect(decodeMsgpack(imported.imported_resources[0].state.msgpack)).toMatchObject({ id: created.id, name: 'Stop test', version: 1 });
+
+  const wrong = await rpc.ImportResourceState({ type_name: 'tenantform_infra_component', id: 'not-an-id' });
+  expect(wrong.imported_resources).toEqual([]);
+  expect(wrong.diagnostics[0].summary).toBe('Invalid import id');
+});
+
+test('UpgradeResourceState takes JSON state, drops attributes no longer declared and fills the missing ones', async () => {
+  const raw = { id: 'a/b/c', application_id: 'a', tenant_id: 'b', name: 'c', value: '1', retired: true };
+  const r = await rpc.UpgradeResourceState({ type_name: 'tenantform_tenant_setting', version: 0, raw_state: { json: Buffer.from(JSON.stringify(raw)) } });
+  expect(r.diagnostics).toEqual([]);
+  const upgraded = decodeMsgpack(r.upgraded_state.msgpack) as Any;
+  expect(upgraded).toMatchObject({ id: 'a/b/c', value: '1', lock: false, exclusive: false, effective_value: null });
+  expect(upgraded).not.toHaveProperty('retired');
+
+  const newer = await rpc.UpgradeResourceState({ type_name: 'tenantform_tenant_setting', version: 99, raw_state: { json: Buffer.from('{}') } });
+  expect(newer.diagnostics[0].summary).toBe('State written by a newer tenantform');
+});
+
+test('removing an event subscription plans a delete with the warning that it only stops managing it', async () => {
+  const prior = {
+    id: '0a0a0a0a-0000-4000-8000-000000000001',
+    subscription_id: '0a0a0a0a-0000-4000-8000-000000000001',
+    topic_id: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0',
+    types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
+    tenant_depth: 'ALL',
+  };
+  const r = await rpc.PlanResourceChange({ type_name: 'tenantform_event_subscription', prior_state: msgpack(prior), proposed_new_state: NIL, config: NIL });
+  expect(r.planned_state.msgpack).toEqual(NIL.msgpack);
+  expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'WARNING', summary: 'The platform cannot delete this object' })]);
+});
+
+test('data sources read through the configured client', async () => {
+  const r = await rpc.ReadDataSource({ type_name: 'tenantform_application', config: msgpack({ type: 'backup', name: null, id: null, usages: null, api_base_url: null }) });
+  expect(r.diagnostics).toEqual([]);
+  expect(decodeMsgpack(r.state.msgpack)).toMatchObject({ id: emulator.world().applications.backup.id, type: 'backup' });
+});
