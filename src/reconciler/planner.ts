@@ -33,7 +33,14 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { configuration, refreshed } = opts;
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
   const deps = dependencies(configuration);
-  const recorded = new Map(opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o]));
+  const recorded = new Map<string, { address: string; type: string; name: string; attributes: State }>(
+    opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o]),
+  );
+  // An adopted interrupted create is recorded from now on: removed from the configuration, it is deleted.
+  for (const address of refreshed.adopted) {
+    const [type, name] = address.split('.');
+    if (!recorded.has(address)) recorded.set(address, { address, type, name, attributes: refreshed.live.get(address)! });
+  }
   const selected = selectTargets(opts, deps, recorded, diagnostics);
   const values = new Map<string, State>(refreshed.data);
   const lookup: Lookup = (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined);
@@ -172,6 +179,9 @@ export function seenOf(kind: AnyKind, live: State): { version?: number | null; f
 function driftOf(address: string, type: string, name: string, kind: ResourceKind, recorded: State, live: State | null): DriftedResource[] {
   const base = { address, mode: 'managed' as const, type, name, before: recorded, after: live };
   if (!live) return [{ ...base, action: 'delete', changes: [] }];
+  // The platform bumps the version on every change: an unmoved version proves nothing moved.
+  const version = versionAttribute(kind);
+  if (version && typeof recorded[version] === 'number' && recorded[version] === live[version]) return [];
   const changes = attributeDrift(kind.attributes, recorded, live, []);
   return changes.length > 0 ? [{ ...base, action: 'update', changes }] : [];
 }

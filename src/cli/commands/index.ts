@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { demoCommand } from './demo';
+import { driftCommand } from './drift';
 import { applyCommand } from './apply';
 import { emulatorCommand } from './emulator';
 import { exportCommand } from './export';
@@ -9,4 +10,4 @@ import { providerCommand } from './provider';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand, planCommand, applyCommand, forceUnlockCommand];
+export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand, planCommand, applyCommand, driftCommand, forceUnlockCommand];

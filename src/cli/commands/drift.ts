@@ -1,0 +1,105 @@
+import type { CommandModule } from 'yargs';
+import { hasErrors } from '../../diagnostics';
+import { raiseDriftAlert } from '../../drift/alert';
+import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../drift/detect';
+import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../drift/report';
+import { stackRootTenant } from '../../drift/root-tenant';
+import type { PlatformClient } from '../../api';
+import { readLock } from '../../reconciler/lock';
+import { platformClient, resourceKind } from '../../reconciler/session';
+import { StateStore } from '../../reconciler/state';
+import { redactSecrets } from '../redact';
+import { workspaceOrProblems } from './plan';
+
+interface DriftArgs {
+  stack?: string;
+  config?: string;
+  state?: string;
+  parallelism: number;
+  format: 'text' | 'markdown' | 'json';
+  alert: boolean;
+}
+
+export const driftCommand: CommandModule<object, DriftArgs> = {
+  command: 'drift',
+  describe: 'Report what changed on the platform since the last apply (reads only; exit 0 in sync, 2 drift, 1 error)',
+  builder: (y) =>
+    y
+      .usage(
+        'tenantform drift [options]\n\n' +
+          'Reads every object recorded in the state and compares it with the values recorded at the last apply.\n' +
+          'Each resource is in sync, changed outside tenantform (each attribute with its value in the state and\n' +
+          'on the platform), or deleted outside tenantform. Objects with a version field whose version has not\n' +
+          'moved are in sync without comparing further. Attributes in lifecycle.ignore_changes never count.\n' +
+          'Event subscriptions cannot be read back: only their existence is checked.\n' +
+          'Objects whose configuration differs from the last apply are listed too, but are not drift:\n' +
+          '`tenantform plan` shows them.\n\n' +
+          'Nothing is changed: not the platform, not the state. The state lock is not taken (the state file is\n' +
+          'only ever replaced whole, so it is read consistently), so a drift check never blocks an apply; a\n' +
+          'warning says when an operation held the lock meanwhile.\n\n' +
+          'Exit codes: 0 in sync, 2 drift found, 1 error (also when the platform cannot be reached).',
+      )
+      .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
+      .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
+      .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
+      .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
+      .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
+      .option('alert', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "When there is drift, raise one alert in the platform's alert manager (type tenantform.drift), for the stack's " +
+          'root tenant: the nearest tenant containing every tenant the stack\'s objects belong to (without any, the API ' +
+          "client's own tenant). Nothing is raised when in sync.",
+      })
+      .check((a) => {
+        if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
+        return true;
+      })
+      .example('tenantform drift', 'Check the only synthesized stack')
+      .example('tenantform drift --format json > drift.json', 'For a program to read')
+      .example('tenantform drift --alert || notify-team', 'Nightly: an alert in the platform, and the exit code for the scheduler'),
+  handler: async (args) => {
+    const ws = workspaceOrProblems({ ...args, refresh: true });
+    if (!ws) return;
+    const state = await StateStore.open(ws.statePath);
+    const lockedBefore = readLock(ws.statePath);
+    const client = platformClient(ws.configuration, process.env);
+    try {
+      const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
+      process.stdout.write(redactSecrets(render(report, args.format)));
+      const lock = lockedBefore ?? readLock(ws.statePath);
+      if (lock) {
+        process.stderr.write(
+          `Warning: the state was locked by ${lock.Operation ?? 'an operation'} of ${lock.Who ?? 'someone'} during this check; ` +
+            'what it changes may show as drift. Run the check again once it is done.\n',
+        );
+      }
+      if (!state.existed) process.stderr.write(`Warning: there is no state file ${ws.statePath}: nothing has been applied yet.\n`);
+      const drifted = isDrifted(report);
+      if (drifted && args.alert) await alert(client, report);
+      process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
+    } finally {
+      await client.close();
+    }
+  },
+};
+
+function render(report: DriftReport, format: DriftArgs['format']): string {
+  if (format === 'json') return renderDriftJson(report);
+  if (format === 'markdown') return renderDriftMarkdown(report);
+  return renderDriftText(report);
+}
+
+async function alert(client: PlatformClient, report: DriftReport): Promise<void> {
+  const s = summarizeDrift(report);
+  const addresses = report.resources.filter((r) => r.status !== 'in_sync').map((r) => r.address);
+  const tenantId = await stackRootTenant(client, report.tenantIds);
+  const raised = await raiseDriftAlert(client, {
+    tenantId,
+    stack: report.stack,
+    addresses,
+    summary: `${addresses.length} of ${s.total} resources drifted: ${s.drifted} changed and ${s.deleted} deleted outside tenantform`,
+  });
+  process.stderr.write(`Raised drift alert ${raised.alertId} for tenant ${tenantId}.\n`);
+}

@@ -1,0 +1,144 @@
+/**
+ * Drift detection: what changed on the platform since the last apply. Reads only: nothing is
+ * sent to the platform but reads, and the state is never written.
+ */
+import type { PlatformClient } from '../api';
+import type { Diagnostic } from '../diagnostics';
+import type { Configuration } from '../reconciler/config';
+import type { AttributeDrift, DriftedResource } from '../reconciler/model';
+import { buildPlan } from '../reconciler/planner';
+import { refresh, type Refreshed } from '../reconciler/refresh';
+import type { StateStore } from '../reconciler/state';
+import type { Action } from '../resources/plan';
+import { versionAttribute, type ResourceKind, type State } from '../resources/declaration';
+
+export type DriftStatus = 'in_sync' | 'drifted' | 'deleted';
+
+export interface ResourceDriftReport {
+  readonly address: string;
+  readonly type: string;
+  readonly status: DriftStatus;
+  /** For `drifted`: each attribute that moved, with its value in the state and on the platform. */
+  readonly changes: AttributeDrift[];
+  /** Top-level attributes that moved but are listed in `lifecycle.ignore_changes`. */
+  readonly ignored: string[];
+  /** Sensitive top-level attributes: their values are never shown. */
+  readonly sensitive: string[];
+}
+
+/** An object whose configuration differs from what was last applied (not drift: `tenantform plan` shows it). */
+export interface ConfigurationDifference {
+  readonly address: string;
+  readonly action: Exclude<Action, 'no-op'>;
+}
+
+export interface DriftReport {
+  readonly stack: string;
+  /** Every object recorded in the state, in state order. */
+  readonly resources: ResourceDriftReport[];
+  readonly configurationDiffers: ConfigurationDifference[];
+  readonly diagnostics: Diagnostic[];
+  /** Tenant ids the recorded and declared objects belong to (for the alert's tenant). */
+  readonly tenantIds: string[];
+}
+
+export interface DetectOptions {
+  readonly configuration: Configuration;
+  readonly state: StateStore;
+  readonly client: PlatformClient;
+  readonly parallelism: number;
+  readonly kindOf: (type: string) => ResourceKind | undefined;
+}
+
+export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
+  const common = { configuration: opts.configuration, state: opts.state, client: opts.client, kindOf: opts.kindOf, targets: [] };
+  const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true });
+  const { plan } = await buildPlan({ ...common, refreshed });
+  // The same planner against the recorded state instead of the live objects: what the configuration
+  // would change compared with the last apply, apart from any drift.
+  const { plan: sinceApply } = await buildPlan({ ...common, refreshed: asRecorded(refreshed, opts.state) });
+
+  const drifted = new Map(plan.drift.map((d) => [d.address, d]));
+  const resources = opts.state
+    .objects()
+    .filter((o) => o.mode === 'managed')
+    .map((o) => {
+      const kind = opts.kindOf(o.type);
+      const sensitive = kind ? Object.entries(kind.attributes).filter(([, a]) => a.sensitive).map(([n]) => n) : [];
+      const version = kind ? versionAttribute(kind) : undefined;
+      return judge(o.address, o.type, withoutVersion(drifted.get(o.address), version), opts.configuration.objects.get(o.address)?.ignoreChanges, sensitive);
+    });
+  const configurationDiffers = sinceApply.changes
+    .filter((c) => c.mode === 'managed' && c.action !== 'no-op')
+    .map((c) => ({ address: c.address, action: c.action as ConfigurationDifference['action'] }));
+  return {
+    stack: opts.configuration.stack,
+    resources,
+    configurationDiffers,
+    diagnostics: plan.diagnostics,
+    tenantIds: tenantIdsOf([...opts.state.objects().map((o) => o.attributes), ...plan.changes.flatMap((c) => [c.before, c.after])]),
+  };
+}
+
+/** A resource's status, honouring `lifecycle.ignore_changes` attribute by attribute. */
+function judge(
+  address: string,
+  type: string,
+  drift: DriftedResource | undefined,
+  ignoreChanges: readonly string[] | 'all' | undefined,
+  sensitive: string[],
+): ResourceDriftReport {
+  const base = { address, type, sensitive };
+  if (!drift) return { ...base, status: 'in_sync', changes: [], ignored: [] };
+  if (drift.action === 'delete') return { ...base, status: 'deleted', changes: [], ignored: [] };
+  const isIgnored = (c: AttributeDrift) => ignoreChanges === 'all' || (ignoreChanges?.includes(String(c.path[0])) ?? false);
+  const changes = drift.changes.filter((c) => !isIgnored(c));
+  const ignored = [...new Set(drift.changes.filter(isIgnored).map((c) => String(c.path[0])))];
+  return { ...base, status: changes.length > 0 ? 'drifted' : 'in_sync', changes, ignored };
+}
+
+/** A moved version only says that something moved; what moved is the drift. */
+function withoutVersion(drift: DriftedResource | undefined, version: string | undefined): DriftedResource | undefined {
+  return drift && version ? { ...drift, changes: drift.changes.filter((c) => c.path[0] !== version) } : drift;
+}
+
+/** The refreshed data with every recorded object taken as it was recorded. */
+function asRecorded(refreshed: Refreshed, state: StateStore): Refreshed {
+  const live = new Map<string, State | null>();
+  for (const address of refreshed.live.keys()) live.set(address, state.get(address)?.attributes ?? null);
+  return { ...refreshed, live, diagnostics: [] };
+}
+
+const TENANT_ATTRIBUTES = new Set(['tenant_id', 'owner_tenant_id']);
+
+/** Every tenant id found in the objects' attributes, at any depth (a report's `parameters.tenant_id`). */
+function tenantIdsOf(objects: ReadonlyArray<State | null>): string[] {
+  const found = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (TENANT_ATTRIBUTES.has(k) && typeof x === 'string') found.add(x);
+        else visit(x);
+      }
+    }
+  };
+  objects.forEach(visit);
+  return [...found].sort();
+}
+
+export function isDrifted(report: DriftReport): boolean {
+  return report.resources.some((r) => r.status !== 'in_sync');
+}
+
+export interface DriftSummary {
+  readonly total: number;
+  readonly in_sync: number;
+  readonly drifted: number;
+  readonly deleted: number;
+}
+
+export function summarizeDrift(report: DriftReport): DriftSummary {
+  const count = (s: DriftStatus) => report.resources.filter((r) => r.status === s).length;
+  return { total: report.resources.length, in_sync: count('in_sync'), drifted: count('drifted'), deleted: count('deleted') };
+}
