@@ -42,6 +42,8 @@ const BATCH_NODE = `batch:${BATCHED_TYPE}`;
 export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   const run = new ApplyRun(opts);
   await run.recordRefreshed();
+  // A refresh-only plan changes nothing on the platform: recording what was read is all of it.
+  if (opts.plan.refreshOnly) return { added: 0, changed: 0, destroyed: 0, diagnostics: [] };
   return run.execute();
 }
 

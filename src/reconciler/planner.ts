@@ -21,6 +21,8 @@ export interface PlanOptions {
   /** `--target`: only these addresses and what they depend on. */
   readonly targets: readonly string[];
   readonly kindOf: (type: string) => ResourceKind | undefined;
+  /** `--refresh-only`: no actions; applying the plan records the live objects in the state. */
+  readonly refreshOnly?: boolean;
 }
 
 /** A plan, and the data source values it was made with (apply resolves references with them). */
@@ -55,7 +57,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     diagnostics.push((err as TenantformError).toDiagnostic());
   }
   for (const address of order) {
-    if (!selected.has(address)) continue;
+    if (!selected.has(address) || opts.refreshOnly) continue;
     const o = configuration.objects.get(address)!;
     if (o.mode === 'data') {
       if (values.has(address)) continue;
@@ -75,7 +77,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     changes.push(plannedChange(o, kind, prior, r));
   }
   for (const [address, o] of recorded) {
-    if (configuration.objects.has(address) || !selected.has(address)) continue;
+    if (configuration.objects.has(address) || !selected.has(address) || opts.refreshOnly) continue;
     const kind = opts.kindOf(o.type);
     const prior = refreshed.live.get(address) ?? null;
     if (!kind || !prior) continue; // already gone: apply only forgets it
@@ -84,6 +86,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     if (opts.state.isProtected(address)) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
     changes.push({ ...plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), actionReason: 'delete_because_no_resource_config' });
   }
+  if (opts.refreshOnly) changes.push(...acceptedLive([...recorded.values()].filter((o) => selected.has(o.address)), refreshed, opts.kindOf));
   const drift = [...recorded.values()]
     .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
     .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
@@ -94,7 +97,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     changes,
     drift,
     diagnostics,
-    refreshOnly: false,
+    refreshOnly: opts.refreshOnly ?? false,
     createdAt: new Date().toISOString(),
   };
   return { plan, data };
@@ -167,6 +170,16 @@ function plannedChange(
     ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
     ...(prior ? { seen: seenOf(kind, prior) } : {}),
   };
+}
+
+/** A refresh-only plan's changes: every recorded object still on the platform, as it is now, without action. */
+function acceptedLive(recorded: ReadonlyArray<{ address: string; type: string; name: string }>, refreshed: Refreshed, kindOf: PlanOptions['kindOf']): PlannedChange[] {
+  return recorded.flatMap((o) => {
+    const kind = kindOf(o.type);
+    const live = refreshed.live.get(o.address);
+    if (!kind || !live) return [];
+    return [plannedChange(o, kind, live, { action: 'no-op', planned: live, requiresReplace: [], changed: [], diagnostics: [] })];
+  });
 }
 
 /** What a plan saw of an object, re-checked before a saved plan is applied. */

@@ -3,14 +3,13 @@ import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
 import { reconcilerErrors } from '../../errors';
 import { applyPlan, type ApplyResult } from '../../reconciler/apply';
-import { hasChanges } from '../../reconciler/model';
 import { assertPlanFresh, loadPlan } from '../../reconciler/planfile';
 import type { PlanResult } from '../../reconciler/planner';
 import { Progress } from '../../reconciler/progress';
 import { renderText, shouldColor } from '../../reconciler/render/text';
 import { resourceKind, withLockedState } from '../../reconciler/session';
 import { redactSecrets } from '../redact';
-import { makePlan, printDiagnostics, workspaceFlags, workspaceOrProblems, type WorkspaceArgs } from './plan';
+import { makePlan, planChangesSomething, printDiagnostics, workspaceFlags, workspaceOrProblems, type WorkspaceArgs } from './plan';
 
 interface ApplyArgs extends WorkspaceArgs {
   planfile?: string;
@@ -28,7 +27,8 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (needed without a terminal)' })
       .example('tenantform apply', 'Plan, show the plan, ask, apply')
       .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly the reviewed plan')
-      .example('tenantform apply --auto-approve', 'In CI, without a terminal'),
+      .example('tenantform apply --auto-approve', 'In CI, without a terminal')
+      .example('tenantform apply --refresh-only --auto-approve', 'Accept changes made on the platform into the state, changing nothing there'),
   handler: async (args) => {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
@@ -44,7 +44,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
           process.exitCode = 1;
           return;
         }
-        if (hasChanges(result.plan) && !args['auto-approve'] && !(await approved())) {
+        if (planChangesSomething(result.plan) && !args['auto-approve'] && !(await approved())) {
           process.stderr.write('Apply cancelled: nothing was changed.\n');
           process.exitCode = 1;
           return;

@@ -20,6 +20,7 @@ export interface WorkspaceArgs {
   parallelism: number;
   refresh: boolean;
   target?: string[];
+  'refresh-only'?: boolean;
 }
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
@@ -30,8 +31,14 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
+    .option('refresh-only', {
+      type: 'boolean',
+      default: false,
+      describe: 'Only accept what changed on the platform into the state (see `tenantform drift`); nothing on the platform changes',
+    })
     .check((a) => {
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
+      if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
       return true;
     }) as unknown as Argv<T & WorkspaceArgs>;
 }
@@ -58,7 +65,12 @@ export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined 
 export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient): Promise<PlanResult> {
   const common = { configuration: ws.configuration, state, client, kindOf: resourceKind };
   const refreshed = await refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh });
-  return buildPlan({ ...common, refreshed, targets: args.target ?? [] });
+  return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'] });
+}
+
+/** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */
+export function planChangesSomething(plan: PlanResult['plan']): boolean {
+  return hasChanges(plan) || (plan.refreshOnly && plan.drift.length > 0);
 }
 
 interface PlanArgs extends WorkspaceArgs {
@@ -77,7 +89,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 1 on error, 2 with changes' })
       .example('tenantform plan', 'Plan the only synthesized stack')
       .example('tenantform plan --format markdown > plan.md', 'A pull-request comment')
-      .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly what was reviewed'),
+      .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly what was reviewed')
+      .example('tenantform plan --refresh-only', 'What `apply --refresh-only` would accept into the state'),
   handler: async (args) => {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
@@ -92,7 +105,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         await savePlan(args.out, result);
         process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
       }
-      process.exitCode = args['detailed-exitcode'] && hasChanges(result.plan) ? 2 : 0;
+      process.exitCode = args['detailed-exitcode'] && planChangesSomething(result.plan) ? 2 : 0;
     });
   },
 };
