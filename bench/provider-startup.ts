@@ -1,37 +1,83 @@
 /**
- * Start-up time of the Terraform provider: Terraform launches it several times per command
- * (plan 3, apply 4, destroy 5), so each launch counts. Measures the time from spawn to the
- * handshake line, beside a bare `node -e` launch in the same run, and reports the medians
- * and their ratio. Needs a build (`npm run build`).
+ * Start-up time of the Terraform provider. Terraform launches it several times per command
+ * (plan 3, apply 4, destroy 5), so each launch counts. In one run, interleaved so that a busy
+ * moment of the machine weighs on all alike, it measures:
+ *   - a bare `node -e` printing one line (the floor),
+ *   - the provider's handshake line (what Terraform waits for before connecting),
+ *   - the provider ready: handshake, mutual-TLS connection and the schema answered (what
+ *     Terraform waits for before its first real step), then Shutdown.
+ * and reports the medians and their ratio to bare node. Needs a build (`npm run build`).
  *
  *   npx tsx bench/provider-startup.ts [launches]
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../src/provider/handshake';
-import { createServerIdentity } from '../src/provider/tls';
+import { loadProtocol } from '../src/provider/protocol';
+import { createServerIdentity, toPem } from '../src/provider/tls';
 
 const MAIN = join(__dirname, '..', 'dist', 'provider', 'main.js');
+const client = createServerIdentity();
+// As Terraform launches it: with a client certificate, so the launch includes the TLS set-up.
+const env = {
+  ...process.env,
+  [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+  PLUGIN_PROTOCOL_VERSIONS: '5,6',
+  PLUGIN_CLIENT_CERT: client.certificatePem,
+  TF_DISABLE_PLUGIN_TLS: '',
+};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const protocol = grpc.loadPackageDefinition(loadProtocol()) as any;
 
-/** Milliseconds from spawn to the first line on stdout; the process is then stopped. */
-function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+const elapsed = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e6;
+
+/** Spawns, waits for the first stdout line, and hands it over with the start time. */
+function launch(args: string[]): Promise<{ line: string; started: bigint; child: ReturnType<typeof spawn> }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let seen = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      if (!seen.includes('\n')) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      child.kill('SIGTERM');
-      child.once('exit', () => resolve(ms));
+      if (seen.includes('\n')) resolve({ line: seen.trim(), started, child });
     });
     child.once('error', reject);
     child.once('exit', (code) => {
       if (!seen.includes('\n')) reject(new Error(`exited with ${code} before printing a line`));
     });
   });
+}
+
+const exited = (child: ReturnType<typeof spawn>) => new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
+
+async function bareNode(): Promise<number> {
+  const { started, child } = await launch(['-e', 'process.stdout.write("1\\n")']);
+  const ms = elapsed(started);
+  await exited(child);
+  return ms;
+}
+
+async function provider(): Promise<{ handshake: number; ready: number }> {
+  const { line, started, child } = await launch([MAIN]);
+  const handshake = elapsed(started);
+  const [, , , address, , certificate] = line.split('|');
+  const credentials = grpc.credentials.createSsl(
+    Buffer.from(toPem('CERTIFICATE', Buffer.from(certificate, 'base64'))),
+    Buffer.from(client.privateKeyPem),
+    Buffer.from(client.certificatePem),
+  );
+  const options = { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' };
+  const stub = new protocol.tfplugin6.Provider(address, credentials, options);
+  await new Promise((resolve, reject) => stub.GetProviderSchema({}, (err: Error | null, v: unknown) => (err ? reject(err) : resolve(v))));
+  const ready = elapsed(started);
+  const controller = new protocol.plugin.GRPCController(address, credentials, options);
+  await new Promise((resolve) => controller.Shutdown({}, resolve));
+  await exited(child);
+  stub.close();
+  controller.close();
+  return { handshake, ready };
 }
 
 function median(values: number[]): number {
@@ -43,27 +89,22 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const launches = Number(process.argv[2] ?? 10);
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
-  // As Terraform launches it: with a client certificate, so the launch includes the TLS set-up.
-  const env = {
-    ...process.env,
-    [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
-    PLUGIN_PROTOCOL_VERSIONS: '5,6',
-    PLUGIN_CLIENT_CERT: createServerIdentity().certificatePem,
-    TF_DISABLE_PLUGIN_TLS: '',
-  };
-  const provider: number[] = [];
   const bare: number[] = [];
-  // Interleaved, so that a busy moment of the machine weighs on both alike.
+  const handshake: number[] = [];
+  const ready: number[] = [];
   for (let i = 0; i < launches; i++) {
-    bare.push(await timeToFirstLine(['-e', 'process.stdout.write("1\\n")'], env));
-    provider.push(await timeToFirstLine([MAIN], env));
+    bare.push(await bareNode());
+    const p = await provider();
+    handshake.push(p.handshake);
+    ready.push(p.ready);
   }
-  const p = median(provider);
   const b = median(bare);
-  console.log(`launches: ${launches}`);
-  console.log(`bare node -e   median ${b.toFixed(1)} ms  (min ${Math.min(...bare).toFixed(1)})`);
-  console.log(`provider       median ${p.toFixed(1)} ms  (min ${Math.min(...provider).toFixed(1)})`);
-  console.log(`ratio provider / bare node: ${(p / b).toFixed(2)}`);
+  const row = (label: string, values: number[]) =>
+    `${label.padEnd(34)} median ${median(values).toFixed(1).padStart(6)} ms   min ${Math.min(...values).toFixed(1).padStart(6)} ms   ${(median(values) / b).toFixed(2)}x bare node`;
+  console.log(`${launches} launches each, interleaved`);
+  console.log(row('bare `node -e` (one line)', bare));
+  console.log(row('provider: handshake line', handshake));
+  console.log(row('provider: schema answered (mTLS)', ready));
 }
 
 main().catch((err: unknown) => {

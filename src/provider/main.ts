@@ -30,8 +30,6 @@ async function run(): Promise<void> {
   const loadProvider = () => {
     if (!provider) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./cdktf-stand-in') as typeof import('./cdktf-stand-in')).useCdktfStandIn();
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { TenantformProvider } = require('./server') as typeof import('./server');
       provider = new TenantformProvider({
         // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -189,7 +189,7 @@ export class TenantformProvider {
 
   validateProviderConfig(req: Request): Response {
     const config = decodeState(PROVIDER_ATTRIBUTES, req.config as DynamicValue) ?? {};
-    const problems = validateConfig({ kind: 'data', type: 'provider', description: '', attributes: PROVIDER_ATTRIBUTES, example: { name: '', config: {} }, read: notReadable }, config, 'provider.tenantform');
+    const problems = validateConfig(PROVIDER_BLOCK, config, 'provider.tenantform');
     return diagnostics(problems.map(problemToDiagnostic));
   }
 
@@ -396,6 +396,14 @@ function noEphemeral(req: Request): Response {
   return diagnostics([error('No ephemeral resources', `tenantform has no ephemeral resource "${String(req.type_name)}".`)]);
 }
 
-async function notReadable(): Promise<State> {
-  throw new Error('the provider block is not read');
-}
+/** The provider block, described as a kind so that validateConfig checks it like any other. */
+const PROVIDER_BLOCK: DataSourceKind = {
+  kind: 'data',
+  type: 'tenantform',
+  description: PROVIDER_DESCRIPTION,
+  attributes: PROVIDER_ATTRIBUTES,
+  example: { name: 'tenantform', config: {} },
+  read: async () => {
+    throw new Error('the provider block is configuration only');
+  },
+};

@@ -82,13 +82,21 @@ function conformValue(a: Attribute, v: unknown, path: string): unknown {
       if (v === 'true' || v === 'false') return v === 'true';
       break;
     case 'list':
-      if (Array.isArray(v)) return v.map((item, i) => (item === Unknown || item === null ? item : conformValue({ ...a, type: 'string' } as Attribute, item, `${path}[${i}]`)));
+      if (Array.isArray(v)) return v.map((item, i) => conformElement(item, `${path}[${i}]`));
       break;
     case 'object':
       if (typeof v === 'object') return conformObject(a.attributes, v as Record<string, unknown>);
       break;
   }
   throw new TypeError(`${path}: expected ${a.type}, found ${typeof v === 'object' ? 'an object' : typeof v}`);
+}
+
+/** List elements are strings in every declared list. */
+function conformElement(v: unknown, path: string): unknown {
+  if (v === null || v === undefined) return null;
+  if (v === Unknown || typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new TypeError(`${path}: expected a string, found ${typeof v === 'object' ? 'an object' : typeof v}`);
 }
 
 /** A State as the msgpack DynamicValue Terraform expects; null encodes as nil. */

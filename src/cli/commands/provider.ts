@@ -29,7 +29,7 @@ const installCommand: CommandModule<object, InstallArgs> = {
 
 /** `tenantform provider ...`: the Terraform provider that drives the same resource modules. */
 export const providerCommand: CommandModule<object, object> = {
-  command: 'provider <command>',
+  command: 'provider',
   describe: 'Manage the Terraform provider (plugin protocol 6) for terraform and cdktf deploy',
   builder: (y) => y.command(installCommand).demandCommand(1, 'Name a provider command, e.g. `tenantform provider install`.'),
   handler: () => undefined,
