@@ -1,0 +1,56 @@
+import type { CommandModule } from 'yargs';
+import { hasErrors } from '../../diagnostics';
+import { importObject } from '../../reconciler/import';
+import { resourceKind, withLockedState } from '../../reconciler/session';
+import { ALL_KINDS } from '../../resources/registry.generated';
+import { printDiagnostics, workspaceOrProblems } from './plan';
+
+interface ImportArgs {
+  address: string;
+  id: string;
+  stack?: string;
+  config?: string;
+  state?: string;
+  parallelism: number;
+}
+
+const FORMATS = ALL_KINDS.flatMap((k) => (k.kind === 'resource' ? [`  ${k.type}: ${k.importId.format.replace(/`/g, '')}`] : [])).join('\n');
+
+export const importCommand: CommandModule<object, ImportArgs> = {
+  command: 'import <address> <id>',
+  describe: 'Adopt an existing platform object into the state, for a resource declared in the configuration',
+  builder: (y) =>
+    y
+      .usage(
+        'tenantform import ADDRESS ID [options]\n\n' +
+          'Reads the object with this ID from the platform and records it in the state at ADDRESS, under the state\n' +
+          'lock, in one atomic write. ADDRESS must be declared in the configuration and not managed yet. Afterwards,\n' +
+          '`tenantform plan` shows only how the configuration differs from the object. Nothing on the platform changes.\n\n' +
+          `Import ids by resource type:\n${FORMATS}`,
+      )
+      .positional('address', { type: 'string', demandOption: true, describe: 'The resource address, e.g. tenantform_infra_component.primary' })
+      .positional('id', { type: 'string', demandOption: true, describe: "The object's import id (see the list above)" })
+      .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
+      .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
+      .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
+      .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
+      .example('tenantform import tenantform_infra_component.primary 0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f', 'Adopt a component by its id')
+      .example('tenantform import tenantform_agent_update_settings.acme tenant/<tenant_id>', "Adopt a tenant's update settings"),
+  handler: async (args) => {
+    const ws = workspaceOrProblems({ ...args, refresh: true });
+    if (!ws) return;
+    await withLockedState(ws, process.env, 'OperationTypeImport', async (state, client) => {
+      process.stderr.write(`${args.address}: Importing from ID "${args.id}"...\n`);
+      const r = await importObject({ configuration: ws.configuration, state, client, address: args.address, id: args.id, parallelism: args.parallelism, kindOf: resourceKind });
+      printDiagnostics(r.diagnostics);
+      if (!r.value || hasErrors(r.diagnostics)) {
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(
+        `${args.address}: Import complete [id=${String(r.value.id ?? args.id)}]\n\nImport successful!\n\n` +
+          'The object is now managed by tenantform. Run `tenantform plan` to see how the configuration differs from it.\n',
+      );
+    });
+  },
+};
