@@ -29,14 +29,25 @@ function builtAt(): number {
   }
 }
 
+/**
+ * Whether a source the provider runs is newer than its build. Only those sources count: a
+ * rebuild rewrites all of dist/, which other suites of a full run are using (`npm test`
+ * builds before the run, so there this is false).
+ */
+function stale(): boolean {
+  const built = builtAt();
+  return ['src/provider', 'src/resources', 'src/api'].some((dir) => newestSource(join(ROOT, dir)) > built) ||
+    ['src/errors.ts', 'src/diagnostics.ts'].some((file) => statSync(join(ROOT, file)).mtimeMs > built);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Compiles src/ into dist/ when a source is newer than the compiled provider. Suites run in
- * parallel workers, so one builds while the others wait on a lock directory.
+ * Compiles src/ into dist/ (`tsc -p tsconfig.build.json`) when the provider's build is stale.
+ * Suites run in parallel workers, so one builds while the others wait on a lock directory.
  */
 export async function ensureBuilt(): Promise<void> {
-  if (builtAt() >= newestSource(join(ROOT, 'src'))) return;
+  if (!stale()) return;
   const lock = join(tmpdir(), `tenantform-build-${Buffer.from(ROOT).toString('hex').slice(-24)}.lock`);
   for (;;) {
     try {
@@ -49,7 +60,7 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
-    if (builtAt() >= newestSource(join(ROOT, 'src'))) return;
+    if (!stale()) return;
     await new Promise<void>((resolve) => {
       // Type errors elsewhere in the project still emit JavaScript; only a missing output fails.
       execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }, () => resolve());

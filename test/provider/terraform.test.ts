@@ -105,7 +105,8 @@ let env: NodeJS.ProcessEnv;
 let globex: string;
 let acme: string;
 let backup: string;
-const marker = `TENANTFORM_PROVIDER_TEST_RUN=${process.pid}-${Date.now()}`;
+/** In the environment of every provider this suite launches, to tell them from other suites' ones. */
+const markerValue = `${process.pid}-${Date.now()}`;
 const outputs: string[] = [];
 
 /** The platform as the test sees it, to compare before and after. */
@@ -129,7 +130,7 @@ async function terraform(...args: string[]): Promise<RunResult> {
   const r = await run('terraform', args, { cwd: dir, env });
   outputs.push(r.output);
   // Every launch must end with the command: Shutdown answered and the process gone.
-  expect(await leftoverProviders(marker.split('=')[1])).toEqual([]);
+  expect(await leftoverProviders(markerValue)).toEqual([]);
   return r;
 }
 
@@ -166,7 +167,6 @@ beforeAll(async () => {
   });
   if (cli.code !== 0) throw new Error(`provider install failed:\n${cli.output}`);
   writeFileSync(join(dir, 'cli.tfrc'), cli.stdout);
-  const [markerKey, markerValue] = marker.split('=');
   env = {
     PATH: process.env.PATH,
     HOME: join(dir, 'home'),
@@ -176,7 +176,7 @@ beforeAll(async () => {
     TENANTFORM_BASE_URL: emulator.url,
     TENANTFORM_CLIENT_ID: emulator.clientId,
     TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
-    [markerKey]: markerValue,
+    TENANTFORM_PROVIDER_TEST_RUN: markerValue,
   };
   write();
 });
@@ -350,6 +350,14 @@ resource "tenantform_agent_update_settings" "broken" {
   } finally {
     writeFileSync(join(dir, 'main.tf'), good);
   }
+});
+
+test('with plugin TLS disabled (TF_DISABLE_PLUGIN_TLS), Terraform still talks to the provider', async () => {
+  const r = await run('terraform', ['validate', '-no-color'], { cwd: dir, env: { ...env, TF_DISABLE_PLUGIN_TLS: '1' } });
+  outputs.push(r.output);
+  expectOk(r);
+  expect(r.stdout).toContain('Success! The configuration is valid.');
+  expect(await leftoverProviders(markerValue)).toEqual([]);
 });
 
 test('destroy removes everything; the emulator is as before and settings are inherited again', async () => {
