@@ -6,7 +6,7 @@ import { createResource, deleteResource, readDataSource, runOperation, updateRes
 import { planResource } from '../resources/plan';
 import { containsUnknown, normalize, preserveJsonText } from '../resources/values';
 import { dependencies, type Configuration } from './config';
-import { dependencyOrder, runInOrder } from './graph';
+import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
 import { resolveReferences, valueAt, type Lookup } from './references';
@@ -80,6 +80,8 @@ class ApplyRun {
       if (declared) state.setProtected(c.address, declared.preventDestroy);
     }
     for (const d of plan.drift) if (d.action === 'delete' && !this.changes.get(d.address)?.before) state.remove(d.address);
+    // An interrupted create no longer declared, and not found on the platform: nothing is left to track.
+    for (const p of state.pending()) if (!configuration.objects.has(p.address)) state.removePending(p.address);
     for (const [address, value] of Object.entries(this.opts.data)) {
       state.put(address, configuration.objects.get(address)!.kind, value, this.dependenciesOf(address));
     }
@@ -110,7 +112,8 @@ class ApplyRun {
   private nodes(): Map<string, Set<string>> {
     const nodes = new Map<string, Set<string>>();
     const active = [...this.changes.values()].filter((c) => c.action !== 'no-op').map((c) => c.address);
-    const lateData = [...this.opts.configuration.objects.values()].filter((o) => o.mode === 'data' && !(o.address in this.opts.data)).map((o) => o.address);
+    // Data sources read only now: those the changes need, whose arguments were not known at plan time.
+    const lateData = [...withDependencies(active, this.configDeps)].filter((a) => a.startsWith('data.') && !(a in this.opts.data));
     const inGraph = new Set([...active, ...lateData]);
     for (const address of inGraph) {
       const c = this.changes.get(address);

@@ -39,13 +39,6 @@ export function withDependencies(addresses: Iterable<string>, deps: DependencyMa
   return out;
 }
 
-/** The same graph with every edge turned around: what depends on each address. */
-export function reversed(deps: DependencyMap): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>([...deps.keys()].map((k) => [k, new Set<string>()]));
-  for (const [a, ds] of deps) for (const d of ds) out.get(d)?.add(a);
-  return out;
-}
-
 /**
  * Runs `work` for every address once all its dependencies succeeded, at most `parallelism`
  * at a time. An address whose dependency failed (or was skipped) is skipped, not run.

@@ -78,6 +78,26 @@ describe('tenantform plan and apply options', () => {
     expect(existsSync(join(world.dir, 'terraform.slow.tfstate.lock.info'))).toBe(false);
   });
 
+  it('reads a data source that depends on a managed object once that object exists', async () => {
+    const config = configWith({
+      tenantform_infra_component: { owned: infra('Owned') },
+      tenantform_tenant_setting: {
+        after: {
+          application_id: '${data.tenantform_application.backup.id}',
+          tenant_id: '${data.tenantform_tenant.owner.id}',
+          name: 'retention_days',
+          value: '30',
+        },
+      },
+    }) as { data: Record<string, Record<string, unknown>> };
+    config.data = { ...config.data, tenantform_tenant: { ...config.data.tenantform_tenant, owner: { id: '${tenantform_infra_component.owned.owner_tenant_id}' } } };
+    const file = writeConfig(world, config, 'late.tf.json');
+    const apply = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(apply.stdout).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
+    expect(apply.stderr.indexOf('data.tenantform_tenant.owner: Read complete')).toBeGreaterThan(apply.stderr.indexOf('tenantform_infra_component.owned: Creation complete'));
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
   it('force-unlock without a lock says so', async () => {
     const file = writeConfig(world, configWith({}));
     const r = await run(world, ['force-unlock', '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f', '--config', file]);
