@@ -3,7 +3,7 @@
  * sent to the platform but reads, and the state is never written.
  */
 import type { PlatformClient } from '../api';
-import type { Diagnostic } from '../diagnostics';
+import { hasErrors, type Diagnostic } from '../diagnostics';
 import type { Configuration } from '../reconciler/config';
 import type { AttributeDrift, DriftedResource } from '../reconciler/model';
 import { buildPlan } from '../reconciler/planner';
@@ -12,7 +12,8 @@ import type { StateStore } from '../reconciler/state';
 import type { Action } from '../resources/plan';
 import { versionAttribute, type ResourceKind, type State } from '../resources/declaration';
 
-export type DriftStatus = 'in_sync' | 'drifted' | 'deleted';
+/** `unknown`: the object could not be read (an error says why). */
+export type DriftStatus = 'in_sync' | 'drifted' | 'deleted' | 'unknown';
 
 export interface ResourceDriftReport {
   readonly address: string;
@@ -54,9 +55,12 @@ export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
   const common = { configuration: opts.configuration, state: opts.state, client: opts.client, kindOf: opts.kindOf, targets: [] };
   const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true });
   const { plan } = await buildPlan({ ...common, refreshed });
+  const diagnostics = distinct(plan.diagnostics);
+  const failed = hasErrors(diagnostics);
   // The same planner against the recorded state instead of the live objects: what the configuration
-  // would change compared with the last apply, apart from any drift.
-  const { plan: sinceApply } = await buildPlan({ ...common, refreshed: asRecorded(refreshed, opts.state) });
+  // would change compared with the last apply, apart from any drift. Unreliable when reads failed.
+  const sinceApply = failed ? undefined : (await buildPlan({ ...common, refreshed: asRecorded(refreshed, opts.state) })).plan;
+  const unread = new Set(diagnostics.filter((d) => d.severity === 'error' && d.address).map((d) => d.address));
 
   const drifted = new Map(plan.drift.map((d) => [d.address, d]));
   const resources = opts.state
@@ -66,16 +70,17 @@ export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
       const kind = opts.kindOf(o.type);
       const sensitive = kind ? Object.entries(kind.attributes).filter(([, a]) => a.sensitive).map(([n]) => n) : [];
       const version = kind ? versionAttribute(kind) : undefined;
+      if (!kind || unread.has(o.address)) return { address: o.address, type: o.type, status: 'unknown' as const, changes: [], ignored: [], sensitive };
       return judge(o.address, o.type, withoutVersion(drifted.get(o.address), version), opts.configuration.objects.get(o.address)?.ignoreChanges, sensitive);
     });
-  const configurationDiffers = sinceApply.changes
+  const configurationDiffers = (sinceApply?.changes ?? [])
     .filter((c) => c.mode === 'managed' && c.action !== 'no-op')
     .map((c) => ({ address: c.address, action: c.action as ConfigurationDifference['action'] }));
   return {
     stack: opts.configuration.stack,
     resources,
     configurationDiffers,
-    diagnostics: plan.diagnostics,
+    diagnostics,
     tenantIds: tenantIdsOf([...opts.state.objects().map((o) => o.attributes), ...plan.changes.flatMap((c) => [c.before, c.after])]),
   };
 }
@@ -100,6 +105,17 @@ function judge(
 /** A moved version only says that something moved; what moved is the drift. */
 function withoutVersion(drift: DriftedResource | undefined, version: string | undefined): DriftedResource | undefined {
   return drift && version ? { ...drift, changes: drift.changes.filter((c) => c.path[0] !== version) } : drift;
+}
+
+/** Diagnostics without repeats (a data source failing in refresh fails again while planning). */
+function distinct(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = JSON.stringify([d.severity, d.address, d.summary, d.detail]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The refreshed data with every recorded object taken as it was recorded. */
@@ -128,7 +144,7 @@ function tenantIdsOf(objects: ReadonlyArray<State | null>): string[] {
 }
 
 export function isDrifted(report: DriftReport): boolean {
-  return report.resources.some((r) => r.status !== 'in_sync');
+  return report.resources.some((r) => r.status === 'drifted' || r.status === 'deleted');
 }
 
 export interface DriftSummary {
@@ -136,9 +152,11 @@ export interface DriftSummary {
   readonly in_sync: number;
   readonly drifted: number;
   readonly deleted: number;
+  /** Objects that could not be read. */
+  readonly unknown: number;
 }
 
 export function summarizeDrift(report: DriftReport): DriftSummary {
   const count = (s: DriftStatus) => report.resources.filter((r) => r.status === s).length;
-  return { total: report.resources.length, in_sync: count('in_sync'), drifted: count('drifted'), deleted: count('deleted') };
+  return { total: report.resources.length, in_sync: count('in_sync'), drifted: count('drifted'), deleted: count('deleted'), unknown: count('unknown') };
 }

@@ -1,8 +1,8 @@
 /** The drift report as text (terminal, cron mail), markdown (an issue or chat message) and JSON. */
-import { formatPath, renderDiagnostic, type Diagnostic } from '../diagnostics';
+import { formatPath, hasErrors, renderDiagnostic, type Diagnostic } from '../diagnostics';
 import { driftLines, formatValue, SENSITIVE_TEXT, type DriftLine } from '../reconciler/render/diff';
 import { escapeMarkdown, inlineCode } from '../reconciler/render/markdown';
-import { summarizeDrift, type DriftReport, type DriftSummary, type ResourceDriftReport } from './detect';
+import { isDrifted, summarizeDrift, type DriftReport, type DriftSummary, type ResourceDriftReport } from './detect';
 
 /** One attribute that moved, at leaf level: a JSON value or an object shows exactly which part. */
 export interface DriftChange {
@@ -51,7 +51,8 @@ export function renderDriftJson(report: DriftReport): string {
 function headline(report: DriftReport): string {
   const s = summarizeDrift(report);
   const noun = s.total === 1 ? 'resource' : 'resources';
-  return `${s.total} ${noun}: ${s.in_sync} in sync, ${s.drifted} changed outside tenantform, ${s.deleted} deleted outside tenantform.`;
+  const unknown = s.unknown > 0 ? `, ${s.unknown} could not be read` : '';
+  return `${s.total} ${noun}: ${s.in_sync} in sync, ${s.drifted} changed outside tenantform, ${s.deleted} deleted outside tenantform${unknown}.`;
 }
 
 const NEXT_STEPS = [
@@ -59,12 +60,15 @@ const NEXT_STEPS = [
   'To put the platform back as configured: tenantform apply',
 ];
 
+const INCOMPLETE = 'The drift check is incomplete: the errors say what could not be read.';
+
 const CONFIGURATION_NOTE = 'The configuration differs from the last apply (not drift; `tenantform plan` shows how):';
 
 export function renderDriftText(report: DriftReport): string {
   const out: string[] = [`Drift report for stack "${report.stack}": ${headline(report)}`, ''];
   for (const r of report.resources) {
     if (r.status === 'deleted') out.push(`  - ${r.address}: deleted outside tenantform`);
+    else if (r.status === 'unknown') out.push(`  ? ${r.address}: could not be read`);
     else if (r.status === 'drifted') {
       out.push(`  ~ ${r.address}: changed outside tenantform`);
       for (const c of driftChanges(r)) out.push(`      ${c.path}: ${show(c.state)} (state) → ${show(c.live)} (live)`);
@@ -76,8 +80,8 @@ export function renderDriftText(report: DriftReport): string {
   if (report.configurationDiffers.length > 0) {
     out.push(CONFIGURATION_NOTE, ...report.configurationDiffers.map((c) => `    ${c.address} (${c.action})`), '');
   }
-  for (const d of report.diagnostics) out.push(renderDiagnostic(d), '');
-  if (report.resources.some((r) => r.status !== 'in_sync')) out.push(...NEXT_STEPS, '');
+  if (hasErrors(report.diagnostics)) out.push(INCOMPLETE, '');
+  if (isDrifted(report)) out.push(...NEXT_STEPS, '');
   return `${out.join('\n')}`;
 }
 
@@ -100,16 +104,15 @@ export function renderDriftMarkdown(report: DriftReport): string {
   if (report.configurationDiffers.length > 0) {
     out.push(escapeMarkdown(CONFIGURATION_NOTE), '', ...report.configurationDiffers.map((c) => `- ${inlineCode(c.address)} (${c.action})`), '');
   }
-  for (const d of report.diagnostics) {
-    out.push(`- **${d.severity === 'error' ? 'Error' : 'Warning'}:** ${escapeMarkdown(renderDiagnostic(d)).replace(/\n/g, '<br>')}`);
-  }
+  for (const d of report.diagnostics) out.push(`- ${escapeMarkdown(renderDiagnostic(d)).replace(/\n/g, '<br>')}`);
   if (report.diagnostics.length > 0) out.push('');
-  if (report.resources.some((r) => r.status !== 'in_sync')) out.push(...NEXT_STEPS.map((s) => `- ${escapeMarkdown(s)}`), '');
+  if (hasErrors(report.diagnostics)) out.push(`**${escapeMarkdown(INCOMPLETE)}**`, '');
+  if (isDrifted(report)) out.push(...NEXT_STEPS.map((s) => `- ${escapeMarkdown(s)}`), '');
   return `${out.join('\n')}`;
 }
 
 function statusWords(r: ResourceDriftReport): string {
-  return { in_sync: 'in sync', drifted: 'changed outside tenantform', deleted: 'deleted outside tenantform' }[r.status];
+  return { in_sync: 'in sync', drifted: 'changed outside tenantform', deleted: 'deleted outside tenantform', unknown: 'could not be read' }[r.status];
 }
 
 function ignoredNote(r: ResourceDriftReport): string {

@@ -48,7 +48,7 @@ function stack(): Record<string, Record<string, unknown>> {
 }
 
 interface DriftJson {
-  summary: { total: number; in_sync: number; drifted: number; deleted: number };
+  summary: { total: number; in_sync: number; drifted: number; deleted: number; unknown: number };
   resources: Array<{ address: string; status: string; changes: Array<{ path: string; state: unknown; live: unknown }>; ignored_changes: string[] }>;
   configuration_differs: Array<{ address: string; action: string }>;
 }
@@ -106,7 +106,7 @@ describe('tenantform drift', () => {
 
     const { result, json } = await driftJson();
     expect(result.code).toBe(2);
-    expect(json.summary).toEqual({ total: 7, in_sync: 3, drifted: 4, deleted: 0 });
+    expect(json.summary).toEqual({ total: 7, in_sync: 3, drifted: 4, deleted: 0, unknown: 0 });
     expect(resource(json, 'tenantform_tenant_setting.window')).toMatchObject({ status: 'drifted', changes: [{ path: 'value.start', state: '22:00', live: '23:00' }] });
     expect(resource(json, 'tenantform_infra_component.primary')).toEqual(expect.objectContaining({
       status: 'drifted',
@@ -213,9 +213,11 @@ describe('tenantform drift', () => {
 
   it('exits 1 when the platform cannot be reached, without touching the state', async () => {
     const before = readFileSync(join(world.dir, STATE));
-    const result = await run(world, ['drift', '--config', file], { TENANTFORM_BASE_URL: 'http://127.0.0.1:9' });
+    const result = await run(world, ['drift', '--config', file, '--format', 'json'], { TENANTFORM_BASE_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/Error/);
+    expect(result.stderr).toMatch(/Error: .*ECONNREFUSED/);
+    // Nothing is claimed in sync when it could not be read.
+    expect(result.stdout).not.toMatch(/"in_sync": [1-9]/);
     expect(readFileSync(join(world.dir, STATE)).equals(before)).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { readLock } from '../../reconciler/lock';
 import { platformClient, resourceKind } from '../../reconciler/session';
 import { StateStore } from '../../reconciler/state';
 import { redactSecrets } from '../redact';
-import { workspaceOrProblems } from './plan';
+import { printDiagnostics, workspaceOrProblems } from './plan';
 
 interface DriftArgs {
   stack?: string;
@@ -68,6 +68,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     try {
       const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
       process.stdout.write(redactSecrets(render(report, args.format)));
+      printDiagnostics(report.diagnostics);
       const lock = lockedBefore ?? readLock(ws.statePath);
       if (lock) {
         process.stderr.write(

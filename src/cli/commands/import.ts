@@ -23,9 +23,10 @@ export const importCommand: CommandModule<object, ImportArgs> = {
     y
       .usage(
         'tenantform import ADDRESS ID [options]\n\n' +
-          'Reads the object with this ID from the platform and records it in the state at ADDRESS, under the state\n' +
-          'lock, in one atomic write. ADDRESS must be declared in the configuration and not managed yet. Afterwards,\n' +
-          '`tenantform plan` shows only how the configuration differs from the object. Nothing on the platform changes.\n\n' +
+          'Reads the object with this ID from the platform and records it in the state at ADDRESS, under the\n' +
+          'state lock, in one atomic write. ADDRESS must be declared in the configuration and not managed yet.\n' +
+          'Afterwards, `tenantform plan` shows only how the configuration differs from the object. Nothing on\n' +
+          'the platform changes.\n\n' +
           `Import ids by resource type:\n${FORMATS}`,
       )
       .positional('address', { type: 'string', demandOption: true, describe: 'The resource address, e.g. tenantform_infra_component.primary' })
@@ -33,9 +34,7 @@ export const importCommand: CommandModule<object, ImportArgs> = {
       .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
       .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
       .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
-      .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
-      .example('tenantform import tenantform_infra_component.primary 0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f', 'Adopt a component by its id')
-      .example('tenantform import tenantform_agent_update_settings.acme tenant/<tenant_id>', "Adopt a tenant's update settings"),
+      .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' }),
   handler: async (args) => {
     const ws = workspaceOrProblems({ ...args, refresh: true });
     if (!ws) return;
