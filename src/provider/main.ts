@@ -22,6 +22,8 @@ async function run(): Promise<void> {
   console.debug = toStderr;
   // Ctrl-C reaches the whole process group; Terraform follows it with StopProvider.
   process.on('SIGINT', () => undefined);
+  // Taken first: the parent is the Terraform that launched us only until it is gone.
+  const parent = process.ppid;
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { servePlugin } = require('./handshake') as typeof import('./handshake');
@@ -56,7 +58,7 @@ async function run(): Promise<void> {
     log,
   });
   setImmediate(loadProvider);
-  watchParent(() => {
+  watchParent(parent, () => {
     log('Terraform is gone; exiting');
     void exit(0);
   });
@@ -64,8 +66,7 @@ async function run(): Promise<void> {
 }
 
 /** An orphaned provider exits: Terraform killed hard never sends Shutdown. */
-function watchParent(onGone: () => void): void {
-  const parent = process.ppid;
+function watchParent(parent: number, onGone: () => void): void {
   const timer = setInterval(() => {
     let alive = process.ppid === parent;
     if (alive) {

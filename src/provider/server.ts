@@ -6,7 +6,7 @@
 import type { PlatformClient } from '../api';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
-import type { AnyKind, DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import { versionAttribute, type AnyKind, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
 import type { OperationResult } from '../resources/operations';
 import {
   createResource,
@@ -20,7 +20,7 @@ import { planResource } from '../resources/plan';
 import { PROVIDER_ATTRIBUTES, PROVIDER_ENV } from '../resources/provider-config';
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
-import { isUnknown, normalize } from '../resources/values';
+import { fingerprint, isUnknown, normalize } from '../resources/values';
 import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull, type DynamicValue } from './values';
 
 // ---- Wire shapes (as proto-loader presents them with keepCase, enums as strings) ----
@@ -278,12 +278,33 @@ export class TenantformProvider {
     const proposed = decodeRaw(req.proposed_new_state as DynamicValue);
     const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config as DynamicValue);
     const plan = planResource({ kind, address: kind.type, config, prior });
+    // Objects without a version field: the plan records a fingerprint of what it saw, and
+    // applying re-checks it, so a saved plan never overwrites a change made since.
+    const seen = prior && plan.action !== 'no-op' && !versionAttribute(kind) ? { fingerprint: fingerprint(kind.attributes, prior) } : undefined;
     return {
       planned_state: encodeState(kind.attributes, plan.planned),
       requires_replace: plan.requiresReplace.map(wirePath),
-      planned_private: req.prior_private ?? Buffer.alloc(0),
+      planned_private: encodePrivate({ seen }),
       diagnostics: plan.diagnostics.map(wireDiagnostic),
     };
+  }
+
+  /** A diagnostic when the object is no longer what the plan saw; undefined when it is. */
+  async #changedSincePlan(kind: ResourceKind, prior: State, seen: { fingerprint: string }, deleting: boolean): Promise<Diagnostic | undefined> {
+    const read = await this.#run((ctx) => readResource({ kind, address: kind.type, ctx, state: prior }));
+    if (read.value === undefined) return read.diagnostics[0];
+    const what = `${kind.type} ${kind.identity(prior)}`;
+    if (read.value === null) {
+      // Deleting what is already gone is done; updating it is not.
+      return deleting ? undefined : error('The object no longer exists', `${what} was deleted on the platform after the plan was made. Nothing was changed. Run \`terraform plan\` again to recreate it.`);
+    }
+    const now = fingerprint(kind.attributes, read.value);
+    if (now === seen.fingerprint) return undefined;
+    return error(
+      'The object was changed by someone else',
+      `${what} changed on the platform after the plan was made (fingerprint ${now}, the plan saw ${seen.fingerprint}). ` +
+        'Nothing was overwritten. Run `terraform plan` to see the other change, then apply again.',
+    );
   }
 
   async applyResourceChange(req: Request): Promise<Response> {
@@ -292,6 +313,11 @@ export class TenantformProvider {
     const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
     const planned = decodeState(kind.attributes, req.planned_state as DynamicValue);
     const address = kind.type;
+    const seen = decodePrivate(req.planned_private).seen;
+    if (prior && seen) {
+      const changed = await this.#changedSincePlan(kind, prior, seen, !planned);
+      if (changed) return { new_state: encodeState(kind.attributes, prior), private: req.planned_private, diagnostics: [wireDiagnostic(changed)] };
+    }
     let newState: State | null;
     let result: OperationResult<unknown>;
     if (!planned) {
@@ -310,7 +336,7 @@ export class TenantformProvider {
     }
     return {
       new_state: encodeState(kind.attributes, newState),
-      private: req.planned_private ?? Buffer.alloc(0),
+      private: Buffer.alloc(0),
       diagnostics: result.diagnostics.map(wireDiagnostic),
     };
   }
@@ -374,6 +400,25 @@ export class TenantformProvider {
         `This tenantform provider serves ${known.join(', ') || 'none'}.`,
       ),
     ]);
+  }
+}
+
+/** The provider's private data of a planned change (opaque to Terraform, handed back on apply). */
+interface PlanPrivate {
+  readonly seen?: { readonly fingerprint: string };
+}
+
+function encodePrivate(p: PlanPrivate): Buffer {
+  return p.seen ? Buffer.from(JSON.stringify(p)) : Buffer.alloc(0);
+}
+
+function decodePrivate(bytes: unknown): PlanPrivate {
+  if (!(bytes instanceof Uint8Array) || bytes.length === 0) return {};
+  try {
+    const parsed = JSON.parse(Buffer.from(bytes).toString('utf8')) as PlanPrivate;
+    return typeof parsed.seen?.fingerprint === 'string' ? parsed : {};
+  } catch {
+    return {};
   }
 }
 

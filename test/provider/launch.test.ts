@@ -4,6 +4,9 @@
  * plans, Ctrl-C, StopProvider and Shutdown.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { encode } from '@msgpack/msgpack';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/provider/handshake';
@@ -208,8 +211,11 @@ describe('launched with AutoMTLS', () => {
 });
 
 test('an orphaned provider (Terraform killed hard) exits by itself', async () => {
-  // The shell starts the provider in the background and exits at once, as a killed Terraform would.
-  const shell = spawn('sh', ['-c', '"$0" "$1" >/dev/null 2>&1 & echo $!; sleep 1', process.execPath, PROVIDER_MAIN], {
+  // The shell starts the provider in the background and exits once it has printed its
+  // handshake line, as a Terraform killed hard would.
+  const handshakeFile = join(mkdtempSync(join(tmpdir(), 'tenantform-orphan-')), 'handshake');
+  const script = '"$0" "$1" >"$2" 2>/dev/null & echo $!; while [ ! -s "$2" ]; do sleep 0.05; done';
+  const shell = spawn('sh', ['-c', script, process.execPath, PROVIDER_MAIN, handshakeFile], {
     env: { ...baseEnv(), [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', TF_DISABLE_PLUGIN_TLS: '1' },
   });
   let out = '';

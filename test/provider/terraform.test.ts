@@ -260,10 +260,12 @@ test('a change made outside Terraform shows as drift and the next apply repairs 
 });
 
 test('a saved plan made stale by a concurrent change is refused, and the other change survives', async () => {
-  write({ settingValue: 'jsonencode(120)', infraName: 'Globex primary storage', bindingTenant: 'acme', infraUrl: 'https://new.globex.example.com' });
+  const moved = { settingValue: 'jsonencode(120)', infraName: 'Globex primary storage', bindingTenant: 'acme', infraUrl: 'https://new.globex.example.com' } as const;
+  write({ ...moved, settingValue: 'jsonencode(150)' });
   const plan = await terraform('plan', '-out=stale.tfplan', '-input=false', '-no-color');
   expectOk(plan);
   expect(plan.stdout).toMatch(/~ url\s+= "https:\/\/storage\.globex\.example\.com" -> "https:\/\/new\.globex\.example\.com"/);
+  expect(plan.stdout).toMatch(/~ value\s+= "120" -> "150"/);
 
   const id = String(attributesOf('tenantform_infra_component', 'storage').id);
   const [live] = await api.getInfra([id]);
@@ -277,6 +279,8 @@ test('a saved plan made stale by a concurrent change is refused, and the other c
   });
   const [bumped] = await api.getInfra([id]);
   expect(bumped.version).toBe(live.version + 1);
+  // A setting has no version: the plan's fingerprint of it is what gets re-checked.
+  await api.putSetting(backup, globex, 'retention_days', { value: 33, lock: true, exclusive: false });
 
   const apply = await terraform('apply', '-input=false', '-no-color', 'stale.tfplan');
   expect(apply.code).toBe(1);
@@ -286,15 +290,21 @@ test('a saved plan made stale by a concurrent change is refused, and the other c
   expect(apply.stderr).toMatch(/terraform plan/);
   expect(apply.stderr).toContain('with tenantform_infra_component.storage');
 
+  expect(apply.stderr).toMatch(/\/retention_days\s+changed on the platform after the plan was made/);
+  expect(apply.stderr).toContain('with tenantform_tenant_setting.retention');
+
   const [after] = await api.getInfra([id]);
   expect(after).toMatchObject({ backend_type: 'azure', url: 'https://storage.globex.example.com', version: bumped.version });
+  expect((await api.getSetting(backup, globex, 'retention_days')).own?.value).toBe(33);
   // The refused update leaves the recorded object as it was.
   expect(attributesOf('tenantform_infra_component', 'storage').version).toBe(live.version);
 
-  // A fresh plan sees the other change; applying it converges.
+  // A fresh plan sees the other changes; applying it converges.
+  write(moved);
   expectOk(await terraform('apply', '-auto-approve', '-input=false', '-no-color'));
   const [converged] = await api.getInfra([id]);
   expect(converged.url).toBe('https://new.globex.example.com');
+  expect((await api.getSetting(backup, globex, 'retention_days')).own?.value).toBe(120);
 });
 
 test('terraform import of each kind, then an empty plan', async () => {
