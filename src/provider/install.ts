@@ -22,9 +22,9 @@ export interface Installed {
   readonly platform: string;
 }
 
-/** The compiled entry point, next to this file once built. */
+/** The compiled entry point: beside this file once built, in dist/ when this runs from source. */
 export function providerMainPath(): string {
-  return join(__dirname, 'main.js');
+  return __filename.endsWith('.ts') ? resolve(__dirname, '..', '..', 'dist', 'provider', 'main.js') : join(__dirname, 'main.js');
 }
 
 export function packageVersion(): string {
