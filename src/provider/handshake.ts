@@ -107,11 +107,11 @@ export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
     Check: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => callback(null, { status: 'SERVING' }),
   });
 
-  const clientCertPem = opts.env.PLUGIN_CLIENT_CERT;
-  const tlsDisabled = opts.env.TF_DISABLE_PLUGIN_TLS === '1' || opts.env.TF_DISABLE_PLUGIN_TLS === 'true' || !clientCertPem;
+  // Terraform turns AutoMTLS off for any value of TF_DISABLE_PLUGIN_TLS, and then sends no certificate.
+  const clientCertPem = opts.env.TF_DISABLE_PLUGIN_TLS ? undefined : opts.env.PLUGIN_CLIENT_CERT;
   let credentials: grpc.ServerCredentials;
   let certificateField = '';
-  if (tlsDisabled) {
+  if (!clientCertPem) {
     credentials = grpcJs.ServerCredentials.createInsecure();
   } else {
     const identity = createServerIdentity();

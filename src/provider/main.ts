@@ -43,14 +43,16 @@ async function run(): Promise<void> {
     return provider;
   };
 
+  let plugin: import('./handshake').RunningPlugin | undefined;
   let exiting = false;
   const exit = async (code: number) => {
     if (exiting) return;
     exiting = true;
-    await Promise.race([Promise.all([plugin.stop(), provider?.close()]), new Promise((r) => setTimeout(r, 300))]);
+    await Promise.race([Promise.all([plugin?.stop(), provider?.close()]), new Promise((r) => setTimeout(r, 300))]);
     process.exit(code);
   };
-  const plugin = await servePlugin({
+  process.on('SIGTERM', () => void exit(0));
+  plugin = await servePlugin({
     env: process.env,
     handlers: () => loadProvider().handlers(),
     onListening: (line) => process.stdout.write(line),
@@ -62,7 +64,6 @@ async function run(): Promise<void> {
     log('Terraform is gone; exiting');
     void exit(0);
   });
-  process.on('SIGTERM', () => void exit(0));
 }
 
 /** An orphaned provider exits: Terraform killed hard never sends Shutdown. */
