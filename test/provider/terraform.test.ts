@@ -4,6 +4,7 @@
  * repair, a stale saved plan refused, import, invalid configuration, destroy. The steps run
  * in order on one working directory, as a user would run them.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,9 @@ interface Knobs {
   infraUrl?: string;
   bindingTenant?: 'globex' | 'acme';
 }
+
+/** The configuration once the binding has moved to Acme and the component to its new address. */
+const MOVED: Knobs = { settingValue: 'jsonencode(120)', infraName: 'Globex primary storage', bindingTenant: 'acme', infraUrl: 'https://new.globex.example.com' };
 
 function mainTf(k: Knobs = {}): string {
   return `
@@ -260,8 +264,7 @@ test('a change made outside Terraform shows as drift and the next apply repairs 
 });
 
 test('a saved plan made stale by a concurrent change is refused, and the other change survives', async () => {
-  const moved = { settingValue: 'jsonencode(120)', infraName: 'Globex primary storage', bindingTenant: 'acme', infraUrl: 'https://new.globex.example.com' } as const;
-  write({ ...moved, settingValue: 'jsonencode(150)' });
+  write({ ...MOVED, settingValue: 'jsonencode(150)' });
   const plan = await terraform('plan', '-out=stale.tfplan', '-input=false', '-no-color');
   expectOk(plan);
   expect(plan.stdout).toMatch(/~ url\s+= "https:\/\/storage\.globex\.example\.com" -> "https:\/\/new\.globex\.example\.com"/);
@@ -300,11 +303,35 @@ test('a saved plan made stale by a concurrent change is refused, and the other c
   expect(attributesOf('tenantform_infra_component', 'storage').version).toBe(live.version);
 
   // A fresh plan sees the other changes; applying it converges.
-  write(moved);
+  write(MOVED);
   expectOk(await terraform('apply', '-auto-approve', '-input=false', '-no-color'));
   const [converged] = await api.getInfra([id]);
   expect(converged.url).toBe('https://new.globex.example.com');
   expect((await api.getSetting(backup, globex, 'retention_days')).own?.value).toBe(120);
+});
+
+test('Ctrl-C during apply: Terraform sends StopProvider and the provider gives up the operation at once', async () => {
+  write({ ...MOVED, settingValue: 'jsonencode(121)' });
+  // Its own process group, as in a terminal, where Ctrl-C reaches Terraform and its providers alike.
+  const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    const text = d.toString();
+    output += text;
+    // Once planned, every platform request is slowed down, so that the change is still in flight when interrupted.
+    if (text.includes('Plan: ')) emulator.setFaults({ latency_ms: 3_000 });
+    if (text.includes('Modifying...')) setTimeout(() => process.kill(-child.pid!, 'SIGINT'), 300);
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  emulator.setFaults({ latency_ms: 0 });
+  outputs.push(output);
+  expect(code).toBe(1);
+  expect(output).toContain('Interrupt received');
+  expect(output).toContain('Error: Stopped');
+  expect(output).toContain('Terraform asked the provider to stop while the change was in progress');
+  expect(await leftoverProviders(markerValue)).toEqual([]);
+  write(MOVED);
 });
 
 test('terraform import of each kind, then an empty plan', async () => {
