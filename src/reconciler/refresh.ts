@@ -1,10 +1,8 @@
 import type { PlatformClient } from '../api';
-import type { Infra } from '../api';
-import { isNotFound } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
-import { adoptResource, readDataSource, readResource } from '../resources/operations';
+import { adoptResource, readDataSource, readResource, readResourcesInBatch, type OperationResult } from '../resources/operations';
 import { containsUnknown } from '../resources/values';
 import { dependencies, type Configuration } from './config';
 import { mapLimited, runInOrder } from './graph';
@@ -37,7 +35,8 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
   const data = await readDataSources(opts, diagnostics);
   const recorded = opts.state.objects().filter((o) => o.mode === 'managed');
   const live = new Map<string, State | null>();
-  const ctx: OperationContext = { client: opts.refresh ? await prefetched(opts.client, recorded) : opts.client };
+  const ctx: OperationContext = { client: opts.client };
+  const batched = opts.refresh ? await readInBatches(opts, ctx, recorded) : new Map<string, OperationResult<State | null>>();
   await mapLimited(recorded, opts.parallelism, async (o) => {
     const kind = opts.kindOf(o.type);
     if (!kind) {
@@ -49,7 +48,7 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
       live.set(o.address, state);
       return;
     }
-    const r = await readResource({ kind, address: o.address, ctx, state });
+    const r = batched.get(o.address) ?? (await readResource({ kind, address: o.address, ctx, state }));
     diagnostics.push(...r.diagnostics);
     // When the read failed the plan goes on with the recorded state; the error stops apply.
     live.set(o.address, r.value === undefined ? state : r.value);
@@ -121,31 +120,21 @@ function unknownRecordedType(o: RecordedObject): Diagnostic {
   };
 }
 
-/**
- * Infrastructure components are read in one request (`GET /infra?uuids=...`) for all recorded
- * ones; the kind's own reads are then answered from that answer. When the batch fails (one id
- * gone answers 404 for all), each component is read alone.
- */
-async function prefetched(client: PlatformClient, recorded: RecordedObject[]): Promise<PlatformClient> {
-  const ids = recorded.filter((o) => o.type === 'tenantform_infra_component' && typeof o.attributes.id === 'string').map((o) => String(o.attributes.id));
-  if (ids.length < 2) return client;
-  let components: Infra[];
-  try {
-    components = await client.getInfra(ids);
-  } catch (err) {
-    if (isNotFound(err)) return client;
-    throw err;
+/** Objects of kinds that can be read in one request (e.g. `GET /infra?uuids=`), read so. */
+async function readInBatches(
+  opts: RefreshOptions,
+  ctx: OperationContext,
+  recorded: RecordedObject[],
+): Promise<Map<string, OperationResult<State | null>>> {
+  const byType = new Map<string, RecordedObject[]>();
+  for (const o of recorded) byType.set(o.type, [...(byType.get(o.type) ?? []), o]);
+  const out = new Map<string, OperationResult<State | null>>();
+  for (const [type, objects] of byType) {
+    const kind = opts.kindOf(type);
+    if (!kind) continue;
+    const items = objects.map((o) => ({ address: o.address, state: upgraded(kind, o) }));
+    const results = await readResourcesInBatch({ kind, ctx, items });
+    results?.forEach((r, n) => out.set(items[n].address, r));
   }
-  const byId = new Map(components.map((c) => [c.id, c]));
-  const known = new Set(ids);
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'getInfra') {
-        return (uuids: readonly string[]) =>
-          uuids.every((id) => known.has(id)) ? Promise.resolve(uuids.flatMap((id) => byId.get(id) ?? [])) : target.getInfra(uuids);
-      }
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  return out;
 }

@@ -68,6 +68,11 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   identity(state: State): string;
   /** Live object for a recorded one; null when it is gone. */
   read(ctx: OperationContext, state: State): Promise<State | null>;
+  /**
+   * Reads several recorded objects in one request where the platform allows it; the
+   * answers are in the order of `states`. Callers fall back to `read` when it throws.
+   */
+  readMany?(ctx: OperationContext, states: readonly State[]): Promise<Array<State | null>>;
   create(ctx: OperationContext, planned: State): Promise<State>;
   update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
   delete(ctx: OperationContext, prior: State): Promise<void>;

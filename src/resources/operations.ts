@@ -1,4 +1,4 @@
-import { PlatformError } from '../api/errors';
+import { isNotFound, PlatformError } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
 import { errors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
@@ -58,6 +58,29 @@ export function readResource(req: Base & { state: State }): Promise<OperationRes
     const live = await req.kind.read(withAddress(req), req.state);
     return live ? preserveJsonText(req.kind.attributes, req.state, normalize(req.kind.attributes, live)) : null;
   });
+}
+
+/**
+ * Reads several objects of one kind in one request when the kind can. Undefined when it
+ * cannot, or when the batch found an object gone: the caller then reads each alone.
+ */
+export async function readResourcesInBatch(req: {
+  kind: ResourceKind;
+  ctx: OperationContext;
+  items: ReadonlyArray<{ address: string; state: State }>;
+}): Promise<Array<OperationResult<State | null>> | undefined> {
+  const { kind, items } = req;
+  if (!kind.readMany || items.length < 2) return undefined;
+  try {
+    const lives = await kind.readMany(req.ctx, items.map((i) => i.state));
+    return lives.map((live, n) => ({
+      value: live ? preserveJsonText(kind.attributes, items[n].state, normalize(kind.attributes, live)) : null,
+      diagnostics: [],
+    }));
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
 }
 
 export function createResource(req: Base & { planned: State }): Promise<OperationResult<State>> {

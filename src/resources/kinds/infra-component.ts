@@ -89,6 +89,15 @@ export const infraComponent = defineResource({
     const live = await fetchOne(ctx, String(state.id));
     return live ? fromInfra(live) : null;
   },
+  // One `GET /infra?uuids=` for all; a gone component makes the whole batch 404, and the
+  // caller then reads each alone.
+  async readMany(ctx, states) {
+    const byId = new Map((await ctx.client.getInfra(states.map((s) => String(s.id)))).map((c) => [c.id, c]));
+    return states.map((s) => {
+      const live = byId.get(String(s.id));
+      return live ? fromInfra(live) : null;
+    });
+  },
   async create(ctx, planned) {
     // Members left out are not sent (the client's type requires location_id, the configuration does not).
     return fromInfra(await ctx.client.createInfra(withoutNulls({ owner_tenant_id: planned.owner_tenant_id, ...body(planned) }) as InfraCreate));
