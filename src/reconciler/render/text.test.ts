@@ -1,6 +1,6 @@
 import type { Plan, PlannedChange } from '../model';
 import { mixedPlan, noChangesPlan, noChangesWithDriftPlan, OLD_SECRET_HASH, SECRET, sensitivePlan } from './fixtures';
-import { NO_CHANGES_TEXT, renderText, shouldColor } from './text';
+import { NO_CHANGES_TEXT, REFRESH_ONLY_TEXT, renderText, shouldColor } from './text';
 
 const ANSI_PATTERN = /\x1b\[[0-9;]*m/g;
 
@@ -13,6 +13,12 @@ function stream(isTTY: boolean | undefined): NodeJS.WriteStream {
 }
 
 describe('renderText', () => {
+  it('ends a refresh-only plan with drift by saying how to accept it, not "No changes"', () => {
+    const text = renderText({ ...noChangesWithDriftPlan, refreshOnly: true }, { color: false });
+    expect(text.trimEnd().endsWith(REFRESH_ONLY_TEXT)).toBe(true);
+    expect(text).not.toContain(NO_CHANGES_TEXT);
+  });
+
   it('renders creates, updates, replacements, destroys and drift', () => {
     expect(renderText(mixedPlan, { color: false })).toMatchSnapshot();
   });

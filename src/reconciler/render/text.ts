@@ -20,6 +20,7 @@ export interface TextOptions {
 }
 
 export const NO_CHANGES_TEXT = 'No changes. Your configuration matches the platform.';
+export const REFRESH_ONLY_TEXT = 'Run `tenantform apply --refresh-only` to accept these values into the state.';
 
 /** Colour only for a terminal, and never when the user asked for none (https://no-color.org). */
 export function shouldColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -195,6 +196,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (hasChanges(plan)) {
     const s = summarize(plan.changes);
     out.push(`${paint('bold', 'Plan:')} ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`);
+  } else if (plan.refreshOnly && drifted.length > 0) {
+    out.push(paint('bold', REFRESH_ONLY_TEXT));
   } else {
     out.push(paint('bold', NO_CHANGES_TEXT));
   }
