@@ -117,10 +117,10 @@ export const eventSubscription = defineResource({
   notes: [
     'The platform has no documented read of a subscription (GAPS): drift detection only checks that it still exists; its ' +
       'attributes are the ones recorded when it was created.',
-    'Import records only the subscription id, because nothing else can be read. Declare `subscription_id` with the imported id: ' +
-      'the next plan is then a replacement (every argument shows as new), and applying it sends the same id again, which the ' +
-      'platform answers with "already exists"; tenantform records the declared arguments and nothing is created twice. Make ' +
-      'sure the declaration matches the subscription as it was created, because the platform cannot be asked.',
+    '`tenantform import` records the declared arguments with the imported id (they cannot be read back; a warning says ' +
+      'so), so the next plan is empty when the declaration matches. `terraform import` records only the id: declare ' +
+      '`subscription_id` with the imported id, and the next plan is a replacement that sends the same id again, which the ' +
+      'platform answers with "already exists"; the declared arguments are recorded and nothing is created twice.',
     'For the same reason, changing an argument while keeping the same `subscription_id` cannot change the subscription on the ' +
       'platform. Change the arguments together with a new `subscription_id` (or leave `subscription_id` out to have one generated).',
   ],
