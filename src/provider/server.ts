@@ -249,7 +249,9 @@ export class TenantformProvider {
         this.#opts.createClient ??
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         ((o) => new (require('../api/client') as typeof import('../api/client')).PlatformClient(o));
+      const previous = this.#client;
       this.#client = create({ baseUrl: settings.base_url, clientId: settings.client_id, clientSecret: settings.client_secret });
+      void previous?.close();
     } catch (err) {
       return diagnostics([error('Invalid provider configuration', err instanceof Error ? err.message : String(err), ['base_url'])]);
     }
