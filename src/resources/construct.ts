@@ -73,7 +73,10 @@ export type DataSourceConstruct<As extends Attributes> = new (
   props: PropsOf<As> & TerraformMetaArguments,
 ) => TerraformDataSource & OutputsOf<As>;
 
-const generatorMetadata = { providerName: PROVIDER_TYPE };
+// `cdktf deploy` requires a version constraint for every provider it installs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const PACKAGE_VERSION: string = (require('../../package.json') as { version: string }).version;
+const generatorMetadata = { providerName: PROVIDER_TYPE, providerVersionConstraint: `~> ${PACKAGE_VERSION}` };
 
 /** The cdktf construct of a resource kind, derived from its declaration. */
 export function resourceConstruct<As extends Attributes>(kind: ResourceKind<As>): ResourceConstruct<As> {
