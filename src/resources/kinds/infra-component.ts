@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Infra, InfraCreate, InfraUpdate } from '../../api';
-import { isConflict, isNotFound } from '../../api/errors';
-import { errors, TenantformError } from '../../errors';
+import { isNotFound } from '../../api/errors';
+import { TenantformError } from '../../errors';
 import { Unknown } from '../values';
+import { deleteVersioned, updateVersioned, type VersionedObject } from '../versioned';
 
 const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'] as const;
 
@@ -103,31 +104,16 @@ export const infraComponent = defineResource({
     return fromInfra(await ctx.client.createInfra(withoutNulls({ owner_tenant_id: planned.owner_tenant_id, ...body(planned) }) as InfraCreate));
   },
   async update(ctx, prior, planned) {
-    const id = String(prior.id);
-    const expected = Number(prior.version);
-    const live = await fetchOne(ctx, id);
-    if (!live) throw errors.goneDuringApply(describe(prior));
-    if (live.version !== expected) throw conflict(prior, expected, live.version);
-    try {
-      // GAPS "Infrastructure component update": the version the change is based on, 409 when stale.
-      // Cleared optional members are sent as null: a member left out would stay unchanged.
-      const sent = { ...body(planned), location_id: planned.location_id ?? undefined, version: expected } as InfraUpdate;
-      return fromInfra(await ctx.client.updateInfra(id, sent));
-    } catch (err) {
-      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, id))?.version ?? 'unknown');
-      throw err;
-    }
+    // GAPS "Infrastructure component update": the version the change is based on, 409 when stale.
+    // Cleared optional members are sent as null: a member left out would stay unchanged.
+    const updated = await updateVersioned(ctx, prior, components, (version) =>
+      ctx.client.updateInfra(String(prior.id), { ...body(planned), location_id: planned.location_id ?? undefined, version } as InfraUpdate),
+    );
+    return fromInfra(updated);
   },
   async delete(ctx, prior) {
-    const expected = Number(prior.version);
-    try {
-      await ctx.client.deleteInfra(String(prior.id), expected);
-    } catch (err) {
-      if (isNotFound(err)) return;
-      // GAPS "Infrastructure component delete with a stale version": 409 conflict.
-      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, String(prior.id)))?.version ?? 'unknown');
-      throw err;
-    }
+    // GAPS "Infrastructure component delete with a stale version": 409 conflict.
+    await deleteVersioned(ctx, prior, components, (version) => ctx.client.deleteInfra(String(prior.id), version));
   },
   async adopt(ctx, pending) {
     const owner = String(pending.owner_tenant_id);
@@ -191,14 +177,6 @@ function describe(s: State): string {
   return `infrastructure component ${String(s.id)} ("${String(s.name)}")`;
 }
 
-/**
- * `errors.versionConflict` for this component. Operations do not know the resource address,
- * so the error carries none and the operations layer adds it.
- */
-function conflict(prior: State, expected: number, live: unknown): TenantformError {
-  const e = errors.versionConflict(describe(prior), expected, live);
-  return new TenantformError(e.code, e.summary, e.detail, e.retryable);
-}
 
 function ambiguousAdoption(pending: State, ids: string[]): TenantformError {
   return new TenantformError(
@@ -211,3 +189,5 @@ function ambiguousAdoption(pending: State, ids: string[]): TenantformError {
 }
 
 export default infraComponent;
+
+const components: VersionedObject<Infra> = { fetch: fetchOne, describe };

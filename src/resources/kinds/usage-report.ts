@@ -3,9 +3,10 @@ import type { AttributePath } from '../../diagnostics';
 import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN, type Attributes } from '../attributes';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import type { Report, ReportBody } from '../../api';
-import { isConflict, isNotFound } from '../../api/errors';
-import { errors, TenantformError } from '../../errors';
+import { isNotFound } from '../../api/errors';
+import { TenantformError } from '../../errors';
 import { Unknown, valueEqual } from '../values';
+import { deleteVersioned, updateVersioned, type VersionedObject } from '../versioned';
 
 // GAPS "Report enumerations".
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'] as const;
@@ -120,29 +121,15 @@ export const usageReport = defineResource({
     return fromReport(await ctx.client.createReport(toBody(planned)));
   },
   async update(ctx, prior, planned) {
-    const id = String(prior.id);
-    const expected = Number(prior.version);
-    const live = await fetchOne(ctx, id);
-    if (!live) throw errors.goneDuringApply(describe(prior));
-    if (live.version !== expected) throw conflict(prior, expected, live.version);
-    try {
-      // GAPS "Usage report configuration: update"; the version the change is based on goes in the body.
-      return fromReport(await ctx.client.updateReport(id, { ...toBody(planned), version: expected }));
-    } catch (err) {
-      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, id))?.version ?? 'unknown');
-      throw err;
-    }
+    // GAPS "Usage report configuration: update"; the version the change is based on goes in the body.
+    const updated = await updateVersioned(ctx, prior, reports, (version) =>
+      ctx.client.updateReport(String(prior.id), { ...toBody(planned), version }),
+    );
+    return fromReport(updated);
   },
   async delete(ctx, prior) {
-    const expected = Number(prior.version);
-    try {
-      // GAPS "Usage report configuration: delete": `?version=`, 409 when stale.
-      await ctx.client.deleteReport(String(prior.id), expected);
-    } catch (err) {
-      if (isNotFound(err)) return;
-      if (isConflict(err)) throw conflict(prior, expected, (await fetchOne(ctx, String(prior.id)))?.version ?? 'unknown');
-      throw err;
-    }
+    // GAPS "Usage report configuration: delete": `?version=`, 409 when stale.
+    await deleteVersioned(ctx, prior, reports, (version) => ctx.client.deleteReport(String(prior.id), version));
   },
   async adopt(ctx, pending) {
     const tenantId = String((pending.parameters as State).tenant_id);
@@ -246,14 +233,6 @@ function describe(s: State): string {
   return `usage report ${String(s.id)}`;
 }
 
-/**
- * `errors.versionConflict` for this report. Operations do not know the resource address,
- * so the error carries none and the operations layer adds it.
- */
-function conflict(prior: State, expected: number, live: unknown): TenantformError {
-  const e = errors.versionConflict(describe(prior), expected, live);
-  return new TenantformError(e.code, e.summary, e.detail, e.retryable);
-}
 
 function ambiguousAdoption(tenantId: string, ids: string[]): TenantformError {
   return new TenantformError(
@@ -266,3 +245,5 @@ function ambiguousAdoption(tenantId: string, ids: string[]): TenantformError {
 }
 
 export default usageReport;
+
+const reports: VersionedObject<Report> = { fetch: fetchOne, describe };

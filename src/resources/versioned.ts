@@ -1,0 +1,57 @@
+import { isConflict, isNotFound } from '../api/errors';
+import { errors, TenantformError } from '../errors';
+import type { OperationContext, State } from './declaration';
+
+/**
+ * Optimistic concurrency for objects with a platform `version` (infrastructure components,
+ * usage reports): updates and deletes carry the version the plan saw, and a platform that
+ * has moved on is a conflict naming both versions, never a blind retry.
+ */
+export interface VersionedObject<T extends { version: number }> {
+  /** The live object; null when the platform no longer has it. */
+  fetch(ctx: OperationContext, id: string): Promise<T | null>;
+  /** e.g. `usage report <id>`, for messages. */
+  describe(s: State): string;
+}
+
+export async function updateVersioned<T extends { version: number }>(
+  ctx: OperationContext,
+  prior: State,
+  object: VersionedObject<T>,
+  send: (expected: number) => Promise<T>,
+): Promise<T> {
+  const id = String(prior.id);
+  const expected = Number(prior.version);
+  const live = await object.fetch(ctx, id);
+  if (!live) throw errors.goneDuringApply(object.describe(prior));
+  if (live.version !== expected) throw conflict(object, prior, expected, live.version);
+  try {
+    return await send(expected);
+  } catch (err) {
+    if (isConflict(err)) throw conflict(object, prior, expected, (await object.fetch(ctx, id))?.version ?? 'unknown');
+    throw err;
+  }
+}
+
+/** Deletes with the version the plan saw; an object already gone is fine. */
+export async function deleteVersioned<T extends { version: number }>(
+  ctx: OperationContext,
+  prior: State,
+  object: VersionedObject<T>,
+  remove: (expected: number) => Promise<void>,
+): Promise<void> {
+  const expected = Number(prior.version);
+  try {
+    await remove(expected);
+  } catch (err) {
+    if (isNotFound(err)) return;
+    if (isConflict(err)) throw conflict(object, prior, expected, (await object.fetch(ctx, String(prior.id)))?.version ?? 'unknown');
+    throw err;
+  }
+}
+
+/** Carries no address: the operations layer adds the resource address. */
+function conflict<T extends { version: number }>(object: VersionedObject<T>, prior: State, expected: number, live: unknown): TenantformError {
+  const e = errors.versionConflict(object.describe(prior), expected, live);
+  return new TenantformError(e.code, e.summary, e.detail, e.retryable);
+}
