@@ -78,9 +78,15 @@ export type DataSourceConstruct<As extends Attributes> = new (
 const PACKAGE_VERSION: string = (require('../../package.json') as { version: string }).version;
 const generatorMetadata = { providerName: PROVIDER_TYPE, providerVersionConstraint: `~> ${PACKAGE_VERSION}` };
 
-/** The cdktf construct of a resource kind, derived from its declaration. */
-export function resourceConstruct<As extends Attributes>(kind: ResourceKind<As>): ResourceConstruct<As> {
-  class KindResource extends TerraformResource {
+/**
+ * One construct class for a kind on top of the cdktf element it synthesizes as
+ * (`resource` or `data`): props split into meta-arguments and snake_case attributes,
+ * validated at synth, and typed getters for references.
+ */
+function kindConstruct(base: typeof TerraformResource | typeof TerraformDataSource, kind: AnyKind): unknown {
+  // Both cdktf bases take the same configuration; typed as one so the class is written once.
+  const Base = base as typeof TerraformResource;
+  class KindElement extends Base {
     private readonly declared: State;
     constructor(scope: Construct, id: string, props: Record<string, unknown>) {
       const { meta, attributes } = split(props);
@@ -92,26 +98,18 @@ export function resourceConstruct<As extends Attributes>(kind: ResourceKind<As>)
       return this.declared;
     }
   }
-  defineOutputs(KindResource.prototype, kind.attributes);
-  return KindResource as unknown as ResourceConstruct<As>;
+  defineOutputs(KindElement.prototype, kind.attributes);
+  return KindElement;
+}
+
+/** The cdktf construct of a resource kind, derived from its declaration. */
+export function resourceConstruct<As extends Attributes>(kind: ResourceKind<As>): ResourceConstruct<As> {
+  return kindConstruct(TerraformResource, kind as unknown as AnyKind) as ResourceConstruct<As>;
 }
 
 /** The cdktf construct of a data source, derived from its declaration. */
 export function dataSourceConstruct<As extends Attributes>(kind: DataSourceKind<As>): DataSourceConstruct<As> {
-  class KindDataSource extends TerraformDataSource {
-    private readonly declared: State;
-    constructor(scope: Construct, id: string, props: Record<string, unknown>) {
-      const { meta, attributes } = split(props);
-      super(scope, id, { ...meta, terraformResourceType: kind.type, terraformGeneratorMetadata: generatorMetadata });
-      this.declared = attributes;
-      addValidation(this, kind, attributes);
-    }
-    protected override synthesizeAttributes(): Record<string, unknown> {
-      return this.declared;
-    }
-  }
-  defineOutputs(KindDataSource.prototype, kind.attributes);
-  return KindDataSource as unknown as DataSourceConstruct<As>;
+  return kindConstruct(TerraformDataSource, kind as unknown as AnyKind) as DataSourceConstruct<As>;
 }
 
 export type TenantformProviderProps = PropsOf<typeof PROVIDER_ATTRIBUTES> & {
