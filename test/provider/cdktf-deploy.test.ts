@@ -3,12 +3,12 @@
  * example app and runs Terraform), with tenantform's provider from a filesystem mirror.
  * `--skip-provider-lock`: cdktf otherwise asks the public registry for lock-file checksums.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, ROOT, run } from './helpers';
+import { ensureBuilt, leftoverProviders, requireTerraform, ROOT, run, terraformEnvironment } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -23,20 +23,8 @@ beforeAll(async () => {
   await ensureBuilt();
   emulator = await startEmulator({ port: 0, seed: 23 });
   dir = mkdtempSync(join(tmpdir(), 'tenantform-cdktf-deploy-'));
-  const install = await run(process.execPath, [join(ROOT, 'bin', 'tenantform.js'), 'provider', 'install', '--dir', join(dir, 'mirror'), '--print-cli-config'], { cwd: dir, env: process.env });
-  if (install.code !== 0) throw new Error(install.output);
-  writeFileSync(join(dir, 'cli.tfrc'), install.stdout);
-  env = {
-    ...process.env,
-    CI: '1',
-    CHECKPOINT_DISABLE: '1',
-    TF_IN_AUTOMATION: '1',
-    TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
-    TENANTFORM_BASE_URL: emulator.url,
-    TENANTFORM_CLIENT_ID: emulator.clientId,
-    TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
-    TENANTFORM_PROVIDER_TEST_RUN: markerValue,
-  };
+  // cdktf runs npx and node itself, so it keeps the whole environment (and its own HOME).
+  env = { ...process.env, ...(await terraformEnvironment(dir, emulator, markerValue)), HOME: process.env.HOME, CI: '1' };
 });
 
 afterAll(async () => {

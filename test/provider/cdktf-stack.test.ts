@@ -3,11 +3,11 @@
  * Terraform in the stack's directory (its JSON configuration and local backend) with the
  * provider taken from the mirror.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, ROOT, run, type RunResult } from './helpers';
+import { ensureBuilt, leftoverProviders, requireTerraform, ROOT, run, type RunResult, terraformEnvironment } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -30,9 +30,6 @@ beforeAll(async () => {
   await ensureBuilt();
   emulator = await startEmulator({ port: 0, seed: 21 });
   dir = mkdtempSync(join(tmpdir(), 'tenantform-cdktf-'));
-  const install = await run(process.execPath, [join(ROOT, 'bin', 'tenantform.js'), 'provider', 'install', '--dir', join(dir, 'mirror'), '--print-cli-config'], { cwd: dir, env: process.env });
-  if (install.code !== 0) throw new Error(install.output);
-  writeFileSync(join(dir, 'cli.tfrc'), install.stdout);
   // Synthesized from a directory of its own, so that the local backend's state lands there.
   const synth = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'examples', 'msp-onboarding', 'main.ts')], {
     cwd: dir,
@@ -40,17 +37,8 @@ beforeAll(async () => {
   });
   if (synth.code !== 0) throw new Error(`synth failed:\n${synth.output}`);
   stackDir = join(dir, 'cdktf.out', 'stacks', 'msp-onboarding');
-  env = {
-    PATH: process.env.PATH,
-    HOME: join(dir, 'home'),
-    TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
-    TF_IN_AUTOMATION: '1',
-    CHECKPOINT_DISABLE: '1',
-    TENANTFORM_BASE_URL: emulator.url,
-    TENANTFORM_CLIENT_ID: emulator.clientId,
-    TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
-    TENANTFORM_PROVIDER_TEST_RUN: markerValue,
-  };
+  env = await terraformEnvironment(dir, emulator, markerValue);
+
 });
 
 afterAll(async () => {

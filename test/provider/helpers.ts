@@ -4,7 +4,7 @@
  * process outlives a command.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -129,4 +129,33 @@ export async function leftoverProviders(marker?: string): Promise<string[]> {
     await sleep(100);
   }
   return providerProcesses(marker);
+}
+
+/**
+ * Installs the provider into `<dir>/mirror` with the CLI, as a user would, and returns the
+ * environment Terraform runs with: the mirror's CLI configuration, the emulator's
+ * credentials, and a marker that finds this run's provider processes.
+ */
+export async function terraformEnvironment(
+  dir: string,
+  emulator: { url: string; clientId: string; clientSecret: string },
+  marker: string,
+): Promise<NodeJS.ProcessEnv> {
+  const install = await run(process.execPath, [join(ROOT, 'bin', 'tenantform.js'), 'provider', 'install', '--dir', join(dir, 'mirror'), '--print-cli-config'], {
+    cwd: dir,
+    env: process.env,
+  });
+  if (install.code !== 0) throw new Error(`provider install failed:\n${install.output}`);
+  writeFileSync(join(dir, 'cli.tfrc'), install.stdout);
+  return {
+    PATH: process.env.PATH,
+    HOME: join(dir, 'home'),
+    TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
+    TF_IN_AUTOMATION: '1',
+    CHECKPOINT_DISABLE: '1',
+    TENANTFORM_BASE_URL: emulator.url,
+    TENANTFORM_CLIENT_ID: emulator.clientId,
+    TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+    TENANTFORM_PROVIDER_TEST_RUN: marker,
+  };
 }

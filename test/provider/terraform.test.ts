@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, ROOT, run, type RunResult } from './helpers';
+import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -164,24 +164,7 @@ beforeAll(async () => {
   before = await snapshot();
 
   dir = mkdtempSync(join(tmpdir(), 'tenantform-terraform-'));
-  const mirror = join(dir, 'mirror');
-  const cli = await run(process.execPath, [join(ROOT, 'bin', 'tenantform.js'), 'provider', 'install', '--dir', mirror, '--print-cli-config'], {
-    cwd: dir,
-    env: process.env,
-  });
-  if (cli.code !== 0) throw new Error(`provider install failed:\n${cli.output}`);
-  writeFileSync(join(dir, 'cli.tfrc'), cli.stdout);
-  env = {
-    PATH: process.env.PATH,
-    HOME: join(dir, 'home'),
-    TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
-    TF_IN_AUTOMATION: '1',
-    CHECKPOINT_DISABLE: '1',
-    TENANTFORM_BASE_URL: emulator.url,
-    TENANTFORM_CLIENT_ID: emulator.clientId,
-    TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
-    TENANTFORM_PROVIDER_TEST_RUN: markerValue,
-  };
+  env = await terraformEnvironment(dir, emulator, markerValue);
   write();
 });
 
