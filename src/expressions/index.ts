@@ -6,6 +6,8 @@
 import type { Expr } from './ast';
 import { evaluateIn, type EvalContext } from './evaluate';
 import { ExpressionFailure, type ExpressionProblem } from './problems';
+import { parseWholeExpression } from './parser';
+import { Cursor } from './scanner';
 import { parseStringTemplate } from './template';
 import { fromPlain } from './plain';
 import type { Value } from './values';
@@ -27,6 +29,7 @@ export {
   toJson,
   toPlain,
   formatNumber,
+  roundToDecimalPrecision,
   typeName,
   valuesEqual,
   type Value,
@@ -64,4 +67,9 @@ function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
       return { problem: { code: 'too_deep', construct: 'expression', message: 'The expression or value is nested too deeply to evaluate.', range: { start: 0, end: 0 } } };
     throw e;
   }
+}
+
+/** Parses a bare expression in Terraform's native syntax (what `terraform console` reads). */
+export function parseExpression(source: string): { expr: Expr } | { problem: ExpressionProblem } {
+  return guarded(() => ({ expr: parseWholeExpression(new Cursor(source)) }));
 }

@@ -32,8 +32,8 @@ export function applyBinary(op: BinaryOperator, left: Value, right: Value, range
       if (b === 0 && a === 0) fail('invalid_operation', op, range, 'Cannot divide zero by zero.');
       return a / b;
     case '%':
-      if (b === 0) fail('invalid_operation', op, range, 'Cannot compute the remainder of a division by zero.');
-      return a % b;
+      // Terraform leaves the dividend as it is when the divisor is zero.
+      return b === 0 ? a : a % b;
     case '<':
       return a < b;
     case '<=':

@@ -267,3 +267,11 @@ function parseFor(c: Cursor, start: number, close: ']' | '}'): ForExpr {
   c.expect(close, 'for');
   return { kind: 'for', keyVar, valueVar, collection, keyExpr, valueExpr, condition, group, range: c.range(start) };
 }
+
+/** Parses source that must be exactly one expression. */
+export function parseWholeExpression(c: Cursor): Expr {
+  const expr = parseExpression(c);
+  c.skipBlank();
+  if (!c.done) fail('syntax_error', 'expression', c.range(c.pos), `Unexpected "${c.peek()}" after the expression.`);
+  return expr;
+}

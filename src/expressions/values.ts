@@ -84,9 +84,15 @@ export function isKnown(v: Value): boolean {
   return true;
 }
 
+/** The number rounded to 15 significant decimal digits, the precision a double holds exactly. */
+export function roundToDecimalPrecision(n: number): number {
+  return Number.isFinite(n) ? Number(n.toPrecision(15)) : n;
+}
+
 /** Deep equality with Terraform's `==`: no conversion between types, sets unordered. */
 export function valuesEqual(a: Value, b: Value): boolean {
   if (a === b) return true;
+  if (typeof a === 'number' && typeof b === 'number') return roundToDecimalPrecision(a) === roundToDecimalPrecision(b);
   if (a instanceof SensitiveValue) return valuesEqual(a.value, b);
   if (b instanceof SensitiveValue) return valuesEqual(a, b.value);
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => valuesEqual(x, b[i]));
@@ -99,11 +105,18 @@ export function valuesEqual(a: Value, b: Value): boolean {
   return false;
 }
 
-/** Terraform's decimal text of a number: never an exponent, integers without a fraction. */
+/**
+ * Terraform's decimal text of a number: never an exponent, integers without a fraction.
+ * Terraform computes with 512-bit floats; numbers here are doubles, so fractions are rounded to
+ * 15 significant digits, which gives Terraform's text whenever the exact result has no more
+ * (0.1 + 0.2 is "0.3"). Results with more digits (1/3) agree only in their first 15 digits.
+ */
 export function formatNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return n.toFixed(0) === '-0' ? '0' : n.toFixed(0);
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
-  const text = String(n);
+  const rounded = roundToDecimalPrecision(n);
+  if (Number.isInteger(rounded)) return formatNumber(rounded);
+  const text = String(rounded);
   const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!m) return text;
   const digits = m[2] + (m[3] ?? '');

@@ -57,8 +57,7 @@ export const collectionFunctions = {
       if (rest.length > 1) callFailed(call, 'lookup takes at most three arguments.');
       const object = mapArgument(map, call);
       if (Object.hasOwn(object, key)) {
-        const found = object[key];
-        return rest.length && typeof rest[0] === 'string' && found !== null ? asString(found) ?? found : found;
+        return object[key];
       }
       if (!rest.length) callFailed(call, `lookup failed to find key "${key}".`);
       return rest[0];
@@ -88,7 +87,11 @@ export const collectionFunctions = {
     variadic: ['maps', 'any'],
     body: (_, maps, call) => objectOf(maps.filter((m) => m !== null).flatMap((m) => Object.entries(mapArgument(m, call)))),
   }),
-  concat: define({ params: [], variadic: ['seqs', 'list'], body: (_, lists) => lists.flat() }),
+  concat: define({
+    params: [],
+    variadic: ['seqs', 'list'],
+    body: (_, lists, call) => (lists.length ? lists.flat() : callFailed(call, 'at least one list is required.')),
+  }),
   flatten: define({
     params: [['list', 'list']],
     acceptsUnknown: true,

@@ -11,6 +11,14 @@ export function graphemes(s: string): string[] {
   return Array.from(graphemeSegmenter.segment(s), (g) => g.segment);
 }
 
+/** Case mapping one character at a time, as Go does: "ß" stays "ß" in upper case instead of becoming "SS". */
+function perCharacter(s: string, map: (c: string) => string): string {
+  return Array.from(s, (c) => {
+    const mapped = map(c);
+    return Array.from(mapped).length === 1 ? mapped : c;
+  }).join('');
+}
+
 function trimSet(s: string, cutset: string, fromStart: boolean, fromEnd: boolean): string {
   const cut = new Set(Array.from(cutset));
   const chars = Array.from(s);
@@ -24,8 +32,8 @@ function trimSet(s: string, cutset: string, fromStart: boolean, fromEnd: boolean
 export const stringFunctions = {
   ...formatFunctions,
   ...regexFunctions,
-  lower: define({ params: [['str', 'string']], body: ([s]) => s.toLowerCase() }),
-  upper: define({ params: [['str', 'string']], body: ([s]) => s.toUpperCase() }),
+  lower: define({ params: [['str', 'string']], body: ([s]) => perCharacter(s, (c) => c.toLowerCase()) }),
+  upper: define({ params: [['str', 'string']], body: ([s]) => perCharacter(s, (c) => c.toUpperCase()) }),
   title: define({ params: [['str', 'string']], body: ([s]) => s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase()) }),
   trimspace: define({ params: [['str', 'string']], body: ([s]) => s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '') }),
   trim: define({ params: [['str', 'string'], ['cutset', 'string']], body: ([s, cutset]) => trimSet(s, cutset, true, true) }),
@@ -42,7 +50,7 @@ export const stringFunctions = {
       if (!Number.isInteger(offset) || !Number.isInteger(length)) callFailed(call, 'offset and length must be whole numbers.');
       let start = offset < 0 ? chars.length + offset : offset;
       if (start < 0) start = 0;
-      if (start > chars.length) callFailed(call, `offset ${offset} is out of range for a string of ${chars.length} characters.`);
+      if (start > chars.length) return '';
       const end = length < 0 ? chars.length : Math.min(chars.length, start + length);
       return chars.slice(start, end).join('');
     },
@@ -52,7 +60,9 @@ export const stringFunctions = {
     body: ([s, search, replacement], _, call) => {
       const pattern = search.length > 1 && search.startsWith('/') && search.endsWith('/') ? regexPattern(search.slice(1, -1), call, 'g') : undefined;
       if (pattern) return s.replace(pattern, goReplacement(replacement));
-      return search === '' ? s : s.split(search).join(replacement);
+      // An empty search text matches before every character and at the end, as in Go.
+      if (search === '') return replacement + Array.from(s, (c) => c + replacement).join('');
+      return s.split(search).join(replacement);
     },
   }),
   join: define({
