@@ -116,12 +116,23 @@ export const reconcilerErrors = {
   configUnreadable(file: string, reason: string) {
     return new TenantformError('config_unreadable', 'Cannot read the configuration', `${file}: ${reason}. Re-run \`cdktf synth\`, or fix the file.`, false);
   },
-  unsupportedExpression(address: string, path: AttributePath, expression: string) {
+  /** `sensitive`: the expression is never quoted (it may be, or hold, a secret). */
+  unsupportedExpression(address: string, path: AttributePath, expression: string, sensitive = false) {
     return new TenantformError(
       'unsupported_expression',
       'Unsupported expression',
-      `"${expression}" is not a reference tenantform can resolve: it resolves only \${<type>.<name>.<attribute>} and ` +
+      `${sensitive ? 'The value of this sensitive argument' : `"${expression}"`} is not a reference tenantform can resolve: it resolves only \${<type>.<name>.<attribute>} and ` +
         '${data.<type>.<name>.<attribute>}. Functions, variables and locals need Terraform: deploy this configuration with `cdktf deploy`.',
+      false,
+      address,
+      path,
+    );
+  },
+  nestedTooDeeply(address: string, path: AttributePath, limit: number) {
+    return new TenantformError(
+      'nested_too_deeply',
+      'Value nested too deeply',
+      `This value is nested more than ${limit} levels deep; no argument of any kind is. Fix the generated configuration.`,
       false,
       address,
       path,

@@ -6,7 +6,7 @@ import { adoptResource, readDataSource, readResource, readResourcesInBatch, type
 import { containsUnknown } from '../resources/values';
 import { dependencies, type Configuration } from './config';
 import { mapLimited, runInOrder } from './graph';
-import { resolveReferences, valueAt } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
 import type { RecordedObject, StateStore } from './state';
 
 /** What the platform has now, for every recorded object and every data source that could be read. */
@@ -65,7 +65,9 @@ async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]):
   const ctx: OperationContext = { client: opts.client };
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
     const declared = opts.configuration.objects.get(address)!;
-    const config = resolveReferences(declared.config, (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined)) as State;
+    const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(values));
+    diagnostics.push(...invalid);
+    if (invalid.length > 0) return false;
     if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known
     const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config });
     diagnostics.push(...r.diagnostics);
