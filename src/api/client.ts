@@ -21,7 +21,7 @@ import {
   type HttpResponse,
   type Query,
 } from './http';
-import { markNoFurtherRetry, parseRetryAfter, resolveRetryOptions, withRetry, type RetryOptions } from './retry';
+import { answeredUnprocessed, markNoFurtherRetry, parseRetryAfter, resolveRetryOptions, transportErrorFields, withRetry, type RetryOptions } from './retry';
 import * as S from './schemas';
 import { TOKEN_PATH, TokenCache, tokenRequest } from './token';
 
@@ -350,7 +350,7 @@ export class PlatformClient {
     return out;
   }
 
-  /** Not idempotent: never retried (a repeat could register a second component). */
+  /** Not idempotent: repeated only when the platform did nothing with it (a repeat could register a second component). */
   createInfra(body: InfraCreate): Promise<S.Infra> {
     return this.#call({ method: 'POST', endpoint: `${AM}/infra`, json: body, schema: S.Infra });
   }
@@ -398,7 +398,7 @@ export class PlatformClient {
     });
   }
 
-  /** GAPS.md: usage report create. Not idempotent: never retried. */
+  /** GAPS.md: usage report create. Not idempotent: repeated only when the platform did nothing with it. */
   createReport(body: ReportBody): Promise<S.Report> {
     return this.#call({ method: 'POST', endpoint: `${AM}/reports`, json: body, schema: S.Report });
   }
@@ -566,7 +566,7 @@ export class PlatformClient {
     });
   }
 
-  /** Raises an alert; returns its id. Not idempotent: never retried. */
+  /** Raises an alert; returns its id. Not idempotent: repeated only when the platform did nothing with it. */
   async createAlert(alert: AlertBody): Promise<string> {
     const r = await this.#call({ method: 'POST', endpoint: `${ALERTS}/alerts`, json: alert, schema: S.CreatedAlert });
     return r.id;
@@ -675,12 +675,7 @@ export class PlatformClient {
         status: 0,
         interface: interfaceOf(endpoint),
         domain: 'transport',
-        code: t.kind === 'timeout' ? 'timeout' : 'connection_dropped',
-        message:
-          t.kind === 'timeout'
-            ? `no complete response within ${this.#timeoutMs} ms (${t.code})`
-            : `the connection closed before a complete response (${t.code})`,
-        retryable: true,
+        ...transportErrorFields(t, this.#timeoutMs),
         method,
         endpoint,
       });
@@ -706,6 +701,7 @@ export class PlatformClient {
       method,
       endpoint,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      notProcessed: answeredUnprocessed(res.status, parsed.shape),
     });
   }
 
