@@ -262,3 +262,28 @@ export const reconcilerErrors = {
     );
   },
 };
+
+/** Faults met while applying: lost answers, interrupted creates. */
+export const faultErrors = {
+  adoptionAmbiguous(address: string, ids: readonly string[], heldElsewhere: number) {
+    const others = heldElsewhere > 0 ? ` (${heldElsewhere} more ${heldElsewhere === 1 ? 'is' : 'are'} recorded for other addresses and were left out)` : '';
+    return new TenantformError(
+      'adopt_ambiguous',
+      'More than one object matches an interrupted create',
+      `${address} was being created when its answer was lost, and ${ids.length} objects on the platform match its configuration without being recorded for another address${others}: ${ids.join(', ')}. ` +
+        `Import the one that belongs to ${address} (\`tenantform import ${address} <id>\`), then import the others for their own addresses or delete them on the platform.`,
+      false,
+      address,
+    );
+  },
+  invalidRetryTimeout(where: string, found: unknown) {
+    return new TenantformError(
+      'invalid_retry_timeout',
+      'Invalid retry timeout',
+      `${where} must be a number of seconds from 0 to 86400, found ${JSON.stringify(found)}.`,
+      false,
+      where.startsWith('provider.') ? where.split(' ')[0] : undefined,
+      where.startsWith('provider.') ? ['retry_timeout'] : undefined,
+    );
+  },
+};

@@ -64,7 +64,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     if (!ws) return;
     const state = await StateStore.open(ws.statePath);
     const lockedBefore = readLock(ws.statePath);
-    const client = platformClient(ws.configuration, process.env);
+    const client = platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds);
     try {
       const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
       process.stdout.write(redactSecrets(render(report, args.format)));

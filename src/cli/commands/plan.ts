@@ -10,6 +10,7 @@ import { renderText, shouldColor } from '../../reconciler/render/text';
 import { openWorkspace, resourceKind, withLockedState, type Workspace } from '../../reconciler/session';
 import type { PlatformClient } from '../../api';
 import type { StateStore } from '../../reconciler/state';
+import { parseRetryTimeout } from '../../resources/provider-config';
 import { redactSecrets } from '../redact';
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
@@ -21,6 +22,7 @@ export interface WorkspaceArgs {
   refresh: boolean;
   target?: string[];
   'refresh-only'?: boolean;
+  'retry-timeout'?: number;
 }
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
@@ -36,7 +38,14 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
       default: false,
       describe: 'Only accept what changed on the platform into the state (see `tenantform drift`); nothing on the platform changes',
     })
+    .option('retry-timeout', {
+      type: 'number',
+      describe: 'Seconds the retries of one request may take in all (default: provider retry_timeout, TENANTFORM_RETRY_TIMEOUT, or 30)',
+    })
     .check((a) => {
+      if (a['retry-timeout'] !== undefined && parseRetryTimeout(a['retry-timeout']) === undefined) {
+        throw new Error('--retry-timeout must be a number of seconds from 0 to 86400.');
+      }
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
       return true;
@@ -58,7 +67,7 @@ export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined 
     return undefined;
   }
   printDiagnostics(ws.diagnostics);
-  return ws;
+  return args['retry-timeout'] === undefined ? ws : { ...ws, retryTimeoutSeconds: args['retry-timeout'] };
 }
 
 /** Refreshes and plans (the part plan and apply share). */
