@@ -39,7 +39,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
         await assertPlanFresh({ saved: result, configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
       } else {
         result = await makePlan(ws, args, state, client);
-        process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env) })));
+        process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env, args.color) })));
         if (hasErrors(result.plan.diagnostics)) {
           process.exitCode = 1;
           return;

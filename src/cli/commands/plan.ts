@@ -21,6 +21,10 @@ export interface WorkspaceArgs {
   refresh: boolean;
   target?: string[];
   'refresh-only'?: boolean;
+  /** false: never ask a question (Terraform's -input=false). */
+  input: boolean;
+  /** false: no colour (Terraform's -no-color). */
+  color: boolean;
 }
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
@@ -31,6 +35,8 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
+    .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
+    .option('color', { type: 'boolean', default: true, describe: 'Colour on a terminal (or with FORCE_COLOR); --no-color for none' })
     .option('refresh-only', {
       type: 'boolean',
       default: false,
@@ -49,7 +55,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined {
+export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state'>): Workspace | undefined {
   const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
@@ -96,7 +102,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     if (!ws) return;
     await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
       const result = await makePlan(ws, args, state, client);
-      process.stdout.write(redactSecrets(render(result, args.format)));
+      process.stdout.write(redactSecrets(render(result, args)));
       if (hasErrors(result.plan.diagnostics)) {
         process.exitCode = 1;
         return;
@@ -110,8 +116,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   },
 };
 
-function render({ plan }: PlanResult, format: PlanArgs['format']): string {
-  if (format === 'json') return serializePlanJson(plan);
-  if (format === 'markdown') return renderMarkdown(plan);
-  return renderText(plan, { color: shouldColor(process.stdout, process.env) });
+function render({ plan }: PlanResult, args: PlanArgs): string {
+  if (args.format === 'json') return serializePlanJson(plan);
+  if (args.format === 'markdown') return renderMarkdown(plan);
+  return renderText(plan, { color: shouldColor(process.stdout, process.env, args.color) });
 }
