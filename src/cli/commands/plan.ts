@@ -68,10 +68,10 @@ export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config'
 }
 
 /** Refreshes and plans (the part plan and apply share). */
-export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient): Promise<PlanResult> {
+export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient, mode: { destroy?: boolean } = {}): Promise<PlanResult> {
   const common = { configuration: ws.configuration, state, client, kindOf: resourceKind };
   const refreshed = await refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh });
-  return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'] });
+  return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
 }
 
 /** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */
@@ -83,6 +83,7 @@ interface PlanArgs extends WorkspaceArgs {
   out?: string;
   format: 'text' | 'markdown' | 'json';
   'detailed-exitcode': boolean;
+  destroy: boolean;
 }
 
 export const planCommand: CommandModule<object, PlanArgs> = {
@@ -93,6 +94,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .option('out', { type: 'string', describe: 'Save the plan to this file, for `tenantform apply PLANFILE`' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Output format (markdown for pull requests)' })
       .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 1 on error, 2 with changes' })
+      .option('destroy', { type: 'boolean', default: false, describe: 'Plan to delete every recorded object (the targets and what depends on them)' })
+      .check((a) => {
+        if (a.destroy && a['refresh-only']) throw new Error('--destroy and --refresh-only cannot be combined.');
+        return true;
+      })
       .example('tenantform plan', 'Plan the only synthesized stack')
       .example('tenantform plan --format markdown > plan.md', 'A pull-request comment')
       .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly what was reviewed')
@@ -101,7 +107,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
     await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
-      const result = await makePlan(ws, args, state, client);
+      const result = await makePlan(ws, args, state, client, { destroy: args.destroy });
       process.stdout.write(redactSecrets(render(result, args)));
       if (hasErrors(result.plan.diagnostics)) {
         process.exitCode = 1;

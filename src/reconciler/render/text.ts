@@ -20,6 +20,7 @@ export interface TextOptions {
 }
 
 export const NO_CHANGES_TEXT = 'No changes. Your configuration matches the platform.';
+export const NOTHING_TO_DESTROY_TEXT = 'No changes. No objects need to be destroyed.';
 export const REFRESH_ONLY_TEXT = 'Run `tenantform apply --refresh-only` to accept these values into the state.';
 
 /**
@@ -204,7 +205,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   } else if (plan.refreshOnly && drifted.length > 0) {
     out.push(paint('bold', REFRESH_ONLY_TEXT));
   } else {
-    out.push(paint('bold', NO_CHANGES_TEXT));
+    out.push(paint('bold', plan.destroy ? NOTHING_TO_DESTROY_TEXT : NO_CHANGES_TEXT));
   }
   return `${out.join('\n')}\n`;
 }
