@@ -287,3 +287,15 @@ export const faultErrors = {
     );
   },
 };
+
+/** Command lines that cannot work, refused before anything is read or sent. */
+export const cliErrors = {
+  approvalWithoutInput(command: string) {
+    return new TenantformError(
+      'approval_required',
+      `${command} needs approval, but -input=false forbids asking`,
+      `Pass -auto-approve to ${command} without asking${command === 'apply' ? ', or apply a reviewed saved plan (`tenantform plan -out=PLANFILE`, then `tenantform apply PLANFILE`)' : ''}.`,
+      false,
+    );
+  },
+};
