@@ -251,3 +251,15 @@ export const reconcilerErrors = {
     );
   },
 };
+
+/** The installed package itself: its build and the provider it installs. */
+export const packageErrors = {
+  providerNotBuilt(mainPath: string) {
+    return new TenantformError(
+      'provider_not_built',
+      'The compiled provider is missing',
+      `${mainPath} does not exist. In a checkout of tenantform, run \`npm run build\` first; an installed package ships it built.`,
+      false,
+    );
+  },
+};
