@@ -262,4 +262,13 @@ export const packageErrors = {
       false,
     );
   },
+  cdkLibraryMissing(libraries: readonly string[]) {
+    return new TenantformError(
+      'cdk_library_missing',
+      'No CDK library to build the constructs on',
+      `tenantform's constructs extend the app's own ${libraries.join(' or ')}, and neither is installed. ` +
+        'Install CDK Terrain (`npm install cdktn constructs`) or cdktf (`npm install cdktf constructs`) in the project.',
+      false,
+    );
+  },
 };
