@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ensureBuilt, requireTerraform } from '../provider/helpers';
-import { createProject, expectRun, pack, STACK, synthesize, type Flavour } from './project';
+import { createProject, expectRun, pack, STACK, synthesize, typecheck, type Flavour } from './project';
 
 const FLAVOURS: (Flavour & { name: string })[] = [
   { name: 'cdktf 0.20', library: 'cdktf', version: '0.20' },
@@ -88,6 +88,10 @@ describe.each(FLAVOURS)('a project on $name', (flavour) => {
     // Every library writes the same resources, data sources and provider block.
     const first = projects.get(FLAVOURS[0].name)!.synthesized!;
     for (const block of ['resource', 'data', 'provider']) expect(project.synthesized[block]).toEqual(first[block]);
+  }, 120_000);
+
+  test('the app type-checks against the package’s declarations', async () => {
+    await typecheck(project.dir);
   }, 120_000);
 
   test('`npx tenantform` plans, applies, and then plans nothing', async () => {

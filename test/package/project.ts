@@ -43,12 +43,27 @@ export function exampleApp(library: Flavour['library']): string {
   return app;
 }
 
+/**
+ * A strict configuration that checks the package's declarations too (no skipLibCheck). They are
+ * written against cdktf's: a cdktn project maps the name to cdktn, as the README says.
+ */
+function tsconfig(library: Flavour['library']) {
+  const paths = library === 'cdktn' ? { baseUrl: '.', paths: { cdktf: ['node_modules/cdktn'] } } : {};
+  return { compilerOptions: { strict: true, module: 'commonjs', target: 'ES2022', noEmit: true, esModuleInterop: true, skipLibCheck: false, ...paths } };
+}
+
+/** Type-checks the project's app with TypeScript (this checkout's compiler). */
+export function typecheck(dir: string): Promise<RunResult> {
+  return expectRun(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir, env: process.env });
+}
+
 /** Creates the project and installs the tarball and the library with npm. */
 export async function createProject(dir: string, tarball: string, flavour: Flavour): Promise<string> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'platform-config', version: '1.0.0', private: true }, null, 2));
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts', output: 'cdktf.out' }, null, 2));
   writeFileSync(join(dir, 'main.ts'), exampleApp(flavour.library));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(flavour.library), null, 2));
   await expectRun(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `${flavour.library}@${flavour.version}`],
