@@ -299,3 +299,24 @@ export const cliErrors = {
     );
   },
 };
+
+/** The installed package itself: its build and the provider it installs. */
+export const packageErrors = {
+  providerNotBuilt(mainPath: string) {
+    return new TenantformError(
+      'provider_not_built',
+      'The compiled provider is missing',
+      `${mainPath} does not exist. In a checkout of tenantform, run \`npm run build\` first; an installed package ships it built.`,
+      false,
+    );
+  },
+  cdkLibraryMissing(libraries: readonly string[]) {
+    return new TenantformError(
+      'cdk_library_missing',
+      'No CDK library to build the constructs on',
+      `tenantform's constructs extend the app's own ${libraries.join(' or ')}, and neither is installed. ` +
+        'Install CDK Terrain (`npm install cdktn constructs`) or cdktf (`npm install cdktf constructs`) in the project.',
+      false,
+    );
+  },
+};

@@ -64,7 +64,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state'>): Workspace | undefined {
+export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout'>): Workspace | undefined {
   const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
