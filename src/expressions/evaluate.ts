@@ -256,7 +256,7 @@ function renderParts(parts: readonly TemplatePart[], scope: Scope): Value {
         return unmarked(rendered, (texts) => (texts.some((t) => t === UNKNOWN) ? UNKNOWN : texts.join('')));
       }));
   }
-  return markIf(unknown ? UNKNOWN : text, sensitive);
+  return markIf(unknown ? UNKNOWN : text.normalize('NFC'), sensitive);
 }
 
 function interpolated(v: Value, range: SourceRange): Value {

@@ -51,7 +51,7 @@ export function applyUnary(op: '!' | '-', value: Value, range: SourceRange): Val
     return v === UNKNOWN ? UNKNOWN : !v;
   }
   const n = operand(value, op, range, asNumber, 'number');
-  return n === UNKNOWN ? UNKNOWN : n === 0 ? 0 : -n;
+  return n === UNKNOWN ? UNKNOWN : -n;
 }
 
 function operand<T>(v: Value, op: string, range: SourceRange, convert: (v: Value) => T | undefined, wanted: string): T | typeof UNKNOWN {

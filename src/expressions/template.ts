@@ -53,7 +53,8 @@ function scanTokens(c: Cursor, quoted: boolean): Token[] {
   const tokens: Token[] = [];
   let text = '';
   const flushText = () => {
-    if (text) tokens.push({ kind: 'text', text });
+    // Terraform keeps every string in Unicode normal form C.
+    if (text) tokens.push({ kind: 'text', text: text.normalize('NFC') });
     text = '';
   };
   for (;;) {

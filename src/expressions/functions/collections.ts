@@ -89,8 +89,12 @@ export const collectionFunctions = {
   }),
   concat: define({
     params: [],
-    variadic: ['seqs', 'list'],
-    body: (_, lists, call) => (lists.length ? lists.flat() : callFailed(call, 'at least one list is required.')),
+    variadic: ['seqs', 'any'],
+    body: (_, lists, call) => {
+      if (!lists.length) callFailed(call, 'at least one list is required.');
+      // Sets have no order to concatenate in: Terraform refuses them here.
+      return lists.flatMap((l) => (Array.isArray(l) ? l : callFailed(call, `all arguments must be lists or tuples, not ${describe(l)}.`)));
+    },
   }),
   flatten: define({
     params: [['list', 'list']],
@@ -150,7 +154,7 @@ export const collectionFunctions = {
     variadic: ['params', 'number'],
     body: (_, params, call) => {
       if (params.length < 1 || params.length > 3) callFailed(call, 'range takes one, two or three arguments.');
-      const [start, end, step] = params.length === 1 ? [0, params[0], 1] : [params[0], params[1], params[2] ?? (params[0] <= params[1] ? 1 : -1)];
+      const [start, end, step] = params.length === 1 ? [0, params[0], params[0] < 0 ? -1 : 1] : [params[0], params[1], params[2] ?? (params[0] <= params[1] ? 1 : -1)];
       if (step === 0) callFailed(call, 'step must not be zero.');
       if ((step > 0 && start > end) || (step < 0 && start < end)) callFailed(call, 'the step does not lead from the start to the end.');
       const out: number[] = [];

@@ -12,7 +12,7 @@ function fromJson(data: unknown, call: Call, depth = 0): Value {
   if (depth > MAX_DEPTH) callFailed(call, `the JSON is nested more than ${MAX_DEPTH} levels deep.`);
   if (Array.isArray(data)) return data.map((x) => fromJson(x, call, depth + 1));
   if (data !== null && typeof data === 'object') return objectOf(Object.entries(data).map(([k, x]) => [k, fromJson(x, call, depth + 1)]));
-  return data as Value;
+  return typeof data === 'string' ? data.normalize('NFC') : (data as Value);
 }
 
 const UUID_NAMESPACES: Record<string, string> = {

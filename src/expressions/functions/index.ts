@@ -39,7 +39,9 @@ export function callFunction(e: CallExpr, scope: Scope, evaluate: Evaluator): Va
   if (!spec.acceptsUnknown && !plain.every(isKnown)) return markIf(UNKNOWN, sensitive);
   const fixed = plain.slice(0, spec.params.length).map((v, i) => convertArgument(v, spec.params[i], call));
   const rest = spec.variadic ? plain.slice(spec.params.length).map((v) => convertArgument(v, spec.variadic!, call)) : [];
-  return markIf(spec.body(fixed, rest, call), sensitive);
+  const result = spec.body(fixed, rest, call);
+  // Terraform keeps every string in Unicode normal form C.
+  return markIf(typeof result === 'string' ? result.normalize('NFC') : result, sensitive);
 }
 
 /** The arguments, the last one spread when the call ends in `...`. */

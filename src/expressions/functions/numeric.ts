@@ -2,8 +2,9 @@ import { callFailed, define } from './spec';
 
 export const numericFunctions = {
   abs: define({ params: [['num', 'number']], body: ([n]) => Math.abs(n) }),
-  ceil: define({ params: [['num', 'number']], body: ([n]) => Math.ceil(n) }),
-  floor: define({ params: [['num', 'number']], body: ([n]) => Math.floor(n) }),
+  // `+ 0` turns the -0 of ceil(-0.5) into 0, as Terraform's integer result is.
+  ceil: define({ params: [['num', 'number']], body: ([n]) => Math.ceil(n) + 0 }),
+  floor: define({ params: [['num', 'number']], body: ([n]) => Math.floor(n) + 0 }),
   signum: define({ params: [['num', 'number']], body: ([n]) => Math.sign(n) }),
   pow: define({ params: [['num', 'number'], ['power', 'number']], body: ([n, p]) => n ** p }),
   log: define({ params: [['num', 'number'], ['base', 'number']], body: ([n, b]) => Math.log(n) / Math.log(b) }),

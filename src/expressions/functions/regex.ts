@@ -21,8 +21,8 @@ export function regexPattern(pattern: string, call: Call, extraFlags = ''): RegE
 }
 
 function groupsOf(match: RegExpExecArray): Value {
-  if (match.groups) return objectOf(Object.entries(match.groups).map(([k, v]) => [k, v ?? '']));
-  if (match.length > 1) return match.slice(1).map((g) => g ?? '');
+  if (match.groups) return objectOf(Object.entries(match.groups).map(([k, v]) => [k, v ?? null]));
+  if (match.length > 1) return match.slice(1).map((g) => g ?? null);
   return match[0];
 }
 

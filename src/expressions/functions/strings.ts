@@ -34,7 +34,7 @@ export const stringFunctions = {
   ...regexFunctions,
   lower: define({ params: [['str', 'string']], body: ([s]) => perCharacter(s, (c) => c.toLowerCase()) }),
   upper: define({ params: [['str', 'string']], body: ([s]) => perCharacter(s, (c) => c.toUpperCase()) }),
-  title: define({ params: [['str', 'string']], body: ([s]) => s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase()) }),
+  title: define({ params: [['str', 'string']], body: ([s]) => s.replace(/(^|[^\p{L}\p{N}_])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase()) }),
   trimspace: define({ params: [['str', 'string']], body: ([s]) => s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '') }),
   trim: define({ params: [['str', 'string'], ['cutset', 'string']], body: ([s, cutset]) => trimSet(s, cutset, true, true) }),
   trimprefix: define({ params: [['str', 'string'], ['prefix', 'string']], body: ([s, p]) => (s.startsWith(p) ? s.slice(p.length) : s) }),
