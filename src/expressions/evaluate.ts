@@ -102,7 +102,12 @@ function getAttribute(target: Value, name: string, range: SourceRange): Value {
     if (!Object.hasOwn(target, name)) fail('invalid_index', `.${name}`, range, `This object does not have an attribute named "${name}".`);
     return target[name];
   }
-  return fail('invalid_index', `.${name}`, range, `Cannot get attribute "${name}" from ${describe(target)}; only objects and maps have attributes.`);
+  return fail(
+    'invalid_index',
+    `.${name}`,
+    range,
+    `Cannot get attribute "${name}" from ${describe(target)}; only objects and maps have attributes.`
+  );
 }
 
 function indexValue(target: Value, key: Value, range: SourceRange): Value {
@@ -113,16 +118,28 @@ function indexValue(target: Value, key: Value, range: SourceRange): Value {
     const n = typeof key === 'number' ? key : typeof key === 'string' && /^-?\d+$/.test(key) ? Number(key) : NaN;
     if (!Number.isInteger(n)) fail('invalid_index', '[...]', range, `A list index must be a whole number, not ${describe(key)}.`);
     if (n < 0 || n >= target.length)
-      fail('invalid_index', '[...]', range, `The index ${n} is out of range for a collection of ${target.length} element${target.length === 1 ? '' : 's'}.`);
+      fail(
+        'invalid_index',
+        '[...]',
+        range,
+        `The index ${n} is out of range for a collection of ${target.length} element${target.length === 1 ? '' : 's'}.`
+      );
     return target[n];
   }
   if (isObject(target)) {
     const name = asString(key);
     if (name === undefined) fail('invalid_index', '[...]', range, `A map key must be a string, not ${describe(key)}.`);
-    if (!Object.hasOwn(target, name)) fail('invalid_index', '[...]', range, `The given key "${name}" does not identify an element in this collection value.`);
+    if (!Object.hasOwn(target, name))
+      fail('invalid_index', '[...]', range, `The given key "${name}" does not identify an element in this collection value.`);
     return target[name];
   }
-  if (isSet(target)) fail('invalid_index', '[...]', range, 'Elements of a set are identified only by their value and cannot be indexed; convert it with tolist first.');
+  if (isSet(target))
+    fail(
+      'invalid_index',
+      '[...]',
+      range,
+      'Elements of a set are identified only by their value and cannot be indexed; convert it with tolist first.'
+    );
   return fail('invalid_index', '[...]', range, `Cannot index ${describe(target)}.`);
 }
 
@@ -171,7 +188,8 @@ function unifyWithOther(result: Value, other: Expr, scope: Scope): Value {
   }
   const plain = unmarkDeep(result);
   const otherPlain = unmarkDeep(otherValue);
-  if (isPrimitive(plain) && isPrimitive(otherPlain) && typeof plain !== typeof otherPlain) return markIf(asString(plain)!, result instanceof SensitiveValue);
+  if (isPrimitive(plain) && isPrimitive(otherPlain) && typeof plain !== typeof otherPlain)
+    return markIf(asString(plain)!, result instanceof SensitiveValue);
   return result;
 }
 
@@ -187,7 +205,12 @@ function iterationPairs(collection: Value, construct: string, range: SourceRange
   if (Array.isArray(collection)) return collection.map((v, i) => [i, v]);
   if (isSet(collection)) return collection.elements.map((v) => [v, v]);
   if (isObject(collection)) return sortedEntries(collection);
-  return fail('invalid_type', construct, range, `A for expression needs a collection (list, set, map or object), not ${describe(collection)}.`);
+  return fail(
+    'invalid_type',
+    construct,
+    range,
+    `A for expression needs a collection (list, set, map or object), not ${describe(collection)}.`
+  );
 }
 
 function withLoopVariables(scope: Scope, keyVar: string | undefined, valueVar: string, key: Value, value: Value): Scope {
@@ -243,18 +266,22 @@ function renderParts(parts: readonly TemplatePart[], scope: Scope): Value {
     if (part.kind === 'text') text += part.text;
     else if (part.kind === 'interpolation') add(unmarked([evaluateExpr(part.expr, scope)], ([v]) => interpolated(v, part.range)));
     else if (part.kind === 'if')
-      add(unmarked([evaluateExpr(part.condition, scope)], ([c]) => {
-        const chosen = requireBool(c, '%{if}', part.range);
-        return chosen === UNKNOWN ? UNKNOWN : renderParts(chosen ? part.then : part.otherwise, scope);
-      }));
+      add(
+        unmarked([evaluateExpr(part.condition, scope)], ([c]) => {
+          const chosen = requireBool(c, '%{if}', part.range);
+          return chosen === UNKNOWN ? UNKNOWN : renderParts(chosen ? part.then : part.otherwise, scope);
+        })
+      );
     else
-      add(unmarked([evaluateExpr(part.collection, scope)], ([source]) => {
-        if (source === UNKNOWN) return UNKNOWN;
-        const rendered = iterationPairs(source, '%{for}', part.range).map(([k, v]) =>
-          renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v)),
-        );
-        return unmarked(rendered, (texts) => (texts.some((t) => t === UNKNOWN) ? UNKNOWN : texts.join('')));
-      }));
+      add(
+        unmarked([evaluateExpr(part.collection, scope)], ([source]) => {
+          if (source === UNKNOWN) return UNKNOWN;
+          const rendered = iterationPairs(source, '%{for}', part.range).map(([k, v]) =>
+            renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v))
+          );
+          return unmarked(rendered, (texts) => (texts.some((t) => t === UNKNOWN) ? UNKNOWN : texts.join('')));
+        })
+      );
   }
   return markIf(unknown ? UNKNOWN : text.normalize('NFC'), sensitive);
 }
@@ -263,7 +290,8 @@ function interpolated(v: Value, range: SourceRange): Value {
   if (v === UNKNOWN) return UNKNOWN;
   if (v === null) fail('invalid_type', '${...}', range, 'The value of an interpolation is null; a string is required.');
   const text = asString(v);
-  if (text === undefined) fail('invalid_type', '${...}', range, `Cannot include ${describe(v)} in a string template; a string is required.`);
+  if (text === undefined)
+    fail('invalid_type', '${...}', range, `Cannot include ${describe(v)} in a string template; a string is required.`);
   return text;
 }
 

@@ -64,7 +64,14 @@ function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
   } catch (e) {
     if (e instanceof ExpressionFailure) return { problem: e.problem };
     if (e instanceof RangeError && /call stack/i.test(e.message))
-      return { problem: { code: 'too_deep', construct: 'expression', message: 'The expression or value is nested too deeply to evaluate.', range: { start: 0, end: 0 } } };
+      return {
+        problem: {
+          code: 'too_deep',
+          construct: 'expression',
+          message: 'The expression or value is nested too deeply to evaluate.',
+          range: { start: 0, end: 0 },
+        },
+      };
     throw e;
   }
 }

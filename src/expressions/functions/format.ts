@@ -7,13 +7,16 @@ const VERB = /%([-+# 0]*)(\d+)?(?:\.(\d+))?(\[\d+\])?([a-zA-Z%])/g;
 /** Formats like Terraform's `format`: Go verbs %v %s %q %d %f %e %g %t %b %o %x %X %% with flags, width and precision. */
 export function formatText(spec: string, args: readonly Value[], call: Call): string {
   let next = 0;
-  return spec.replace(VERB, (_, flags: string, width: string | undefined, precision: string | undefined, index: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    if (index) next = Number(index.slice(1, -1)) - 1;
-    if (next >= args.length) callFailed(call, `not enough arguments for "%${verb}" at position ${next + 1}.`);
-    const text = formatOne(args[next++], flags, precision === undefined ? undefined : Number(precision), verb, call);
-    return pad(text, flags, width === undefined ? 0 : Number(width), verb);
-  });
+  return spec.replace(
+    VERB,
+    (_, flags: string, width: string | undefined, precision: string | undefined, index: string | undefined, verb: string) => {
+      if (verb === '%') return '%';
+      if (index) next = Number(index.slice(1, -1)) - 1;
+      if (next >= args.length) callFailed(call, `not enough arguments for "%${verb}" at position ${next + 1}.`);
+      const text = formatOne(args[next++], flags, precision === undefined ? undefined : Number(precision), verb, call);
+      return pad(text, flags, width === undefined ? 0 : Number(width), verb);
+    }
+  );
 }
 
 function formatOne(v: Value, flags: string, precision: number | undefined, verb: string, call: Call): string {
@@ -83,7 +86,11 @@ function pad(text: string, flags: string, width: number, verb: string): string {
 }
 
 export const formatFunctions = {
-  format: define({ params: [['format', 'string']], variadic: ['args', 'any'], body: ([spec], args, call) => formatText(spec, args, call) }),
+  format: define({
+    params: [['format', 'string']],
+    variadic: ['args', 'any'],
+    body: ([spec], args, call) => formatText(spec, args, call),
+  }),
   formatlist: define({
     params: [['format', 'string']],
     variadic: ['args', 'any'],

@@ -28,7 +28,10 @@ function groupsOf(match: RegExpExecArray): Value {
 
 export const regexFunctions = {
   regex: define({
-    params: [['pattern', 'string'], ['string', 'string']],
+    params: [
+      ['pattern', 'string'],
+      ['string', 'string'],
+    ],
     body: ([pattern, s], _, call) => {
       const match = regexPattern(pattern, call).exec(s);
       if (!match) callFailed(call, 'pattern did not match any part of the given string.');
@@ -36,7 +39,10 @@ export const regexFunctions = {
     },
   }),
   regexall: define({
-    params: [['pattern', 'string'], ['string', 'string']],
+    params: [
+      ['pattern', 'string'],
+      ['string', 'string'],
+    ],
     body: ([pattern, s], _, call) => [...s.matchAll(regexPattern(pattern, call, 'g'))].map((m) => groupsOf(m as RegExpExecArray)),
   }),
 };
