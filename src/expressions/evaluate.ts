@@ -222,7 +222,7 @@ function withLoopVariables(scope: Scope, keyVar: string | undefined, valueVar: s
 
 function forExpression(e: ForExpr, scope: Scope): Value {
   const collection = evaluateExpr(e.collection, scope);
-  return unmarked([collection], ([source]) => {
+  return outerMarked([collection], ([source]) => {
     if (source === UNKNOWN) return UNKNOWN;
     const items: Array<[Value, Value]> = [];
     for (const [key, value] of iterationPairs(source, 'for', e.collection.range)) {
@@ -274,7 +274,7 @@ function renderParts(parts: readonly TemplatePart[], scope: Scope): Value {
       );
     else
       add(
-        unmarked([evaluateExpr(part.collection, scope)], ([source]) => {
+        outerMarked([evaluateExpr(part.collection, scope)], ([source]) => {
           if (source === UNKNOWN) return UNKNOWN;
           const rendered = iterationPairs(source, '%{for}', part.range).map(([k, v]) =>
             renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v))
