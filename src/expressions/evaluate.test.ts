@@ -70,6 +70,18 @@ describe('evaluating expressions', () => {
     });
   });
 
+  it('never quotes a sensitive value in a problem', () => {
+    for (const source of [
+      'tonumber(var.secret)',
+      '{a = 1}[var.secret]',
+      'var.secret + 1',
+      'regex("x", var.secret)',
+      '"${var.secret}" == 1 ? 1 : tonumber(var.secret)',
+    ])
+      expect(JSON.stringify(problemOf(source, roots))).not.toContain('s3cret');
+    expect(problemOf('tonumber(var.secret)', roots)).toMatchObject({ code: 'invalid_argument', construct: 'tonumber' });
+  });
+
   it('returns problems naming what failed', () => {
     expect(problemOf('nope.x', roots)).toMatchObject({ code: 'unknown_reference', construct: 'nope' });
     expect(problemOf('each.value.missing', roots)).toMatchObject({ code: 'invalid_index', construct: '.missing' });

@@ -2,7 +2,7 @@ import type { Expr, ForExpr, TemplatePart } from './ast';
 import { asBool, asString, describe, elementsOf, isPrimitive } from './convert';
 import { callFunction } from './functions';
 import { applyBinary, applyUnary } from './operators';
-import { ExpressionFailure, fail, type SourceRange } from './problems';
+import { ExpressionFailure, fail, hidingSecrets, type SourceRange } from './problems';
 import {
   containsSensitive,
   isObject,
@@ -78,13 +78,19 @@ export function evaluateExpr(e: Expr, scope: Scope): Value {
  */
 export function unmarked(values: Value[], operation: (values: Value[]) => Value): Value {
   const sensitive = values.some(containsSensitive);
-  return markIf(operation(sensitive ? values.map(unmarkDeep) : values), sensitive);
+  return markIf(
+    hidingSecrets(sensitive, () => operation(sensitive ? values.map(unmarkDeep) : values)),
+    sensitive
+  );
 }
 
 /** Like `unmarked`, for steps into a collection: only a mark on the collection itself carries over, not marks of elements left behind. */
 function outerMarked(values: Value[], operation: (values: Value[]) => Value): Value {
   const sensitive = values.some((v) => v instanceof SensitiveValue);
-  return markIf(operation(values.map((v) => (v instanceof SensitiveValue ? v.value : v))), sensitive);
+  return markIf(
+    hidingSecrets(sensitive, () => operation(values.map((v) => (v instanceof SensitiveValue ? v.value : v)))),
+    sensitive
+  );
 }
 
 function lookupName(name: string, scope: Scope, range: SourceRange): Value {

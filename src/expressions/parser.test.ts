@@ -37,7 +37,9 @@ function shape(e: Expr): string {
     case 'object':
       return `{${e.items.map((i) => `${shape(i.key)}=${shape(i.value)}`).join(', ')}}`;
     case 'for':
-      return `for(${e.keyVar ?? ''},${e.valueVar} in ${shape(e.collection)}: ${e.keyExpr ? `${shape(e.keyExpr)} => ` : ''}${shape(e.valueExpr)}${e.group ? '...' : ''}${e.condition ? ` if ${shape(e.condition)}` : ''})`;
+      return `for(${e.keyVar ?? ''},${e.valueVar} in ${shape(e.collection)}: ${e.keyExpr ? `${shape(e.keyExpr)} => ` : ''}${shape(
+        e.valueExpr
+      )}${e.group ? '...' : ''}${e.condition ? ` if ${shape(e.condition)}` : ''})`;
     default:
       return e.kind;
   }

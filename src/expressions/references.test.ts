@@ -25,9 +25,18 @@ describe('references of an expression', () => {
   });
 
   it('finds references in every kind of expression', () => {
-    expect(references('${f(a.x, [b.x], {k = c.x}, d.x ? -e.x : f.x + g.x)} %{if h.x}${i.x}%{else}${j.x}%{endif}')).toEqual(
-      ['a.x', 'b.x', 'c.x', 'd.x', 'e.x', 'f.x', 'g.x', 'h.x', 'i.x', 'j.x'],
-    );
+    expect(references('${f(a.x, [b.x], {k = c.x}, d.x ? -e.x : f.x + g.x)} %{if h.x}${i.x}%{else}${j.x}%{endif}')).toEqual([
+      'a.x',
+      'b.x',
+      'c.x',
+      'd.x',
+      'e.x',
+      'f.x',
+      'g.x',
+      'h.x',
+      'i.x',
+      'j.x',
+    ]);
   });
 
   it('gives the source range of each reference', () => {

@@ -23,7 +23,17 @@ describe('type conversion functions', () => {
   });
 
   it('refuses conversions Terraform refuses', () => {
-    for (const source of ['tostring([])', 'tonumber("0x1")', 'tonumber(true)', 'tobool("yes")', 'tobool(1)', 'tolist({})', 'toset("a")', 'tomap([])', 'tolist([[1], "a"])'])
+    for (const source of [
+      'tostring([])',
+      'tonumber("0x1")',
+      'tonumber(true)',
+      'tobool("yes")',
+      'tobool(1)',
+      'tolist({})',
+      'toset("a")',
+      'tomap([])',
+      'tolist([[1], "a"])',
+    ])
       expect([source, problemOf(source).code]).toEqual([source, 'invalid_argument']);
   });
 
