@@ -18,6 +18,7 @@ export type { ExpressionProblem, ExpressionProblemCode, SourceRange } from './pr
 export { MAX_DEPTH } from './problems';
 export { referencesOf, type Traversal } from './references';
 export { supportedFunctions } from './functions';
+export { expressionDiagnostic } from './diagnostic';
 export { fromPlain } from './plain';
 export {
   UNKNOWN,
