@@ -41,6 +41,9 @@ describe('collection functions', () => {
     ['range(-2)', [0, -1]],
     ['range(1, 2, 0.5)', [1, 1.5]],
     ['setunion(["b"], ["a", "b"])', ['a', 'b']],
+    ['chunklist([1, 2, 3], 2)', [[1, 2], [3]]],
+    ['transpose({a = ["x"], b = ["x", "y"]})', { x: ['a', 'b'], y: ['b'] }],
+    ['matchkeys(["i1", "i2"], ["us", "eu"], ["eu"])', ['i2']],
     ['setintersection(["a", "b"], ["b"])', ['b']],
     ['setsubtract(["a", "b"], ["b"])', ['a']],
   ])('%s is %j', (source, expected) => {

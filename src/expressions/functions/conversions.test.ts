@@ -40,5 +40,7 @@ describe('type conversion functions', () => {
   it('marks and unmarks values as sensitive', () => {
     expect(run('sensitive(1)')).toEqual(new SensitiveValue(1));
     expect(run('nonsensitive(sensitive([1]))')).toEqual([1]);
+    expect(run('issensitive(sensitive(1))')).toBe(true);
+    expect(run('issensitive([sensitive(1)])')).toBe(false);
   });
 });

@@ -44,8 +44,8 @@ export function callFunction(e: CallExpr, scope: Scope, evaluate: Evaluator): Va
     );
   const args = argumentValues(e, scope, evaluate);
   if (args === UNKNOWN) return UNKNOWN;
-  const sensitive = args.some(containsSensitive) && e.name !== 'nonsensitive';
-  const plain = args.map(unmarkDeep);
+  const sensitive = !spec.handlesMarks && args.some(containsSensitive);
+  const plain = spec.handlesMarks ? args : args.map(unmarkDeep);
   checkArity(spec, plain.length, call);
   const unknownResult = spec.unknowns === 'any' ? false : spec.unknowns === 'elements' ? plain.includes(UNKNOWN) : !plain.every(isKnown);
   if (unknownResult) return markIf(UNKNOWN, sensitive);

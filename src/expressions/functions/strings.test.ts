@@ -22,6 +22,7 @@ describe('string functions', () => {
     ['replace("ab", "", "-")', '-a-b-'],
     ['join("-", ["a", "b"], ["c"])', 'a-b-c'],
     ['upper(1)', '1'],
+    ['indent(2, "a\\nb")', 'a\n  b'],
   ])('%s is %j', (source, expected) => {
     expect(run(source)).toBe(expected);
   });
@@ -31,6 +32,7 @@ describe('string functions', () => {
     expect(run('split("", "a🌍")')).toEqual(['a', '🌍']);
     expect(run('startswith("abc", "ab")')).toBe(true);
     expect(run('endswith("abc", "ab")')).toBe(false);
+    expect(run('strcontains("abc", "b")')).toBe(true);
   });
 
   it('counts user-perceived characters', () => {
