@@ -1,7 +1,8 @@
 import type { Expr, ForExpr, TemplatePart } from './ast';
-import { asBool, asString, describe, elementsOf, isPrimitive } from './convert';
+import { asBool, asString, describe, elementsOf } from './convert';
 import { callFunction } from './functions';
 import { applyBinary, applyUnary } from './operators';
+import { unifyResults } from './unify';
 import { ExpressionFailure, fail, hidingSecrets, type SourceRange } from './problems';
 import {
   containsSensitive,
@@ -179,12 +180,12 @@ function conditional(e: Extract<Expr, { kind: 'conditional' }>, scope: Scope): V
     const chosen = requireBool(c, '?:', e.condition.range);
     if (chosen === UNKNOWN) return UNKNOWN;
     const result = evaluateExpr(chosen ? e.then : e.otherwise, scope);
-    return unifyWithOther(result, chosen ? e.otherwise : e.then, scope);
+    return unifyWithOther(result, chosen ? e.otherwise : e.then, scope, e.range);
   });
 }
 
-/** Both results of a conditional share one type: a number or bool opposite a string becomes a string. */
-function unifyWithOther(result: Value, other: Expr, scope: Scope): Value {
+/** Both results of a conditional share one type (see unify.ts); the other result's errors do not count. */
+function unifyWithOther(result: Value, other: Expr, scope: Scope, range: SourceRange): Value {
   let otherValue: Value;
   try {
     otherValue = evaluateExpr(other, scope);
@@ -192,11 +193,9 @@ function unifyWithOther(result: Value, other: Expr, scope: Scope): Value {
     if (e instanceof ExpressionFailure) return result;
     throw e;
   }
-  const plain = unmarkDeep(result);
-  const otherPlain = unmarkDeep(otherValue);
-  if (isPrimitive(plain) && isPrimitive(otherPlain) && typeof plain !== typeof otherPlain)
-    return markIf(asString(plain)!, result instanceof SensitiveValue);
-  return result;
+  const unified = unifyResults(result, otherValue);
+  if (unified === undefined) fail('invalid_type', '?:', range, 'The true and false results of the conditional have no common type.');
+  return unified;
 }
 
 function requireBool(v: Value, construct: string, range: SourceRange): boolean | typeof UNKNOWN {
