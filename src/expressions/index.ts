@@ -81,3 +81,5 @@ function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
 export function parseExpression(source: string): { expr: Expr } | { problem: ExpressionProblem } {
   return guarded(() => ({ expr: parseWholeExpression(new Cursor(source)) }));
 }
+
+export { evaluateConfigValue, referencesInConfigValue, type ConfigProblem } from './config-value';
