@@ -15,7 +15,13 @@ export type Expr =
   /** `source[*].each` / `source.*.each`: `each` is evaluated with `splatItem` standing for every element. */
   | { readonly kind: 'splat'; readonly source: Expr; readonly each: Expr; readonly range: SourceRange }
   | { readonly kind: 'splatItem'; readonly range: SourceRange }
-  | { readonly kind: 'call'; readonly name: string; readonly args: readonly Expr[]; readonly expandLast: boolean; readonly range: SourceRange }
+  | {
+      readonly kind: 'call';
+      readonly name: string;
+      readonly args: readonly Expr[];
+      readonly expandLast: boolean;
+      readonly range: SourceRange;
+    }
   | { readonly kind: 'unary'; readonly op: '!' | '-'; readonly operand: Expr; readonly range: SourceRange }
   | { readonly kind: 'binary'; readonly op: BinaryOperator; readonly left: Expr; readonly right: Expr; readonly range: SourceRange }
   | { readonly kind: 'conditional'; readonly condition: Expr; readonly then: Expr; readonly otherwise: Expr; readonly range: SourceRange }
@@ -46,5 +52,18 @@ export interface ForExpr {
 export type TemplatePart =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'interpolation'; readonly expr: Expr; readonly range: SourceRange }
-  | { readonly kind: 'if'; readonly condition: Expr; readonly then: readonly TemplatePart[]; readonly otherwise: readonly TemplatePart[]; readonly range: SourceRange }
-  | { readonly kind: 'for'; readonly keyVar?: string; readonly valueVar: string; readonly collection: Expr; readonly body: readonly TemplatePart[]; readonly range: SourceRange };
+  | {
+      readonly kind: 'if';
+      readonly condition: Expr;
+      readonly then: readonly TemplatePart[];
+      readonly otherwise: readonly TemplatePart[];
+      readonly range: SourceRange;
+    }
+  | {
+      readonly kind: 'for';
+      readonly keyVar?: string;
+      readonly valueVar: string;
+      readonly collection: Expr;
+      readonly body: readonly TemplatePart[];
+      readonly range: SourceRange;
+    };

@@ -1,8 +1,9 @@
 import type { Expr, ForExpr, TemplatePart } from './ast';
-import { asBool, asString, describe, elementsOf, isPrimitive } from './convert';
+import { asBool, asString, describe, elementsOf } from './convert';
 import { callFunction } from './functions';
 import { applyBinary, applyUnary } from './operators';
-import { ExpressionFailure, fail, type SourceRange } from './problems';
+import { unifyResults } from './unify';
+import { ExpressionFailure, fail, hidingSecrets, type SourceRange } from './problems';
 import {
   containsSensitive,
   isObject,
@@ -78,13 +79,19 @@ export function evaluateExpr(e: Expr, scope: Scope): Value {
  */
 export function unmarked(values: Value[], operation: (values: Value[]) => Value): Value {
   const sensitive = values.some(containsSensitive);
-  return markIf(operation(sensitive ? values.map(unmarkDeep) : values), sensitive);
+  return markIf(
+    hidingSecrets(sensitive, () => operation(sensitive ? values.map(unmarkDeep) : values)),
+    sensitive
+  );
 }
 
 /** Like `unmarked`, for steps into a collection: only a mark on the collection itself carries over, not marks of elements left behind. */
 function outerMarked(values: Value[], operation: (values: Value[]) => Value): Value {
   const sensitive = values.some((v) => v instanceof SensitiveValue);
-  return markIf(operation(values.map((v) => (v instanceof SensitiveValue ? v.value : v))), sensitive);
+  return markIf(
+    hidingSecrets(sensitive, () => operation(values.map((v) => (v instanceof SensitiveValue ? v.value : v)))),
+    sensitive
+  );
 }
 
 function lookupName(name: string, scope: Scope, range: SourceRange): Value {
@@ -102,7 +109,12 @@ function getAttribute(target: Value, name: string, range: SourceRange): Value {
     if (!Object.hasOwn(target, name)) fail('invalid_index', `.${name}`, range, `This object does not have an attribute named "${name}".`);
     return target[name];
   }
-  return fail('invalid_index', `.${name}`, range, `Cannot get attribute "${name}" from ${describe(target)}; only objects and maps have attributes.`);
+  return fail(
+    'invalid_index',
+    `.${name}`,
+    range,
+    `Cannot get attribute "${name}" from ${describe(target)}; only objects and maps have attributes.`
+  );
 }
 
 function indexValue(target: Value, key: Value, range: SourceRange): Value {
@@ -113,16 +125,28 @@ function indexValue(target: Value, key: Value, range: SourceRange): Value {
     const n = typeof key === 'number' ? key : typeof key === 'string' && /^-?\d+$/.test(key) ? Number(key) : NaN;
     if (!Number.isInteger(n)) fail('invalid_index', '[...]', range, `A list index must be a whole number, not ${describe(key)}.`);
     if (n < 0 || n >= target.length)
-      fail('invalid_index', '[...]', range, `The index ${n} is out of range for a collection of ${target.length} element${target.length === 1 ? '' : 's'}.`);
+      fail(
+        'invalid_index',
+        '[...]',
+        range,
+        `The index ${n} is out of range for a collection of ${target.length} element${target.length === 1 ? '' : 's'}.`
+      );
     return target[n];
   }
   if (isObject(target)) {
     const name = asString(key);
     if (name === undefined) fail('invalid_index', '[...]', range, `A map key must be a string, not ${describe(key)}.`);
-    if (!Object.hasOwn(target, name)) fail('invalid_index', '[...]', range, `The given key "${name}" does not identify an element in this collection value.`);
+    if (!Object.hasOwn(target, name))
+      fail('invalid_index', '[...]', range, `The given key "${name}" does not identify an element in this collection value.`);
     return target[name];
   }
-  if (isSet(target)) fail('invalid_index', '[...]', range, 'Elements of a set are identified only by their value and cannot be indexed; convert it with tolist first.');
+  if (isSet(target))
+    fail(
+      'invalid_index',
+      '[...]',
+      range,
+      'Elements of a set are identified only by their value and cannot be indexed; convert it with tolist first.'
+    );
   return fail('invalid_index', '[...]', range, `Cannot index ${describe(target)}.`);
 }
 
@@ -156,12 +180,12 @@ function conditional(e: Extract<Expr, { kind: 'conditional' }>, scope: Scope): V
     const chosen = requireBool(c, '?:', e.condition.range);
     if (chosen === UNKNOWN) return UNKNOWN;
     const result = evaluateExpr(chosen ? e.then : e.otherwise, scope);
-    return unifyWithOther(result, chosen ? e.otherwise : e.then, scope);
+    return unifyWithOther(result, chosen ? e.otherwise : e.then, scope, e.range);
   });
 }
 
-/** Both results of a conditional share one type: a number or bool opposite a string becomes a string. */
-function unifyWithOther(result: Value, other: Expr, scope: Scope): Value {
+/** Both results of a conditional share one type (see unify.ts); the other result's errors do not count. */
+function unifyWithOther(result: Value, other: Expr, scope: Scope, range: SourceRange): Value {
   let otherValue: Value;
   try {
     otherValue = evaluateExpr(other, scope);
@@ -169,10 +193,9 @@ function unifyWithOther(result: Value, other: Expr, scope: Scope): Value {
     if (e instanceof ExpressionFailure) return result;
     throw e;
   }
-  const plain = unmarkDeep(result);
-  const otherPlain = unmarkDeep(otherValue);
-  if (isPrimitive(plain) && isPrimitive(otherPlain) && typeof plain !== typeof otherPlain) return markIf(asString(plain)!, result instanceof SensitiveValue);
-  return result;
+  const unified = unifyResults(result, otherValue);
+  if (unified === undefined) fail('invalid_type', '?:', range, 'The true and false results of the conditional have no common type.');
+  return unified;
 }
 
 function requireBool(v: Value, construct: string, range: SourceRange): boolean | typeof UNKNOWN {
@@ -187,7 +210,12 @@ function iterationPairs(collection: Value, construct: string, range: SourceRange
   if (Array.isArray(collection)) return collection.map((v, i) => [i, v]);
   if (isSet(collection)) return collection.elements.map((v) => [v, v]);
   if (isObject(collection)) return sortedEntries(collection);
-  return fail('invalid_type', construct, range, `A for expression needs a collection (list, set, map or object), not ${describe(collection)}.`);
+  return fail(
+    'invalid_type',
+    construct,
+    range,
+    `A for expression needs a collection (list, set, map or object), not ${describe(collection)}.`
+  );
 }
 
 function withLoopVariables(scope: Scope, keyVar: string | undefined, valueVar: string, key: Value, value: Value): Scope {
@@ -199,7 +227,7 @@ function withLoopVariables(scope: Scope, keyVar: string | undefined, valueVar: s
 
 function forExpression(e: ForExpr, scope: Scope): Value {
   const collection = evaluateExpr(e.collection, scope);
-  return unmarked([collection], ([source]) => {
+  return outerMarked([collection], ([source]) => {
     if (source === UNKNOWN) return UNKNOWN;
     const items: Array<[Value, Value]> = [];
     for (const [key, value] of iterationPairs(source, 'for', e.collection.range)) {
@@ -243,27 +271,32 @@ function renderParts(parts: readonly TemplatePart[], scope: Scope): Value {
     if (part.kind === 'text') text += part.text;
     else if (part.kind === 'interpolation') add(unmarked([evaluateExpr(part.expr, scope)], ([v]) => interpolated(v, part.range)));
     else if (part.kind === 'if')
-      add(unmarked([evaluateExpr(part.condition, scope)], ([c]) => {
-        const chosen = requireBool(c, '%{if}', part.range);
-        return chosen === UNKNOWN ? UNKNOWN : renderParts(chosen ? part.then : part.otherwise, scope);
-      }));
+      add(
+        unmarked([evaluateExpr(part.condition, scope)], ([c]) => {
+          const chosen = requireBool(c, '%{if}', part.range);
+          return chosen === UNKNOWN ? UNKNOWN : renderParts(chosen ? part.then : part.otherwise, scope);
+        })
+      );
     else
-      add(unmarked([evaluateExpr(part.collection, scope)], ([source]) => {
-        if (source === UNKNOWN) return UNKNOWN;
-        const rendered = iterationPairs(source, '%{for}', part.range).map(([k, v]) =>
-          renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v)),
-        );
-        return unmarked(rendered, (texts) => (texts.some((t) => t === UNKNOWN) ? UNKNOWN : texts.join('')));
-      }));
+      add(
+        outerMarked([evaluateExpr(part.collection, scope)], ([source]) => {
+          if (source === UNKNOWN) return UNKNOWN;
+          const rendered = iterationPairs(source, '%{for}', part.range).map(([k, v]) =>
+            renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v))
+          );
+          return unmarked(rendered, (texts) => (texts.some((t) => t === UNKNOWN) ? UNKNOWN : texts.join('')));
+        })
+      );
   }
-  return markIf(unknown ? UNKNOWN : text, sensitive);
+  return markIf(unknown ? UNKNOWN : text.normalize('NFC'), sensitive);
 }
 
 function interpolated(v: Value, range: SourceRange): Value {
   if (v === UNKNOWN) return UNKNOWN;
   if (v === null) fail('invalid_type', '${...}', range, 'The value of an interpolation is null; a string is required.');
   const text = asString(v);
-  if (text === undefined) fail('invalid_type', '${...}', range, `Cannot include ${describe(v)} in a string template; a string is required.`);
+  if (text === undefined)
+    fail('invalid_type', '${...}', range, `Cannot include ${describe(v)} in a string template; a string is required.`);
   return text;
 }
 

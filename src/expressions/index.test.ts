@@ -1,4 +1,14 @@
-import { contextOf, evaluate, evaluateTemplate, parseTemplate, referencesOf, SensitiveValue, toPlain, UNKNOWN, type EvalContext, type Value } from './index';
+import {
+  contextOf,
+  evaluateTemplate,
+  parseTemplate,
+  referencesOf,
+  SensitiveValue,
+  toPlain,
+  UNKNOWN,
+  type EvalContext,
+  type Value,
+} from './index';
 
 const context = contextOf({
   var: { name: 'web', tenants: ['a', 'b'], secret: new SensitiveValue('s3cret') },
@@ -29,7 +39,9 @@ describe('the public API', () => {
   });
 
   it('lists the references an expression uses, without for-expression variables', () => {
-    const parsed = parseTemplate('${[for t in var.tenants : "${t}-${tenantform_tenant.root.id}" if t != local.skip[0]]} ${data.x.y.attr} ${each.value} ${count.index}');
+    const parsed = parseTemplate(
+      '${[for t in var.tenants : "${t}-${tenantform_tenant.root.id}" if t != local.skip[0]]} ${data.x.y.attr} ${each.value} ${count.index}'
+    );
     if ('problem' in parsed) throw new Error(parsed.problem.message);
     expect(referencesOf(parsed.expr).map((r) => [r.root, ...r.steps].join('.'))).toEqual([
       'var.tenants',
@@ -69,9 +81,17 @@ describe('the public API', () => {
   });
 
   it('refuses an expression nested 10,000 levels deep without crashing', () => {
-    for (const source of ['${' + '('.repeat(10000) + '1' + ')'.repeat(10000) + '}', '${' + '['.repeat(10000) + ']'.repeat(10000) + '}', '${' + '-'.repeat(10000) + '1}', '${' + Array(10000).fill('1').join('+') + '}', '${a' + '.b'.repeat(10000) + '}']) {
+    for (const source of [
+      '${' + '('.repeat(10000) + '1' + ')'.repeat(10000) + '}',
+      '${' + '['.repeat(10000) + ']'.repeat(10000) + '}',
+      '${' + '-'.repeat(10000) + '1}',
+      '${' + Array(10000).fill('1').join('+') + '}',
+      '${a' + '.b'.repeat(10000) + '}',
+    ]) {
       expect(parseTemplate(source)).toMatchObject({ problem: { code: 'too_deep' } });
     }
-    expect(evaluateTemplate('${jsondecode("' + '['.repeat(10000) + ']'.repeat(10000) + '")}', context)).toMatchObject({ problem: { code: 'invalid_argument' } });
+    expect(evaluateTemplate('${jsondecode("' + '['.repeat(10000) + ']'.repeat(10000) + '")}', context)).toMatchObject({
+      problem: { code: 'invalid_argument' },
+    });
   });
 });

@@ -18,6 +18,7 @@ export type { ExpressionProblem, ExpressionProblemCode, SourceRange } from './pr
 export { MAX_DEPTH } from './problems';
 export { referencesOf, type Traversal } from './references';
 export { supportedFunctions } from './functions';
+export { expressionDiagnostic } from './diagnostic';
 export { fromPlain } from './plain';
 export {
   UNKNOWN,
@@ -64,7 +65,14 @@ function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
   } catch (e) {
     if (e instanceof ExpressionFailure) return { problem: e.problem };
     if (e instanceof RangeError && /call stack/i.test(e.message))
-      return { problem: { code: 'too_deep', construct: 'expression', message: 'The expression or value is nested too deeply to evaluate.', range: { start: 0, end: 0 } } };
+      return {
+        problem: {
+          code: 'too_deep',
+          construct: 'expression',
+          message: 'The expression or value is nested too deeply to evaluate.',
+          range: { start: 0, end: 0 },
+        },
+      };
     throw e;
   }
 }
@@ -73,3 +81,5 @@ function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
 export function parseExpression(source: string): { expr: Expr } | { problem: ExpressionProblem } {
   return guarded(() => ({ expr: parseWholeExpression(new Cursor(source)) }));
 }
+
+export { evaluateConfigValue, referencesInConfigValue, type ConfigProblem } from './config-value';

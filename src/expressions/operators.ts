@@ -51,13 +51,14 @@ export function applyUnary(op: '!' | '-', value: Value, range: SourceRange): Val
     return v === UNKNOWN ? UNKNOWN : !v;
   }
   const n = operand(value, op, range, asNumber, 'number');
-  return n === UNKNOWN ? UNKNOWN : n === 0 ? 0 : -n;
+  return n === UNKNOWN ? UNKNOWN : -n;
 }
 
 function operand<T>(v: Value, op: string, range: SourceRange, convert: (v: Value) => T | undefined, wanted: string): T | typeof UNKNOWN {
   if (v === UNKNOWN) return UNKNOWN;
   if (v === null) fail('invalid_operation', op, range, `Unsuitable value for the "${op}" operator: a ${wanted} is required, not null.`);
   const converted = convert(v);
-  if (converted === undefined) fail('invalid_operation', op, range, `Unsuitable value for the "${op}" operator: a ${wanted} is required, not ${describe(v)}.`);
+  if (converted === undefined)
+    fail('invalid_operation', op, range, `Unsuitable value for the "${op}" operator: a ${wanted} is required, not ${describe(v)}.`);
   return converted;
 }

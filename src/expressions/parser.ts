@@ -105,7 +105,12 @@ function parsePostfix(c: Cursor, base: Expr, start: number, mode: TraversalMode)
         }
         const digits = /^\d+/.exec(c.src.slice(c.pos))![0];
         c.pos += digits.length;
-        next = { kind: 'index', target: expr, key: { kind: 'literal', value: Number(digits), range: c.range(stepStart + 1) }, range: c.range(start) };
+        next = {
+          kind: 'index',
+          target: expr,
+          key: { kind: 'literal', value: Number(digits), range: c.range(stepStart + 1) },
+          range: c.range(start),
+        };
       } else {
         const name = c.identifier('attribute access');
         next = { kind: 'getattr', target: expr, name, range: c.range(start) };
@@ -154,7 +159,12 @@ function parsePrimary(c: Cursor): Expr {
   if (ch === '[') return parseTupleOrFor(c);
   if (ch === '{') return parseObjectOrFor(c);
   if (c.startsWith('<<'))
-    fail('unsupported_construct', 'heredoc', c.range(start), 'Heredoc strings are not supported inside an expression; use a quoted string with "\\n".');
+    fail(
+      'unsupported_construct',
+      'heredoc',
+      c.range(start),
+      'Heredoc strings are not supported inside an expression; use a quoted string with "\\n".'
+    );
   if (c.atIdentifier()) return parseName(c);
   const found = c.done ? 'the end of the expression' : `"${ch}"`;
   return fail('syntax_error', 'expression', c.range(start), `Expected an expression but found ${found}.`);

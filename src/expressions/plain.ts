@@ -9,7 +9,8 @@ export function fromPlain(data: unknown, depth = 0): Value {
   if (depth > MAX_DEPTH) throw new RangeError(`fromPlain: data nested more than ${MAX_DEPTH} levels deep`);
   if (data === undefined || data === null) return null;
   if (data === UNKNOWN || data instanceof SetValue || data instanceof SensitiveValue) return data;
-  if (typeof data === 'string' || typeof data === 'number' || typeof data === 'boolean') return data;
+  if (typeof data === 'string') return data.normalize('NFC');
+  if (typeof data === 'number' || typeof data === 'boolean') return data;
   if (Array.isArray(data)) return data.map((x) => fromPlain(x, depth + 1));
   if (typeof data === 'object') return objectOf(Object.entries(data).map(([k, x]) => [k, fromPlain(x, depth + 1)]));
   throw new TypeError(`fromPlain: cannot represent a ${typeof data}`);

@@ -72,7 +72,13 @@ export class Cursor {
 
   identifier(construct: string): string {
     const name = this.peekIdentifier();
-    if (!name) fail('syntax_error', construct, this.range(this.pos), `Expected a name but found ${this.done ? 'the end of the expression' : `"${this.peek()}"`}.`);
+    if (!name)
+      fail(
+        'syntax_error',
+        construct,
+        this.range(this.pos),
+        `Expected a name but found ${this.done ? 'the end of the expression' : `"${this.peek()}"`}.`
+      );
     this.pos += name.length;
     return name;
   }

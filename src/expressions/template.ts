@@ -13,7 +13,13 @@ type DirectiveName = 'if' | 'else' | 'endif' | 'for' | 'endfor';
 
 type Token =
   | { readonly kind: 'text'; text: string }
-  | { readonly kind: 'interpolation'; readonly expr: Expr; readonly stripBefore: boolean; readonly stripAfter: boolean; readonly range: SourceRange }
+  | {
+      readonly kind: 'interpolation';
+      readonly expr: Expr;
+      readonly stripBefore: boolean;
+      readonly stripAfter: boolean;
+      readonly range: SourceRange;
+    }
   | {
       readonly kind: 'directive';
       readonly name: DirectiveName;
@@ -39,7 +45,8 @@ export function parseQuotedTemplate(c: Cursor, start: number): Expr {
 function buildTemplate(c: Cursor, tokens: Token[], start: number): Expr {
   const range = c.range(start);
   if (tokens.length === 1 && tokens[0].kind === 'interpolation') return { kind: 'wrap', expr: tokens[0].expr, range };
-  if (tokens.every((t) => t.kind === 'text')) return { kind: 'literal', value: tokens.map((t) => (t as { text: string }).text).join(''), range };
+  if (tokens.every((t) => t.kind === 'text'))
+    return { kind: 'literal', value: tokens.map((t) => (t as { text: string }).text).join(''), range };
   stripBlanks(tokens);
   const built = buildParts(c, tokens, 0, []);
   if (built.next < tokens.length) {
@@ -53,7 +60,8 @@ function scanTokens(c: Cursor, quoted: boolean): Token[] {
   const tokens: Token[] = [];
   let text = '';
   const flushText = () => {
-    if (text) tokens.push({ kind: 'text', text });
+    // Terraform keeps every string in Unicode normal form C.
+    if (text) tokens.push({ kind: 'text', text: text.normalize('NFC') });
     text = '';
   };
   for (;;) {
@@ -138,7 +146,12 @@ function scanEscape(c: Cursor): string {
       return String.fromCodePoint(code);
     }
   }
-  return fail('syntax_error', 'string escape', { start, end: start + 2 }, `"\\${kind}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN.`);
+  return fail(
+    'syntax_error',
+    'string escape',
+    { start, end: start + 2 },
+    `"\\${kind}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN.`
+  );
 }
 
 /** Applies `~`: blanks on the marked side of an interpolation or directive are removed. */

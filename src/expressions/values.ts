@@ -49,10 +49,6 @@ export function isSet(v: Value): v is SetValue {
   return v instanceof SetValue;
 }
 
-export function isList(v: Value): v is readonly Value[] {
-  return Array.isArray(v);
-}
-
 export function isObject(v: Value): v is ValueObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof SetValue) && !(v instanceof SensitiveValue);
 }
@@ -112,10 +108,11 @@ export function valuesEqual(a: Value, b: Value): boolean {
  * (0.1 + 0.2 is "0.3"). Results with more digits (1/3) agree only in their first 15 digits.
  */
 export function formatNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return n.toFixed(0) === '-0' ? '0' : n.toFixed(0);
+  if (Object.is(n, -0)) return '-0';
+  if (Number.isInteger(n)) return BigInt(n).toString();
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
   const rounded = roundToDecimalPrecision(n);
-  if (Number.isInteger(rounded)) return formatNumber(rounded);
+  if (Number.isInteger(rounded)) return BigInt(rounded).toString();
   const text = String(rounded);
   const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!m) return text;

@@ -2,7 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluate, fromPlain, parseExpression, parseTemplate, roundToDecimalPrecision, toJson, type EvalContext, type Value } from '../../src/expressions';
+import {
+  evaluate,
+  fromPlain,
+  parseExpression,
+  parseTemplate,
+  roundToDecimalPrecision,
+  toJson,
+  type EvalContext,
+  type Value,
+} from '../../src/expressions';
 
 /**
  * The expression corpus evaluated twice: by tenantform's evaluator and by the real

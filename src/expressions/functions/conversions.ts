@@ -18,10 +18,20 @@ function unified(values: readonly Value[], call: Call, wanted: string): Value[] 
 }
 
 export const conversionFunctions = {
-  tostring: define({ params: [['v', 'any']], body: primitive(asString, 'a string') }),
-  tonumber: define({ params: [['v', 'any']], body: primitive((v) => (typeof v === 'boolean' ? undefined : asNumber(v)), 'a number') }),
-  tobool: define({ params: [['v', 'any']], body: primitive((v) => (typeof v === 'number' ? undefined : asBool(v)), 'a bool') }),
+  tostring: define({
+    params: [['v', 'any']],
+    body: primitive(asString, 'a string'),
+  }),
+  tonumber: define({
+    params: [['v', 'any']],
+    body: primitive((v) => (typeof v === 'boolean' ? undefined : asNumber(v)), 'a number'),
+  }),
+  tobool: define({
+    params: [['v', 'any']],
+    body: primitive((v) => (typeof v === 'number' ? undefined : asBool(v)), 'a bool'),
+  }),
   tolist: define({
+    unknowns: 'elements',
     params: [['v', 'any']],
     body: ([v], _, call) => {
       const items = v === null ? undefined : elementsOf(v);
@@ -38,6 +48,7 @@ export const conversionFunctions = {
     },
   }),
   tomap: define({
+    unknowns: 'elements',
     params: [['v', 'any']],
     body: ([v], _, call) => {
       if (v === null) return null;
@@ -46,11 +57,17 @@ export const conversionFunctions = {
       const values = unified(
         entries.map(([, x]) => x),
         call,
-        'a map',
+        'a map'
       );
       return objectOf(entries.map(([k], i) => [k, values[i]]));
     },
   }),
-  sensitive: define({ params: [['value', 'any']], acceptsUnknown: true, body: ([v]) => new SensitiveValue(v) }),
-  nonsensitive: define({ params: [['value', 'any']], acceptsUnknown: true, body: ([v]) => unmarkDeep(v) }),
+  sensitive: define({
+    params: [['value', 'any']],
+    unknowns: 'any',
+    handlesMarks: true,
+    body: ([v]) => (v instanceof SensitiveValue ? v : new SensitiveValue(v)),
+  }),
+  nonsensitive: define({ params: [['value', 'any']], unknowns: 'any', handlesMarks: true, body: ([v]) => unmarkDeep(v) }),
+  issensitive: define({ params: [['value', 'any']], unknowns: 'any', handlesMarks: true, body: ([v]) => v instanceof SensitiveValue }),
 };

@@ -4,7 +4,10 @@ import { objectOf, toJson, type Value } from '../values';
 import { callFailed, define, type Call } from './spec';
 
 function digest(algorithm: string, encoding: 'hex' | 'base64') {
-  return define({ params: [['str', 'string']], body: ([s]) => createHash(algorithm).update(s, 'utf8').digest(encoding) });
+  return define({
+    params: [['str', 'string']],
+    body: ([s]) => createHash(algorithm).update(s, 'utf8').digest(encoding),
+  });
 }
 
 /** Parsed JSON as a value; deeper than MAX_DEPTH is refused so later steps never recurse without bound. */
@@ -12,7 +15,7 @@ function fromJson(data: unknown, call: Call, depth = 0): Value {
   if (depth > MAX_DEPTH) callFailed(call, `the JSON is nested more than ${MAX_DEPTH} levels deep.`);
   if (Array.isArray(data)) return data.map((x) => fromJson(x, call, depth + 1));
   if (data !== null && typeof data === 'object') return objectOf(Object.entries(data).map(([k, x]) => [k, fromJson(x, call, depth + 1)]));
-  return data as Value;
+  return typeof data === 'string' ? data.normalize('NFC') : (data as Value);
 }
 
 const UUID_NAMESPACES: Record<string, string> = {
@@ -26,7 +29,10 @@ function uuidv5(namespace: string, name: string, call: Call): string {
   const ns = (UUID_NAMESPACES[namespace] ?? namespace).replace(/^urn:uuid:|[{}]/g, '');
   if (!/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(ns))
     callFailed(call, `uuidv5() doesn't support namespace "${namespace}"; use dns, url, oid, x500 or a UUID.`);
-  const hash = createHash('sha1').update(Buffer.from(ns.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+  const hash = createHash('sha1')
+    .update(Buffer.from(ns.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
@@ -56,7 +62,10 @@ export const encodingFunctions = {
       return fromJson(data, call);
     },
   }),
-  base64encode: define({ params: [['str', 'string']], body: ([s]) => Buffer.from(s, 'utf8').toString('base64') }),
+  base64encode: define({
+    params: [['str', 'string']],
+    body: ([s]) => Buffer.from(s, 'utf8').toString('base64'),
+  }),
   base64decode: define({
     params: [['str', 'string']],
     body: ([s], _, call) => {
@@ -69,12 +78,24 @@ export const encodingFunctions = {
       }
     },
   }),
-  urlencode: define({ params: [['str', 'string']], body: ([s]) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) }),
+  urlencode: define({
+    params: [['str', 'string']],
+    body: ([s]) =>
+      encodeURIComponent(s)
+        .replace(/%20/g, '+')
+        .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+  }),
   md5: digest('md5', 'hex'),
   sha1: digest('sha1', 'hex'),
   sha256: digest('sha256', 'hex'),
   sha512: digest('sha512', 'hex'),
   base64sha256: digest('sha256', 'base64'),
   base64sha512: digest('sha512', 'base64'),
-  uuidv5: define({ params: [['namespace', 'string'], ['name', 'string']], body: ([ns, name], _, call) => uuidv5(ns, name, call) }),
+  uuidv5: define({
+    params: [
+      ['namespace', 'string'],
+      ['name', 'string'],
+    ],
+    body: ([ns, name], _, call) => uuidv5(ns, name, call),
+  }),
 };

@@ -7,13 +7,16 @@ const VERB = /%([-+# 0]*)(\d+)?(?:\.(\d+))?(\[\d+\])?([a-zA-Z%])/g;
 /** Formats like Terraform's `format`: Go verbs %v %s %q %d %f %e %g %t %b %o %x %X %% with flags, width and precision. */
 export function formatText(spec: string, args: readonly Value[], call: Call): string {
   let next = 0;
-  return spec.replace(VERB, (_, flags: string, width: string | undefined, precision: string | undefined, index: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    if (index) next = Number(index.slice(1, -1)) - 1;
-    if (next >= args.length) callFailed(call, `not enough arguments for "%${verb}" at position ${next + 1}.`);
-    const text = formatOne(args[next++], flags, precision === undefined ? undefined : Number(precision), verb, call);
-    return pad(text, flags, width === undefined ? 0 : Number(width), verb);
-  });
+  return spec.replace(
+    VERB,
+    (_, flags: string, width: string | undefined, precision: string | undefined, index: string | undefined, verb: string) => {
+      if (verb === '%') return '%';
+      if (index) next = Number(index.slice(1, -1)) - 1;
+      if (next >= args.length) callFailed(call, `not enough arguments for "%${verb}" at position ${next + 1}.`);
+      const text = formatOne(args[next++], flags, precision === undefined ? undefined : Number(precision), verb, call);
+      return pad(text, flags, width === undefined ? 0 : Number(width), verb);
+    }
+  );
 }
 
 function formatOne(v: Value, flags: string, precision: number | undefined, verb: string, call: Call): string {
@@ -46,7 +49,7 @@ function formatNumeric(n: number, flags: string, precision: number | undefined, 
   else if (verb === 'o') body = whole(8);
   else if (verb === 'x') body = whole(16);
   else if (verb === 'X') body = whole(16).toUpperCase();
-  else if (verb === 'f' || verb === 'F') body = a.toFixed(precision ?? 6);
+  else if (verb === 'f' || verb === 'F') body = fixed(a, precision ?? 6);
   else if (verb === 'e' || verb === 'E') {
     body = goExponent(a.toExponential(precision ?? 6));
     if (verb === 'E') body = body.toUpperCase();
@@ -54,6 +57,14 @@ function formatNumeric(n: number, flags: string, precision: number | undefined, 
     body = precision === undefined ? formatNumber(a) : String(Number(a.toPrecision(precision || 1)));
   } else return callFailed(call, `unsupported format verb "%${verb}".`);
   return sign + body;
+}
+
+/** Fixed-point text rounding ties to even, as Go does (2.25 with one decimal is 2.2). */
+function fixed(a: number, digits: number): string {
+  const scaled = a * 10 ** digits;
+  const floor = Math.floor(scaled);
+  if (Number.isSafeInteger(floor) && scaled - floor === 0.5 && floor % 2 === 0) return (floor / 10 ** digits).toFixed(digits);
+  return a.toFixed(digits);
 }
 
 /** Go writes exponents with at least two digits: 1e+06, not 1e+6. */
@@ -83,7 +94,11 @@ function pad(text: string, flags: string, width: number, verb: string): string {
 }
 
 export const formatFunctions = {
-  format: define({ params: [['format', 'string']], variadic: ['args', 'any'], body: ([spec], args, call) => formatText(spec, args, call) }),
+  format: define({
+    params: [['format', 'string']],
+    variadic: ['args', 'any'],
+    body: ([spec], args, call) => formatText(spec, args, call),
+  }),
   formatlist: define({
     params: [['format', 'string']],
     variadic: ['args', 'any'],

@@ -1,7 +1,7 @@
 import type { Expr } from '../ast';
 import { describe, elementsOf } from '../convert';
 import type { Scope } from '../evaluate';
-import { ExpressionFailure, fail } from '../problems';
+import { ExpressionFailure, fail, hidingSecrets } from '../problems';
 import { containsSensitive, isKnown, markIf, SensitiveValue, UNKNOWN, unmarkDeep, type Value } from '../values';
 import { collectionFunctions } from './collections';
 import { conversionFunctions } from './conversions';
@@ -11,7 +11,13 @@ import { convertArgument, type Call, type FunctionSpec } from './spec';
 import { stringFunctions } from './strings';
 
 const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map(
-  Object.entries({ ...collectionFunctions, ...conversionFunctions, ...encodingFunctions, ...numericFunctions, ...stringFunctions }),
+  Object.entries({
+    ...collectionFunctions,
+    ...conversionFunctions,
+    ...encodingFunctions,
+    ...numericFunctions,
+    ...stringFunctions,
+  })
 );
 
 /** Names of every supported function (try and can included). */
@@ -30,16 +36,26 @@ export function callFunction(e: CallExpr, scope: Scope, evaluate: Evaluator): Va
   if (e.name === 'try' || e.name === 'can') return tryOrCan(e, scope, evaluate);
   const spec = FUNCTIONS.get(e.name.replace(/^core::/, ''));
   if (!spec)
-    fail('unsupported_function', e.name, e.range, `The function "${e.name}" is not supported here; supported functions: ${supportedFunctions().join(', ')}.`);
+    fail(
+      'unsupported_function',
+      e.name,
+      e.range,
+      `The function "${e.name}" is not supported here; supported functions: ${supportedFunctions().join(', ')}.`
+    );
   const args = argumentValues(e, scope, evaluate);
   if (args === UNKNOWN) return UNKNOWN;
-  const sensitive = args.some(containsSensitive) && e.name !== 'nonsensitive';
-  const plain = args.map(unmarkDeep);
+  const sensitive = !spec.handlesMarks && args.some(containsSensitive);
+  const plain = spec.handlesMarks ? args : args.map(unmarkDeep);
   checkArity(spec, plain.length, call);
-  if (!spec.acceptsUnknown && !plain.every(isKnown)) return markIf(UNKNOWN, sensitive);
-  const fixed = plain.slice(0, spec.params.length).map((v, i) => convertArgument(v, spec.params[i], call));
-  const rest = spec.variadic ? plain.slice(spec.params.length).map((v) => convertArgument(v, spec.variadic!, call)) : [];
-  return markIf(spec.body(fixed, rest, call), sensitive);
+  const unknownResult = spec.unknowns === 'any' ? false : spec.unknowns === 'elements' ? plain.includes(UNKNOWN) : !plain.every(isKnown);
+  if (unknownResult) return markIf(UNKNOWN, sensitive);
+  const result = hidingSecrets(sensitive, () => {
+    const fixed = plain.slice(0, spec.params.length).map((v, i) => convertArgument(v, spec.params[i], call));
+    const rest = spec.variadic ? plain.slice(spec.params.length).map((v) => convertArgument(v, spec.variadic!, call)) : [];
+    return spec.body(fixed, rest, call);
+  });
+  // Terraform keeps every string in Unicode normal form C.
+  return markIf(typeof result === 'string' ? result.normalize('NFC') : result, sensitive);
 }
 
 /** The arguments, the last one spread when the call ends in `...`. */
@@ -58,7 +74,12 @@ function checkArity(spec: FunctionSpec, count: number, call: Call): void {
   const min = spec.params.length;
   if (count < min || (!spec.variadic && count > min)) {
     const wanted = spec.variadic ? `at least ${min}` : String(min);
-    fail('invalid_argument', call.name, call.range, `Function "${call.name}" expects ${wanted} argument${min === 1 ? '' : 's'}, but ${count} were given.`);
+    fail(
+      'invalid_argument',
+      call.name,
+      call.range,
+      `Function "${call.name}" expects ${wanted} argument${min === 1 ? '' : 's'}, but ${count} were given.`
+    );
   }
 }
 
@@ -79,5 +100,10 @@ function tryOrCan(e: CallExpr, scope: Scope, evaluate: Evaluator): Value {
       lastProblem = error;
     }
   }
-  return fail('invalid_argument', 'try', e.range, `No expression in try() could be evaluated; the last one failed: ${lastProblem!.problem.message}`);
+  return fail(
+    'invalid_argument',
+    'try',
+    e.range,
+    `No expression in try() could be evaluated; the last one failed: ${lastProblem!.problem.message}`
+  );
 }

@@ -21,14 +21,17 @@ export function regexPattern(pattern: string, call: Call, extraFlags = ''): RegE
 }
 
 function groupsOf(match: RegExpExecArray): Value {
-  if (match.groups) return objectOf(Object.entries(match.groups).map(([k, v]) => [k, v ?? '']));
-  if (match.length > 1) return match.slice(1).map((g) => g ?? '');
+  if (match.groups) return objectOf(Object.entries(match.groups).map(([k, v]) => [k, v ?? null]));
+  if (match.length > 1) return match.slice(1).map((g) => g ?? null);
   return match[0];
 }
 
 export const regexFunctions = {
   regex: define({
-    params: [['pattern', 'string'], ['string', 'string']],
+    params: [
+      ['pattern', 'string'],
+      ['string', 'string'],
+    ],
     body: ([pattern, s], _, call) => {
       const match = regexPattern(pattern, call).exec(s);
       if (!match) callFailed(call, 'pattern did not match any part of the given string.');
@@ -36,7 +39,10 @@ export const regexFunctions = {
     },
   }),
   regexall: define({
-    params: [['pattern', 'string'], ['string', 'string']],
+    params: [
+      ['pattern', 'string'],
+      ['string', 'string'],
+    ],
     body: ([pattern, s], _, call) => [...s.matchAll(regexPattern(pattern, call, 'g'))].map((m) => groupsOf(m as RegExpExecArray)),
   }),
 };

@@ -12,16 +12,27 @@ export type Param<T extends ParamType = ParamType> = readonly [name: string, typ
 type ArgOf<T extends ParamType> = T extends 'string'
   ? string
   : T extends 'number'
-    ? number
-    : T extends 'bool'
-      ? boolean
-      : T extends 'list'
-        ? readonly Value[]
-        : T extends 'object'
-          ? ValueObject
-          : Value;
+  ? number
+  : T extends 'bool'
+  ? boolean
+  : T extends 'list'
+  ? readonly Value[]
+  : T extends 'object'
+  ? ValueObject
+  : Value;
 
-type ArgsOf<P extends readonly Param[]> = { -readonly [K in keyof P]: P[K] extends Param<infer T> ? ArgOf<T> : never };
+type ArgsOf<P extends readonly Param[]> = {
+  -readonly [K in keyof P]: P[K] extends Param<infer T> ? ArgOf<T> : never;
+};
+
+/**
+ * How a function meets values not known yet. By default any unknown inside any argument makes
+ * the result unknown. `elements`: only an argument that is unknown as a whole does; unknown
+ * elements inside collections pass through (functions that only rearrange collections, so
+ * `merge(local.base, { id = x.id })` stays an object with one unknown attribute).
+ * `any`: the body sees every unknown and decides.
+ */
+export type UnknownHandling = 'elements' | 'any';
 
 export interface Call {
   readonly name: string;
@@ -31,15 +42,17 @@ export interface Call {
 export interface FunctionSpec {
   readonly params: readonly Param[];
   readonly variadic?: Param;
-  /** The body runs even when an argument is not known yet (it handles UNKNOWN itself). */
-  readonly acceptsUnknown?: boolean;
+  readonly unknowns?: UnknownHandling;
+  /** The body handles sensitive marks itself (sensitive, nonsensitive, issensitive): arguments keep them and the result is not marked. */
+  readonly handlesMarks?: boolean;
   readonly body: (args: Value[], rest: Value[], call: Call) => Value;
 }
 
 export function define<const P extends readonly Param[], V extends ParamType = 'any'>(spec: {
   params: P;
   variadic?: Param<V>;
-  acceptsUnknown?: boolean;
+  unknowns?: UnknownHandling;
+  handlesMarks?: boolean;
   body: (args: ArgsOf<P>, rest: Array<ArgOf<V>>, call: Call) => Value;
 }): FunctionSpec {
   return spec as unknown as FunctionSpec;
@@ -69,9 +82,15 @@ const WANTED: Record<Exclude<ParamType, 'any'>, string> = {
 /** Converts one argument to its parameter's type, or fails naming the parameter. */
 export function convertArgument(value: Value, [name, type]: Param, call: Call): Value {
   if (type === 'any') return value;
-  if (value === null) fail('invalid_argument', call.name, call.range, `Invalid value for "${name}" parameter of "${call.name}": argument must not be null.`);
+  if (value === null)
+    fail('invalid_argument', call.name, call.range, `Invalid value for "${name}" parameter of "${call.name}": argument must not be null.`);
   const converted = CONVERTERS[type](value);
   if (converted === undefined)
-    fail('invalid_argument', call.name, call.range, `Invalid value for "${name}" parameter of "${call.name}": ${WANTED[type]} is required, not ${describe(value)}.`);
+    fail(
+      'invalid_argument',
+      call.name,
+      call.range,
+      `Invalid value for "${name}" parameter of "${call.name}": ${WANTED[type]} is required, not ${describe(value)}.`
+    );
   return converted as Value;
 }

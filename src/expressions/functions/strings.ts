@@ -4,7 +4,9 @@ import { formatFunctions } from './format';
 import { regexFunctions, regexPattern } from './regex';
 import { callFailed, define } from './spec';
 
-const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const graphemeSegmenter = new Intl.Segmenter(undefined, {
+  granularity: 'grapheme',
+});
 
 /** The user-perceived characters of a string, as Terraform counts them in length and substr. */
 export function graphemes(s: string): string[] {
@@ -32,19 +34,85 @@ function trimSet(s: string, cutset: string, fromStart: boolean, fromEnd: boolean
 export const stringFunctions = {
   ...formatFunctions,
   ...regexFunctions,
-  lower: define({ params: [['str', 'string']], body: ([s]) => perCharacter(s, (c) => c.toLowerCase()) }),
-  upper: define({ params: [['str', 'string']], body: ([s]) => perCharacter(s, (c) => c.toUpperCase()) }),
-  title: define({ params: [['str', 'string']], body: ([s]) => s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase()) }),
-  trimspace: define({ params: [['str', 'string']], body: ([s]) => s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '') }),
-  trim: define({ params: [['str', 'string'], ['cutset', 'string']], body: ([s, cutset]) => trimSet(s, cutset, true, true) }),
-  trimprefix: define({ params: [['str', 'string'], ['prefix', 'string']], body: ([s, p]) => (s.startsWith(p) ? s.slice(p.length) : s) }),
-  trimsuffix: define({ params: [['str', 'string'], ['suffix', 'string']], body: ([s, p]) => (p && s.endsWith(p) ? s.slice(0, s.length - p.length) : s) }),
-  chomp: define({ params: [['str', 'string']], body: ([s]) => s.replace(/(?:\r\n|\n|\r)+$/, '') }),
-  strrev: define({ params: [['str', 'string']], body: ([s]) => graphemes(s).reverse().join('') }),
-  startswith: define({ params: [['str', 'string'], ['prefix', 'string']], body: ([s, p]) => s.startsWith(p) }),
-  endswith: define({ params: [['str', 'string'], ['suffix', 'string']], body: ([s, p]) => s.endsWith(p) }),
+  lower: define({
+    params: [['str', 'string']],
+    body: ([s]) => perCharacter(s, (c) => c.toLowerCase()),
+  }),
+  upper: define({
+    params: [['str', 'string']],
+    body: ([s]) => perCharacter(s, (c) => c.toUpperCase()),
+  }),
+  title: define({
+    params: [['str', 'string']],
+    body: ([s]) => s.replace(/(^|[^\p{L}\p{N}_])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase()),
+  }),
+  trimspace: define({
+    params: [['str', 'string']],
+    body: ([s]) => s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, ''),
+  }),
+  trim: define({
+    params: [
+      ['str', 'string'],
+      ['cutset', 'string'],
+    ],
+    body: ([s, cutset]) => trimSet(s, cutset, true, true),
+  }),
+  trimprefix: define({
+    params: [
+      ['str', 'string'],
+      ['prefix', 'string'],
+    ],
+    body: ([s, p]) => (s.startsWith(p) ? s.slice(p.length) : s),
+  }),
+  trimsuffix: define({
+    params: [
+      ['str', 'string'],
+      ['suffix', 'string'],
+    ],
+    body: ([s, p]) => (p && s.endsWith(p) ? s.slice(0, s.length - p.length) : s),
+  }),
+  chomp: define({
+    params: [['str', 'string']],
+    body: ([s]) => s.replace(/(?:\r\n|\n|\r)+$/, ''),
+  }),
+  strrev: define({
+    params: [['str', 'string']],
+    body: ([s]) => graphemes(s).reverse().join(''),
+  }),
+  strcontains: define({
+    params: [
+      ['str', 'string'],
+      ['substr', 'string'],
+    ],
+    body: ([s, part]) => s.includes(part),
+  }),
+  indent: define({
+    params: [
+      ['spaces', 'number'],
+      ['str', 'string'],
+    ],
+    body: ([spaces, s]) => s.replace(/\n/g, `\n${' '.repeat(Math.max(0, spaces))}`),
+  }),
+  startswith: define({
+    params: [
+      ['str', 'string'],
+      ['prefix', 'string'],
+    ],
+    body: ([s, p]) => s.startsWith(p),
+  }),
+  endswith: define({
+    params: [
+      ['str', 'string'],
+      ['suffix', 'string'],
+    ],
+    body: ([s, p]) => s.endsWith(p),
+  }),
   substr: define({
-    params: [['str', 'string'], ['offset', 'number'], ['length', 'number']],
+    params: [
+      ['str', 'string'],
+      ['offset', 'number'],
+      ['length', 'number'],
+    ],
     body: ([s, offset, length], _, call) => {
       const chars = graphemes(s);
       if (!Number.isInteger(offset) || !Number.isInteger(length)) callFailed(call, 'offset and length must be whole numbers.');
@@ -56,9 +124,14 @@ export const stringFunctions = {
     },
   }),
   replace: define({
-    params: [['str', 'string'], ['substr', 'string'], ['replace', 'string']],
+    params: [
+      ['str', 'string'],
+      ['substr', 'string'],
+      ['replace', 'string'],
+    ],
     body: ([s, search, replacement], _, call) => {
-      const pattern = search.length > 1 && search.startsWith('/') && search.endsWith('/') ? regexPattern(search.slice(1, -1), call, 'g') : undefined;
+      const pattern =
+        search.length > 1 && search.startsWith('/') && search.endsWith('/') ? regexPattern(search.slice(1, -1), call, 'g') : undefined;
       if (pattern) return s.replace(pattern, goReplacement(replacement));
       // An empty search text matches before every character and at the end, as in Go.
       if (search === '') return replacement + Array.from(s, (c) => c + replacement).join('');
@@ -81,7 +154,10 @@ export const stringFunctions = {
     },
   }),
   split: define({
-    params: [['separator', 'string'], ['str', 'string']],
+    params: [
+      ['separator', 'string'],
+      ['str', 'string'],
+    ],
     body: ([separator, s]): Value => (separator === '' ? Array.from(s) : s.split(separator)),
   }),
 };
