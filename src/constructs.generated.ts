@@ -10,10 +10,12 @@ import dataCurrentClient from './resources/kinds/data-current-client';
 import dataTenant from './resources/kinds/data-tenant';
 import eventSubscription from './resources/kinds/event-subscription';
 import infraComponent from './resources/kinds/infra-component';
+import offeringItems from './resources/kinds/offering-items';
 import tenant from './resources/kinds/tenant';
 import tenantSetting from './resources/kinds/tenant-setting';
 import usageReport from './resources/kinds/usage-report';
 import user from './resources/kinds/user';
+import userRoles from './resources/kinds/user-roles';
 
 /** `tenantform_agent_update_settings`: see docs/resources. */
 export const AgentUpdateSettings = resourceConstruct(agentUpdateSettings);
@@ -33,6 +35,8 @@ export const DataTenantformTenant = dataSourceConstruct(dataTenant);
 export const EventSubscription = resourceConstruct(eventSubscription);
 /** `tenantform_infra_component`: see docs/resources. */
 export const InfraComponent = resourceConstruct(infraComponent);
+/** `tenantform_offering_items`: see docs/resources. */
+export const OfferingItems = resourceConstruct(offeringItems);
 /** `tenantform_tenant`: see docs/resources. */
 export const Tenant = resourceConstruct(tenant);
 /** `tenantform_tenant_setting`: see docs/resources. */
@@ -41,3 +45,5 @@ export const TenantSetting = resourceConstruct(tenantSetting);
 export const UsageReport = resourceConstruct(usageReport);
 /** `tenantform_user`: see docs/resources. */
 export const User = resourceConstruct(user);
+/** `tenantform_user_roles`: see docs/resources. */
+export const UserRoles = resourceConstruct(userRoles);

@@ -9,10 +9,12 @@ import dataCurrentClient from './kinds/data-current-client';
 import dataTenant from './kinds/data-tenant';
 import eventSubscription from './kinds/event-subscription';
 import infraComponent from './kinds/infra-component';
+import offeringItems from './kinds/offering-items';
 import tenant from './kinds/tenant';
 import tenantSetting from './kinds/tenant-setting';
 import usageReport from './kinds/usage-report';
 import user from './kinds/user';
+import userRoles from './kinds/user-roles';
 
 /** Every resource kind and data source, in file order. */
-export const ALL_KINDS: ReadonlyArray<ResourceKind | DataSourceKind> = [agentUpdateSettings, apiClient, applicationBinding, dataAgents, dataApplication, dataCurrentClient, dataTenant, eventSubscription, infraComponent, tenant, tenantSetting, usageReport, user] as ReadonlyArray<ResourceKind | DataSourceKind>;
+export const ALL_KINDS: ReadonlyArray<ResourceKind | DataSourceKind> = [agentUpdateSettings, apiClient, applicationBinding, dataAgents, dataApplication, dataCurrentClient, dataTenant, eventSubscription, infraComponent, offeringItems, tenant, tenantSetting, usageReport, user, userRoles] as ReadonlyArray<ResourceKind | DataSourceKind>;
