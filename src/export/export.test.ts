@@ -137,7 +137,26 @@ describe('tenantform export against the emulator', () => {
         generation_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       },
     });
-    expect(exp.objects).toHaveLength(13);
+    // The sub-tenants themselves, and the partner's offering items with their limited quotas.
+    expect(Object.keys(r.tenantform_tenant).sort()).toEqual([
+      'acme_manufacturing_tenant',
+      'globex_retail_tenant',
+      'initech_finance_tenant',
+      'o_brien_labs_unicode_gmbh_tenant',
+    ]);
+    expect(r.tenantform_tenant.initech_finance_tenant).toEqual({
+      parent_id: seeded.northwind,
+      kind: 'customer',
+      name: 'Initech Finance',
+      customer_type: 'default',
+      language: 'en',
+      ancestral_access: false,
+      pricing_mode: 'production',
+    });
+    const items = JSON.parse(r.tenantform_offering_items.northwind_partner_backup_offering_items.items);
+    expect(items).toContainEqual({ name: 'storage', quota: { value: 10240, overage: 1024 } });
+    expect(items).toContainEqual({ name: 'servers' });
+    expect(exp.objects).toHaveLength(18);
     expect(exp.diagnostics).toEqual([]);
   });
 
@@ -174,7 +193,7 @@ describe('tenantform export against the emulator', () => {
     for (const r of state.resources) {
       expect(r.provider).toBe('provider["registry.terraform.io/tenantform/tenantform"]');
       const o = exp.objects.find((x) => x.address === `${r.type}.${r.name}`);
-      const kind = ALL_KINDS.find((k) => k.type === r.type) as ResourceKind;
+      const kind = ALL_KINDS.find((k) => k.type === r.type && k.kind === 'resource') as ResourceKind;
       const imported = await importResource({ kind, address: o!.address, ctx: { client }, id: o!.importId });
       expect(r.instances[0].attributes).toEqual(imported.value);
       expect(kind.identity(r.instances[0].attributes)).toBe(o!.importId);

@@ -69,8 +69,8 @@ export const offeringItems = defineResource({
   async read(ctx, state) {
     const live = await liveItems(ctx, state);
     if (live === null) return null;
-    // An import knows no items yet: it takes those that are on.
-    const wanted = state.items === null || state.items === undefined ? live.filter((i) => i.status === 1).map((i) => ({ name: i.name, ...(i.infra_id ? { infra_id: i.infra_id } : {}) })) : parseItems(state.items);
+    // An import knows no items yet: it takes those that are on, with their quotas where limited.
+    const wanted = state.items === null || state.items === undefined ? live.filter((i) => i.status === 1).map(asConfigured) : parseItems(state.items);
     return { ...identity(state), items: JSON.stringify(wanted.map((w) => observed(w, live))) };
   },
   async create(ctx, planned) {
@@ -89,6 +89,13 @@ export const offeringItems = defineResource({
     }
   },
 });
+
+/** A live item as a configuration would declare it. */
+function asConfigured(i: OfferingItem): Item {
+  const q = i.quota;
+  const limited = q !== null && q !== undefined && (q.value !== null || q.overage !== null);
+  return { name: i.name, ...(i.infra_id ? { infra_id: i.infra_id } : {}), ...(limited ? { quota: { value: q.value, overage: q.overage } } : {}) };
+}
 
 function checkItems(text: string): RuleViolation[] {
   let parsed: unknown;
