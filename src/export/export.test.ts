@@ -37,6 +37,11 @@ describe('tenantform export against the emulator', () => {
     ({ emulator, client } = await start(dataFile));
     const world = emulator.world();
     seeded = await seedNorthwind(client, world);
+    const globexAdmin = await client.createUser({ tenant_id: seeded.globex, login: 'globex-admin', contact: { email: 'admin@globex.example' } });
+    const nil = '00000000-0000-0000-0000-000000000000';
+    await client.putAccessPolicies(globexAdmin.id, [
+      { id: nil, issuer_id: nil, trustee_id: globexAdmin.id, trustee_type: 'user', tenant_id: seeded.globex, role_id: 'company_admin', version: 0 },
+    ]);
     // Outside the exported subtree: never exported.
     await client.createInfra({
       owner_tenant_id: world.tenants['Southridge Partner'].id,
@@ -156,7 +161,9 @@ describe('tenantform export against the emulator', () => {
     const items = JSON.parse(r.tenantform_offering_items.northwind_partner_backup_offering_items.items);
     expect(items).toContainEqual({ name: 'storage', quota: { value: 10240, overage: 1024 } });
     expect(items).toContainEqual({ name: 'servers' });
-    expect(exp.objects).toHaveLength(18);
+    expect(r.tenantform_user.globex_retail_user_globex_admin).toMatchObject({ tenant_id: seeded.globex, login: 'globex-admin', email: 'admin@globex.example' });
+    expect(JSON.parse(r.tenantform_user_roles.globex_retail_user_globex_admin_roles.roles)).toEqual([{ tenant_id: seeded.globex, role_id: 'company_admin' }]);
+    expect(exp.objects).toHaveLength(20);
     expect(exp.diagnostics).toEqual([]);
   });
 
