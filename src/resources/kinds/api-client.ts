@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApiClient, ApiClientCreate } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { uuidImportId } from '../import-id';
 import { defineResource, type State } from '../declaration';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
@@ -63,13 +64,7 @@ export const apiClient = defineResource({
     'Rotating a secret is replacing the client: the platform has no secret reset.',
     'The state holds the secret: keep the state in an encrypted, access-controlled backend, as for any Terraform state with secrets.',
   ],
-  importId: {
-    format: 'the client id (a uuid); the secret cannot be imported',
-    parse: (id) =>
-      UUID_PATTERN.test(id)
-        ? { id }
-        : { code: 'invalid_import_id', path: [], expected: 'a client id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
-  },
+  importId: { ...uuidImportId('client'), format: 'the client id (a uuid); the secret cannot be imported' },
   identity: (s) => String(s.id),
   example: {
     name: 'monitoring',

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Tenant, TenantCreate, TenantUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
-import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { Unknown } from '../values';
 import { updateVersioned, type VersionedObject } from '../versioned';
@@ -118,13 +119,7 @@ export const tenant = defineResource({
     'A plan that would turn a production customer back into trial is refused before any request is sent.',
     'The pricing mode has its own version on the platform; tenantform reads it right before changing it.',
   ],
-  importId: {
-    format: 'the tenant id (a uuid)',
-    parse: (id) =>
-      UUID_PATTERN.test(id)
-        ? { id }
-        : { code: 'invalid_import_id', path: [], expected: 'a tenant id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
-  },
+  importId: uuidImportId('tenant'),
   identity: (s) => String(s.id),
   example: {
     name: 'contoso',

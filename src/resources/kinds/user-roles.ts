@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AccessPolicy, AccessPolicyWrite } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { attr, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { Unknown } from '../values';
 
@@ -33,13 +34,7 @@ export const userRoles = defineResource({
     if (config.roles === null || config.roles === Unknown) return [];
     return checkRoles(String(config.roles));
   },
-  importId: {
-    format: 'the user id (a uuid)',
-    parse: (id) =>
-      UUID_PATTERN.test(id)
-        ? { id, user_id: id }
-        : { code: 'invalid_import_id', path: [], expected: 'a user id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
-  },
+  importId: uuidImportId('user', (id) => ({ id, user_id: id })),
   identity: (s) => String(s.user_id),
   example: {
     name: 'contoso_admin',

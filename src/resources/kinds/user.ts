@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { User, UserUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
-import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import { updateVersioned, type VersionedObject } from '../versioned';
 
@@ -59,13 +60,7 @@ export const user = defineResource({
     'Destroying a user disables it first (the platform deletes only disabled users), then deletes it.',
     '`activated` changes when the user follows the activation email: it is shown, never planned.',
   ],
-  importId: {
-    format: 'the user id (a uuid)',
-    parse: (id) =>
-      UUID_PATTERN.test(id)
-        ? { id, send_activation_email: true }
-        : { code: 'invalid_import_id', path: [], expected: 'a user id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
-  },
+  importId: uuidImportId('user', (id) => ({ id, send_activation_email: true })),
   identity: (s) => String(s.id),
   example: {
     name: 'contoso_admin',
