@@ -18,7 +18,7 @@ import {
   type HttpResponse,
   type Query,
 } from './http';
-import { markNoFurtherRetry, parseRetryAfter, resolveRetryOptions, withRetry, type RetryOptions } from './retry';
+import { answeredUnprocessed, markNoFurtherRetry, parseRetryAfter, resolveRetryOptions, transportErrorFields, withRetry, type RetryOptions } from './retry';
 import * as S from './schemas';
 import { TOKEN_PATH, TokenCache, tokenRequest } from './token';
 
@@ -207,12 +207,7 @@ export class PlatformCore {
         status: 0,
         interface: interfaceOf(endpoint),
         domain: 'transport',
-        code: t.kind === 'timeout' ? 'timeout' : 'connection_dropped',
-        message:
-          t.kind === 'timeout'
-            ? `no complete response within ${this.#timeoutMs} ms (${t.code})`
-            : `the connection closed before a complete response (${t.code})`,
-        retryable: true,
+        ...transportErrorFields(t, this.#timeoutMs),
         method,
         endpoint,
       });
@@ -238,6 +233,7 @@ export class PlatformCore {
       method,
       endpoint,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      notProcessed: answeredUnprocessed(res.status, parsed.shape),
     });
   }
 

@@ -40,7 +40,7 @@ export const alertsMethods = {
     });
   },
 
-  /** Raises an alert; returns its id. Not idempotent: never retried. */
+  /** Raises an alert; returns its id. Not idempotent: repeated only when the platform did nothing with it. */
   async createAlert(this: PlatformCore, alert: AlertBody): Promise<string> {
     const r = await this[call]({ method: 'POST', endpoint: `${ALERTS}/alerts`, json: alert, schema: S.CreatedAlert });
     return r.id;

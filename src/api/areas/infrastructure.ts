@@ -46,7 +46,7 @@ export const infrastructureMethods = {
     return out;
   },
 
-  /** Not idempotent: never retried (a repeat could register a second component). */
+  /** Not idempotent: repeated only when the platform did nothing with it (a repeat could register a second component). */
   createInfra(this: PlatformCore, body: InfraCreate): Promise<S.Infra> {
     return this[call]({ method: 'POST', endpoint: `${AM}/infra`, json: body, schema: S.Infra });
   },

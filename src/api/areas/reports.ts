@@ -20,7 +20,7 @@ export const reportsMethods = {
     });
   },
 
-  /** GAPS.md: usage report create. Not idempotent: never retried. */
+  /** GAPS.md: usage report create. Not idempotent: repeated only when the platform did nothing with it. */
   createReport(this: PlatformCore, body: ReportBody): Promise<S.Report> {
     return this[call]({ method: 'POST', endpoint: `${AM}/reports`, json: body, schema: S.Report });
   },
