@@ -111,9 +111,10 @@ export const apiClient = defineResource({
       if (!isNotFound(err)) throw err;
     }
   },
-  async adopt(_ctx, _pending) {
-    // A client whose create answer was lost has a secret nobody knows: it cannot be adopted.
-    return null;
+  async adoptionCandidates() {
+    // A client whose create answer was lost has a secret nobody knows: adopting it would give
+    // a client without its secret, so none is offered and the create is made again.
+    return [];
   },
 });
 

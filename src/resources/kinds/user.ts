@@ -104,13 +104,10 @@ export const user = defineResource({
       if (!isNotFound(err)) throw err;
     }
   },
-  async adopt(ctx, pending) {
-    const ids = await ctx.client.listTenantUsers(String(pending.tenant_id));
-    for (const id of ids) {
-      const u = await ctx.client.getUser(id);
-      if (u.login === pending.login) return fromUser(u, pending.send_activation_email);
-    }
-    return null;
+  async adoptionCandidates(ctx, pending) {
+    // A login is unique on the platform: the user a lost create made has the pending login.
+    const users = await Promise.all((await ctx.client.listTenantUsers(String(pending.tenant_id))).map((id) => ctx.client.getUser(id)));
+    return users.filter((u) => u.login === pending.login).map((u) => fromUser(u, pending.send_activation_email));
   },
 });
 
