@@ -16,6 +16,14 @@ export {
   type AlertBody,
   type ListAgentsOptions,
   type GetTenantsOptions,
+  type TenantCreate,
+  type TenantUpdate,
+  type OfferingItemWrite,
+  type AccessPolicyWrite,
+  type UserCreate,
+  type UserUpdate,
+  type ApiClientCreate,
+  type ApiClientUpdate,
 } from './client';
 export {
   PlatformError,
@@ -47,6 +55,12 @@ export type {
   AlertType,
   AlertView,
   Tenant,
+  Pricing,
+  OfferingItem,
+  User,
+  AccessPolicy,
+  ApiClient,
+  CreatedApiClient,
   SearchItem,
   TokenResponse,
 } from './schemas';

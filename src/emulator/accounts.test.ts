@@ -296,8 +296,15 @@ describe('emulator: account management', () => {
       expect(second.json.paging.cursors.after).toBeUndefined();
     });
 
+    test('listing without a filter answers 400 ParameterMalformed naming the four parameters', async () => {
+      const res = await api.get('/api/2/tenants?lod=basic');
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({ domain: 'PlatformAccountServer', code: 'ParameterMalformed' });
+      for (const p of ['uuids', 'parent_id', 'subtree_root_id', 'after']) expect(res.json.error.message).toContain(p);
+    });
+
     test('all tenants from the root sort by level; lod selects fields; parent_id and uuids filter', async () => {
-      const all = await api.get('/api/2/tenants');
+      const all = await api.get(`/api/2/tenants?subtree_root_id=${e.rootTenantId}`);
       const names = all.json.items.map((t: { name: string }) => t.name);
       expect(names.slice(0, 3)).toEqual(['Cloud Root', 'Northwind Partner', 'Southridge Partner']);
       expect(names).toHaveLength(9);
@@ -312,8 +319,8 @@ describe('emulator: account management', () => {
       expect((await api.get(`/api/2/tenants?parent_id=${tenant('Southridge Partner')}&uuids=${tenant('Wayne Legal')}`)).status).toBe(400);
       const many = Array.from({ length: 101 }, () => tenant('Wayne Legal')).join(',');
       expect((await api.get(`/api/2/tenants?uuids=${many}`)).status).toBe(400);
-      expect((await api.get('/api/2/tenants?lod=huge')).status).toBe(400);
-      expect((await api.get('/api/2/tenants?limit=0')).status).toBe(400);
+      expect((await api.get(`/api/2/tenants?subtree_root_id=${e.rootTenantId}&lod=huge`)).json.error.details.info).toBe('lod');
+      expect((await api.get(`/api/2/tenants?subtree_root_id=${e.rootTenantId}&limit=0`)).json.error.details.info).toBe('limit');
     });
 
     test('search finds tenants by name under a tenant', async () => {

@@ -135,7 +135,7 @@ export class StateStore {
     const { mode, type, name } = splitAddress(address);
     const stored: State = { ...attributes };
     for (const [attr, a] of Object.entries(kind.attributes)) {
-      if (a.sensitive && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
+      if (a.sensitive && !a.keptInState && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
     }
     const resource: StateResource = {
       mode,
@@ -146,7 +146,10 @@ export class StateStore {
         {
           schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
           attributes: stored,
-          sensitive_attributes: [],
+          // Terraform's marks for the sensitive values kept as they are (paths of get_attr steps).
+          sensitive_attributes: Object.entries(kind.attributes)
+            .filter(([, a]) => a.sensitive && a.keptInState)
+            .map(([attr]) => [{ type: 'get_attr', value: attr }]),
           dependencies: [...dependencies].sort(),
         },
       ],

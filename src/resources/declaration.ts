@@ -62,6 +62,10 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   readonly nonIdempotentCreate?: boolean;
   /** When set, deleting only stops managing the object; this warning says so. */
   readonly deleteOnlyForgets?: string;
+  /** Changes the platform would refuse, found at plan time so that no request is sent. */
+  planProblems?(prior: State, planned: State): RuleViolation[];
+  /** A warning a plan shows when it deletes the object (e.g. what goes with it). */
+  deleteWarning?(prior: State): string | undefined;
   /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */
   replaceReasons?(prior: State, planned: State): AttributePath[];
   /** The stable identity of an object, as used by import. */
