@@ -194,26 +194,6 @@ export const reconcilerErrors = {
       false,
     );
   },
-  stateLocked(file: string, info: { ID?: string; Who?: string; Created?: string; Operation?: string }) {
-    return new TenantformError(
-      'state_locked',
-      'The state is locked',
-      `${file} is locked by ${info.Who ?? 'an unknown user'} since ${info.Created ?? 'an unknown time'} (operation: ${info.Operation ?? 'unknown'}). ` +
-        `Wait for that run to finish. If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${info.ID ?? '<ID>'}\`.`,
-      true,
-    );
-  },
-  lockNotFound(file: string) {
-    return new TenantformError('lock_not_found', 'The state is not locked', `There is no lock on ${file}; nothing to unlock.`, false);
-  },
-  lockIdMismatch(file: string, given: string, actual: string | undefined) {
-    return new TenantformError(
-      'lock_id_mismatch',
-      'Lock id does not match',
-      `The lock on ${file} has id ${actual ?? '(none)'}, not ${given}. Copy the id from the error that reported the lock.`,
-      false,
-    );
-  },
   stalePlan(reason: string) {
     return new TenantformError(
       'stale_plan',
@@ -249,5 +229,57 @@ export const reconcilerErrors = {
       false,
       address,
     );
+  },
+};
+
+/** Failures of the state backends (where the state lives, and its lock). */
+export const backendErrors = {
+  unsupported(type: string, spoken: readonly string[]) {
+    return new TenantformError(
+      'backend_unsupported',
+      'Unsupported backend',
+      `The stack keeps its state in a "${type}" backend, which tenantform does not speak (it speaks ${spoken.join(', ')}). ` +
+        'Nothing was read or sent. Deploy this stack with `cdktf deploy` through the tenantform Terraform provider ' +
+        '(`tenantform provider install`): Terraform handles every backend.',
+      false,
+    );
+  },
+  invalidSetting(type: string, setting: string, reason: string) {
+    return new TenantformError('backend_setting', 'Invalid backend setting', `backend "${type}", ${setting}: ${reason}`, false);
+  },
+  unreachable(location: string, reason: string) {
+    return new TenantformError('backend_unreachable', 'Cannot reach the state backend', `${location}: ${reason}`, true);
+  },
+  locked(location: string, holder: string, id: string | undefined) {
+    return new TenantformError(
+      'state_locked',
+      'The state is locked',
+      `${location} is locked by ${holder}. Wait for that run to finish (--lock-timeout=DURATION waits for it). ` +
+        `If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${id ?? '<ID>'}\`.`,
+      true,
+    );
+  },
+  lockNotFound(location: string) {
+    return new TenantformError('lock_not_found', 'The state is not locked', `There is no lock on ${location}; nothing to unlock.`, false);
+  },
+  lockIdMismatch(location: string, given: string, actual: string | undefined) {
+    return new TenantformError(
+      'lock_id_mismatch',
+      'Lock id does not match',
+      `The lock on ${location} has id ${actual ?? '(none)'}, not ${given}. Copy the id from the error that reported the lock.`,
+      false,
+    );
+  },
+  lockHeldByLiveProcess(location: string, holder: { Who?: string; Operation?: string }) {
+    return new TenantformError(
+      'lock_in_use',
+      'The lock is held by a running process',
+      `${location} is locked by a process that is still running (${holder.Operation ?? 'an operation'} of ${holder.Who ?? 'someone'}). ` +
+        'Its lock goes when it stops; a lock of a running process cannot be forced.',
+      false,
+    );
+  },
+  forceUnlockUnsupported(location: string, reason: string) {
+    return new TenantformError('force_unlock_unsupported', 'Cannot force the lock open', `${location}: ${reason}`, false);
   },
 };

@@ -9,6 +9,7 @@ import { Progress } from '../../reconciler/progress';
 import { renderText, shouldColor } from '../../reconciler/render/text';
 import { resourceKind, withLockedState } from '../../reconciler/session';
 import { redactSecrets } from '../redact';
+import { stateLockFlags } from './lock-flags';
 import { makePlan, planChangesSomething, printDiagnostics, workspaceFlags, workspaceOrProblems, type WorkspaceArgs } from './plan';
 
 interface ApplyArgs extends WorkspaceArgs {
@@ -53,7 +54,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
       const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
       const applied = await applyPlan({ ...result, configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind, progress });
       report(applied);
-    });
+    }, stateLockFlags(args));
   },
 };
 

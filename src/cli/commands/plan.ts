@@ -11,9 +11,10 @@ import { openWorkspace, resourceKind, withLockedState, type Workspace } from '..
 import type { PlatformClient } from '../../api';
 import type { StateStore } from '../../reconciler/state';
 import { redactSecrets } from '../redact';
+import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
-export interface WorkspaceArgs {
+export interface WorkspaceArgs extends LockArgs {
   stack?: string;
   config?: string;
   state?: string;
@@ -24,10 +25,10 @@ export interface WorkspaceArgs {
 }
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
-  return y
+  return lockFlags(y)
     .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
     .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
-    .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
+    .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" })
     .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
@@ -49,7 +50,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined {
+export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state'>): Workspace | undefined {
   const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
@@ -106,7 +107,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
       }
       process.exitCode = args['detailed-exitcode'] && planChangesSomething(result.plan) ? 2 : 0;
-    });
+    }, stateLockFlags(args));
   },
 };
 
