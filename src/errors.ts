@@ -255,7 +255,9 @@ export const backendErrors = {
       'state_locked',
       'The state is locked',
       `${location} is locked by ${holder}. Wait for that run to finish (--lock-timeout=DURATION waits for it). ` +
-        `If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${id ?? '<ID>'}\`.`,
+        (id
+          ? `If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${id}\`.`
+          : 'This lock belongs to its holder\'s connection and goes when that process stops.'),
       true,
     );
   },

@@ -16,7 +16,7 @@ export interface LockInfo {
 export type LockHolder = Partial<LockInfo> & { description?: string };
 
 export function newLockInfo(operation: string, version: string, path: string): LockInfo {
-  return { ID: randomUUID(), Operation: operation, Info: '', Who: `${userName()}@${hostname()}`, Version: version, Created: new Date().toISOString(), Path: path };
+  return { ID: randomUUID(), Operation: operation, Info: '', Who: whoAmI(), Version: version, Created: new Date().toISOString(), Path: path };
 }
 
 /** One line naming the holder, for errors and warnings. */
@@ -39,6 +39,11 @@ export function parseLockInfo(text: string): LockHolder {
   } catch {
     return {};
   }
+}
+
+/** `user@host`, as Terraform names a lock's holder. */
+export function whoAmI(): string {
+  return `${userName()}@${hostname()}`;
 }
 
 function userName(): string {

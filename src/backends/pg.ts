@@ -1,6 +1,6 @@
 import { Client, type ClientConfig } from 'pg';
 import { backendErrors } from '../errors';
-import type { LockHolder, LockInfo } from './lock-info';
+import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';
 import type { HeldLock, LockAttempt, StateBackend } from './types';
 
@@ -65,6 +65,8 @@ function connectionConfig(connStr: string | undefined, type: string): ClientConf
     password: fields.password,
     database: fields.dbname,
     ssl,
+    // Names this run to whoever finds the lock busy (pg_stat_activity).
+    application_name: fields.application_name ?? `tenantform ${whoAmI()}`,
     connectionTimeoutMillis: fields.connect_timeout ? Number(fields.connect_timeout) * 1000 : 30_000,
   };
 }
@@ -167,7 +169,7 @@ export class PgBackend implements StateBackend {
 
   private connect(): Promise<Client> {
     this.client ??= (async () => {
-      const client = new Client({ ...this.settings.connection, application_name: 'tenantform' });
+      const client = new Client(this.settings.connection);
       // A connection dropped later surfaces on the next query; an unhandled 'error' event would end the process.
       client.on('error', () => undefined);
       try {
