@@ -285,3 +285,28 @@ export const backendErrors = {
     return new TenantformError('force_unlock_unsupported', 'Cannot force the lock open', `${location}: ${reason}`, false);
   },
 };
+
+/** Failures of `tenantform state` subcommands. */
+export const stateCommandErrors = {
+  notInState(address: string, location: string) {
+    return new TenantformError('not_in_state', 'No such object in the state', `${address} is not recorded in ${location}. \`tenantform state list\` lists what is.`, false, address);
+  },
+  invalidAddress(address: string) {
+    return new TenantformError(
+      'invalid_address',
+      'Invalid resource address',
+      `"${address}" is not a resource address: write TYPE.NAME (e.g. tenantform_infra_component.primary) or data.TYPE.NAME.`,
+      false,
+      address,
+    );
+  },
+  moveTypeMismatch(from: string, to: string) {
+    return new TenantformError('move_type_mismatch', 'Cannot move to another type', `${from} cannot become ${to}: an object keeps its resource type.`, false, from);
+  },
+  moveTargetExists(to: string) {
+    return new TenantformError('move_target_exists', 'The destination is in use', `${to} is already recorded in the state; remove it or choose another address.`, false, to);
+  },
+  pushRefused(file: string, reason: string) {
+    return new TenantformError('push_refused', 'The state was not pushed', `${file}: ${reason} Nothing was written. Pass --force to replace the state anyway.`, false);
+  },
+};

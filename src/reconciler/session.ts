@@ -72,19 +72,33 @@ export async function withLockedState<T>(
 ): Promise<T> {
   const client = platformClient(workspace.configuration, env);
   try {
-    return await withStateLock(
-      workspace.backend,
-      { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION },
-      async () => work(await StateStore.load(workspace.backend), client),
-    );
+    return await withLockedBackend(workspace.backend, operation, (state) => work(state, client), flags);
   } finally {
     await client.close();
-    await workspace.backend.close();
   }
 }
 
+/** The state of a backend, locked (unless `--lock=false`) and open; the backend is closed after. */
+export async function withLockedBackend<T>(backend: StateBackend, operation: string, work: (state: StateStore) => Promise<T>, flags: StateLockFlags = {}): Promise<T> {
+  try {
+    return await withStateLock(
+      backend,
+      { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION },
+      async () => work(await StateStore.load(backend)),
+    );
+  } finally {
+    await backend.close();
+  }
+}
+
+/** The backend of a stack, from its configuration's `terraform.backend`, without checking the rest of the configuration. */
+export function stackBackend(opts: WorkspaceOptions): StateBackend {
+  const location = locateConfiguration(opts);
+  return openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+}
+
 /** Runs `work` with the state read without a lock (reports that change nothing); closes the backend after. */
-export async function withUnlockedState<T>(workspace: Workspace, work: (state: StateStore) => Promise<T>): Promise<T> {
+export async function withUnlockedState<T>(workspace: Pick<Workspace, 'backend'>, work: (state: StateStore) => Promise<T>): Promise<T> {
   try {
     return await work(await StateStore.load(workspace.backend));
   } finally {

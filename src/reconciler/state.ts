@@ -165,6 +165,21 @@ export class StateStore {
     this.doc.resources = this.doc.resources.filter((r) => addressOf(r) !== address);
   }
 
+  /** Gives a recorded object another address of the same type (`state mv`). */
+  move(from: string, to: string): void {
+    const target = splitAddress(to);
+    const resource = this.doc.resources.find((r) => addressOf(r) === from);
+    if (resource) Object.assign(resource, { mode: target.mode, type: target.type, name: target.name });
+    this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));
+  }
+
+  /** Replaces the whole document as given, serial included (`state push`). */
+  async overwrite(doc: StateDocument): Promise<void> {
+    await this.writes;
+    this.doc = structuredClone(doc);
+    await this.storage.write(serializeState(this.doc));
+  }
+
   pending(): PendingCreate[] {
     return [...(this.doc.tenantform_pending ?? [])];
   }

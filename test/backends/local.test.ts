@@ -20,7 +20,7 @@ describe('backends from terraform.backend', () => {
   ])('refuses the %s backend, naming it and the way out, and sends nothing to the platform', async (type, settings) => {
     const file = writeConfig(world, withBackend({ [type]: settings }, { tenantform_infra_component: { a: infra('Refused') } }), `${type}.tf.json`);
     const before = world.requests.length;
-    for (const command of [['plan'], ['apply', '--auto-approve'], ['drift']]) {
+    for (const command of [['plan'], ['apply', '--auto-approve'], ['drift'], ['state', 'list']]) {
       const r = await run(world, [...command, '--config', file]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`"${type}" backend`);

@@ -1,7 +1,6 @@
 import type { CommandModule } from 'yargs';
-import { openBackend } from '../../backends';
 import { describeHolder } from '../../backends/lock-info';
-import { locateConfiguration } from '../../reconciler/config';
+import { stackBackend } from '../../reconciler/session';
 
 interface ForceUnlockArgs {
   id: string;
@@ -21,9 +20,7 @@ export const forceUnlockCommand: CommandModule<object, ForceUnlockArgs> = {
       .option('state', { type: 'string', describe: 'State file of the local backend (default: the stack\'s backend)' })
       .example('tenantform force-unlock 6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', 'Only when no other run is active'),
   handler: async (args) => {
-    const cwd = process.cwd();
-    const location = locateConfiguration({ cwd, stack: args.stack, config: args.config });
-    const backend = openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: args.state, cwd, env: process.env });
+    const backend = stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
     try {
       const holder = await backend.forceUnlock(args.id);
       process.stdout.write(`Removed the lock ${args.id} (${describeHolder(holder)}) from ${backend.location}.\n`);
