@@ -17,6 +17,7 @@ interface DriftArgs {
   parallelism: number;
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
+  color: boolean;
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -43,6 +44,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
+      .option('color', { type: 'boolean', default: true, describe: 'Accepted for scripts that pass -no-color everywhere (the report has no colour)' })
       .option('alert', {
         type: 'boolean',
         default: false,
@@ -61,7 +63,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
   handler: async (args) => {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
-    const client = platformClient(ws.configuration, process.env);
+    const client = platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds);
     try {
       await withUnlockedState(ws, async (state) => {
         const lockedBefore = await ws.backend.currentLock();
