@@ -95,6 +95,11 @@ describe('state file', () => {
     store.put('tenantform_infra_component.a', infraComponent, attributes, []);
     await store.save();
     expect(JSON.parse(readFileSync(path, 'utf8')).outputs).toEqual(outputs);
+    const reopened = await StateStore.open(path);
+    expect(reopened.outputs()).toEqual(outputs);
+    reopened.setOutputs({ endpoint: { value: 'https://y', type: 'string' } });
+    await reopened.save();
+    expect((await StateStore.open(path)).outputs()).toEqual({ endpoint: { value: 'https://y', type: 'string' } });
     writeFileSync(path, '');
     expect((await StateStore.open(path)).existed).toBe(false);
   });

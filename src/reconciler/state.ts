@@ -166,6 +166,16 @@ export class StateStore {
     this.doc.resources = this.doc.resources.filter((r) => addressOf(r) !== address);
   }
 
+  /** The root module's outputs, in Terraform's shape (`{ name: { value, type, sensitive? } }`). */
+  outputs(): Record<string, unknown> {
+    return structuredClone(this.doc.outputs);
+  }
+
+  /** Replaces the recorded outputs; written with the next `save()`. */
+  setOutputs(outputs: Record<string, unknown>): void {
+    this.doc.outputs = structuredClone(outputs);
+  }
+
   /** Gives a recorded object another address of the same type (`state mv`). */
   move(from: string, to: string): void {
     const target = splitAddress(to);
