@@ -15,9 +15,9 @@ export function lockInfoPath(statePath: string): string {
  * Terraform's `local` backend. The lock is Terraform's: a POSIX record lock (fcntl) on the
  * state file, held for the whole run, with the LockInfo written to `.<name>.lock.info` for
  * whoever finds it busy. As in Terraform, the record lock alone decides: a lock-info file
- * left by a crash does not lock. The state is still replaced atomically (temporary file and
- * rename): the new file is locked before it takes the old one's place, so that there is no
- * moment when the state file is unlocked.
+ * left by a crash does not lock. While the record lock is held, the state is written into the
+ * locked file itself, as Terraform does: a Terraform run waiting for the lock (-lock-timeout)
+ * holds that file open, and would otherwise read and write a file replaced under it.
  *
  * Where Perl cannot run (the record lock's helper), the lock-info file, created exclusively,
  * is the lock; it then excludes other tenantform runs only, not Terraform.
@@ -41,20 +41,8 @@ export class LocalBackend implements StateBackend {
   }
 
   async write(text: string): Promise<void> {
-    const held = this.held;
-    const locker = held?.token !== undefined ? await this.fcntl() : undefined;
-    if (!held || !locker) return writeAtomically(this.path, text);
-    await writeAtomically(this.path, text, {
-      backup: true,
-      beforeRename: async (temp) => {
-        const { answer, token } = await locker.lock(temp);
-        if (answer !== 'ok') throw new Error(`cannot lock the new state file ${temp}`);
-        const previous = held.token!;
-        held.token = token;
-        // The old file's lock goes once the new one has taken its place.
-        return () => locker.unlock(previous);
-      },
-    });
+    if (this.held?.token === undefined) return writeAtomically(this.path, text);
+    await writeInPlace(this.path, text);
   }
 
   async tryLock(info: LockInfo): Promise<LockAttempt> {
@@ -132,4 +120,25 @@ export class LocalBackend implements StateBackend {
       },
     };
   }
+}
+
+/**
+ * Rewrites the locked file in place, recoverably: the previous state is kept as
+ * `<file>.backup`, and the new one is first written whole (synced) to `<file>.writing`,
+ * which stays behind only if the rewrite itself is interrupted.
+ */
+async function writeInPlace(path: string, text: string): Promise<void> {
+  const previous = await fs.readFile(path, 'utf8').catch(() => '');
+  if (previous.trim() !== '') await writeAtomically(`${path}.backup`, previous, { backup: false });
+  const recovery = `${path}.writing`;
+  await writeAtomically(recovery, text, { backup: false });
+  const handle = await fs.open(path, 'r+');
+  try {
+    await handle.truncate(0);
+    await handle.write(text, 0, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rm(recovery, { force: true });
 }

@@ -282,7 +282,7 @@ export function parseState(path: string, text: string): StateDocument {
 export async function writeAtomically(
   path: string,
   text: string,
-  opts: { backup: boolean; beforeRename?: (temp: string) => Promise<() => Promise<void>> } = { backup: true },
+  opts: { backup: boolean } = { backup: true },
 ): Promise<void> {
   const dir = dirname(path);
   await fs.mkdir(dir, { recursive: true });
@@ -296,10 +296,7 @@ export async function writeAtomically(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  // A hook (the local backend's lock moving to the new file) runs before the rename and finishes after it.
-  const afterRename = await opts.beforeRename?.(temp);
   await fs.rename(temp, path);
-  await afterRename?.();
   await syncDirectory(dir);
 }
 

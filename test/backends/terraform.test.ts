@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend } from '../../src/backends';
 import { newLockInfo } from '../../src/backends/lock-info';
+import { StateStore } from '../../src/reconciler/state';
 import { configWith, infra, run as tenantform, startWorld, type World } from '../cli/helpers';
 import { gitlabBackend, startHttpStateServer, type HttpStateServer } from '../helpers/http-state-server';
 import { createDatabase, startPostgres, type RunningPostgres } from '../helpers/postgres';
@@ -109,5 +110,35 @@ describe('tenantform and terraform on one backend', () => {
       const components = await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')));
       expect(components.filter((c) => c.name.startsWith('Shared pg'))).toHaveLength(1);
     }
+  });
+
+  it('local: a terraform run waiting for the lock sees what the holder wrote, and its own write lands in the state file', async () => {
+    const dir = join(world.dir, 'tf-waiting');
+    mkdirSync(dir, { recursive: true });
+    const config = join('tf-waiting', 'main.tf.json');
+    const write = (name: string) => writeFileSync(join(world.dir, config), JSON.stringify(stack({ local: { path: 'waiting.tfstate' } }, name), null, 2));
+    const terraform = (...args: string[]) => run('terraform', args, { cwd: dir, env: tfEnv });
+    write('Waiting site');
+    expect((await tenantform(world, ['apply', '--config', config, '--auto-approve'])).code).toBe(0);
+    expect((await terraform('init', '-input=false', '-no-color')).code).toBe(0);
+
+    const holder = openBackend({ configFile: join(world.dir, config), defaultState: '', cwd: world.dir, env: {} });
+    const held = await holder.tryLock(newLockInfo('OperationTypeApply', 'test', 'waiting'));
+    if (!('held' in held)) throw new Error('the test could not take the lock');
+    write('Waiting site renamed');
+    const waiting = terraform('apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=120s');
+    await new Promise((r) => setTimeout(r, 3000));
+    // The holder writes while terraform waits with the state file open.
+    const state = await StateStore.load(holder);
+    await state.save();
+    const written = state.serial;
+    await held.held.release();
+    await holder.close();
+    const applied = await waiting;
+    expect(applied.output).toContain('1 changed');
+    const final = JSON.parse(readFileSync(join(dir, 'waiting.tfstate'), 'utf8')) as { serial: number; resources: { instances: { attributes: { name: string } }[] }[] };
+    expect(final.serial).toBeGreaterThan(written);
+    expect(JSON.stringify(final.resources)).toContain('Waiting site renamed');
+    expect((await tenantform(world, ['plan', '--config', config, '--detailed-exitcode'])).code).toBe(0);
   });
 });
