@@ -66,6 +66,12 @@ describe('http backend', () => {
       await held.held.release();
       await other.close();
     }
+    const stale = await other.tryLock(newLockInfo('OperationTypeApply', '1.11.0', 'held'));
+    if (!('held' in stale)) throw new Error('the test could not take the lock');
+    expect((await run(world, ['force-unlock', 'not-the-id', '--config', file], auth())).code).toBe(1);
+    expect(server.lock('held')).toBeDefined();
+    expect((await run(world, ['force-unlock', stale.held.info.ID, '--config', file], auth())).code).toBe(0);
+    expect(server.lock('held')).toBeUndefined();
     const wrong = await run(world, ['plan', '--config', file], { TF_HTTP_USERNAME: server.username, TF_HTTP_PASSWORD: 'not-the-password-123' });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('requires authentication');
