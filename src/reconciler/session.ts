@@ -5,7 +5,7 @@ import type { ResourceKind } from '../resources/declaration';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
-import { acquireLock, type StateLock } from './lock';
+import { openBackend, withStateLock, type StateBackend } from '../backends';
 import { StateStore } from './state';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
@@ -19,7 +19,8 @@ export interface WorkspaceOptions {
 
 export interface Workspace {
   readonly configuration: Configuration;
-  readonly statePath: string;
+  /** Where the state lives: the stack's `terraform.backend` (nothing connected yet). */
+  readonly backend: StateBackend;
   /** Warnings found while loading the configuration. */
   readonly diagnostics: Diagnostic[];
   /** Seconds the retries of one request may take (the command line's choice, when made). */
@@ -34,7 +35,8 @@ export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics
   const location = locateConfiguration(opts);
   const { configuration, diagnostics } = loadConfiguration(location);
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
-  return { configuration, diagnostics, statePath: opts.state ?? location.defaultState };
+  const backend = openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+  return { configuration, diagnostics, backend };
 }
 
 /**
@@ -74,24 +76,56 @@ export function resourceKind(type: string): ResourceKind | undefined {
   return RESOURCE_KINDS.get(type);
 }
 
+/** `--lock` and `--lock-timeout`, as Terraform's `-lock` and `-lock-timeout`. */
+export interface StateLockFlags {
+  readonly lock?: boolean;
+  readonly lockTimeoutMs?: number;
+}
+
 /**
- * Runs `work` with the state locked and open, and a client; releases both whatever happens.
+ * Runs `work` with the state locked (unless `--lock=false`) and open, and a client;
+ * releases the lock, the client and the backend's connections whatever happens.
  */
 export async function withLockedState<T>(
   workspace: Workspace,
   env: NodeJS.ProcessEnv,
   operation: string,
   work: (state: StateStore, client: PlatformClient) => Promise<T>,
+  flags: StateLockFlags = {},
 ): Promise<T> {
   const client = platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds);
-  let lock: StateLock | undefined;
   try {
-    lock = acquireLock(workspace.statePath, operation, TENANTFORM_VERSION);
-    const state = await StateStore.open(workspace.statePath);
-    return await work(state, client);
+    return await withLockedBackend(workspace.backend, operation, (state) => work(state, client), flags);
   } finally {
-    lock?.release();
     await client.close();
+  }
+}
+
+/** The state of a backend, locked (unless `--lock=false`) and open; the backend is closed after. */
+export async function withLockedBackend<T>(backend: StateBackend, operation: string, work: (state: StateStore) => Promise<T>, flags: StateLockFlags = {}): Promise<T> {
+  try {
+    return await withStateLock(
+      backend,
+      { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION },
+      async () => work(await StateStore.load(backend)),
+    );
+  } finally {
+    await backend.close();
+  }
+}
+
+/** The backend of a stack, from its configuration's `terraform.backend`, without checking the rest of the configuration. */
+export function stackBackend(opts: WorkspaceOptions): StateBackend {
+  const location = locateConfiguration(opts);
+  return openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+}
+
+/** Runs `work` with the state read without a lock (reports that change nothing); closes the backend after. */
+export async function withUnlockedState<T>(workspace: Pick<Workspace, 'backend'>, work: (state: StateStore) => Promise<T>): Promise<T> {
+  try {
+    return await work(await StateStore.load(workspace.backend));
+  } finally {
+    await workspace.backend.close();
   }
 }
 

@@ -81,21 +81,27 @@ export class StateStore {
   private writes: Promise<void> = Promise.resolve();
 
   private constructor(
-    readonly path: string,
+    private readonly storage: StateStorage,
     private doc: StateDocument,
     /** Whether a state file existed when the store was opened. */
     readonly existed: boolean,
   ) {}
 
-  static async open(path: string): Promise<StateStore> {
-    let text: string;
-    try {
-      text = await fs.readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
-      return new StateStore(path, emptyState(), false);
-    }
-    return new StateStore(path, parseState(path, text), true);
+  /** The state of a local file (no lock taken: see src/backends for locked access). */
+  static open(path: string): Promise<StateStore> {
+    return StateStore.load(localStateFile(path));
+  }
+
+  /** Reads the state from where it is kept; a missing (or empty) state is a new, empty one. */
+  static async load(storage: StateStorage): Promise<StateStore> {
+    const text = await storage.read();
+    if (text === undefined) return new StateStore(storage, emptyState(), false);
+    return new StateStore(storage, parseState(storage.location, text), true);
+  }
+
+  /** Where the state is kept, for messages. */
+  get path(): string {
+    return this.storage.location;
   }
 
   get lineage(): string {
@@ -163,6 +169,31 @@ export class StateStore {
     this.doc.resources = this.doc.resources.filter((r) => addressOf(r) !== address);
   }
 
+  /** The root module's outputs, in Terraform's shape (`{ name: { value, type, sensitive? } }`). */
+  outputs(): Record<string, unknown> {
+    return structuredClone(this.doc.outputs);
+  }
+
+  /** Replaces the recorded outputs; written with the next `save()`. */
+  setOutputs(outputs: Record<string, unknown>): void {
+    this.doc.outputs = structuredClone(outputs);
+  }
+
+  /** Gives a recorded object another address of the same type (`state mv`). */
+  move(from: string, to: string): void {
+    const target = splitAddress(to);
+    const resource = this.doc.resources.find((r) => addressOf(r) === from);
+    if (resource) Object.assign(resource, { mode: target.mode, type: target.type, name: target.name });
+    this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));
+  }
+
+  /** Replaces the whole document as given, serial included (`state push`). */
+  async overwrite(doc: StateDocument): Promise<void> {
+    await this.writes;
+    this.doc = structuredClone(doc);
+    await this.storage.write(serializeState(this.doc));
+  }
+
   pending(): PendingCreate[] {
     return [...(this.doc.tenantform_pending ?? [])];
   }
@@ -193,14 +224,44 @@ export class StateStore {
   save(): Promise<void> {
     const next = this.writes.then(async () => {
       this.doc.serial += 1;
-      await writeAtomically(this.path, `${JSON.stringify(this.doc, null, 2)}\n`);
+      await this.storage.write(serializeState(this.doc));
     });
     this.writes = next.catch(() => undefined);
     return next;
   }
 }
 
-function emptyState(): StateDocument {
+/** Reads and replaces a state document's text wherever it is kept (a file, a database row, a URL). */
+export interface StateStorage {
+  readonly location: string;
+  /** The text, or undefined when there is no state yet. */
+  read(): Promise<string | undefined>;
+  write(text: string): Promise<void>;
+}
+
+/** A state file read and written as it is, without a lock. */
+export function localStateFile(path: string): StateStorage {
+  return {
+    location: path,
+    read: async () => {
+      try {
+        const text = await fs.readFile(path, 'utf8');
+        // Terraform creates the file empty when it takes its lock on a new state.
+        return text.trim() === '' ? undefined : text;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+      }
+    },
+    write: (text) => writeAtomically(path, text),
+  };
+}
+
+export function serializeState(doc: StateDocument): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export function emptyState(): StateDocument {
   return { version: 4, terraform_version: TERRAFORM_VERSION, serial: 0, lineage: randomUUID(), outputs: {}, resources: [], check_results: null };
 }
 
@@ -221,7 +282,11 @@ export function parseState(path: string, text: string): StateDocument {
 }
 
 /** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
-export async function writeAtomically(path: string, text: string, opts: { backup: boolean } = { backup: true }): Promise<void> {
+export async function writeAtomically(
+  path: string,
+  text: string,
+  opts: { backup: boolean } = { backup: true },
+): Promise<void> {
   const dir = dirname(path);
   await fs.mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
