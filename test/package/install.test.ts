@@ -12,10 +12,15 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ensureBuilt, requireTerraform } from '../provider/helpers';
 import { createProject, expectRun, pack, STACK, synthesize, typecheck, type Flavour } from './project';
 
-const FLAVOURS: (Flavour & { name: string })[] = [
-  { name: 'cdktf 0.20', library: 'cdktf', version: '0.20' },
-  { name: 'cdktf 0.21', library: 'cdktf', version: '0.21' },
-  { name: 'cdktn 0.24', library: 'cdktn', version: '0.24' },
+/**
+ * `typecheck`: the oldest cdktf (the declarations are built against 0.21's, which this checkout
+ * type-checks itself) and cdktn through the README's `paths` mapping; one tsc run costs more
+ * than the rest of a project's steps.
+ */
+const FLAVOURS: (Flavour & { name: string; typecheck: boolean })[] = [
+  { name: 'cdktf 0.20', library: 'cdktf', version: '0.20', typecheck: true },
+  { name: 'cdktf 0.21', library: 'cdktf', version: '0.21', typecheck: false },
+  { name: 'cdktn 0.24', library: 'cdktn', version: '0.24', typecheck: true },
 ];
 
 interface Installed {
@@ -90,9 +95,11 @@ describe.each(FLAVOURS)('a project on $name', (flavour) => {
     for (const block of ['resource', 'data', 'provider']) expect(project.synthesized[block]).toEqual(first[block]);
   }, 120_000);
 
-  test('the app type-checks against the package’s declarations', async () => {
-    await typecheck(project.dir);
-  }, 120_000);
+  if (flavour.typecheck) {
+    test('the app type-checks against the package’s declarations', async () => {
+      await typecheck(project.dir);
+    }, 120_000);
+  }
 
   test('`npx tenantform` plans, applies, and then plans nothing', async () => {
     const plan = await expectRun('npx', ['--no', 'tenantform', 'plan', '--detailed-exitcode'], { cwd: project.dir, env: project.env }, [2]);
