@@ -41,6 +41,16 @@ export const errors = {
       address,
     );
   },
+  changedSincePlan(address: string, attributes: readonly string[]) {
+    return new TenantformError(
+      'version_conflict',
+      'The object was changed by someone else',
+      `${address} changed on the platform after the plan was made (${attributes.join(', ')}), and it has no version to send with the change. ` +
+        'Nothing was overwritten. Run `tenantform plan` (or `terraform plan -refresh=true`) to see the other change, then apply again.',
+      false,
+      address,
+    );
+  },
   goneDuringApply(address: string) {
     return new TenantformError(
       'object_gone',
