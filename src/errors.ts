@@ -285,4 +285,30 @@ export const faultErrors = {
       where.startsWith('provider.') ? ['retry_timeout'] : undefined,
     );
   },
+  credentialsRefused(baseUrl: string, clientId: string, answer: string) {
+    return new TenantformError(
+      'credentials_refused',
+      'The platform refused the credentials',
+      `${baseUrl} did not accept API client ${clientId} (${answer}). Nothing was read or planned. ` +
+        'Check TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET (or the provider block), and that the client is enabled.',
+      false,
+    );
+  },
+  notThePlatform(baseUrl: string, answer: string) {
+    return new TenantformError(
+      'not_the_platform',
+      'The base URL does not answer as the platform does',
+      `${baseUrl} answered without the platform's error body or response shape (${answer}). Nothing was read or planned. ` +
+        "Check TENANTFORM_BASE_URL (or base_url in the provider block): it is the data center's address, such as https://eu2-cloud.example.com.",
+      false,
+    );
+  },
+  platformUnreachable(baseUrl: string, answer: string) {
+    return new TenantformError(
+      'platform_unreachable',
+      'Cannot reach the platform',
+      `${baseUrl} could not be reached (${answer}). Nothing was read or planned. Check the address and the network, then run again.`,
+      true,
+    );
+  },
 };

@@ -6,6 +6,7 @@ import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, RETRY_T
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
 import { acquireLock, type StateLock } from './lock';
+import { checkPlatform } from './preflight';
 import { StateStore } from './state';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
@@ -88,6 +89,7 @@ export async function withLockedState<T>(
   try {
     lock = acquireLock(workspace.statePath, operation, TENANTFORM_VERSION);
     const state = await StateStore.open(workspace.statePath);
+    await checkPlatform(client);
     return await work(state, client);
   } finally {
     lock?.release();

@@ -6,6 +6,7 @@ import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../dri
 import { stackRootTenant } from '../../drift/root-tenant';
 import type { PlatformClient } from '../../api';
 import { readLock } from '../../reconciler/lock';
+import { checkPlatform } from '../../reconciler/preflight';
 import { platformClient, resourceKind } from '../../reconciler/session';
 import { StateStore } from '../../reconciler/state';
 import { redactSecrets } from '../redact';
@@ -66,6 +67,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     const lockedBefore = readLock(ws.statePath);
     const client = platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds);
     try {
+      await checkPlatform(client);
       const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
       process.stdout.write(redactSecrets(render(report, args.format)));
       printDiagnostics(report.diagnostics);
