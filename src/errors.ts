@@ -51,6 +51,17 @@ export const errors = {
       address,
     );
   },
+  deleteRefused(what: string, reason: string) {
+    return new TenantformError(
+      'delete_refused',
+      'The platform refused the delete',
+      `${what} is at the version the plan saw, but the platform refused to delete it: ${reason}. ` +
+        'Nothing was deleted. For an infrastructure component that customers still use, set `force_delete = true` and apply, then destroy it.',
+      false,
+      undefined,
+      ['force_delete'],
+    );
+  },
   goneDuringApply(address: string) {
     return new TenantformError(
       'object_gone',
