@@ -53,6 +53,8 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
     diagnostics.push(...r.diagnostics);
     // When the read failed the plan goes on with the recorded state; the error stops apply.
     live.set(o.address, r.value === undefined ? state : r.value);
+    const ignored = r.value ? kind.notInEffect?.(r.value) : undefined;
+    if (ignored) diagnostics.push({ severity: 'warning', summary: 'The declared value is not in effect', detail: ignored.detail, address: o.address, path: ignored.path, code: 'not_in_effect' });
   });
   const adopted = await adoptPending(opts, ctx, live, diagnostics);
   return { data, live, adopted, diagnostics };
