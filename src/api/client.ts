@@ -113,6 +113,14 @@ export interface ReportBody {
   [extra: string]: unknown;
 }
 
+/** GAPS "Usage report configuration: update": what may change in place, and only that. */
+export interface ReportUpdate {
+  recipients?: string[];
+  parameters?: { kind?: string; level?: string };
+  schedule?: { enabled?: boolean };
+  [extra: string]: unknown;
+}
+
 export interface AgentUpdateSettingsItem {
   agent_id?: string;
   tenant_id?: string;
@@ -408,8 +416,8 @@ export class PlatformClient {
     return this.#call({ method: 'POST', endpoint: `${AM}/reports`, json: body, schema: S.Report });
   }
 
-  /** GAPS.md: usage report update. */
-  updateReport(id: string, body: ReportBody & { version?: number }): Promise<S.Report> {
+  /** GAPS.md: usage report update (only what changes; no version: the caller re-reads it first). */
+  updateReport(id: string, body: ReportUpdate): Promise<S.Report> {
     return this.#call({
       method: 'PUT',
       endpoint: `${AM}/reports/{report_id}`,
