@@ -158,6 +158,18 @@ export interface AlertBody {
   [extra: string]: unknown;
 }
 
+export interface ListAlertsOptions {
+  type?: string | string[];
+  tenant?: string | string[];
+  /** A severity, or `eq(...)`, `lt(...)`, `gt(...)`, `le(...)`, `ge(...)`, `or(a,b)`. */
+  severity?: string;
+  /** Unix time in nanoseconds, or an operator of one, such as `ge(1700000000000000000)`. */
+  createdAt?: string;
+  showDeleted?: boolean;
+  /** Page size. */
+  limit?: number;
+}
+
 export interface ListAgentsOptions {
   tenantId?: string;
   /** Page size. */
@@ -585,15 +597,29 @@ export class PlatformClient {
     return r.id;
   }
 
-  /** platform-interface: alert types (`paging.cursors` is `{}`: one page). */
-  async listAlerts(opts: { type?: string | string[]; tenant?: string | string[]; limit?: number } = {}): Promise<S.AlertView[]> {
-    const r = await this.#call({
-      method: 'GET',
-      endpoint: `${ALERTS}/alerts`,
-      query: { type: opts.type, tenant: opts.tenant, limit: opts.limit },
-      schema: S.AlertPage,
-    });
-    return r.items;
+  /**
+   * Every alert matching the filters (spec 3, alert filters), page after page.
+   * platform-interface: alerts paging (`after` absent on the last page; the cursor carries the filters).
+   */
+  async listAlerts(opts: ListAlertsOptions = {}): Promise<S.AlertView[]> {
+    const out: S.AlertView[] = [];
+    const seen = new Set<string>();
+    let query: Query = {
+      type: opts.type,
+      tenant: opts.tenant,
+      severity: opts.severity,
+      created_at: opts.createdAt,
+      show_deleted: opts.showDeleted,
+      limit: opts.limit,
+    };
+    for (;;) {
+      const page = await this.#call({ method: 'GET', endpoint: `${ALERTS}/alerts`, query, schema: S.AlertPage });
+      out.push(...page.items);
+      const after = page.paging?.cursors.after;
+      if (typeof after !== 'string' || after === '') return out;
+      this.#checkCursor(seen, after, 'GET', `${ALERTS}/alerts`);
+      query = { after };
+    }
   }
 
   // --- tenants and search --------------------------------------------------------------------

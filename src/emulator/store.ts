@@ -147,6 +147,8 @@ export interface Alert {
   receivedAt: string;
   _source?: string;
   _sourceTimeStamp?: number;
+  /** Set when the alert was dismissed (deleted): hidden unless `show_deleted`. */
+  deletedAt?: string;
   details: Record<string, unknown>;
 }
 
