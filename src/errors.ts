@@ -137,12 +137,23 @@ export const reconcilerErrors = {
   configUnreadable(file: string, reason: string) {
     return new TenantformError('config_unreadable', 'Cannot read the configuration', `${file}: ${reason}. Re-run \`cdktf synth\`, or fix the file.`, false);
   },
-  unsupportedExpression(address: string, path: AttributePath, expression: string) {
+  /** `sensitive`: the expression is never quoted (it may be, or hold, a secret). */
+  unsupportedExpression(address: string, path: AttributePath, expression: string, sensitive = false) {
     return new TenantformError(
       'unsupported_expression',
       'Unsupported expression',
-      `"${expression}" is not a reference tenantform can resolve: it resolves only \${<type>.<name>.<attribute>} and ` +
+      `${sensitive ? 'The value of this sensitive argument' : `"${expression}"`} is not a reference tenantform can resolve: it resolves only \${<type>.<name>.<attribute>} and ` +
         '${data.<type>.<name>.<attribute>}. Functions, variables and locals need Terraform: deploy this configuration with `cdktf deploy`.',
+      false,
+      address,
+      path,
+    );
+  },
+  nestedTooDeeply(address: string, path: AttributePath, limit: number) {
+    return new TenantformError(
+      'nested_too_deeply',
+      'Value nested too deeply',
+      `This value is nested more than ${limit} levels deep; no argument of any kind is. Fix the generated configuration.`,
       false,
       address,
       path,
@@ -320,6 +331,39 @@ export const faultErrors = {
       'Cannot reach the platform',
       `${baseUrl} could not be reached (${answer}). Nothing was read or planned. Check the address and the network, then run again.`,
       true,
+    );
+  },
+};
+
+/** Command lines that cannot work, refused before anything is read or sent. */
+export const cliErrors = {
+  approvalWithoutInput(command: string) {
+    return new TenantformError(
+      'approval_required',
+      `${command} needs approval, but -input=false forbids asking`,
+      `Pass -auto-approve to ${command} without asking${command === 'apply' ? ', or apply a reviewed saved plan (`tenantform plan -out=PLANFILE`, then `tenantform apply PLANFILE`)' : ''}.`,
+      false,
+    );
+  },
+};
+
+/** The installed package itself: its build and the provider it installs. */
+export const packageErrors = {
+  providerNotBuilt(mainPath: string) {
+    return new TenantformError(
+      'provider_not_built',
+      'The compiled provider is missing',
+      `${mainPath} does not exist. In a checkout of tenantform, run \`npm run build\` first; an installed package ships it built.`,
+      false,
+    );
+  },
+  cdkLibraryMissing(libraries: readonly string[]) {
+    return new TenantformError(
+      'cdk_library_missing',
+      'No CDK library to build the constructs on',
+      `tenantform's constructs extend the app's own ${libraries.join(' or ')}, and neither is installed. ` +
+        'Install CDK Terrain (`npm install cdktn constructs`) or cdktf (`npm install cdktf constructs`) in the project.',
+      false,
     );
   },
 };

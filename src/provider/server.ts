@@ -21,6 +21,7 @@ import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ATTRIBUTES, 
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
 import { fingerprint, isUnknown, normalize } from '../resources/values';
+import { ReadCoalescer } from './read-coalescer';
 import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull, type DynamicValue } from './values';
 
 // ---- Wire shapes (as proto-loader presents them with keepCase, enums as strings) ----
@@ -97,6 +98,7 @@ export class TenantformProvider {
   #schemaResponse?: Response;
   #client?: PlatformClient;
   #stop = new AbortController();
+  readonly #reads = new ReadCoalescer();
   readonly #opts: ProviderOptions;
   readonly #env: NodeJS.ProcessEnv;
 
@@ -268,7 +270,7 @@ export class TenantformProvider {
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const state = decodeState(kind.attributes, req.current_state as DynamicValue);
     if (!state) return { new_state: encodeState(kind.attributes, null), private: req.private, diagnostics: [] };
-    const result = await this.#run((ctx) => readResource({ kind, address: kind.type, ctx, state }));
+    const result = await this.#run((ctx) => this.#reads.read(ctx, { kind, address: kind.type, state }));
     const failed = result.diagnostics.some((d) => d.severity === 'error');
     return {
       // A failed read keeps the recorded object: null would tell Terraform it is gone.
@@ -315,6 +317,15 @@ export class TenantformProvider {
   }
 
   async applyResourceChange(req: Request): Promise<Response> {
+    this.#reads.forget();
+    try {
+      return await this.#applyResourceChange(req);
+    } finally {
+      this.#reads.forget();
+    }
+  }
+
+  async #applyResourceChange(req: Request): Promise<Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
@@ -363,7 +374,7 @@ export class TenantformProvider {
     const kind = this.#dataSource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'data');
     const config = decodeState(kind.attributes, req.config as DynamicValue) ?? {};
-    const result = await this.#run((ctx) => readDataSource({ kind, address: kind.type, ctx, config: unknownsAsNull(config) }));
+    const result = await this.#run((ctx) => readDataSource({ kind, address: kind.type, ctx: { ...ctx, client: this.#reads.reads(ctx.client) }, config: unknownsAsNull(config) }));
     return {
       state: encodeState(kind.attributes, hasError(result) ? null : result.value ?? null),
       diagnostics: result.diagnostics.map(wireDiagnostic),

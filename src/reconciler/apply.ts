@@ -13,7 +13,7 @@ import { createOrAdopt, type PendingCreateResult } from './create-pending';
 import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
-import { resolveReferences, valueAt, type Lookup } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
 import type { StateStore } from './state';
 
 export interface ApplyOptions {
@@ -69,7 +69,7 @@ class ApplyRun {
     for (const c of this.changes.values()) this.values.set(c.address, c.after ?? c.before ?? {});
   }
 
-  private readonly lookup: Lookup = (target, path) => (this.values.has(target) ? valueAt(this.values.get(target), path) : undefined);
+  private readonly lookup = lookupIn(this.values);
 
   /**
    * Records what the plan saw (refreshed objects, adopted interrupted creates, data sources),
@@ -162,8 +162,9 @@ class ApplyRun {
 
   private async readLateData(address: string): Promise<boolean> {
     const declared = this.opts.configuration.objects.get(address)!;
-    const config = resolveReferences(declared.config, this.lookup) as State;
     const step = this.opts.progress.start(address, 'read');
+    const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
+    if (invalid.length > 0) return this.fail(step, invalid);
     const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: this.ctx, config });
     if (!r.value) return this.fail(step, r.diagnostics);
     this.values.set(address, r.value);
@@ -174,19 +175,21 @@ class ApplyRun {
   }
 
   /** The planned object with every reference now known; undefined (and a diagnostic) when it cannot be. */
-  private finalPlanned(change: PlannedChange, prior: State | null): { planned: State; unchanged: boolean } | Diagnostic {
+  private finalPlanned(change: PlannedChange, prior: State | null): { planned: State; unchanged: boolean } | Diagnostic[] {
     const kind = this.opts.kindOf(change.type)!;
     const declared = this.opts.configuration.objects.get(change.address)!;
-    const config = resolveReferences(declared.config, this.lookup) as State;
+    const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
+    // Values known only now are checked before the request that would carry them.
+    if (invalid.length > 0) return invalid;
     const r = planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
     const expected = prior ? 'update' : 'create';
     if (!r.planned || containsUnknown(config) || (r.action !== expected && r.action !== 'no-op')) {
-      return {
+      return [{
         severity: 'error',
         summary: 'The plan changed during apply',
         detail: `Once the values it depends on were known, ${change.address} needed a ${r.action} instead of ${change.action}. Run \`tenantform plan\` again.`,
         address: change.address,
-      };
+      }];
     }
     return { planned: r.planned, unchanged: r.action === 'no-op' };
   }
@@ -195,7 +198,7 @@ class ApplyRun {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'create');
     const final = this.finalPlanned(change, null);
-    if ('severity' in final) return this.fail(step, [final]);
+    if (Array.isArray(final)) return this.fail(step, final);
     const { state } = this.opts;
     if (kind.nonIdempotentCreate) {
       // Recorded before the request: a crash in between leaves a trace the next run adopts.
@@ -244,7 +247,7 @@ class ApplyRun {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'update', change.before);
     const final = this.finalPlanned(change, change.before);
-    if ('severity' in final) return this.fail(step, [final]);
+    if (Array.isArray(final)) return this.fail(step, final);
     if (final.unchanged) {
       step.done(change.before!);
       return true;
@@ -276,7 +279,7 @@ class ApplyRun {
     const kind = this.opts.kindOf(BATCHED_TYPE)!;
     const steps = changes.map((c) => this.opts.progress.start(c.address, c.action === 'create' ? 'create' : 'update', c.before));
     const finals = changes.map((c) => this.finalPlanned(c, c.before));
-    const problems = finals.filter((f): f is Diagnostic => 'severity' in f);
+    const problems = finals.flatMap((f) => (Array.isArray(f) ? f : []));
     if (problems.length > 0) return this.failAll(steps, problems);
     const rechecked = await Promise.all(
       changes.map((c, i) => {

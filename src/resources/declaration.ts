@@ -73,6 +73,13 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    * answers are in the order of `states`. Callers fall back to `read` when it throws.
    */
   readMany?(ctx: OperationContext, states: readonly State[]): Promise<Array<State | null>>;
+  /**
+   * Which objects one `readMany` request can answer together (e.g. the settings of one
+   * application and tenant, listed at once). Without it, any objects of the kind can.
+   */
+  batchKey?(state: State): string;
+  /** At most this many objects per `readMany` request. */
+  readonly batchSize?: number;
   create(ctx: OperationContext, planned: State): Promise<State>;
   update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
   delete(ctx: OperationContext, prior: State): Promise<void>;

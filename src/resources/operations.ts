@@ -1,4 +1,4 @@
-import { isNotFound, PlatformError } from '../api/errors';
+import { PlatformError } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
 import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
@@ -63,7 +63,8 @@ export function readResource(req: Base & { state: State }): Promise<OperationRes
 
 /**
  * Reads several objects of one kind in one request when the kind can. Undefined when it
- * cannot, or when the batch found an object gone: the caller then reads each alone.
+ * cannot, or when the request failed in any way (a gone object makes some batch reads fail
+ * as a whole): the caller then reads each alone, which reports each object's own error.
  */
 export async function readResourcesInBatch(req: {
   kind: ResourceKind;
@@ -71,16 +72,15 @@ export async function readResourcesInBatch(req: {
   items: ReadonlyArray<{ address: string; state: State }>;
 }): Promise<Array<OperationResult<State | null>> | undefined> {
   const { kind, items } = req;
-  if (!kind.readMany || items.length < 2) return undefined;
+  if (!kind.readMany || items.length === 0) return undefined;
   try {
     const lives = await kind.readMany(req.ctx, items.map((i) => i.state));
     return lives.map((live, n) => ({
       value: live ? preserveJsonText(kind.attributes, items[n].state, normalize(kind.attributes, live)) : null,
       diagnostics: [],
     }));
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
+  } catch {
+    return undefined;
   }
 }
 

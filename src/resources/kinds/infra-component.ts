@@ -97,8 +97,10 @@ export const infraComponent = defineResource({
     const live = await fetchOne(ctx, String(state.id));
     return live ? withRecorded(fromInfra(live), state) : null;
   },
-  // One `GET /infra?uuids=` for all; a gone component makes the whole batch 404, and the
+  // One `GET /infra?uuids=` per batch; a gone component makes the whole batch 404, and the
   // caller then reads each alone.
+  // The client's INFRA_UUIDS_PER_REQUEST (not imported: loading the kinds must not load the client).
+  batchSize: 100,
   async readMany(ctx, states) {
     const byId = new Map((await ctx.client.getInfra(states.map((s) => String(s.id)))).map((c) => [c.id, c]));
     return states.map((s) => {
