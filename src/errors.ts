@@ -41,6 +41,27 @@ export const errors = {
       address,
     );
   },
+  changedSincePlan(address: string, attributes: readonly string[]) {
+    return new TenantformError(
+      'version_conflict',
+      'The object was changed by someone else',
+      `${address} changed on the platform after the plan was made (${attributes.join(', ')}), and it has no version to send with the change. ` +
+        'Nothing was overwritten. Run `tenantform plan` (or `terraform plan -refresh=true`) to see the other change, then apply again.',
+      false,
+      address,
+    );
+  },
+  deleteRefused(what: string, reason: string) {
+    return new TenantformError(
+      'delete_refused',
+      'The platform refused the delete',
+      `${what} is at the version the plan saw, but the platform refused to delete it: ${reason}. ` +
+        'Nothing was deleted. For an infrastructure component that customers still use, set `force_delete = true` and apply, then destroy it.',
+      false,
+      undefined,
+      ['force_delete'],
+    );
+  },
   goneDuringApply(address: string) {
     return new TenantformError(
       'object_gone',
@@ -264,6 +285,32 @@ export const faultErrors = {
       false,
       where.startsWith('provider.') ? where.split(' ')[0] : undefined,
       where.startsWith('provider.') ? ['retry_timeout'] : undefined,
+    );
+  },
+  credentialsRefused(baseUrl: string, clientId: string, answer: string) {
+    return new TenantformError(
+      'credentials_refused',
+      'The platform refused the credentials',
+      `${baseUrl} did not accept API client ${clientId} (${answer}). Nothing was read or planned. ` +
+        'Check TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET (or the provider block), and that the client is enabled.',
+      false,
+    );
+  },
+  notThePlatform(baseUrl: string, answer: string) {
+    return new TenantformError(
+      'not_the_platform',
+      'The base URL does not answer as the platform does',
+      `${baseUrl} answered without the platform's error body or response shape (${answer}). Nothing was read or planned. ` +
+        "Check TENANTFORM_BASE_URL (or base_url in the provider block): it is the data center's address, such as https://eu2-cloud.example.com.",
+      false,
+    );
+  },
+  platformUnreachable(baseUrl: string, answer: string) {
+    return new TenantformError(
+      'platform_unreachable',
+      'Cannot reach the platform',
+      `${baseUrl} could not be reached (${answer}). Nothing was read or planned. Check the address and the network, then run again.`,
+      true,
     );
   },
 };

@@ -20,11 +20,11 @@ import { PlatformCore } from './core';
 
 export { collect, type ClientEvent, type PlatformClientOptions } from './core';
 export type { AgentUpdateSettingsItem, ListAgentsOptions } from './areas/agents';
-export type { AlertBody, AlertTypeBody } from './areas/alerts';
+export type { AlertBody, AlertTypeBody, ListAlertsOptions } from './areas/alerts';
 export type { SettingData } from './areas/applications';
 export type { SubscriptionBody } from './areas/events';
 export { INFRA_UUIDS_PER_REQUEST, type InfraCreate, type InfraUpdate } from './areas/infrastructure';
-export type { ReportBody } from './areas/reports';
+export type { ReportBody, ReportUpdate } from './areas/reports';
 export { TENANT_UUIDS_PER_REQUEST, type GetTenantsOptions, type TenantCreate, type TenantUpdate } from './areas/tenants';
 export type { OfferingItemWrite } from './areas/offering-items';
 export type { AccessPolicyWrite, UserCreate, UserUpdate } from './areas/users';

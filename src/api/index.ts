@@ -10,6 +10,7 @@ export {
   type InfraCreate,
   type InfraUpdate,
   type ReportBody,
+  type ReportUpdate,
   type AgentUpdateSettingsItem,
   type SubscriptionBody,
   type AlertTypeBody,

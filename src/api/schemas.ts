@@ -206,7 +206,8 @@ export type AlertView = z.infer<typeof AlertView>;
 
 export const AlertPage = z.looseObject({
   items: z.array(AlertView),
-  paging: z.looseObject({ cursors: z.record(z.string(), z.unknown()) }).optional(),
+  // platform-interface: alerts paging (`after` absent on the last page).
+  paging: z.looseObject({ cursors: z.looseObject({ after: z.string().nullish() }) }),
 });
 
 // --- tenants and search (spec 1) -------------------------------------------------------------

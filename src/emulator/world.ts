@@ -117,6 +117,12 @@ export interface InfraComponent {
   readonly: boolean;
 }
 
+/** A customer tenant using an infrastructure component; `offering_items_on` keeps even a forced delete off. */
+export interface InfraUsage {
+  tenant_id: string;
+  offering_items_on: boolean;
+}
+
 export interface ReportConfig {
   id: string;
   version: number;
@@ -204,6 +210,8 @@ export interface Alert {
   receivedAt: string;
   _source?: string;
   _sourceTimeStamp?: number;
+  /** Set when the alert was dismissed (deleted): hidden unless `show_deleted`. */
+  deletedAt?: string;
   details: Record<string, unknown>;
 }
 
@@ -236,6 +244,8 @@ export interface World {
   bindings: Record<string, string[]>;
   settings: OwnSetting[];
   infra: Record<string, InfraComponent>;
+  /** Customer tenants that use a component (infra id -> usages); set through emulator control. */
+  infraUsage?: Record<string, InfraUsage[]>;
   reports: Record<string, ReportConfig>;
   agents: Agent[];
   agentUpdateSettings: { byAgent: Record<string, AgentUpdateSettings>; byTenant: Record<string, AgentUpdateSettings> };

@@ -173,8 +173,13 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
     references: findReferences(config, address, [], problems),
     dependsOn: collect(() => dependsOn(address, body.depends_on)) ?? [],
     ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
-    preventDestroy: lifecycle.prevent_destroy === true,
+    preventDestroy: collect(() => preventDestroy(address, lifecycle.prevent_destroy)) ?? false,
   };
+}
+
+function preventDestroy(address: string, raw: unknown): boolean {
+  if (raw === undefined || raw === null || typeof raw === 'boolean') return raw === true;
+  throw reconcilerErrors.invalidMetaArgument(address, 'lifecycle.prevent_destroy', 'true or false');
 }
 
 function dependsOn(address: string, raw: unknown): string[] {

@@ -69,6 +69,8 @@ async function readManaged(opts: RefreshOptions, ctx: OperationContext, limiter:
     diagnostics.push(...r.diagnostics);
     // When the read failed the plan goes on with the recorded state; the error stops apply.
     live.set(requests[n].address, r.value === undefined ? requests[n].state : r.value);
+    const ignored = r.value ? requests[n].kind.notInEffect?.(r.value) : undefined;
+    if (ignored) diagnostics.push({ severity: 'warning', summary: 'The declared value is not in effect', detail: ignored.detail, address: requests[n].address, path: ignored.path, code: 'not_in_effect' });
   });
   return { live, diagnostics };
 }

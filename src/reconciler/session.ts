@@ -6,6 +6,7 @@ import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, RETRY_T
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
+import { checkPlatform } from './preflight';
 import { StateStore } from './state';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
@@ -95,7 +96,10 @@ export async function withLockedState<T>(
 ): Promise<T> {
   const client = platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds);
   try {
-    return await withLockedBackend(workspace.backend, operation, (state) => work(state, client), flags);
+    return await withLockedBackend(workspace.backend, operation, async (state) => {
+      await checkPlatform(client);
+      return work(state, client);
+    }, flags);
   } finally {
     await client.close();
   }

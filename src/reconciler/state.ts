@@ -6,6 +6,7 @@ import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
 import { parsePlainJson } from '../plain-json';
+import { stateProblem } from './state-schema';
 
 /**
  * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
@@ -272,13 +273,10 @@ export function parseState(path: string, text: string): StateDocument {
   } catch (err) {
     throw reconcilerErrors.stateUnreadable(path, err instanceof SyntaxError ? `not JSON (${err.message})` : (err as Error).message);
   }
-  const d = doc as Partial<StateDocument>;
-  if (typeof doc !== 'object' || doc === null) throw reconcilerErrors.stateUnreadable(path, 'not a JSON object');
-  if (d.version !== 4) throw reconcilerErrors.stateUnreadable(path, `state format version ${String(d.version)}; tenantform reads version 4`);
-  if (typeof d.serial !== 'number' || typeof d.lineage !== 'string' || !Array.isArray(d.resources)) {
-    throw reconcilerErrors.stateUnreadable(path, 'serial, lineage or resources missing');
-  }
-  return { ...d, outputs: d.outputs ?? {}, check_results: null } as StateDocument;
+  const problem = stateProblem(doc);
+  if (problem !== undefined) throw reconcilerErrors.stateUnreadable(path, problem);
+  const d = doc as StateDocument;
+  return { ...d, outputs: d.outputs ?? {}, check_results: null };
 }
 
 /** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */

@@ -93,6 +93,8 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    */
   adoptionCandidates?(ctx: OperationContext, pending: State): Promise<State[]>;
   upgradeState?(fromVersion: number, raw: State): State;
+  /** Why the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
+  notInEffect?(live: State): { readonly detail: string; readonly path: AttributePath } | undefined;
 }
 
 export interface DataSourceKind<As extends Attributes = Attributes> extends KindBase<As> {

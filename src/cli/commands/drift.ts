@@ -7,6 +7,7 @@ import { stackRootTenant } from '../../drift/root-tenant';
 import type { PlatformClient } from '../../api';
 import { describeHolder } from '../../backends/lock-info';
 import { platformClient, resourceKind, withUnlockedState } from '../../reconciler/session';
+import { checkPlatform } from '../../reconciler/preflight';
 import { redactSecrets } from '../redact';
 import { printDiagnostics, workspaceOrProblems } from './plan';
 
@@ -67,6 +68,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     try {
       await withUnlockedState(ws, async (state) => {
         const lockedBefore = await ws.backend.currentLock();
+        await checkPlatform(client);
         const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
         process.stdout.write(redactSecrets(render(report, args.format)));
         printDiagnostics(report.diagnostics);
