@@ -49,11 +49,13 @@ export interface DetectOptions {
   readonly client: PlatformClient;
   readonly parallelism: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
+  /** Called as each recorded object has been read. */
+  readonly onRead?: (address: string) => void;
 }
 
 export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
   const common = { configuration: opts.configuration, state: opts.state, client: opts.client, kindOf: opts.kindOf, targets: [] };
-  const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true });
+  const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true, onRead: opts.onRead });
   const { plan } = await buildPlan({ ...common, refreshed });
   const diagnostics = distinct(plan.diagnostics);
   const failed = hasErrors(diagnostics);

@@ -28,6 +28,8 @@ export interface RefreshOptions {
   /** false: take the recorded state as live (`--refresh=false`). */
   readonly refresh: boolean;
   readonly kindOf: (type: string) => ResourceKind | undefined;
+  /** Called as each recorded object has been read (for progress on the terminal). */
+  readonly onRead?: (address: string) => void;
 }
 
 export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
@@ -52,6 +54,7 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
     diagnostics.push(...r.diagnostics);
     // When the read failed the plan goes on with the recorded state; the error stops apply.
     live.set(o.address, r.value === undefined ? state : r.value);
+    opts.onRead?.(o.address);
   });
   const adopted = await adoptPending(opts, ctx, live, diagnostics);
   return { data, live, adopted, diagnostics };

@@ -8,8 +8,9 @@ import type { PlatformClient } from '../../api';
 import { readLock } from '../../reconciler/lock';
 import { platformClient, resourceKind } from '../../reconciler/session';
 import { StateStore } from '../../reconciler/state';
+import { withReadProgress } from '../read-progress';
 import { redactSecrets } from '../redact';
-import { printDiagnostics, workspaceOrProblems } from './plan';
+import { openSynthesizedWorkspace, printDiagnostics, SYNTH_OPTION } from './plan';
 
 interface DriftArgs {
   stack?: string;
@@ -19,6 +20,7 @@ interface DriftArgs {
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
   color: boolean;
+  synth: boolean;
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -45,6 +47,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
+      .option('synth', SYNTH_OPTION)
       .option('color', { type: 'boolean', default: true, describe: 'Accepted for scripts that pass -no-color everywhere (the report has no colour)' })
       .option('alert', {
         type: 'boolean',
@@ -62,13 +65,16 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .example('tenantform drift --format json > drift.json', 'For a program to read')
       .example('tenantform drift --alert || notify-team', 'Nightly: an alert in the platform, and the exit code for the scheduler'),
   handler: async (args) => {
-    const ws = workspaceOrProblems(args);
+    const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
     const state = await StateStore.open(ws.statePath);
     const lockedBefore = readLock(ws.statePath);
     const client = platformClient(ws.configuration, process.env);
     try {
-      const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
+      const recorded = state.objects().filter((o) => o.mode === 'managed').length;
+      const report = await withReadProgress(recorded, (onRead) =>
+        detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind, onRead }),
+      );
       process.stdout.write(redactSecrets(render(report, args.format)));
       printDiagnostics(report.diagnostics);
       const lock = lockedBefore ?? readLock(ws.statePath);

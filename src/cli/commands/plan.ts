@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { hasErrors, renderDiagnostic, type Diagnostic } from '../../diagnostics';
-import { hasChanges } from '../../reconciler/model';
+import { changedOutputs, hasChanges } from '../../reconciler/model';
 import { savePlan } from '../../reconciler/planfile';
 import { buildPlan, type PlanResult } from '../../reconciler/planner';
 import { refresh } from '../../reconciler/refresh';
@@ -10,7 +10,11 @@ import { renderText, shouldColor } from '../../reconciler/render/text';
 import { openWorkspace, resourceKind, withLockedState, type Workspace } from '../../reconciler/session';
 import type { PlatformClient } from '../../api';
 import type { StateStore } from '../../reconciler/state';
+import { cliErrors } from '../../errors';
+import { locateConfiguration } from '../../reconciler/config';
 import { redactSecrets } from '../redact';
+import { withReadProgress } from '../read-progress';
+import { staleStackWarning, synthesizeApp } from '../synth';
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
 export interface WorkspaceArgs {
@@ -25,7 +29,11 @@ export interface WorkspaceArgs {
   input: boolean;
   /** false: no colour (Terraform's -no-color). */
   color: boolean;
+  /** Run the cdktf app first (as `cdktf diff` does). */
+  synth?: boolean;
 }
+
+export const SYNTH_OPTION = { type: 'boolean', default: false, describe: "Run the cdktf app (cdktf.json's `app`) first, as `cdktf diff` does" } as const;
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
   return y
@@ -37,6 +45,7 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
     .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
     .option('color', { type: 'boolean', default: true, describe: 'Colour on a terminal (or with FORCE_COLOR); --no-color for none' })
+    .option('synth', SYNTH_OPTION)
     .option('refresh-only', {
       type: 'boolean',
       default: false,
@@ -67,16 +76,34 @@ export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config'
   return ws;
 }
 
+/**
+ * Opens the workspace after synthesizing the app (--synth), or with a warning when the app's
+ * sources are newer than the synthesized stack.
+ */
+export async function openSynthesizedWorkspace(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'synth'>): Promise<Workspace | undefined> {
+  if (args.synth) {
+    if (args.config) throw cliErrors.synthImpossible(process.cwd());
+    await synthesizeApp(process.cwd());
+  }
+  const ws = workspaceOrProblems(args);
+  if (ws && !args.synth && !args.config) {
+    const warning = staleStackWarning(process.cwd(), locateConfiguration({ cwd: process.cwd(), stack: args.stack }).file);
+    if (warning) process.stderr.write(warning);
+  }
+  return ws;
+}
+
 /** Refreshes and plans (the part plan and apply share). */
 export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient, mode: { destroy?: boolean } = {}): Promise<PlanResult> {
   const common = { configuration: ws.configuration, state, client, kindOf: resourceKind };
-  const refreshed = await refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh });
+  const recorded = args.refresh ? state.objects().filter((o) => o.mode === 'managed').length : 0;
+  const refreshed = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
   return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
 }
 
 /** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */
 export function planChangesSomething(plan: PlanResult['plan']): boolean {
-  return hasChanges(plan) || (plan.refreshOnly && plan.drift.length > 0);
+  return hasChanges(plan) || changedOutputs(plan).length > 0 || (plan.refreshOnly && plan.drift.length > 0);
 }
 
 interface PlanArgs extends WorkspaceArgs {
@@ -104,7 +131,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly what was reviewed')
       .example('tenantform plan --refresh-only', 'What `apply --refresh-only` would accept into the state'),
   handler: async (args) => {
-    const ws = workspaceOrProblems(args);
+    const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
     await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
       const result = await makePlan(ws, args, state, client, { destroy: args.destroy });

@@ -26,14 +26,14 @@ const ACTION_ORDER: Acting[] = ['create', 'update', 'replace', 'delete'];
 
 const ACTION_WORDS: Record<Acting, string> = {
   create: 'create',
-  update: 'update in place',
+  update: 'update in-place',
   replace: 'replace',
   delete: 'destroy',
 };
 
 const HEADLINES: Record<Acting, string> = {
   create: 'will be created',
-  update: 'will be updated in place',
+  update: 'will be updated in-place',
   replace: 'must be replaced',
   delete: 'will be destroyed',
 };
