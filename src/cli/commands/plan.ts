@@ -5,9 +5,10 @@ import { savePlan } from '../../reconciler/planfile';
 import { buildPlan, type PlanResult } from '../../reconciler/planner';
 import { refresh } from '../../reconciler/refresh';
 import { serializePlanJson } from '../../reconciler/render/json';
+import type { PlanJsonContext } from '../../reconciler/render/json-document';
 import { renderMarkdown } from '../../reconciler/render/markdown';
 import { renderText, shouldColor } from '../../reconciler/render/text';
-import { openWorkspace, resourceKind, withLockedState, type Workspace } from '../../reconciler/session';
+import { openWorkspace, resourceKind, TENANTFORM_VERSION, withLockedState, type Workspace } from '../../reconciler/session';
 import type { PlatformClient } from '../../api';
 import type { StateStore } from '../../reconciler/state';
 import { cliErrors } from '../../errors';
@@ -135,7 +136,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     if (!ws) return;
     await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
       const result = await makePlan(ws, args, state, client, { destroy: args.destroy });
-      process.stdout.write(redactSecrets(render(result, args)));
+      const context = { configuration: ws.configuration, data: result.data, recordedDependencies: new Map(state.objects().map((o) => [o.address, o.dependencies])), version: TENANTFORM_VERSION };
+      process.stdout.write(redactSecrets(render(result, args, context)));
       if (hasErrors(result.plan.diagnostics)) {
         process.exitCode = 1;
         return;
@@ -149,8 +151,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   },
 };
 
-function render({ plan }: PlanResult, args: PlanArgs): string {
-  if (args.format === 'json') return serializePlanJson(plan);
+function render({ plan }: PlanResult, args: PlanArgs, context: PlanJsonContext): string {
+  if (args.format === 'json') return serializePlanJson(plan, context);
   if (args.format === 'markdown') return renderMarkdown(plan);
   return renderText(plan, { color: shouldColor(process.stdout, process.env, args.color) });
 }
