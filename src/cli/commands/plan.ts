@@ -1,3 +1,5 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { hasErrors, renderDiagnostic, type Diagnostic } from '../../diagnostics';
 import { changedOutputs, hasChanges } from '../../reconciler/model';
@@ -6,13 +8,14 @@ import { buildPlan, type PlanResult } from '../../reconciler/planner';
 import { refresh } from '../../reconciler/refresh';
 import { serializePlanJson } from '../../reconciler/render/json';
 import type { PlanJsonContext } from '../../reconciler/render/json-document';
-import { renderMarkdown } from '../../reconciler/render/markdown';
+import { renderComments } from '../../reconciler/render/markdown-comments';
 import { renderText, shouldColor } from '../../reconciler/render/text';
 import { openWorkspace, resourceKind, TENANTFORM_VERSION, withLockedState, type Workspace } from '../../reconciler/session';
 import type { PlatformClient } from '../../api';
 import type { StateStore } from '../../reconciler/state';
 import { cliErrors } from '../../errors';
 import { locateConfiguration } from '../../reconciler/config';
+import { ciRunUrl } from '../ci-run';
 import { redactSecrets } from '../redact';
 import { withReadProgress } from '../read-progress';
 import { staleStackWarning, synthesizeApp } from '../synth';
@@ -112,6 +115,7 @@ interface PlanArgs extends WorkspaceArgs {
   format: 'text' | 'markdown' | 'json';
   'detailed-exitcode': boolean;
   destroy: boolean;
+  'comments-dir'?: string;
 }
 
 export const planCommand: CommandModule<object, PlanArgs> = {
@@ -122,6 +126,10 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .option('out', { type: 'string', describe: 'Save the plan to this file, for `tenantform apply PLANFILE`' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Output format (markdown for pull requests)' })
       .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 1 on error, 2 with changes' })
+      .option('comments-dir', {
+        type: 'string',
+        describe: 'Write the markdown plan as pull-request comments into this folder: comment-1.md, comment-2.md, ... (each under 65,536 characters)',
+      })
       .option('destroy', { type: 'boolean', default: false, describe: 'Plan to delete every recorded object (the targets and what depends on them)' })
       .check((a) => {
         if (a.destroy && a['refresh-only']) throw new Error('--destroy and --refresh-only cannot be combined.');
@@ -142,6 +150,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         process.exitCode = 1;
         return;
       }
+      if (args['comments-dir']) writeComments(args['comments-dir'], result.plan);
       if (args.out) {
         await savePlan(args.out, result);
         process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
@@ -153,6 +162,15 @@ export const planCommand: CommandModule<object, PlanArgs> = {
 
 function render({ plan }: PlanResult, args: PlanArgs, context: PlanJsonContext): string {
   if (args.format === 'json') return serializePlanJson(plan, context);
-  if (args.format === 'markdown') return renderMarkdown(plan);
+  if (args.format === 'markdown') return renderComments(plan, { runUrl: ciRunUrl() }).join('\n---\n\n');
   return renderText(plan, { color: shouldColor(process.stdout, process.env, args.color) });
+}
+
+/** One file per comment, and nothing left of an earlier, longer plan. */
+function writeComments(dir: string, plan: PlanResult['plan']): void {
+  mkdirSync(dir, { recursive: true });
+  for (const old of readdirSync(dir).filter((f) => /^comment-\d+\.md$/.test(f))) rmSync(join(dir, old));
+  const comments = renderComments(plan, { runUrl: ciRunUrl() });
+  comments.forEach((text, i) => writeFileSync(join(dir, `comment-${i + 1}.md`), redactSecrets(text)));
+  process.stderr.write(`Wrote ${comments.length} pull-request comment${comments.length === 1 ? '' : 's'} to ${dir}.\n`);
 }

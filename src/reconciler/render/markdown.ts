@@ -20,18 +20,18 @@ export interface MarkdownOptions {
 
 export const DEFAULT_MAX_LENGTH = 65000;
 
-type Acting = Exclude<Action, 'no-op'>;
+export type Acting = Exclude<Action, 'no-op'>;
 
-const ACTION_ORDER: Acting[] = ['create', 'update', 'replace', 'delete'];
+export const ACTION_ORDER: Acting[] = ['create', 'update', 'replace', 'delete'];
 
-const ACTION_WORDS: Record<Acting, string> = {
+export const ACTION_WORDS: Record<Acting, string> = {
   create: 'create',
   update: 'update in-place',
   replace: 'replace',
   delete: 'destroy',
 };
 
-const HEADLINES: Record<Acting, string> = {
+export const HEADLINES: Record<Acting, string> = {
   create: 'will be created',
   update: 'will be updated in-place',
   replace: 'must be replaced',
@@ -60,13 +60,13 @@ export function inlineCode(text: string, inTable = false): string {
 }
 
 /** A fenced block whose fence is longer than any backtick run inside it. */
-function fencedBlock(language: string, lines: string[]): string {
+export function fencedBlock(language: string, lines: string[]): string {
   const body = lines.join('\n');
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
   return `${fence}${language}\n${body}\n${fence}`;
 }
 
-function plural(count: number, one: string, many: string): string {
+export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
@@ -89,7 +89,7 @@ function diffLines(path: string, leaf: LeafChange, sensitive: boolean, forces: b
   }
 }
 
-function changeDetails(change: PlannedChange): string {
+export function changeDetails(change: PlannedChange): string {
   const action = change.action as Acting;
   const view = viewChange(change, { deleteShows: 'identifying' });
   const lines: string[] = [];
@@ -108,7 +108,7 @@ function changeDetails(change: PlannedChange): string {
   return details(summary, fencedBlock('diff', lines.length > 0 ? lines : ['  # (no attributes to show)']));
 }
 
-function driftDetails(drift: DriftedResource, sensitive: ReadonlySet<string>): string | null {
+export function driftDetails(drift: DriftedResource, sensitive: ReadonlySet<string>): string | null {
   const address = `<code>${escapeHtml(drift.address)}</code>`;
   if (drift.action === 'delete') {
     return details(`${address} was deleted outside tenantform`, 'The object no longer exists on the platform.');
@@ -123,7 +123,7 @@ function driftDetails(drift: DriftedResource, sensitive: ReadonlySet<string>): s
   return details(`${address} was changed outside tenantform`, fencedBlock('diff', body));
 }
 
-function diagnosticItem(d: Diagnostic, secrets: ReadonlyArray<string>): string {
+export function diagnosticItem(d: Diagnostic, secrets: ReadonlyArray<string>): string {
   const where = [d.address, formatPath(d.path)].filter(Boolean).join(': ');
   const head = d.severity === 'error' ? '**Error:**' : '**Warning:**';
   const text = (s: string) => escapeMarkdown(scrubSecrets(s, secrets)).replace(/\n/g, '<br>');
