@@ -583,6 +583,11 @@ export class PlatformClient {
     return r.items;
   }
 
+  /** Spec 03: DELETE /alerts dismisses the alerts matching the filter (never call it without one). */
+  async dismissAlerts(filter: { type: string | string[]; tenant?: string | string[]; id?: string[] }): Promise<void> {
+    await this.#call({ method: 'DELETE', endpoint: `${ALERTS}/alerts`, query: { type: filter.type, tenant: filter.tenant, id: filter.id }, schema: null });
+  }
+
   // --- tenants and search --------------------------------------------------------------------
 
   /** Tenants, page after page; `uuids` are sent in requests of at most 100. */

@@ -142,6 +142,8 @@ export interface Alert {
   _source?: string;
   _sourceTimeStamp?: number;
   details: Record<string, unknown>;
+  /** Set when the alert is dismissed (DELETE /alerts). */
+  deletedAt?: string;
 }
 
 export interface ApiClient {

@@ -145,13 +145,19 @@ describe('tenantform drift', () => {
     expect(readFileSync(join(world.dir, STATE)).equals(before)).toBe(true);
   });
 
-  it('raises exactly one alert per run when drifted', async () => {
+  it('raises one alert while drift lasts, not one per run', async () => {
     const alerted = await drift('--alert');
     expect(alerted.code).toBe(2);
+    expect(alerted.stderr).toContain(`Raised drift alert`);
     expect(alerted.stderr).toContain(`for tenant ${world.tenant('Northwind Partner')}`);
     const alerts = await admin.listAlerts({ type: DRIFT_ALERT_TYPE });
     expect(alerts).toHaveLength(1);
     expect(alerts[0].details).toMatchObject({ stack: 'main', drifted_count: 4 });
+
+    const again = await drift('-alert');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`The drift alert ${alerts[0].id} for tenant ${world.tenant('Northwind Partner')} is still active`);
+    expect(await admin.listAlerts({ type: DRIFT_ALERT_TYPE })).toHaveLength(1);
   });
 
   it('reports configuration differences apart from drift', async () => {
@@ -175,8 +181,12 @@ describe('tenantform drift', () => {
     const state = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8'));
     expect(state.serial).toBe(serial + 1);
     expect(attributes('primary').name).toBe('Renamed by hand');
-    const result = await drift();
+    const result = await drift('--alert');
     expect(result.code).toBe(0);
+    // In sync again: the stack's alert is dismissed (DELETE /alerts), and listed no more.
+    expect(result.stderr).toMatch(/The stack is in sync: dismissed drift alert [0-9a-f-]{36} of tenant/);
+    expect(await driftAlerts()).toBe(0);
+    expect(world.requests.filter((r) => r.startsWith('DELETE /api/alert_manager/v1/alerts'))).toHaveLength(1);
     // The platform itself was not touched.
     expect((await admin.getInfra([String(attributes('primary').id)]))[0].name).toBe('Renamed by hand');
   });

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
-import { raiseDriftAlert } from '../../drift/alert';
+import { syncDriftAlert } from '../../drift/alert';
 import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../drift/detect';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../drift/report';
 import { stackRootTenant } from '../../drift/root-tenant';
@@ -53,9 +53,9 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         type: 'boolean',
         default: false,
         describe:
-          "When there is drift, raise one alert in the platform's alert manager (type tenantform.drift), for the stack's " +
-          'root tenant: the nearest tenant containing every tenant the stack\'s objects belong to (without any, the API ' +
-          "client's own tenant). Nothing is raised when in sync.",
+          "While there is drift, keep ONE alert in the platform's alert manager (type tenantform.drift) for the stack, on the stack's " +
+          "root tenant (the nearest tenant containing every tenant the stack's objects belong to; without any, the API client's own " +
+          'tenant): raised when drift is first found, left as it is while drift lasts, dismissed when a check finds the stack in sync.',
       })
       .check((a) => {
         if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
@@ -86,7 +86,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       }
       if (!state.existed) process.stderr.write(`Warning: there is no state file ${ws.statePath}: nothing has been applied yet.\n`);
       const drifted = isDrifted(report);
-      if (drifted && args.alert) await alert(client, report);
+      if (args.alert && !hasErrors(report.diagnostics)) await alert(client, report, drifted);
       process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
     } finally {
       await client.close();
@@ -100,15 +100,19 @@ function render(report: DriftReport, format: DriftArgs['format']): string {
   return renderDriftText(report);
 }
 
-async function alert(client: PlatformClient, report: DriftReport): Promise<void> {
+async function alert(client: PlatformClient, report: DriftReport, drifted: boolean): Promise<void> {
   const s = summarizeDrift(report);
   const addresses = report.resources.filter((r) => r.status !== 'in_sync').map((r) => r.address);
   const tenantId = await stackRootTenant(client, report.tenantIds);
-  const raised = await raiseDriftAlert(client, {
-    tenantId,
-    stack: report.stack,
-    addresses,
-    summary: `${addresses.length} of ${s.total} resources drifted: ${s.drifted} changed and ${s.deleted} deleted outside tenantform`,
-  });
-  process.stderr.write(`Raised drift alert ${raised.alertId} for tenant ${tenantId}.\n`);
+  const summary = `${addresses.length} of ${s.total} resources drifted: ${s.drifted} changed and ${s.deleted} deleted outside tenantform`;
+  const outcome = await syncDriftAlert(client, { tenantId, stack: report.stack, addresses, summary }, drifted);
+  const said =
+    outcome.action === 'raised'
+      ? `Raised drift alert ${outcome.alertId} for tenant ${tenantId}.`
+      : outcome.action === 'still-active'
+        ? `The drift alert ${outcome.alertId} for tenant ${tenantId} is still active: no new alert raised.`
+        : outcome.action === 'dismissed'
+          ? `The stack is in sync: dismissed drift alert ${outcome.alertIds.join(', ')} of tenant ${tenantId}.`
+          : '';
+  if (said) process.stderr.write(`${said}\n`);
 }
