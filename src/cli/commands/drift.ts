@@ -3,7 +3,10 @@ import { hasErrors } from '../../diagnostics';
 import { syncDriftAlert } from '../../drift/alert';
 import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../drift/detect';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../drift/report';
+import { IGNORE_FILE, IgnoreRules, withIgnoredChanges } from '../../drift/ignore';
 import { stackRootTenant } from '../../drift/root-tenant';
+import { findUnmanaged } from '../../drift/unmanaged';
+import { join } from 'node:path';
 import type { PlatformClient } from '../../api';
 import { readLock } from '../../reconciler/lock';
 import { platformClient, resourceKind } from '../../reconciler/session';
@@ -21,6 +24,7 @@ interface DriftArgs {
   alert: boolean;
   color: boolean;
   synth: boolean;
+  'ignore-unmanaged': boolean;
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -49,6 +53,11 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
       .option('synth', SYNTH_OPTION)
       .option('color', { type: 'boolean', default: true, describe: 'Accepted for scripts that pass -no-color everywhere (the report has no colour)' })
+      .option('ignore-unmanaged', {
+        type: 'boolean',
+        default: false,
+        describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some`,
+      })
       .option('alert', {
         type: 'boolean',
         default: false,
@@ -72,9 +81,20 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     const client = platformClient(ws.configuration, process.env);
     try {
       const recorded = state.objects().filter((o) => o.mode === 'managed').length;
-      const report = await withReadProgress(recorded, (onRead) =>
+      const detected = await withReadProgress(recorded, (onRead) =>
         detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind, onRead }),
       );
+      const rules = IgnoreRules.load(join(process.cwd(), IGNORE_FILE));
+      const identityOf = (address: string) => {
+        const o = state.get(address);
+        const kind = o && resourceKind(o.type);
+        return kind ? kind.identity(o.attributes) : undefined;
+      };
+      let report = withIgnoredChanges(detected, rules, identityOf);
+      if (!args['ignore-unmanaged'] && !hasErrors(report.diagnostics)) {
+        const managed = state.objects().filter((o) => o.mode === 'managed');
+        report = { ...report, ...(await findUnmanaged(client, { tenantIds: report.tenantIds, recorded: managed, kindOf: resourceKind, ignore: rules })) };
+      }
       process.stdout.write(redactSecrets(render(report, args.format)));
       printDiagnostics(report.diagnostics);
       const lock = lockedBefore ?? readLock(ws.statePath);
