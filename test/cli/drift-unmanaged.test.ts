@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
 
@@ -56,6 +56,13 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     expect(text.stdout).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects in the managed tenants are managed by this stack\)\./);
     const markdown = await run(world, ['drift', '-config', file, '-format=markdown']);
     expect(markdown.stdout).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
+    // The job summary gets the same markdown report, appended.
+    writeFileSync(join(world.dir, 'summary.md'), '# Earlier step\n');
+    await run(world, ['drift', '-config', file, '-summary-file=summary.md']);
+    const summary = readFileSync(join(world.dir, 'summary.md'), 'utf8');
+    expect(summary.startsWith('# Earlier step\n## Drift report for stack `main`')).toBe(true);
+    expect(summary).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
+    expect(summary).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects/);
   });
 
   it('honours .tenantformignore and --ignore-unmanaged', async () => {

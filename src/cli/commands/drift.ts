@@ -6,6 +6,7 @@ import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../dri
 import { IGNORE_FILE, IgnoreRules, withIgnoredChanges } from '../../drift/ignore';
 import { stackRootTenant } from '../../drift/root-tenant';
 import { findUnmanaged } from '../../drift/unmanaged';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../api';
 import { readLock } from '../../reconciler/lock';
@@ -25,6 +26,7 @@ interface DriftArgs {
   color: boolean;
   synth: boolean;
   'ignore-unmanaged': boolean;
+  'summary-file'?: string;
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -57,6 +59,10 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         type: 'boolean',
         default: false,
         describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some`,
+      })
+      .option('summary-file', {
+        type: 'string',
+        describe: 'Also append the markdown report to this file, e.g. "$GITHUB_STEP_SUMMARY" for the job summary',
       })
       .option('alert', {
         type: 'boolean',
@@ -96,6 +102,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         report = { ...report, ...(await findUnmanaged(client, { tenantIds: report.tenantIds, recorded: managed, kindOf: resourceKind, ignore: rules })) };
       }
       process.stdout.write(redactSecrets(render(report, args.format)));
+      if (args['summary-file']) appendFileSync(args['summary-file'], redactSecrets(renderDriftMarkdown(report)));
       printDiagnostics(report.diagnostics);
       const lock = lockedBefore ?? readLock(ws.statePath);
       if (lock) {
