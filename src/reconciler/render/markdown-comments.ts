@@ -1,6 +1,5 @@
-import { changedOutputs, hasChanges, summarize, type Plan } from '../model';
-import { actionableChanges, secretTexts, sensitiveByAddress } from './diff';
-import { ACTION_ORDER, ACTION_WORDS, changeDetails, diagnosticItem, driftDetails, fencedBlock, HEADLINES, inlineCode, plural, type Acting } from './markdown';
+import type { Plan } from '../model';
+import { fencedBlock, inlineCode, markdownParts } from './markdown';
 import { outputLines } from './text';
 
 /**
@@ -33,36 +32,14 @@ interface Section {
 }
 
 function sections(plan: Plan): Section[] {
-  const secrets = secretTexts(plan);
-  const sensitive = sensitiveByAddress(plan);
-  const changes = actionableChanges(plan);
-  const byAction = ACTION_ORDER.flatMap((a) => changes.filter((c) => c.action === a));
-  const destructive = byAction.filter((c) => c.action === 'delete' || c.action === 'replace');
-  const s = summarize(plan.changes);
-  const outputs = changedOutputs(plan);
-  const headline = hasChanges(plan)
-    ? `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`
-    : outputs.length > 0
-      ? '**Only outputs change.** Applying saves their new values; nothing changes on the platform.'
-      : '**No changes.** Your configuration matches the platform.';
-  const out: Section[] = [{ heading: headline, joiner: '\n', items: [] }];
-  if (destructive.length > 0) {
-    const deletes = destructive.filter((c) => c.action === 'delete').length;
-    const counts = [deletes > 0 ? `destroys ${plural(deletes, 'resource', 'resources')}` : '', destructive.length > deletes ? `replaces ${plural(destructive.length - deletes, 'resource', 'resources')}` : ''];
-    out.push({
-      heading: `> [!WARNING]\n> This plan ${counts.filter(Boolean).join(' and ')}. Review before merging:`,
-      joiner: '\n',
-      items: destructive.map((c) => `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}`),
-    });
-  }
-  if (byAction.length > 0) {
-    out.push({ heading: '| Action | Resource |\n| --- | --- |', joiner: '\n', items: byAction.map((c) => `| ${ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`) });
-  }
-  if (outputs.length > 0) out.push({ heading: '### Changes to Outputs', joiner: '\n\n', items: [fencedBlock('diff', outputLines(outputs))] });
-  const drift = plan.drift.map((d) => driftDetails(d, sensitive.get(d.address) ?? new Set())).filter((d): d is string => d !== null);
-  if (drift.length > 0) out.push({ heading: '### Changed outside tenantform', joiner: '\n\n', items: drift });
-  if (changes.length > 0) out.push({ heading: '### Changes', joiner: '\n\n', items: changes.map(changeDetails) });
-  if (plan.diagnostics.length > 0) out.push({ heading: '### Diagnostics', joiner: '\n\n', items: [plan.diagnostics.map((d) => diagnosticItem(d, secrets)).join('\n')] });
+  const parts = markdownParts(plan);
+  const out: Section[] = [{ heading: parts.headline, joiner: '\n', items: [] }];
+  if (parts.bannerItems.length > 0) out.push({ heading: parts.bannerHead, joiner: '\n', items: parts.bannerItems });
+  if (parts.tableRows.length > 0) out.push({ heading: '| Action | Resource |\n| --- | --- |', joiner: '\n', items: parts.tableRows });
+  if (parts.outputs.length > 0) out.push({ heading: '### Changes to Outputs', joiner: '\n\n', items: [fencedBlock('diff', outputLines(parts.outputs))] });
+  if (parts.drift.length > 0) out.push({ heading: '### Changed outside tenantform', joiner: '\n\n', items: parts.drift });
+  if (parts.details.length > 0) out.push({ heading: '### Changes', joiner: '\n\n', items: parts.details });
+  if (parts.diagnostics.length > 0) out.push({ heading: '### Diagnostics', joiner: '\n\n', items: [parts.diagnostics.join('\n')] });
   return out;
 }
 
