@@ -9,7 +9,8 @@ import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/
 import { dependencies, type Configuration, type DeclaredObject } from './config';
 import { dependencyOrder, withDependencies } from './graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
-import { resolveReferences, valueAt, type Lookup } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
+import type { Lookup } from './references';
 import type { Refreshed } from './refresh';
 import type { StateStore } from './state';
 
@@ -47,7 +48,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   }
   const selected = selectTargets(opts, deps, recorded, diagnostics);
   const values = new Map<string, State>(refreshed.data);
-  const lookup: Lookup = (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined);
+  const lookup = lookupIn(values);
   const actions = new Map<string, string>();
   const changes: PlannedChange[] = [];
   const data: Record<string, State> = Object.fromEntries(refreshed.data);
@@ -70,7 +71,13 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     }
     const kind = o.kind as ResourceKind;
     const prior = refreshed.live.get(address) ?? null;
-    const config = resolveReferences(o.config, lookup) as State;
+    const evaluated = evaluateArguments(o, lookup);
+    if (evaluated.diagnostics.length > 0) {
+      diagnostics.push(...evaluated.diagnostics);
+      values.set(address, unknownObject(o.kind.attributes));
+      continue;
+    }
+    const config = evaluated.config;
     const r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
     diagnostics.push(...r.diagnostics);
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
@@ -158,7 +165,9 @@ async function readLateDataSource(
   client: PlatformClient,
   diagnostics: Diagnostic[],
 ): Promise<State | undefined> {
-  const config = resolveReferences(o.config, lookup) as State;
+  const { config, diagnostics: invalid } = evaluateArguments(o, lookup);
+  diagnostics.push(...invalid);
+  if (invalid.length > 0) return undefined;
   const managedChanging = [...(deps.get(o.address) ?? [])].some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
   if (containsUnknown(config) || managedChanging) return undefined;
   const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: { client }, config });

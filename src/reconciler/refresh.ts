@@ -2,11 +2,15 @@ import type { PlatformClient } from '../api';
 import type { Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
-import { adoptResource, readDataSource, readResource, readResourcesInBatch, type OperationResult } from '../resources/operations';
+import { withReadCache } from '../api/read-cache';
+import { Limiter } from '../resources/limiter';
+import { adoptResource, readDataSource } from '../resources/operations';
+import { readInBatches, type ReadRequest } from '../resources/read-batches';
 import { containsUnknown } from '../resources/values';
 import { dependencies, type Configuration } from './config';
 import { mapLimited, runInOrder } from './graph';
-import { resolveReferences, valueAt } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
+import { heldIdentities } from './adoption';
 import type { RecordedObject, StateStore } from './state';
 
 /** What the platform has now, for every recorded object and every data source that could be read. */
@@ -32,69 +36,85 @@ export interface RefreshOptions {
   readonly onRead?: (address: string) => void;
 }
 
+/**
+ * Reads everything the plan needs, in as few requests as the platform allows: batch reads
+ * where a kind has them, data sources and managed objects of every kind overlapping under one
+ * parallelism bound, and no request sent twice (the reads of one refresh share their answers).
+ */
 export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
+  const limiter = new Limiter(opts.parallelism);
+  // Refresh writes nothing, so every read describes the same moment and can be shared.
+  const ctx: OperationContext = { client: opts.refresh ? withReadCache(opts.client) : opts.client };
+  const [fromData, fromManaged] = await Promise.all([readDataSources(opts, ctx, limiter), readManaged(opts, ctx, limiter)]);
+  const diagnostics = [...fromData.diagnostics, ...fromManaged.diagnostics];
+  const adopted = await adoptPending(opts, { client: opts.client }, fromManaged.live, diagnostics);
+  return { data: fromData.values, live: fromManaged.live, adopted, diagnostics };
+}
+
+/** The live object of every recorded managed object (the recorded one with `--refresh=false`). */
+async function readManaged(opts: RefreshOptions, ctx: OperationContext, limiter: Limiter): Promise<{ live: Map<string, State | null>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const data = await readDataSources(opts, diagnostics);
-  const recorded = opts.state.objects().filter((o) => o.mode === 'managed');
   const live = new Map<string, State | null>();
-  const ctx: OperationContext = { client: opts.client };
-  const batched = opts.refresh ? await readInBatches(opts, ctx, recorded) : new Map<string, OperationResult<State | null>>();
-  await mapLimited(recorded, opts.parallelism, async (o) => {
+  const requests: ReadRequest[] = [];
+  for (const o of opts.state.objects()) {
+    if (o.mode !== 'managed') continue;
     const kind = opts.kindOf(o.type);
-    if (!kind) {
-      diagnostics.push(unknownRecordedType(o));
-      return;
-    }
-    const state = upgraded(kind, o);
-    if (!opts.refresh) {
-      live.set(o.address, state);
-      return;
-    }
-    const r = batched.get(o.address) ?? (await readResource({ kind, address: o.address, ctx, state }));
+    if (!kind) diagnostics.push(unknownRecordedType(o));
+    else requests.push({ kind, address: o.address, state: upgraded(kind, o) });
+  }
+  if (!opts.refresh) {
+    for (const r of requests) live.set(r.address, r.state);
+    return { live, diagnostics };
+  }
+  const results = await readInBatches(requests, ctx, limiter, opts.onRead);
+  results.forEach((r, n) => {
     diagnostics.push(...r.diagnostics);
     // When the read failed the plan goes on with the recorded state; the error stops apply.
-    live.set(o.address, r.value === undefined ? state : r.value);
-    opts.onRead?.(o.address);
+    live.set(requests[n].address, r.value === undefined ? requests[n].state : r.value);
   });
-  const adopted = await adoptPending(opts, ctx, live, diagnostics);
-  return { data, live, adopted, diagnostics };
+  return { live, diagnostics };
 }
 
 /** Data sources whose arguments are known without any managed object, in dependency order. */
-async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]): Promise<Map<string, State>> {
+async function readDataSources(opts: RefreshOptions, ctx: OperationContext, limiter: Limiter): Promise<{ values: Map<string, State>; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
   const values = new Map<string, State>();
   const all = dependencies(opts.configuration);
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
-  const ctx: OperationContext = { client: opts.client };
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
     const declared = opts.configuration.objects.get(address)!;
-    const config = resolveReferences(declared.config, (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined)) as State;
+    const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(values));
+    diagnostics.push(...invalid);
+    if (invalid.length > 0) return false;
     if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known
-    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config });
+    const r = await limiter.run(() => readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config }));
     diagnostics.push(...r.diagnostics);
     if (r.value) values.set(address, r.value);
     return r.value !== undefined;
   });
-  return values;
+  return { values, diagnostics };
 }
 
 /**
  * Creates interrupted before their answer was recorded: the object is looked for on the
- * platform and adopted, so that the create is never sent twice.
+ * platform and adopted, so that the create is never sent twice. One at a time, so that two
+ * pending creates of the same configuration never adopt the same object; objects recorded for
+ * other addresses are never candidates.
  */
 async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
   const adopted = new Set<string>();
-  await mapLimited(opts.state.pending(), opts.parallelism, async (p) => {
+  for (const p of opts.state.pending()) {
     const kind = opts.kindOf(p.address.split('.')[0]);
-    if (!kind?.adopt) {
+    if (!kind?.adoptionCandidates) {
       const detail = 'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';
       diagnostics.push(reconcilerErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
-      return;
+      continue;
     }
-    const r = await adoptResource({ kind, address: p.address, ctx, pending: p.attributes });
+    const held = heldIdentities(kind, live, p.address);
+    const r = await adoptResource({ kind, address: p.address, ctx, pending: p.attributes, held });
     if (r.value === undefined) {
       diagnostics.push(...r.diagnostics.map((d) => ({ ...d, detail: `${d.detail}\nAn earlier run was interrupted while creating ${p.address}.` })));
-      return;
+      continue;
     }
     if (r.value) {
       live.set(p.address, r.value);
@@ -106,7 +126,7 @@ async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: M
         address: p.address,
       });
     }
-  });
+  }
   return adopted;
 }
 
@@ -121,23 +141,4 @@ function unknownRecordedType(o: RecordedObject): Diagnostic {
     detail: `${o.address} is recorded with type ${o.type}, which this version of tenantform does not know. Use the tenantform version that wrote the state.`,
     address: o.address,
   };
-}
-
-/** Objects of kinds that can be read in one request (e.g. `GET /infra?uuids=`), read so. */
-async function readInBatches(
-  opts: RefreshOptions,
-  ctx: OperationContext,
-  recorded: RecordedObject[],
-): Promise<Map<string, OperationResult<State | null>>> {
-  const byType = new Map<string, RecordedObject[]>();
-  for (const o of recorded) byType.set(o.type, [...(byType.get(o.type) ?? []), o]);
-  const out = new Map<string, OperationResult<State | null>>();
-  for (const [type, objects] of byType) {
-    const kind = opts.kindOf(type);
-    if (!kind) continue;
-    const items = objects.map((o) => ({ address: o.address, state: upgraded(kind, o) }));
-    const results = await readResourcesInBatch({ kind, ctx, items });
-    results?.forEach((r, n) => out.set(items[n].address, r));
-  }
-  return out;
 }

@@ -107,6 +107,24 @@ export function configWith(resources: Record<string, Record<string, unknown>>): 
   return { '//': { metadata: { backend: 'local' } }, provider: { tenantform: [{}] }, data: COMMON_DATA, resource: resources };
 }
 
+/** A monthly usage report and a subscription to tenant events, both of Northwind. */
+export const NORTHWIND_REPORT_AND_EVENTS = {
+  tenantform_usage_report: {
+    monthly: {
+      result_action: 'save',
+      parameters: { tenant_id: '${data.tenantform_tenant.northwind.id}', kind: 'usage_summary', level: 'accounts', formats: ['csv'] },
+      schedule: { type: 'monthly' },
+    },
+  },
+  tenantform_event_subscription: {
+    tenant_events: {
+      topic_id: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0',
+      types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
+      tenant_depth: 'ALL',
+      tenant_id: '${data.tenantform_tenant.northwind.id}',
+    },
+  },
+};
 /**
  * Runs the command on a terminal (a pseudo-terminal from util-linux `script`), typing `answer`
  * at its prompt. stdout and stderr arrive together, as on a screen.

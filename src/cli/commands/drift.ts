@@ -84,7 +84,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     if (!ws) return;
     const state = await StateStore.open(ws.statePath);
     const lockedBefore = readLock(ws.statePath);
-    const client = platformClient(ws.configuration, process.env);
+    const client = platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds);
     try {
       const recorded = state.objects().filter((o) => o.mode === 'managed').length;
       const detected = await withReadProgress(recorded, (onRead) =>

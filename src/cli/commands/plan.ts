@@ -15,6 +15,7 @@ import type { PlatformClient } from '../../api';
 import type { StateStore } from '../../reconciler/state';
 import { cliErrors } from '../../errors';
 import { locateConfiguration } from '../../reconciler/config';
+import { parseRetryTimeout } from '../../resources/provider-config';
 import { ciRunUrl } from '../ci-run';
 import { redactSecrets } from '../redact';
 import { withReadProgress } from '../read-progress';
@@ -29,6 +30,7 @@ export interface WorkspaceArgs {
   refresh: boolean;
   target?: string[];
   'refresh-only'?: boolean;
+  'retry-timeout'?: number;
   /** false: never ask a question (Terraform's -input=false). */
   input: boolean;
   /** false: no colour (Terraform's -no-color). */
@@ -55,7 +57,14 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
       default: false,
       describe: 'Only accept what changed on the platform into the state (see `tenantform drift`); nothing on the platform changes',
     })
+    .option('retry-timeout', {
+      type: 'number',
+      describe: 'Seconds the retries of one request may take in all (default: provider retry_timeout, TENANTFORM_RETRY_TIMEOUT, or 30)',
+    })
     .check((a) => {
+      if (a['retry-timeout'] !== undefined && parseRetryTimeout(a['retry-timeout']) === undefined) {
+        throw new Error('--retry-timeout must be a number of seconds from 0 to 86400.');
+      }
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
       return true;
@@ -68,7 +77,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state'>): Workspace | undefined {
+export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout'>): Workspace | undefined {
   const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
@@ -77,7 +86,7 @@ export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config'
     return undefined;
   }
   printDiagnostics(ws.diagnostics);
-  return ws;
+  return args['retry-timeout'] === undefined ? ws : { ...ws, retryTimeoutSeconds: args['retry-timeout'] };
 }
 
 /**
