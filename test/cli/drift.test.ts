@@ -210,7 +210,7 @@ describe('tenantform drift', () => {
 
   it('exits 1 when the platform cannot be reached, without touching the state', async () => {
     const before = readFileSync(join(world.dir, STATE));
-    const result = await run(world, ['drift', '--config', file, '--format', 'json'], { TENANTFORM_BASE_URL: 'http://127.0.0.1:9' });
+    const result = await run(world, ['drift', '--config', file, '--format', 'json'], { TENANTFORM_BASE_URL: 'http://127.0.0.1:9', TENANTFORM_RETRY_TIMEOUT: '1' });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Error: [^]*ECONNREFUSED/);
     // Nothing is claimed in sync when it could not be read.
