@@ -325,6 +325,22 @@ export const cliErrors = {
       false,
     );
   },
+  synthImpossible(dir: string) {
+    return new TenantformError(
+      'synth_impossible',
+      'Nothing to synthesize',
+      `--synth runs the app named by \`app\` in cdktf.json, and ${dir} has no cdktf.json with an app. Run tenantform in the cdktf project, or leave out --synth.`,
+      false,
+    );
+  },
+  synthFailed(app: string, code: number | null) {
+    return new TenantformError(
+      'synth_failed',
+      'The app failed to synthesize',
+      `\`${app}\` exited with ${code ?? 'a signal'} (its output is above). Nothing was read from the platform.`,
+      false,
+    );
+  },
 };
 
 /** The installed package itself: its build and the provider it installs. */

@@ -98,3 +98,36 @@ function alertFailed(drift: DriftAlert, err: unknown): TenantformError {
     false,
   );
 }
+
+/** What the drift check did with the stack's alert. */
+export type AlertOutcome =
+  | { readonly action: 'raised'; readonly alertId: string }
+  | { readonly action: 'still-active'; readonly alertId: string }
+  | { readonly action: 'dismissed'; readonly alertIds: string[] }
+  | { readonly action: 'none' };
+
+/** The stack's active drift alerts on the tenant (dismissed ones are not listed). */
+async function activeStackAlerts(client: PlatformClient, tenantId: string, stack: string): Promise<string[]> {
+  const alerts = await client.listAlerts({ type: DRIFT_ALERT_TYPE, tenant: tenantId });
+  return alerts.filter((a) => a.details?.source === 'tenantform' && a.details?.stack === stack).map((a) => a.id);
+}
+
+/**
+ * One alert per stack while drift lasts: raised when drift is found and none is active, left as
+ * it is while it stays, dismissed (DELETE /alerts filtered to its id) once a check finds the
+ * stack in sync.
+ */
+export async function syncDriftAlert(client: PlatformClient, drift: DriftAlert, drifted: boolean): Promise<AlertOutcome> {
+  const active = await activeStackAlerts(client, drift.tenantId, drift.stack).catch((err: unknown) => {
+    // Without the alert type registered there is no alert to find.
+    if (isNotFound(err)) return [];
+    throw err;
+  });
+  if (drifted) {
+    if (active.length > 0) return { action: 'still-active', alertId: active[0] };
+    return { action: 'raised', alertId: (await raiseDriftAlert(client, drift)).alertId };
+  }
+  if (active.length === 0) return { action: 'none' };
+  await client.dismissAlerts({ type: DRIFT_ALERT_TYPE, tenant: drift.tenantId, id: active });
+  return { action: 'dismissed', alertIds: active };
+}

@@ -11,6 +11,7 @@ import { refresh, type Refreshed } from '../reconciler/refresh';
 import type { StateStore } from '../reconciler/state';
 import type { Action } from '../resources/plan';
 import { versionAttribute, type ResourceKind, type State } from '../resources/declaration';
+import type { Coverage, UnmanagedObject } from './unmanaged';
 
 /** `unknown`: the object could not be read (an error says why). */
 export type DriftStatus = 'in_sync' | 'drifted' | 'deleted' | 'unknown';
@@ -41,6 +42,11 @@ export interface DriftReport {
   readonly diagnostics: Diagnostic[];
   /** Tenant ids the recorded and declared objects belong to (for the alert's tenant). */
   readonly tenantIds: string[];
+  /** When the check ran (ISO 8601). */
+  readonly checkedAt?: string;
+  /** Objects of the managed tenants that no configuration declares (absent with --ignore-unmanaged). */
+  readonly unmanaged?: UnmanagedObject[];
+  readonly coverage?: Coverage;
 }
 
 export interface DetectOptions {
@@ -49,11 +55,13 @@ export interface DetectOptions {
   readonly client: PlatformClient;
   readonly parallelism: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
+  /** Called as each recorded object has been read. */
+  readonly onRead?: (address: string) => void;
 }
 
 export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
   const common = { configuration: opts.configuration, state: opts.state, client: opts.client, kindOf: opts.kindOf, targets: [] };
-  const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true });
+  const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true, onRead: opts.onRead });
   const { plan } = await buildPlan({ ...common, refreshed });
   const diagnostics = distinct(plan.diagnostics);
   const failed = hasErrors(diagnostics);
@@ -78,6 +86,7 @@ export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
     .map((c) => ({ address: c.address, action: c.action as ConfigurationDifference['action'] }));
   return {
     stack: opts.configuration.stack,
+    checkedAt: new Date().toISOString(),
     resources,
     configurationDiffers,
     diagnostics,

@@ -3,6 +3,8 @@ import { formatPath, hasErrors, renderDiagnostic, type Diagnostic } from '../dia
 import { driftLines, formatValue, SENSITIVE_TEXT, type DriftLine } from '../reconciler/render/diff';
 import { escapeMarkdown, inlineCode } from '../reconciler/render/markdown';
 import { isDrifted, summarizeDrift, type DriftReport, type DriftSummary, type ResourceDriftReport } from './detect';
+import { IGNORE_FILE } from './ignore';
+import type { Coverage, UnmanagedObject } from './unmanaged';
 
 /** One attribute that moved, at leaf level: a JSON value or an object shows exactly which part. */
 export interface DriftChange {
@@ -14,6 +16,8 @@ export interface DriftChange {
 export interface DriftJson {
   readonly format_version: '1.0';
   readonly stack: string;
+  /** When the check ran (ISO 8601). */
+  readonly checked_at: string | null;
   readonly summary: DriftSummary;
   readonly resources: Array<{
     address: string;
@@ -25,6 +29,9 @@ export interface DriftJson {
   }>;
   /** Objects whose configuration differs from the last apply (`tenantform plan` shows how). */
   readonly configuration_differs: Array<{ address: string; action: string }>;
+  /** Objects of the managed tenants that no configuration declares; null when not looked for. */
+  readonly unmanaged: Array<{ type: string; id: string; tenant_id: string; tenant_name: string; label: string }> | null;
+  readonly coverage: Coverage | null;
   readonly diagnostics: Array<Pick<Diagnostic, 'severity' | 'summary' | 'detail' | 'address'>>;
 }
 
@@ -40,9 +47,12 @@ export function renderDriftJson(report: DriftReport): string {
   const json: DriftJson = {
     format_version: '1.0',
     stack: report.stack,
+    checked_at: report.checkedAt ?? null,
     summary: summarizeDrift(report),
     resources: report.resources.map((r) => ({ address: r.address, type: r.type, status: r.status, changes: driftChanges(r), ignored_changes: r.ignored })),
     configuration_differs: report.configurationDiffers.map((c) => ({ address: c.address, action: c.action })),
+    unmanaged: report.unmanaged?.map((u) => ({ type: u.type, id: u.id, tenant_id: u.tenantId, tenant_name: u.tenantName, label: u.label })) ?? null,
+    coverage: report.coverage ?? null,
     diagnostics: report.diagnostics.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail, ...(d.address ? { address: d.address } : {}) })),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
@@ -53,6 +63,16 @@ function headline(report: DriftReport): string {
   const noun = s.total === 1 ? 'resource' : 'resources';
   const unknown = s.unknown > 0 ? `, ${s.unknown} could not be read` : '';
   return `${s.total} ${noun}: ${s.in_sync} in sync, ${s.drifted} changed outside tenantform, ${s.deleted} deleted outside tenantform${unknown}.`;
+}
+
+/** The coverage sentence, and the unmanaged objects one per line. */
+function unmanagedLines(report: DriftReport, item: (u: UnmanagedObject) => string): string[] {
+  const { unmanaged, coverage } = report;
+  if (!unmanaged || !coverage) return [];
+  const total = coverage.managed + coverage.unmanaged;
+  const head = `Coverage: ${coverage.percent}% (${coverage.managed} of ${total} objects in the managed tenants are managed by this stack).`;
+  if (unmanaged.length === 0) return [head, ''];
+  return [head, '', `Unmanaged objects (on the platform, declared by no configuration; \`tenantform import\` adopts one, ${IGNORE_FILE} leaves it out):`, ...unmanaged.map(item), ''];
 }
 
 const NEXT_STEPS = [
@@ -80,13 +100,15 @@ export function renderDriftText(report: DriftReport): string {
   if (report.configurationDiffers.length > 0) {
     out.push(CONFIGURATION_NOTE, ...report.configurationDiffers.map((c) => `    ${c.address} (${c.action})`), '');
   }
+  out.push(...unmanagedLines(report, (u) => `  + ${u.type} ${u.id} (${u.tenantName}: ${u.label})`));
   if (hasErrors(report.diagnostics)) out.push(INCOMPLETE, '');
   if (isDrifted(report)) out.push(...NEXT_STEPS, '');
   return `${out.join('\n')}`;
 }
 
 export function renderDriftMarkdown(report: DriftReport): string {
-  const out: string[] = [`## Drift report for stack ${inlineCode(report.stack)}`, '', escapeMarkdown(headline(report)), ''];
+  const checked = report.checkedAt ? `Checked at ${report.checkedAt}. ` : '';
+  const out: string[] = [`## Drift report for stack ${inlineCode(report.stack)}`, '', escapeMarkdown(`${checked}${headline(report)}`), ''];
   out.push('| Resource | Status | Attribute | In the state | On the platform |', '|---|---|---|---|---|');
   for (const r of report.resources) {
     const address = inlineCode(r.address, true);
@@ -104,6 +126,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
   if (report.configurationDiffers.length > 0) {
     out.push(escapeMarkdown(CONFIGURATION_NOTE), '', ...report.configurationDiffers.map((c) => `- ${inlineCode(c.address)} (${c.action})`), '');
   }
+  out.push(...unmanagedLines(report, (u) => `- ${inlineCode(`${u.type} ${u.id}`)} (${escapeMarkdown(`${u.tenantName}: ${u.label}`)})`).map((l) => (l.startsWith('- ') || l === '' ? l : escapeMarkdown(l))));
   for (const d of report.diagnostics) out.push(`- ${escapeMarkdown(renderDiagnostic(d)).replace(/\n/g, '<br>')}`);
   if (report.diagnostics.length > 0) out.push('');
   if (hasErrors(report.diagnostics)) out.push(`**${escapeMarkdown(INCOMPLETE)}**`, '');

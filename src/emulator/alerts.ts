@@ -158,6 +158,30 @@ function listAlerts(ctx: RequestContext): Reply {
   return json(200, { items, paging: { cursors: next ? { after: next } : {} } });
 }
 
+/** The alerts in the caller's scope that the type, tenant and id filters select (spec 03 "Alert filters"). */
+function matching(ctx: RequestContext, opts: { deleted: boolean }): Alert[] {
+  const types = queryList(ctx.query, 'type');
+  const tenants = queryList(ctx.query, 'tenant');
+  const ids = queryList(ctx.query, 'id').map((id) => id.toLowerCase());
+  return ctx.store.world.alerts
+    .filter((a) => ctx.store.isInSubtree(a.tenant.id, ctx.caller.tenantId))
+    .filter((a) => opts.deleted || a.deletedAt === undefined)
+    .filter((a) => types.length === 0 || types.includes(a.type))
+    .filter((a) => tenants.length === 0 || tenants.includes(a.tenant.id))
+    .filter((a) => ids.length === 0 || ids.includes(a.id.toLowerCase()));
+}
+
+/** Spec 03: DELETE /alerts dismisses the matching alerts (no filter: all in scope). */
+function dismissAlerts(ctx: RequestContext): Reply {
+  const now = new Date().toISOString();
+  for (const a of matching(ctx, { deleted: false })) {
+    a.deletedAt = now;
+    a.updatedAt = now;
+  }
+  ctx.store.save();
+  return noContent();
+}
+
 export const alertRoutes: InterfaceRoutes = {
   name: 'alert',
   prefix: `${PREFIX}/`,
@@ -166,5 +190,6 @@ export const alertRoutes: InterfaceRoutes = {
     { method: 'GET', pattern: `${PREFIX}/types/:id`, scopes: VIEWER, handler: getType },
     { method: 'POST', pattern: `${PREFIX}/alerts`, scopes: ADMIN, jsonBody: true, handler: raiseAlert },
     { method: 'GET', pattern: `${PREFIX}/alerts`, scopes: VIEWER, handler: listAlerts },
+    { method: 'DELETE', pattern: `${PREFIX}/alerts`, scopes: ADMIN, handler: dismissAlerts },
   ],
 };

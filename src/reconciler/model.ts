@@ -58,6 +58,17 @@ export interface DriftedResource {
   readonly changes: AttributeDrift[];
 }
 
+/** How an output of the root module changes (Terraform's output_changes). */
+export interface OutputChange {
+  readonly name: string;
+  readonly action: 'create' | 'update' | 'delete' | 'no-op';
+  readonly before?: unknown;
+  readonly after?: unknown;
+  /** The value is known only after apply. */
+  readonly afterUnknown?: boolean;
+  readonly sensitive: boolean;
+}
+
 export interface Plan {
   readonly stack: string;
   /** sha256 of the canonical configuration the plan was made from. */
@@ -66,6 +77,7 @@ export interface Plan {
   readonly priorState: { readonly lineage: string; readonly serial: number } | null;
   readonly changes: PlannedChange[];
   readonly drift: DriftedResource[];
+  readonly outputChanges: OutputChange[];
   readonly diagnostics: Diagnostic[];
   readonly refreshOnly: boolean;
   /** A destroy plan (`tenantform destroy`, `plan -destroy`): every recorded object is deleted. */
@@ -95,6 +107,12 @@ export function summarize(changes: ReadonlyArray<PlannedChange>): PlanSummary {
     }
   }
   return { add, change, destroy };
+}
+
+/** Outputs whose value changes (applying records them in the state even without resource changes). */
+export function changedOutputs(plan: Plan): OutputChange[] {
+  // Plans saved before outputs were planned have none.
+  return (plan.outputChanges ?? []).filter((o) => o.action !== 'no-op');
 }
 
 export function hasChanges(plan: Plan): boolean {

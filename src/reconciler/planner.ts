@@ -107,6 +107,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
     changes,
     drift,
+    outputChanges: [],
     diagnostics,
     refreshOnly: opts.refreshOnly ?? false,
     ...(opts.destroy ? { destroy: true } : {}),

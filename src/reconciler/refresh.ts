@@ -32,6 +32,8 @@ export interface RefreshOptions {
   /** false: take the recorded state as live (`--refresh=false`). */
   readonly refresh: boolean;
   readonly kindOf: (type: string) => ResourceKind | undefined;
+  /** Called as each recorded object has been read (for progress on the terminal). */
+  readonly onRead?: (address: string) => void;
 }
 
 /**
@@ -64,7 +66,7 @@ async function readManaged(opts: RefreshOptions, ctx: OperationContext, limiter:
     for (const r of requests) live.set(r.address, r.state);
     return { live, diagnostics };
   }
-  const results = await readInBatches(requests, ctx, limiter);
+  const results = await readInBatches(requests, ctx, limiter, opts.onRead);
   results.forEach((r, n) => {
     diagnostics.push(...r.diagnostics);
     // When the read failed the plan goes on with the recorded state; the error stops apply.

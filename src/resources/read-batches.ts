@@ -20,17 +20,23 @@ export async function readInBatches(
   requests: readonly ReadRequest[],
   ctx: OperationContext,
   limiter: Limiter,
+  /** Called as each object's result arrives (progress). */
+  onRead?: (address: string) => void,
 ): Promise<Array<OperationResult<State | null>>> {
   const results = new Array<OperationResult<State | null>>(requests.length);
+  const settle = (i: number, r: OperationResult<State | null>) => {
+    results[i] = r;
+    onRead?.(requests[i].address);
+  };
   const readAlone = (i: number) =>
     limiter.run(async () => {
       const r = requests[i];
-      results[i] = await readResource({ kind: r.kind, address: r.address, ctx, state: r.state });
+      settle(i, await readResource({ kind: r.kind, address: r.address, ctx, state: r.state }));
     });
   const readTogether = async (batch: number[]) => {
     const items = batch.map((i) => ({ address: requests[i].address, state: requests[i].state }));
     const read = await limiter.run(() => readResourcesInBatch({ kind: requests[batch[0]].kind, ctx, items }));
-    if (read) read.forEach((r, n) => (results[batch[n]] = r));
+    if (read) read.forEach((r, n) => settle(batch[n], r));
     else await Promise.all(batch.map(readAlone));
   };
   const work: Array<Promise<void>> = [];

@@ -46,7 +46,7 @@ describe('tenantform destroy and plan -destroy', () => {
     expect(await platformObjects(world)).not.toEqual(untouched);
   });
 
-  it('plan -destroy shows every object destroyed and saves a plan', async () => {
+  it('plan -destroy shows every object destroyed', async () => {
     const r = await run(world, ['plan', ...where, '-destroy', '-detailed-exitcode']);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('# tenantform_infra_component.northwind_dr_site will be destroyed');
@@ -84,6 +84,19 @@ describe('tenantform destroy and plan -destroy', () => {
     const again = await run(world, ['destroy', ...where, '-auto-approve']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('No changes. No objects need to be destroyed.');
+  });
+
+  it('plan -destroy -out=FILE, then apply FILE, destroys exactly what was reviewed', async () => {
+    const file = writeConfig(world, configWith({ tenantform_infra_component: { reviewed: infra('Reviewed') } }), 'reviewed.tf.json');
+    expect((await run(world, ['apply', '-config', file, '-auto-approve'])).code).toBe(0);
+    const plan = await run(world, ['plan', '-config', file, '-destroy', '-out=destroy.plan', '-detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 1 to destroy.');
+    const applied = await run(world, ['apply', '-config', file, 'destroy.plan']);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Destroy complete! Resources: 1 destroyed.');
+    const names = (await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')))).map((c) => c.name);
+    expect(names).not.toContain('Reviewed');
   });
 
   it('honours prevent_destroy', async () => {

@@ -71,7 +71,8 @@ describe('tenantform drift', () => {
   it('exits 0 when in sync, raises no alert and leaves the state byte-identical', async () => {
     const before = readFileSync(join(world.dir, STATE));
     const result = await drift('--alert');
-    expect(result.stderr).toBe('');
+    // Progress only: no warning, no error.
+    expect(result.stderr).toMatch(/^Reading 7 objects from the platform\.\.\.\nRead 7 objects in \d+\.\ds\.\n$/);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('7 resources: 7 in sync, 0 changed outside tenantform, 0 deleted outside tenantform.');
     expect(await driftAlerts()).toBe(0);
@@ -130,13 +131,19 @@ describe('tenantform drift', () => {
     expect(readFileSync(join(world.dir, STATE)).equals(before)).toBe(true);
   });
 
-  it('raises exactly one alert per run when drifted', async () => {
+  it('raises one alert while drift lasts, not one per run', async () => {
     const alerted = await drift('--alert');
     expect(alerted.code).toBe(2);
+    expect(alerted.stderr).toContain(`Raised drift alert`);
     expect(alerted.stderr).toContain(`for tenant ${world.tenant('Northwind Partner')}`);
     const alerts = await admin.listAlerts({ type: DRIFT_ALERT_TYPE });
     expect(alerts).toHaveLength(1);
     expect(alerts[0].details).toMatchObject({ stack: 'main', drifted_count: 4 });
+
+    const again = await drift('-alert');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`The drift alert ${alerts[0].id} for tenant ${world.tenant('Northwind Partner')} is still active`);
+    expect(await admin.listAlerts({ type: DRIFT_ALERT_TYPE })).toHaveLength(1);
   });
 
   it('reports configuration differences apart from drift', async () => {
@@ -160,8 +167,12 @@ describe('tenantform drift', () => {
     const state = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8'));
     expect(state.serial).toBe(serial + 1);
     expect(attributes('primary').name).toBe('Renamed by hand');
-    const result = await drift();
+    const result = await drift('--alert');
     expect(result.code).toBe(0);
+    // In sync again: the stack's alert is dismissed (DELETE /alerts), and listed no more.
+    expect(result.stderr).toMatch(/The stack is in sync: dismissed drift alert [0-9a-f-]{36} of tenant/);
+    expect(await driftAlerts()).toBe(0);
+    expect(world.requests.filter((r) => r.startsWith('DELETE /api/alert_manager/v1/alerts'))).toHaveLength(1);
     // The platform itself was not touched.
     expect((await admin.getInfra([String(attributes('primary').id)]))[0].name).toBe('Renamed by hand');
   });
@@ -199,7 +210,7 @@ describe('tenantform drift', () => {
 
   it('exits 1 when the platform cannot be reached, without touching the state', async () => {
     const before = readFileSync(join(world.dir, STATE));
-    const result = await run(world, ['drift', '--config', file, '--format', 'json'], { TENANTFORM_BASE_URL: 'http://127.0.0.1:9' });
+    const result = await run(world, ['drift', '--config', file, '--format', 'json'], { TENANTFORM_BASE_URL: 'http://127.0.0.1:9', TENANTFORM_RETRY_TIMEOUT: '1' });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Error: [^]*ECONNREFUSED/);
     // Nothing is claimed in sync when it could not be read.

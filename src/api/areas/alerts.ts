@@ -66,4 +66,9 @@ export const alertsMethods = {
     const query = { type: opts.type, tenant: opts.tenant, severity: opts.severity, created_at: opts.createdAt, show_deleted: opts.showDeleted, limit: opts.limit };
     return collect(this[paged](`${ALERTS}/alerts`, query, S.AlertPage));
   },
+
+  /** Spec 03: DELETE /alerts dismisses the alerts matching the filter (never call it without one). */
+  async dismissAlerts(this: PlatformCore, filter: { type: string | string[]; tenant?: string | string[]; id?: string[] }): Promise<void> {
+    await this[call]({ method: 'DELETE', endpoint: `${ALERTS}/alerts`, query: { type: filter.type, tenant: filter.tenant, id: filter.id }, schema: null });
+  },
 };

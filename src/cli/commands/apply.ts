@@ -10,7 +10,7 @@ import { renderText, shouldColor } from '../../reconciler/render/text';
 import { resourceKind, withLockedState } from '../../reconciler/session';
 import { redactSecrets } from '../redact';
 import { stateLockFlags } from './lock-flags';
-import { makePlan, planChangesSomething, printDiagnostics, workspaceFlags, workspaceOrProblems, type WorkspaceArgs } from './plan';
+import { makePlan, planChangesSomething, openSynthesizedWorkspace, printDiagnostics, workspaceFlags, type WorkspaceArgs } from './plan';
 
 export interface ApproveArgs extends WorkspaceArgs {
   'auto-approve': boolean;
@@ -71,7 +71,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
  */
 export async function planApproveApply(args: ApproveArgs & { planfile?: string }, flavour: Flavour): Promise<void> {
   if (!args.planfile && !args['auto-approve'] && !args.input) throw cliErrors.approvalWithoutInput(flavour.command);
-  const ws = workspaceOrProblems(args);
+  const ws = await openSynthesizedWorkspace(args);
   if (!ws) return;
   await withLockedState(ws, process.env, 'OperationTypeApply', async (state, client) => {
     let result: PlanResult;

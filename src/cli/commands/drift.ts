@@ -1,15 +1,20 @@
 import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
-import { raiseDriftAlert } from '../../drift/alert';
+import { syncDriftAlert } from '../../drift/alert';
 import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../drift/detect';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../drift/report';
+import { IGNORE_FILE, IgnoreRules, withIgnoredChanges } from '../../drift/ignore';
 import { stackRootTenant } from '../../drift/root-tenant';
+import { findUnmanaged } from '../../drift/unmanaged';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PlatformClient } from '../../api';
 import { describeHolder } from '../../backends/lock-info';
 import { platformClient, resourceKind, withUnlockedState } from '../../reconciler/session';
 import { checkPlatform } from '../../reconciler/preflight';
+import { withReadProgress } from '../read-progress';
 import { redactSecrets } from '../redact';
-import { printDiagnostics, workspaceOrProblems } from './plan';
+import { openSynthesizedWorkspace, printDiagnostics, SYNTH_OPTION } from './plan';
 
 interface DriftArgs {
   stack?: string;
@@ -19,6 +24,9 @@ interface DriftArgs {
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
   color: boolean;
+  synth: boolean;
+  'ignore-unmanaged': boolean;
+  'summary-file'?: string;
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -45,14 +53,24 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
+      .option('synth', SYNTH_OPTION)
       .option('color', { type: 'boolean', default: true, describe: 'Accepted for scripts that pass -no-color everywhere (the report has no colour)' })
+      .option('ignore-unmanaged', {
+        type: 'boolean',
+        default: false,
+        describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some`,
+      })
+      .option('summary-file', {
+        type: 'string',
+        describe: 'Also append the markdown report to this file, e.g. "$GITHUB_STEP_SUMMARY" for the job summary',
+      })
       .option('alert', {
         type: 'boolean',
         default: false,
         describe:
-          "When there is drift, raise one alert in the platform's alert manager (type tenantform.drift), for the stack's " +
-          'root tenant: the nearest tenant containing every tenant the stack\'s objects belong to (without any, the API ' +
-          "client's own tenant). Nothing is raised when in sync.",
+          "While there is drift, keep ONE alert in the platform's alert manager (type tenantform.drift) for the stack, on the stack's " +
+          "root tenant (the nearest tenant containing every tenant the stack's objects belong to; without any, the API client's own " +
+          'tenant): raised when drift is first found, left as it is while drift lasts, dismissed when a check finds the stack in sync.',
       })
       .check((a) => {
         if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
@@ -62,21 +80,36 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .example('tenantform drift --format json > drift.json', 'For a program to read')
       .example('tenantform drift --alert || notify-team', 'Nightly: an alert in the platform, and the exit code for the scheduler'),
   handler: async (args) => {
-    const ws = workspaceOrProblems(args);
+    const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
     const client = platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds);
     try {
       await withUnlockedState(ws, async (state) => {
         const lockedBefore = await ws.backend.currentLock();
         await checkPlatform(client);
-        const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
+        const recorded = state.objects().filter((o) => o.mode === 'managed').length;
+        const detected = await withReadProgress(recorded, (onRead) =>
+          detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind, onRead }),
+        );
+        const rules = IgnoreRules.load(join(process.cwd(), IGNORE_FILE));
+        const identityOf = (address: string) => {
+          const o = state.get(address);
+          const kind = o && resourceKind(o.type);
+          return kind ? kind.identity(o.attributes) : undefined;
+        };
+        let report = withIgnoredChanges(detected, rules, identityOf);
+        if (!args['ignore-unmanaged'] && !hasErrors(report.diagnostics)) {
+          const managed = state.objects().filter((o) => o.mode === 'managed');
+          report = { ...report, ...(await findUnmanaged(client, { tenantIds: report.tenantIds, recorded: managed, kindOf: resourceKind, ignore: rules })) };
+        }
         process.stdout.write(redactSecrets(render(report, args.format)));
+        if (args['summary-file']) appendFileSync(args['summary-file'], redactSecrets(renderDriftMarkdown(report)));
         printDiagnostics(report.diagnostics);
         const lock = lockedBefore ?? (await ws.backend.currentLock());
         if (lock) process.stderr.write(`Warning: the state was locked by ${describeHolder(lock)} during this check; what it changes may show as drift. Run the check again once it is done.\n`);
         if (!state.existed) process.stderr.write(`Warning: there is no state in ${ws.backend.location}: nothing has been applied yet.\n`);
         const drifted = isDrifted(report);
-        if (drifted && args.alert) await alert(client, report);
+        if (args.alert && !hasErrors(report.diagnostics)) await alert(client, report, drifted);
         process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
       });
     } finally {
@@ -91,15 +124,19 @@ function render(report: DriftReport, format: DriftArgs['format']): string {
   return renderDriftText(report);
 }
 
-async function alert(client: PlatformClient, report: DriftReport): Promise<void> {
+async function alert(client: PlatformClient, report: DriftReport, drifted: boolean): Promise<void> {
   const s = summarizeDrift(report);
   const addresses = report.resources.filter((r) => r.status !== 'in_sync').map((r) => r.address);
   const tenantId = await stackRootTenant(client, report.tenantIds);
-  const raised = await raiseDriftAlert(client, {
-    tenantId,
-    stack: report.stack,
-    addresses,
-    summary: `${addresses.length} of ${s.total} resources drifted: ${s.drifted} changed and ${s.deleted} deleted outside tenantform`,
-  });
-  process.stderr.write(`Raised drift alert ${raised.alertId} for tenant ${tenantId}.\n`);
+  const summary = `${addresses.length} of ${s.total} resources drifted: ${s.drifted} changed and ${s.deleted} deleted outside tenantform`;
+  const outcome = await syncDriftAlert(client, { tenantId, stack: report.stack, addresses, summary }, drifted);
+  const said =
+    outcome.action === 'raised'
+      ? `Raised drift alert ${outcome.alertId} for tenant ${tenantId}.`
+      : outcome.action === 'still-active'
+        ? `The drift alert ${outcome.alertId} for tenant ${tenantId} is still active: no new alert raised.`
+        : outcome.action === 'dismissed'
+          ? `The stack is in sync: dismissed drift alert ${outcome.alertIds.join(', ')} of tenant ${tenantId}.`
+          : '';
+  if (said) process.stderr.write(`${said}\n`);
 }

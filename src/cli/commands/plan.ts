@@ -1,18 +1,26 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { hasErrors, renderDiagnostic, type Diagnostic } from '../../diagnostics';
-import { hasChanges } from '../../reconciler/model';
+import { changedOutputs, hasChanges } from '../../reconciler/model';
 import { savePlan } from '../../reconciler/planfile';
 import { buildPlan, type PlanResult } from '../../reconciler/planner';
 import { refresh } from '../../reconciler/refresh';
 import { serializePlanJson } from '../../reconciler/render/json';
-import { renderMarkdown } from '../../reconciler/render/markdown';
+import type { PlanJsonContext } from '../../reconciler/render/json-document';
+import { renderComments } from '../../reconciler/render/markdown-comments';
 import { renderText, shouldColor } from '../../reconciler/render/text';
-import { openWorkspace, resourceKind, withLockedState, type Workspace } from '../../reconciler/session';
+import { openWorkspace, resourceKind, TENANTFORM_VERSION, withLockedState, type Workspace } from '../../reconciler/session';
 import type { PlatformClient } from '../../api';
 import type { StateStore } from '../../reconciler/state';
+import { cliErrors } from '../../errors';
+import { locateConfiguration } from '../../reconciler/config';
 import { parseRetryTimeout } from '../../resources/provider-config';
+import { ciRunUrl } from '../ci-run';
 import { redactSecrets } from '../redact';
 import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
+import { withReadProgress } from '../read-progress';
+import { staleStackWarning, synthesizeApp } from '../synth';
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
 export interface WorkspaceArgs extends LockArgs {
@@ -28,7 +36,11 @@ export interface WorkspaceArgs extends LockArgs {
   input: boolean;
   /** false: no colour (Terraform's -no-color). */
   color: boolean;
+  /** Run the cdktf app first (as `cdktf diff` does). */
+  synth?: boolean;
 }
+
+export const SYNTH_OPTION = { type: 'boolean', default: false, describe: "Run the cdktf app (cdktf.json's `app`) first, as `cdktf diff` does" } as const;
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
   return lockFlags(y)
@@ -40,6 +52,7 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
     .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
     .option('color', { type: 'boolean', default: true, describe: 'Colour on a terminal (or with FORCE_COLOR); --no-color for none' })
+    .option('synth', SYNTH_OPTION)
     .option('refresh-only', {
       type: 'boolean',
       default: false,
@@ -77,16 +90,34 @@ export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config'
   return args['retry-timeout'] === undefined ? ws : { ...ws, retryTimeoutSeconds: args['retry-timeout'] };
 }
 
+/**
+ * Opens the workspace after synthesizing the app (--synth), or with a warning when the app's
+ * sources are newer than the synthesized stack.
+ */
+export async function openSynthesizedWorkspace(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'synth'>): Promise<Workspace | undefined> {
+  if (args.synth) {
+    if (args.config) throw cliErrors.synthImpossible(process.cwd());
+    await synthesizeApp(process.cwd());
+  }
+  const ws = workspaceOrProblems(args);
+  if (ws && !args.synth && !args.config) {
+    const warning = staleStackWarning(process.cwd(), locateConfiguration({ cwd: process.cwd(), stack: args.stack }).file);
+    if (warning) process.stderr.write(warning);
+  }
+  return ws;
+}
+
 /** Refreshes and plans (the part plan and apply share). */
 export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient, mode: { destroy?: boolean } = {}): Promise<PlanResult> {
   const common = { configuration: ws.configuration, state, client, kindOf: resourceKind };
-  const refreshed = await refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh });
+  const recorded = args.refresh ? state.objects().filter((o) => o.mode === 'managed').length : 0;
+  const refreshed = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
   return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
 }
 
 /** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */
 export function planChangesSomething(plan: PlanResult['plan']): boolean {
-  return hasChanges(plan) || (plan.refreshOnly && plan.drift.length > 0);
+  return hasChanges(plan) || changedOutputs(plan).length > 0 || (plan.refreshOnly && plan.drift.length > 0);
 }
 
 interface PlanArgs extends WorkspaceArgs {
@@ -94,6 +125,7 @@ interface PlanArgs extends WorkspaceArgs {
   format: 'text' | 'markdown' | 'json';
   'detailed-exitcode': boolean;
   destroy: boolean;
+  'comments-dir'?: string;
 }
 
 export const planCommand: CommandModule<object, PlanArgs> = {
@@ -104,6 +136,10 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .option('out', { type: 'string', describe: 'Save the plan to this file, for `tenantform apply PLANFILE`' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Output format (markdown for pull requests)' })
       .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 1 on error, 2 with changes' })
+      .option('comments-dir', {
+        type: 'string',
+        describe: 'Write the markdown plan as pull-request comments into this folder: comment-1.md, comment-2.md, ... (each under 65,536 characters)',
+      })
       .option('destroy', { type: 'boolean', default: false, describe: 'Plan to delete every recorded object (the targets and what depends on them)' })
       .check((a) => {
         if (a.destroy && a['refresh-only']) throw new Error('--destroy and --refresh-only cannot be combined.');
@@ -114,15 +150,17 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly what was reviewed')
       .example('tenantform plan --refresh-only', 'What `apply --refresh-only` would accept into the state'),
   handler: async (args) => {
-    const ws = workspaceOrProblems(args);
+    const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
     await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
       const result = await makePlan(ws, args, state, client, { destroy: args.destroy });
-      process.stdout.write(redactSecrets(render(result, args)));
+      const context = { configuration: ws.configuration, data: result.data, recordedDependencies: new Map(state.objects().map((o) => [o.address, o.dependencies])), version: TENANTFORM_VERSION };
+      process.stdout.write(redactSecrets(render(result, args, context)));
       if (hasErrors(result.plan.diagnostics)) {
         process.exitCode = 1;
         return;
       }
+      if (args['comments-dir']) writeComments(args['comments-dir'], result.plan);
       if (args.out) {
         await savePlan(args.out, result);
         process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
@@ -132,8 +170,17 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   },
 };
 
-function render({ plan }: PlanResult, args: PlanArgs): string {
-  if (args.format === 'json') return serializePlanJson(plan);
-  if (args.format === 'markdown') return renderMarkdown(plan);
+function render({ plan }: PlanResult, args: PlanArgs, context: PlanJsonContext): string {
+  if (args.format === 'json') return serializePlanJson(plan, context);
+  if (args.format === 'markdown') return renderComments(plan, { runUrl: ciRunUrl() }).join('\n---\n\n');
   return renderText(plan, { color: shouldColor(process.stdout, process.env, args.color) });
+}
+
+/** One file per comment, and nothing left of an earlier, longer plan. */
+function writeComments(dir: string, plan: PlanResult['plan']): void {
+  mkdirSync(dir, { recursive: true });
+  for (const old of readdirSync(dir).filter((f) => /^comment-\d+\.md$/.test(f))) rmSync(join(dir, old));
+  const comments = renderComments(plan, { runUrl: ciRunUrl() });
+  comments.forEach((text, i) => writeFileSync(join(dir, `comment-${i + 1}.md`), redactSecrets(text)));
+  process.stderr.write(`Wrote ${comments.length} pull-request comment${comments.length === 1 ? '' : 's'} to ${dir}.\n`);
 }

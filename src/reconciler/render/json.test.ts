@@ -103,8 +103,9 @@ describe('renderJson', () => {
     expect(deleted.change.after_unknown).toEqual({});
     expect(deleted.change.after_sensitive).toBe(false);
 
-    const drift = renderJson(mixedPlan).resource_drift;
-    expect(drift.map((d) => d.change.actions)).toEqual([['update'], ['update'], ['delete']]);
+    const drift = renderJson(mixedPlan).resource_drift ?? [];
+    // Sorted by address, as Terraform does.
+    expect(drift.map((d) => d.change.actions)).toEqual([['update'], ['delete'], ['update']]);
   });
 
   it('leaves unknown values out of after and marks them in after_unknown', () => {
@@ -146,5 +147,41 @@ describe('renderJson', () => {
     const text = serializePlanJson(mixedPlan);
     expect(text.endsWith('\n')).toBe(true);
     expect(JSON.parse(text)).toEqual(renderJson(mixedPlan));
+  });
+});
+
+describe('outputs in the plan JSON', () => {
+  const plan = {
+    ...mixedPlan,
+    outputChanges: [
+      { name: 'site_url', action: 'update' as const, before: 'https://a', after: 'https://b', sensitive: false },
+      { name: 'ids', action: 'create' as const, afterUnknown: true, sensitive: false },
+      { name: 'token', action: 'update' as const, before: SECRET, after: `${SECRET}-2`, sensitive: true },
+      { name: 'old', action: 'delete' as const, before: { a: [1] }, sensitive: false },
+    ],
+  };
+  const json = renderJson(plan);
+
+  it("writes output_changes in Terraform's shape, never a sensitive value", () => {
+    expect(json.output_changes).toEqual({
+      site_url: { actions: ['update'], before: 'https://a', after: 'https://b', after_unknown: false, before_sensitive: false, after_sensitive: false },
+      ids: { actions: ['create'], before: null, after: null, after_unknown: true, before_sensitive: false, after_sensitive: false },
+      token: { actions: ['update'], before: null, after: null, after_unknown: false, before_sensitive: true, after_sensitive: true },
+      old: { actions: ['delete'], before: { a: [1] }, after: null, after_unknown: false, before_sensitive: false, after_sensitive: false },
+    });
+    expect(JSON.stringify(json)).not.toContain(SECRET);
+  });
+
+  it('lists the outputs after apply in planned_values and before it in prior_state, with their types', () => {
+    expect(json.planned_values.outputs).toEqual({
+      site_url: { sensitive: false, type: 'string', value: 'https://b' },
+      ids: { sensitive: false },
+      token: { sensitive: true, type: 'string' },
+    });
+    expect(json.prior_state?.values.outputs).toEqual({
+      site_url: { sensitive: false, type: 'string', value: 'https://a' },
+      token: { sensitive: true, type: 'string' },
+      old: { sensitive: false, type: ['object', { a: ['tuple', ['number']] }], value: { a: [1] } },
+    });
   });
 });

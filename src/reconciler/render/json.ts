@@ -1,9 +1,23 @@
 import { hasErrors, type AttributePath, type Severity } from '../../diagnostics';
 import type { State } from '../../resources/declaration';
 import type { Action } from '../../resources/plan';
-import { containsUnknown, isUnknown } from '../../resources/values';
 import { hasChanges, summarize, type Mode, type Plan, type PlanSummary } from '../model';
+import { TENANTFORM_VERSION } from '../session';
 import { scrubSecrets, secretTexts, sensitiveByAddress } from './diff';
+import {
+  configurationJson,
+  outputChanges,
+  plannedValues,
+  priorState,
+  PROVIDER_NAME,
+  relevantAttributes,
+  type JsonConfiguration,
+  type JsonOutputChange,
+  type JsonRelevantAttribute,
+  type JsonValues,
+  type PlanJsonContext,
+} from './json-document';
+import { knownValues, sensitiveMirror, unknownMirror, withoutUnknowns, type JsonValue } from './json-values';
 
 /**
  * The plan in the shape of `terraform show -json`, so that tools which read Terraform
@@ -11,10 +25,9 @@ import { scrubSecrets, secretTexts, sensitiveByAddress } from './diff';
  * `*_sensitive` mirrors) rather than written in clear as Terraform does.
  */
 
-export const PROVIDER_NAME = 'registry.terraform.io/tenantform/tenantform';
+export { PROVIDER_NAME };
+export type { JsonValue };
 export const FORMAT_VERSION = '1.2';
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export type JsonAction = 'create' | 'update' | 'delete' | 'no-op';
 
@@ -78,8 +91,14 @@ export interface TenantformPlanData {
 
 export interface PlanJson {
   readonly format_version: string;
+  readonly terraform_version: string;
+  readonly planned_values: JsonValues;
+  readonly resource_drift?: JsonResourceChange[];
   readonly resource_changes: JsonResourceChange[];
-  readonly resource_drift: JsonResourceChange[];
+  readonly output_changes?: Record<string, JsonOutputChange>;
+  readonly prior_state?: { format_version: string; terraform_version: string; values: JsonValues };
+  readonly configuration?: JsonConfiguration;
+  readonly relevant_attributes?: JsonRelevantAttribute[];
   readonly applyable: boolean;
   readonly complete: boolean;
   readonly errored: boolean;
@@ -96,46 +115,6 @@ const ACTIONS: Record<Action, JsonAction[]> = {
   replace: ['delete', 'create'],
 };
 
-/** A value with unknowns left out: object keys dropped, list elements as null (to keep indexes). */
-function withoutUnknowns(value: unknown): JsonValue {
-  if (isUnknown(value) || value === undefined || value === null) return null;
-  if (Array.isArray(value)) return value.map(withoutUnknowns);
-  if (typeof value === 'object') {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (!isUnknown(v)) out[k] = withoutUnknowns(v);
-    }
-    return out;
-  }
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
-  return String(value);
-}
-
-/** Terraform's after_unknown: `true` where unknown; objects keep only keys that hold unknowns. */
-function unknownMirror(value: unknown): JsonValue {
-  if (isUnknown(value)) return true;
-  if (Array.isArray(value)) return value.map(unknownMirror);
-  if (value !== null && typeof value === 'object') {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(value)) {
-      const mirrored = unknownMirror(v);
-      if (mirrored !== false) out[k] = mirrored;
-    }
-    return out;
-  }
-  return false;
-}
-
-function masked(state: State | null, sensitive: ReadonlySet<string>): State | null {
-  if (!state) return null;
-  return Object.fromEntries(Object.entries(state).filter(([k]) => !sensitive.has(k)));
-}
-
-function sensitiveMirror(state: State | null, sensitive: ReadonlySet<string>): JsonValue {
-  if (!state) return false;
-  return Object.fromEntries(Object.keys(state).filter((k) => sensitive.has(k)).map((k) => [k, true]));
-}
-
 function changeOf(
   actions: JsonAction[],
   before: State | null,
@@ -144,21 +123,28 @@ function changeOf(
 ): JsonChange {
   return {
     actions,
-    before: withoutUnknowns(masked(before, sensitive)),
-    after: withoutUnknowns(masked(after, sensitive)),
-    after_unknown: after && containsUnknown(after) ? unknownMirror(after) : {},
+    before: knownValues(before, sensitive),
+    after: knownValues(after, sensitive),
+    after_unknown: unknownMirror(after),
     before_sensitive: sensitiveMirror(before, sensitive),
     after_sensitive: sensitiveMirror(after, sensitive),
   };
 }
 
-export function renderJson(plan: Plan): PlanJson {
+/**
+ * The plan as `terraform show -json` writes it. Without a context (configuration, data source
+ * values, recorded dependencies), configuration and the data sources of prior_state are left out.
+ */
+export function renderJson(plan: Plan, context: PlanJsonContext = { version: TENANTFORM_VERSION }): PlanJson {
   const sensitive = sensitiveByAddress(plan);
   const secrets = secretTexts(plan);
   const sensitiveOf = (address: string) => sensitive.get(address) ?? new Set<string>();
 
-  const resourceChanges: JsonResourceChange[] = plan.changes.map((c) => {
-    const change = changeOf(ACTIONS[c.action], c.before, c.after, sensitiveOf(c.address));
+  // Terraform plans the deletion of an object no longer configured from the state as recorded.
+  const recorded = new Map(plan.drift.map((d) => [d.address, d.before]));
+  const resourceChanges: JsonResourceChange[] = [...plan.changes].sort(byAddress).map((c) => {
+    const before = c.actionReason === 'delete_because_no_resource_config' && recorded.has(c.address) ? recorded.get(c.address)! : c.before;
+    const change = changeOf(ACTIONS[c.action], before, c.after, sensitiveOf(c.address));
     return {
       address: c.address,
       mode: c.mode,
@@ -170,7 +156,7 @@ export function renderJson(plan: Plan): PlanJson {
     };
   });
 
-  const resourceDrift: JsonResourceChange[] = plan.drift.map((d) => ({
+  const resourceDrift: JsonResourceChange[] = [...plan.drift].sort(byAddress).map((d) => ({
     address: d.address,
     mode: d.mode,
     type: d.type,
@@ -204,10 +190,19 @@ export function renderJson(plan: Plan): PlanJson {
   }));
   const errored = hasErrors(plan.diagnostics);
 
+  const prior = priorState(plan, context);
+  const outputs = outputChanges(plan);
+  const relevant = context.configuration ? relevantAttributes(plan, context.configuration) : [];
   return {
     format_version: FORMAT_VERSION,
+    terraform_version: context.version,
+    planned_values: plannedValues(plan),
+    ...(resourceDrift.length > 0 ? { resource_drift: resourceDrift } : {}),
     resource_changes: resourceChanges,
-    resource_drift: resourceDrift,
+    ...(outputs ? { output_changes: outputs } : {}),
+    ...(prior ? { prior_state: prior } : {}),
+    ...(context.configuration ? { configuration: configurationJson(context.configuration) } : {}),
+    ...(relevant.length > 0 ? { relevant_attributes: relevant } : {}),
     // A refresh-only plan with drift is applied to record the drift in the state.
     applyable: (hasChanges(plan) || (plan.refreshOnly && plan.drift.length > 0)) && !errored,
     complete: true,
@@ -229,6 +224,8 @@ export function renderJson(plan: Plan): PlanJson {
   };
 }
 
-export function serializePlanJson(plan: Plan): string {
-  return `${JSON.stringify(renderJson(plan), null, 2)}\n`;
+const byAddress = <T extends { address: string }>(a: T, b: T) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
+
+export function serializePlanJson(plan: Plan, context?: PlanJsonContext): string {
+  return `${JSON.stringify(renderJson(plan, context), null, 2)}\n`;
 }

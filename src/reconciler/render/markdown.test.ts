@@ -14,7 +14,7 @@ import { DEFAULT_MAX_LENGTH, escapeMarkdown, inlineCode, renderMarkdown } from '
 const OMISSION = /Details of (\d+) resources? omitted to fit the comment limit; run `tenantform plan` to see them\./;
 
 function tableRows(markdown: string): string[] {
-  return markdown.split('\n').filter((l) => /^\| (create|update in place|replace|destroy|…) \|/.test(l));
+  return markdown.split('\n').filter((l) => /^\| (create|update in-place|replace|destroy|…) \|/.test(l));
 }
 
 describe('renderMarkdown', () => {
@@ -62,7 +62,7 @@ describe('renderMarkdown', () => {
     const rows = tableRows(renderMarkdown(mixedPlan));
     expect(rows).toEqual([
       '| create | `tenantform_infra_component.primary` |',
-      '| update in place | `tenantform_tenant_setting.acme_retention` |',
+      '| update in-place | `tenantform_tenant_setting.acme_retention` |',
       '| replace | `tenantform_application_binding.acme_backup` |',
       '| destroy | `tenantform_usage_report.monthly` |',
     ]);
@@ -152,7 +152,7 @@ describe('renderMarkdown', () => {
         diagnostics: [{ severity: 'warning', summary: 'Pipe | and `tick`', detail: '<b>not html</b>' }],
       };
       const markdown = renderMarkdown(plan);
-      expect(markdown).toContain('| update in place | `tenantform_tenant_setting.x["a\\|b"]` |');
+      expect(markdown).toContain('| update in-place | `tenantform_tenant_setting.x["a\\|b"]` |');
       // A fence longer than any run of backticks in the block.
       expect(markdown).toContain('\n`````diff\n');
       expect(markdown).toContain('\n`````\n');

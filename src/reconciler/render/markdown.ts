@@ -1,6 +1,6 @@
 import { formatPath, type Diagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
-import { hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../model';
+import { changedOutputs, hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../model';
 import {
   actionableChanges,
   driftLines,
@@ -26,14 +26,14 @@ const ACTION_ORDER: Acting[] = ['create', 'update', 'replace', 'delete'];
 
 const ACTION_WORDS: Record<Acting, string> = {
   create: 'create',
-  update: 'update in place',
+  update: 'update in-place',
   replace: 'replace',
   delete: 'destroy',
 };
 
 const HEADLINES: Record<Acting, string> = {
   create: 'will be created',
-  update: 'will be updated in place',
+  update: 'will be updated in-place',
   replace: 'must be replaced',
   delete: 'will be destroyed',
 };
@@ -60,7 +60,7 @@ export function inlineCode(text: string, inTable = false): string {
 }
 
 /** A fenced block whose fence is longer than any backtick run inside it. */
-function fencedBlock(language: string, lines: string[]): string {
+export function fencedBlock(language: string, lines: string[]): string {
   const body = lines.join('\n');
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
   return `${fence}${language}\n${body}\n${fence}`;
@@ -130,6 +130,37 @@ function diagnosticItem(d: Diagnostic, secrets: ReadonlyArray<string>): string {
   return `- ${head} ${where ? `${inlineCode(where)}: ` : ''}${text(d.summary)}<br>${text(d.detail)}`;
 }
 
+/** The pieces of a plan's markdown, shared by the single comment and the numbered comments. */
+export function markdownParts(plan: Plan) {
+  const secrets = secretTexts(plan);
+  const sensitive = sensitiveByAddress(plan);
+  const changes = actionableChanges(plan);
+  const byAction = ACTION_ORDER.flatMap((a) => changes.filter((c) => c.action === a));
+  const destructive = byAction.filter((c) => c.action === 'delete' || c.action === 'replace');
+  const s = summarize(plan.changes);
+  const outputs = changedOutputs(plan);
+  const headline = hasChanges(plan)
+    ? `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`
+    : outputs.length > 0
+      ? '**Only outputs change.** Applying saves their new values; nothing changes on the platform.'
+      : '**No changes.** Your configuration matches the platform.';
+  const deletes = destructive.filter((c) => c.action === 'delete').length;
+  const counts = [
+    deletes > 0 ? `destroys ${plural(deletes, 'resource', 'resources')}` : '',
+    destructive.length > deletes ? `replaces ${plural(destructive.length - deletes, 'resource', 'resources')}` : '',
+  ].filter(Boolean);
+  return {
+    headline,
+    bannerHead: `> [!WARNING]\n> This plan ${counts.join(' and ')}. Review before merging:`,
+    bannerItems: destructive.map((c) => `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}`),
+    tableRows: byAction.map((c) => `| ${ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`),
+    outputs,
+    drift: plan.drift.map((d) => driftDetails(d, sensitive.get(d.address) ?? new Set())).filter((d): d is string => d !== null),
+    details: changes.map(changeDetails),
+    diagnostics: plan.diagnostics.map((d) => diagnosticItem(d, secrets)),
+  };
+}
+
 /** How much of each shrinkable part a rendering keeps. */
 interface Kept {
   changeDetails: number;
@@ -146,23 +177,7 @@ interface Kept {
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-  const secrets = secretTexts(plan);
-  const sensitive = sensitiveByAddress(plan);
-  const changes = actionableChanges(plan);
-  const byAction = ACTION_ORDER.flatMap((a) => changes.filter((c) => c.action === a));
-  const destructive = byAction.filter((c) => c.action === 'delete' || c.action === 'replace');
-
-  const s = summarize(plan.changes);
-  const headline = hasChanges(plan)
-    ? `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`
-    : '**No changes.** Your configuration matches the platform.';
-  const bannerItems = destructive.map((c) => `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}`);
-  const tableRows = byAction.map((c) => `| ${ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`);
-  const drift = plan.drift
-    .map((d) => driftDetails(d, sensitive.get(d.address) ?? new Set()))
-    .filter((d): d is string => d !== null);
-  const details = changes.map(changeDetails);
-  const diagnostics = plan.diagnostics.map((d) => diagnosticItem(d, secrets));
+  const { headline, bannerHead, bannerItems, tableRows, drift, details, diagnostics } = markdownParts(plan);
 
   const omitted = (count: number, what: string) =>
     `_Details of ${count} ${what} omitted to fit the comment limit; run \`tenantform plan\` to see them._`;
@@ -170,13 +185,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const assemble = (kept: Kept): string => {
     const parts: string[] = [headline];
     if (bannerItems.length > 0) {
-      const deletes = destructive.filter((c) => c.action === 'delete').length;
-      const replaces = destructive.length - deletes;
-      const counts = [
-        deletes > 0 ? `destroys ${plural(deletes, 'resource', 'resources')}` : '',
-        replaces > 0 ? `replaces ${plural(replaces, 'resource', 'resources')}` : '',
-      ].filter(Boolean);
-      const banner = [`> [!WARNING]`, `> This plan ${counts.join(' and ')}. Review before merging:`];
+      const banner = [bannerHead];
       banner.push(...bannerItems.slice(0, kept.bannerItems));
       const cut = bannerItems.length - kept.bannerItems;
       if (cut > 0) banner.push(`> - … and ${cut} more`);

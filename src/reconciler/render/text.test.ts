@@ -1,6 +1,6 @@
-import type { Plan, PlannedChange } from '../model';
-import { mixedPlan, noChangesPlan, noChangesWithDriftPlan, OLD_SECRET_HASH, SECRET, sensitivePlan } from './fixtures';
-import { NO_CHANGES_TEXT, REFRESH_ONLY_TEXT, renderText, shouldColor } from './text';
+import type { OutputChange, Plan, PlannedChange } from '../model';
+import { mixedPlan, noChangesPlan, noChangesWithDriftPlan, OLD_SECRET_HASH, safePlan, SECRET, sensitivePlan } from './fixtures';
+import { NO_CHANGES_TEXT, OUTPUTS_ONLY_TEXT, REFRESH_ONLY_TEXT, renderText, shouldColor } from './text';
 
 const ANSI_PATTERN = /\x1b\[[0-9;]*m/g;
 
@@ -48,7 +48,7 @@ describe('renderText', () => {
   it('uses Terraform’s headlines and markers', () => {
     const text = renderText(mixedPlan, { color: false });
     expect(text).toContain('  # tenantform_infra_component.primary will be created\n  + resource');
-    expect(text).toContain('  # tenantform_tenant_setting.acme_retention will be updated in place\n  ~ resource');
+    expect(text).toContain('  # tenantform_tenant_setting.acme_retention will be updated in-place\n  ~ resource');
     expect(text).toContain('  # tenantform_application_binding.acme_backup must be replaced\n-/+ resource');
     expect(text).toContain('  # tenantform_usage_report.monthly will be destroyed\n');
     expect(text).toContain('  - resource "tenantform_usage_report" "monthly" {');
@@ -65,7 +65,7 @@ describe('renderText', () => {
 
   it('compares JSON attributes by meaning: key order makes no line', () => {
     const text = renderText(mixedPlan, { color: false });
-    const start = text.indexOf('acme_retention will be updated in place');
+    const start = text.indexOf('acme_retention will be updated in-place');
     const block = text.slice(start, text.indexOf('\n    }', start));
     expect(block).toContain('~ days = 30 -> 90');
     expect(block).not.toMatch(/mode|archive/);
@@ -121,5 +121,29 @@ describe('shouldColor', () => {
     expect(shouldColor(stream(false), { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
     expect(shouldColor(stream(true), { FORCE_COLOR: '1' }, false)).toBe(false);
     expect(shouldColor(stream(true), {}, false)).toBe(false);
+  });
+});
+
+describe('changes to outputs', () => {
+  const outputs: OutputChange[] = [
+    { name: 'site_url', action: 'update', before: 'https://a', after: 'https://b', sensitive: false },
+    { name: 'id', action: 'create', afterUnknown: true, sensitive: false },
+    { name: 'token', action: 'delete', before: SECRET, sensitive: true },
+    { name: 'same', action: 'no-op', before: 1, after: 1, sensitive: false },
+  ];
+
+  it("renders Terraform's block, names aligned, secrets masked", () => {
+    const text = renderText({ ...safePlan, outputChanges: outputs }, { color: false });
+    expect(text).toContain(
+      'Changes to Outputs:\n  + id       = (known after apply)\n  ~ site_url = "https://a" -> "https://b"\n  - token    = (sensitive value) -> null\n\nPlan: 1 to add, 1 to change, 0 to destroy.',
+    );
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('same');
+  });
+
+  it('says an outputs-only plan saves the new values', () => {
+    const text = renderText({ ...noChangesPlan, outputChanges: outputs.slice(0, 1) }, { color: false });
+    expect(text).toContain('Changes to Outputs:\n  ~ site_url');
+    expect(text.trimEnd().endsWith(OUTPUTS_ONLY_TEXT)).toBe(true);
   });
 });

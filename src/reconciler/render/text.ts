@@ -1,6 +1,6 @@
 import { formatPath, renderDiagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
-import { hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../model';
+import { changedOutputs, hasChanges, summarize, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../model';
 import {
   actionableChanges,
   driftLines,
@@ -9,6 +9,7 @@ import {
   secretTexts,
   sensitiveByAddress,
   SENSITIVE_TEXT,
+  UNKNOWN_TEXT,
   viewChange,
   type AttributeChange,
   type LeafChange,
@@ -21,6 +22,7 @@ export interface TextOptions {
 
 export const NO_CHANGES_TEXT = 'No changes. Your configuration matches the platform.';
 export const NOTHING_TO_DESTROY_TEXT = 'No changes. No objects need to be destroyed.';
+export const OUTPUTS_ONLY_TEXT = 'You can apply this plan to save these new output values to the state, without changing anything on the platform.';
 export const REFRESH_ONLY_TEXT = 'Run `tenantform apply --refresh-only` to accept these values into the state.';
 
 /**
@@ -53,14 +55,14 @@ const MARKERS: Record<Exclude<Action, 'no-op'>, string> = {
 
 const HEADLINES: Record<Exclude<Action, 'no-op'>, string> = {
   create: 'will be created',
-  update: 'will be updated in place',
+  update: 'will be updated in-place',
   delete: 'will be destroyed',
   replace: 'must be replaced',
 };
 
 const LEGEND: Record<Exclude<Action, 'no-op'>, string> = {
   create: 'create',
-  update: 'update in place',
+  update: 'update in-place',
   delete: 'destroy',
   replace: 'destroy and then create replacement',
 };
@@ -160,6 +162,20 @@ function renderDrift(drift: DriftedResource, sensitive: ReadonlySet<string>, pai
   ];
 }
 
+const OUTPUT_MARKERS: Record<OutputChange['action'], string> = { create: '+', update: '~', delete: '-', 'no-op': ' ' };
+
+/** Terraform's "Changes to Outputs:" block: names aligned, sensitive values masked. */
+export function outputLines(outputs: ReadonlyArray<OutputChange>, paint: Paint = painter(false)): string[] {
+  const sorted = [...outputs].sort((a, b) => a.name.localeCompare(b.name));
+  const width = Math.max(0, ...sorted.map((o) => o.name.length));
+  return sorted.map((o) => {
+    const show = (v: unknown) => (o.sensitive ? SENSITIVE_TEXT : formatValue(v));
+    const after = o.afterUnknown ? UNKNOWN_TEXT : show(o.after);
+    const value = o.action === 'create' ? after : o.action === 'delete' ? `${show(o.before)} -> null` : `${show(o.before)} -> ${after}`;
+    return `  ${paintMarker(paint, OUTPUT_MARKERS[o.action])} ${o.name.padEnd(width)} = ${value}`;
+  });
+}
+
 /** The plan as a terminal reads it, in Terraform's layout. */
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = painter(options.color);
@@ -190,6 +206,9 @@ export function renderText(plan: Plan, options: TextOptions): string {
     for (const c of changes) out.push(...renderChange(c, paint), '');
   }
 
+  const outputs = changedOutputs(plan);
+  if (outputs.length > 0) out.push('Changes to Outputs:', ...outputLines(outputs, paint), '');
+
   if (plan.diagnostics.length > 0) {
     const secrets = secretTexts(plan);
     for (const d of plan.diagnostics) {
@@ -202,6 +221,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (hasChanges(plan)) {
     const s = summarize(plan.changes);
     out.push(`${paint('bold', 'Plan:')} ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`);
+  } else if (outputs.length > 0) {
+    out.push(OUTPUTS_ONLY_TEXT);
   } else if (plan.refreshOnly && drifted.length > 0) {
     out.push(paint('bold', REFRESH_ONLY_TEXT));
   } else if (!plan.diagnostics.some((d) => d.severity === 'error')) {

@@ -1,0 +1,59 @@
+/**
+ * Unmanaged objects, as driftctl reports them: objects on the platform, in the tenants the stack
+ * manages, that no configuration declares; and the coverage, the share of those objects that
+ * the stack manages.
+ */
+import type { PlatformClient } from '../api';
+import { discover } from '../export/discover';
+import type { ResourceKind, State } from '../resources/declaration';
+import type { IgnoreRules } from './ignore';
+import { stackRootTenant } from './root-tenant';
+
+export interface UnmanagedObject {
+  readonly type: string;
+  /** The id `tenantform import` takes. */
+  readonly id: string;
+  readonly tenantId: string;
+  readonly tenantName: string;
+  /** Words naming it within its tenant, e.g. `backup retention_days`. */
+  readonly label: string;
+}
+
+export interface Coverage {
+  /** Objects of the managed tenants that the stack manages. */
+  readonly managed: number;
+  readonly unmanaged: number;
+  /** managed / (managed + unmanaged), in percent, one decimal; 100 when there is nothing. */
+  readonly percent: number;
+}
+
+export interface UnmanagedOptions {
+  /** The tenants the stack's objects belong to. */
+  readonly tenantIds: readonly string[];
+  /** The objects recorded in the state. */
+  readonly recorded: ReadonlyArray<{ type: string; attributes: State }>;
+  readonly kindOf: (type: string) => ResourceKind | undefined;
+  readonly ignore: IgnoreRules;
+}
+
+export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptions): Promise<{ unmanaged: UnmanagedObject[]; coverage: Coverage }> {
+  const managedIds = new Set(
+    opts.recorded.flatMap((o) => {
+      const kind = opts.kindOf(o.type);
+      return kind ? [`${o.type} ${kind.identity(o.attributes)}`] : [];
+    }),
+  );
+  const tenants = new Set(opts.tenantIds);
+  const found = tenants.size === 0 ? [] : (await discover(client, await stackRootTenant(client, opts.tenantIds))).objects;
+  let managed = 0;
+  const unmanaged: UnmanagedObject[] = [];
+  for (const o of found) {
+    if (!tenants.has(o.tenant.id)) continue;
+    const isManaged = managedIds.has(`${o.kind.type} ${o.importId}`);
+    if (opts.ignore.ignoresObject(o.kind.type, o.importId, !isManaged)) continue;
+    if (isManaged) managed++;
+    else unmanaged.push({ type: o.kind.type, id: o.importId, tenantId: o.tenant.id, tenantName: o.tenant.name, label: o.label.join(' ') });
+  }
+  const total = managed + unmanaged.length;
+  return { unmanaged, coverage: { managed, unmanaged: unmanaged.length, percent: total === 0 ? 100 : Math.round((managed / total) * 1000) / 10 } };
+}

@@ -1,0 +1,86 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+
+interface DriftJson {
+  checked_at: string;
+  unmanaged: Array<{ type: string; id: string; tenant_id: string; tenant_name: string; label: string }> | null;
+  coverage: { managed: number; unmanaged: number; percent: number } | null;
+  resources: Array<{ address: string; status: string; ignored_changes: string[] }>;
+}
+
+describe('drift: unmanaged objects, coverage and the ignore file', () => {
+  let world: World;
+  let file: string;
+  let northwind: string;
+  let backup: string;
+  const driftJson = async (...extra: string[]) => {
+    const r = await run(world, ['drift', '-config', file, '-format=json', ...extra]);
+    return { code: r.code, json: JSON.parse(r.stdout) as DriftJson, stdout: r.stdout };
+  };
+
+  beforeAll(async () => {
+    world = await startWorld();
+    northwind = world.tenant('Northwind Partner');
+    backup = world.application('backup');
+    file = writeConfig(
+      world,
+      configWith({
+        tenantform_infra_component: { site: infra('Managed site') },
+        tenantform_tenant_setting: {
+          window: { application_id: '${data.tenantform_application.backup.id}', tenant_id: '${data.tenantform_tenant.northwind.id}', name: 'backup_window', value: JSON.stringify({ start: '22:00', end: '04:00' }) },
+        },
+      }),
+    );
+    expect((await run(world, ['apply', '-config', file, '-auto-approve'])).code).toBe(0);
+  });
+  afterAll(() => world.close());
+
+  it('finds a setting made by hand in a managed tenant, with the coverage and the time of the check', async () => {
+    const before = await driftJson();
+    expect(before.code).toBe(0);
+    await world.client.putSetting(backup, northwind, 'retention_days', { value: 45, lock: false, exclusive: false });
+    const { code, json } = await driftJson();
+    // Unmanaged objects are reported, but are not drift.
+    expect(code).toBe(0);
+    expect(Date.now() - Date.parse(json.checked_at)).toBeLessThan(60_000);
+    const setting = json.unmanaged!.find((u) => u.type === 'tenantform_tenant_setting');
+    expect(setting).toEqual({ type: 'tenantform_tenant_setting', id: `${backup}/${northwind}/retention_days`, tenant_id: northwind, tenant_name: 'Northwind Partner', label: 'backup retention_days' });
+    expect(json.unmanaged!.every((u) => u.tenant_id === northwind)).toBe(true);
+    const total = json.coverage!.managed + json.coverage!.unmanaged;
+    expect(json.coverage).toEqual({ managed: 2, unmanaged: json.unmanaged!.length, percent: Math.round((2 / total) * 1000) / 10 });
+    expect(json.coverage!.unmanaged).toBe(before.json.coverage!.unmanaged + 1);
+
+    const text = await run(world, ['drift', '-config', file]);
+    expect(text.stdout).toContain(`  + tenantform_tenant_setting ${backup}/${northwind}/retention_days (Northwind Partner: backup retention_days)`);
+    expect(text.stdout).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects in the managed tenants are managed by this stack\)\./);
+    const markdown = await run(world, ['drift', '-config', file, '-format=markdown']);
+    expect(markdown.stdout).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
+    // The job summary gets the same markdown report, appended.
+    writeFileSync(join(world.dir, 'summary.md'), '# Earlier step\n');
+    await run(world, ['drift', '-config', file, '-summary-file=summary.md']);
+    const summary = readFileSync(join(world.dir, 'summary.md'), 'utf8');
+    expect(summary.startsWith('# Earlier step\n## Drift report for stack `main`')).toBe(true);
+    expect(summary).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
+    expect(summary).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects/);
+  });
+
+  it('honours .tenantformignore and --ignore-unmanaged', async () => {
+    writeFileSync(join(world.dir, '.tenantformignore'), '# set by the support team\ntenantform_tenant_setting.*/retention_days\n');
+    const { json } = await driftJson();
+    expect(json.unmanaged!.some((u) => u.id.endsWith('/retention_days'))).toBe(false);
+    const skipped = await driftJson('-ignore-unmanaged');
+    expect(skipped.json.unmanaged).toBeNull();
+    expect(skipped.json.coverage).toBeNull();
+  });
+
+  it('ignores drift of one attribute named in the ignore file', async () => {
+    const [site] = await world.client.getInfra(await world.client.listTenantInfra(northwind));
+    await world.client.updateInfra(site.id, { name: 'Renamed by support', location_id: site.location_id!, url: site.url, capabilities: site.capabilities, version: site.version });
+    expect((await driftJson()).code).toBe(2);
+    writeFileSync(join(world.dir, '.tenantformignore'), `tenantform_infra_component.${site.id}.name\n`);
+    const { code, json } = await driftJson();
+    expect(code).toBe(0);
+    expect(json.resources.find((r) => r.address === 'tenantform_infra_component.site')).toMatchObject({ status: 'in_sync', ignored_changes: ['name'] });
+  });
+});
