@@ -79,6 +79,7 @@ export function parseReference(expression: string): Omit<Reference, 'at'> | unde
  */
 export function findReferences(value: unknown, address: string, at: AttributePath = [], problems?: TenantformError[]): Reference[] {
   if (typeof value === 'string') {
+    if (!value.includes('{')) return [];
     const out: Reference[] = [];
     for (const part of splitTemplate(value)) {
       if (!('expression' in part)) continue;
