@@ -17,7 +17,7 @@ import {
   updateResource,
 } from '../resources/operations';
 import { planResource } from '../resources/plan';
-import { PROVIDER_ATTRIBUTES, PROVIDER_ENV } from '../resources/provider-config';
+import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ATTRIBUTES, PROVIDER_ENV, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
 import { fingerprint, isUnknown, normalize } from '../resources/values';
@@ -89,7 +89,7 @@ export interface ProviderOptions {
   readonly kinds: ReadonlyArray<AnyKind> | (() => ReadonlyArray<AnyKind>);
   readonly env?: NodeJS.ProcessEnv;
   /** Makes the platform client; the default loads src/api only when the provider is configured. */
-  readonly createClient?: (opts: { baseUrl: string; clientId: string; clientSecret: string }) => PlatformClient;
+  readonly createClient?: (opts: { baseUrl: string; clientId: string; clientSecret: string; retry?: { maxElapsedMs: number } }) => PlatformClient;
   readonly log?: (line: string) => void;
 }
 
@@ -245,14 +245,19 @@ export class TenantformProvider {
       }
       settings[name] = value;
     }
-    if (problems.length > 0) return diagnostics(problems);
+    const configuredTimeout = config.retry_timeout ?? this.#env[RETRY_TIMEOUT_ENV];
+    const retrySeconds = configuredTimeout === undefined || configuredTimeout === null || configuredTimeout === '' ? DEFAULT_RETRY_TIMEOUT_SECONDS : parseRetryTimeout(configuredTimeout);
+    if (retrySeconds === undefined) {
+      problems.push(error('Invalid retry_timeout', `retry_timeout (or ${RETRY_TIMEOUT_ENV}) must be a number of seconds from 0 to 86400.`, ['retry_timeout']));
+    }
+    if (problems.length > 0 || retrySeconds === undefined) return diagnostics(problems);
     try {
       const create =
         this.#opts.createClient ??
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         ((o) => new (require('../api/client') as typeof import('../api/client')).PlatformClient(o));
       const previous = this.#client;
-      this.#client = create({ baseUrl: settings.base_url, clientId: settings.client_id, clientSecret: settings.client_secret });
+      this.#client = create({ baseUrl: settings.base_url, clientId: settings.client_id, clientSecret: settings.client_secret, retry: { maxElapsedMs: retrySeconds * 1000 } });
       void previous?.close();
     } catch (err) {
       return diagnostics([error('Invalid provider configuration', err instanceof Error ? err.message : String(err), ['base_url'])]);

@@ -5,11 +5,13 @@ import { putAgentUpdateSettingsBatch } from '../resources/kinds/agent-update-set
 import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
 import { containsUnknown, normalize, preserveJsonText } from '../resources/values';
+import { CreateGate, heldIdentities } from './adoption';
 import { dependencies, type Configuration } from './config';
+import { createOrAdopt, type PendingCreateResult } from './create-pending';
 import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
-import { resolveReferences, valueAt, type Lookup } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
 import { StateJournal } from './journal';
 import type { StateStore } from './state';
 
@@ -62,6 +64,8 @@ class ApplyRun {
   private readonly counts = { added: 0, changed: 0, destroyed: 0 };
   private readonly diagnostics: Diagnostic[] = [];
   private journal!: StateJournal;
+  /** One per kind whose creates cannot be repeated blindly. */
+  private readonly gates = new Map<string, CreateGate>();
 
   constructor(private readonly opts: ApplyOptions) {
     this.changes = new Map(opts.plan.changes.filter((c) => c.mode === 'managed').map((c) => [c.address, c]));
@@ -71,7 +75,7 @@ class ApplyRun {
     for (const c of this.changes.values()) this.values.set(c.address, c.after ?? c.before ?? {});
   }
 
-  private readonly lookup: Lookup = (target, path) => (this.values.has(target) ? valueAt(this.values.get(target), path) : undefined);
+  private readonly lookup = lookupIn(this.values);
 
   /**
    * Records what the plan saw (refreshed objects, adopted interrupted creates, data sources),
@@ -165,8 +169,9 @@ class ApplyRun {
 
   private async readLateData(address: string): Promise<boolean> {
     const declared = this.opts.configuration.objects.get(address)!;
-    const config = resolveReferences(declared.config, this.lookup) as State;
     const step = this.opts.progress.start(address, 'read');
+    const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
+    if (invalid.length > 0) return this.fail(step, invalid);
     const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: this.ctx, config });
     if (!r.value) return this.fail(step, r.diagnostics);
     this.values.set(address, r.value);
@@ -177,19 +182,21 @@ class ApplyRun {
   }
 
   /** The planned object with every reference now known; undefined (and a diagnostic) when it cannot be. */
-  private finalPlanned(change: PlannedChange, prior: State | null): { planned: State; unchanged: boolean } | Diagnostic {
+  private finalPlanned(change: PlannedChange, prior: State | null): { planned: State; unchanged: boolean } | Diagnostic[] {
     const kind = this.opts.kindOf(change.type)!;
     const declared = this.opts.configuration.objects.get(change.address)!;
-    const config = resolveReferences(declared.config, this.lookup) as State;
+    const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
+    // Values known only now are checked before the request that would carry them.
+    if (invalid.length > 0) return invalid;
     const r = planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
     const expected = prior ? 'update' : 'create';
     if (!r.planned || containsUnknown(config) || (r.action !== expected && r.action !== 'no-op')) {
-      return {
+      return [{
         severity: 'error',
         summary: 'The plan changed during apply',
         detail: `Once the values it depends on were known, ${change.address} needed a ${r.action} instead of ${change.action}. Run \`tenantform plan\` again.`,
         address: change.address,
-      };
+      }];
     }
     return { planned: r.planned, unchanged: r.action === 'no-op' };
   }
@@ -198,14 +205,16 @@ class ApplyRun {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'create');
     const final = this.finalPlanned(change, null);
-    if ('severity' in final) return this.fail(step, [final]);
+    if (Array.isArray(final)) return this.fail(step, final);
     const { state } = this.opts;
     if (kind.nonIdempotentCreate) {
       // Recorded before the request: a crash in between leaves a trace the next run adopts.
       state.addPending(change.address, stripUnknown(final.planned));
       await this.journal.durablePending();
     }
-    const r = await createResource({ kind, address: change.address, ctx: this.ctx, planned: final.planned });
+    const r = kind.nonIdempotentCreate
+      ? await this.createPending(kind, change.address, final.planned)
+      : await this.createPlain(kind, change.address, final.planned);
     if (!r.value) {
       // A refusal (not retryable) means nothing was created; anything else may have been.
       if (kind.nonIdempotentCreate && r.diagnostics.every((d) => d.retryable === false)) {
@@ -214,17 +223,38 @@ class ApplyRun {
       }
       return this.fail(step, r.diagnostics);
     }
-    await this.record(change.address, kind, r.value);
     this.counts.added++;
-    step.done(r.value);
+    step.done(r.value, r.adopted ? 'its answer was lost; found on the platform and adopted' : undefined);
     return true;
+  }
+
+  private async createPlain(kind: ResourceKind, address: string, planned: State): Promise<PendingCreateResult> {
+    const r = await createResource({ kind, address, ctx: this.ctx, planned });
+    if (r.value) await this.record(address, kind, r.value);
+    return r;
+  }
+
+  private createPending(kind: ResourceKind, address: string, planned: State): Promise<PendingCreateResult> {
+    let gate = this.gates.get(kind.type);
+    if (!gate) this.gates.set(kind.type, (gate = new CreateGate()));
+    const recorded = () => new Map(this.opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o.attributes] as const));
+    return createOrAdopt({
+      kind,
+      address,
+      ctx: this.ctx,
+      planned,
+      pending: stripUnknown(planned),
+      gate,
+      held: () => heldIdentities(kind, recorded(), address),
+      record: (value) => this.record(address, kind, value),
+    });
   }
 
   private async update(change: PlannedChange): Promise<boolean> {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'update', change.before);
     const final = this.finalPlanned(change, change.before);
-    if ('severity' in final) return this.fail(step, [final]);
+    if (Array.isArray(final)) return this.fail(step, final);
     if (final.unchanged) {
       step.done(change.before!);
       return true;
@@ -256,7 +286,7 @@ class ApplyRun {
     const kind = this.opts.kindOf(BATCHED_TYPE)!;
     const steps = changes.map((c) => this.opts.progress.start(c.address, c.action === 'create' ? 'create' : 'update', c.before));
     const finals = changes.map((c) => this.finalPlanned(c, c.before));
-    const problems = finals.filter((f): f is Diagnostic => 'severity' in f);
+    const problems = finals.flatMap((f) => (Array.isArray(f) ? f : []));
     if (problems.length > 0) return this.failAll(steps, problems);
     const planned = finals.map((f) => (f as { planned: State }).planned);
     const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.ctx, planned));

@@ -106,6 +106,53 @@ describe('configuration', () => {
     expect(parseConfiguration({ provider: { tenantform: { client_id: 'c' } } }, at).configuration!.provider).toEqual({ client_id: 'c' });
   });
 
+  describe('hardening', () => {
+    const infraWith = (extra: Record<string, unknown>) => ({
+      data: { tenantform_tenant: { a: { name: 'A' } } },
+      resource: { tenantform_infra_component: { c: { owner_tenant_id: TENANT, name: 'n', url: 'https://x', capabilities: [], ...extra } } },
+    });
+    const where = (doc: unknown) => parseConfiguration(doc as Record<string, unknown>, at).diagnostics.map((d) => `${d.address} ${(d.path ?? []).join('.')} ${d.code}`);
+
+    it('never takes what every JavaScript object has for an attribute', () => {
+      expect(where(infraWith({ name: '${data.tenantform_tenant.a.toString}' }))).toEqual(['tenantform_infra_component.c name unknown_attribute_reference']);
+      expect(where(infraWith({ name: '${data.tenantform_tenant.a.constructor}' }))).toEqual(['tenantform_infra_component.c name unknown_attribute_reference']);
+      expect(where(infraWith({ lifecycle: { ignore_changes: ['constructor'] } }))).toEqual(['tenantform_infra_component.c lifecycle invalid_meta_argument']);
+      expect(where(infraWith({ hasOwnProperty: 'x' }))).toEqual(['tenantform_infra_component.c hasOwnProperty unknown_attribute']);
+      // Parsed from text, as the file is: `__proto__` is then an ordinary key.
+      const doc = JSON.parse('{"provider":{"tenantform":{"__proto__":{"base_url":"http://elsewhere"},"client_id":"c"}}}') as Record<string, unknown>;
+      expect(where(doc)).toEqual(['provider.tenantform __proto__ unknown_attribute']);
+      const nested = JSON.parse(JSON.stringify(infraWith({})).replace('"capabilities":[]', '"capabilities":[],"__proto__":{"name":"x"}')) as Record<string, unknown>;
+      expect(where(nested)).toEqual(['tenantform_infra_component.c __proto__ unknown_attribute']);
+    });
+
+    it('checks the provider block: known arguments of the right type', () => {
+      expect(where({ provider: { tenantform: [{ base_url: 'http://x', region: 'eu', client_id: 7 }] } })).toEqual([
+        'provider.tenantform region unknown_attribute',
+        'provider.tenantform client_id invalid_type',
+      ]);
+    });
+
+    it('never quotes a sensitive provider argument, not even a malformed one', () => {
+      const secret = 'pa55${word';
+      const d = parseConfiguration({ provider: { tenantform: [{ client_secret: secret }] } }, at).diagnostics;
+      expect(d).toHaveLength(1);
+      expect(d[0]).toMatchObject({ code: 'unsupported_expression', address: 'provider.tenantform', path: ['client_secret'] });
+      expect(JSON.stringify(d)).not.toContain('pa55');
+      expect(JSON.stringify(d)).not.toContain('word');
+      const typed = parseConfiguration({ provider: { tenantform: [{ client_secret: ['pa55word'] }] } }, at).diagnostics;
+      expect(typed[0]).toMatchObject({ code: 'invalid_type', path: ['client_secret'] });
+      expect(JSON.stringify(typed)).not.toContain('pa55word');
+    });
+
+    it('refuses a document nested too deeply with the address and path where it does', () => {
+      const text = JSON.stringify(infraWith({})).replace('"capabilities":[]', `"capabilities":${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+      const d = parseConfiguration(JSON.parse(text) as Record<string, unknown>, at).diagnostics;
+      expect(d).toHaveLength(1);
+      expect(d[0]).toMatchObject({ code: 'nested_too_deeply', address: 'tenantform_infra_component.c' });
+      expect(d[0].path!.slice(0, 3)).toEqual(['capabilities', 0, 0]);
+    });
+  });
+
   describe('location', () => {
     let dir: string;
     beforeEach(() => {

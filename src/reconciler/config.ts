@@ -4,12 +4,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
 import { reconcilerErrors, TenantformError } from '../errors';
+import type { Attributes } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
-import { PROVIDER_TYPE } from '../resources/provider-config';
+import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
-import { validateConfig } from '../resources/validate';
+import { validateAttributes, validateConfig } from '../resources/validate';
 import { canonicalJson, Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
+import { hasOwn, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
 import { findReferences, resolveReferences, type Reference } from './references';
 
 /** One `resource` or `data` block of the configuration. */
@@ -90,10 +92,16 @@ export function loadConfiguration(location: ConfigLocation): { configuration?: C
   return parseConfiguration(doc, location);
 }
 
-export function parseConfiguration(doc: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'stack'>): {
+export function parseConfiguration(raw: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'stack'>): {
   configuration?: Configuration;
   diagnostics: Diagnostic[];
 } {
+  const plain = toPlainTree(raw);
+  if ('tooDeep' in plain) {
+    const { address, path } = addressOfDocumentPath(plain.tooDeep);
+    return { diagnostics: [reconcilerErrors.nestedTooDeeply(address, path, MAX_DEPTH).toDiagnostic()] };
+  }
+  const doc = plain.value as Record<string, unknown>;
   const diagnostics: Diagnostic[] = [];
   const report = (err: unknown) => {
     if (err instanceof TenantformError) diagnostics.push(err.toDiagnostic());
@@ -119,7 +127,7 @@ export function parseConfiguration(doc: Record<string, unknown>, location: Pick<
     for (const ref of o.references) {
       const target = objects.get(ref.target);
       if (!target) report(reconcilerErrors.unknownReference(o.address, ref.at, ref.target));
-      else if (typeof ref.attribute[0] !== 'string' || !(ref.attribute[0] in target.kind.attributes)) {
+      else if (typeof ref.attribute[0] !== 'string' || !hasOwn(target.kind.attributes, ref.attribute[0])) {
         report(reconcilerErrors.unknownAttributeReference(o.address, ref.at, ref.target, String(ref.attribute[0])));
       }
     }
@@ -128,12 +136,7 @@ export function parseConfiguration(doc: Record<string, unknown>, location: Pick<
     const asUnknown = resolveReferences(o.config, () => Unknown) as State;
     diagnostics.push(...validateConfig(o.kind, asUnknown, o.address).map(problemToDiagnostic));
   }
-  let provider: Record<string, unknown> = {};
-  try {
-    provider = providerBlock(doc.provider);
-  } catch (err) {
-    report(err);
-  }
+  const provider = providerBlock(doc.provider, diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const hash = createHash('sha256')
     .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}) }))
@@ -148,7 +151,7 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
   if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
   for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, meta));
   if (body.provider !== undefined && body.provider !== PROVIDER_TYPE) problems.push(reconcilerErrors.unsupportedMetaArgument(address, 'provider'));
-  const config: State = {};
+  const config = Object.create(null) as State;
   for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
   const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
   const collect = <T>(f: () => T): T | undefined => {
@@ -186,7 +189,7 @@ function ignoreChanges(address: string, kind: AnyKind, raw: unknown): string[] |
   if (raw === undefined) return undefined;
   if (raw === 'all' || (Array.isArray(raw) && raw.length === 1 && raw[0] === 'all')) return 'all';
   const names = Array.isArray(raw) ? raw.map((n) => (typeof n === 'string' ? n.replace(/^\$\{(.*)\}$/, '$1') : n)) : undefined;
-  if (!names || names.some((n) => typeof n !== 'string' || !(n in kind.attributes))) {
+  if (!names || names.some((n) => typeof n !== 'string' || !hasOwn(kind.attributes, n))) {
     throw reconcilerErrors.invalidMetaArgument(
       address,
       'lifecycle',
@@ -197,18 +200,36 @@ function ignoreChanges(address: string, kind: AnyKind, raw: unknown): string[] |
 }
 
 /** The default `tenantform` provider block (cdktf writes a list, hand-written JSON an object). */
-function providerBlock(raw: unknown): Record<string, unknown> {
-  const block = isRecord(raw) ? raw[PROVIDER_TYPE] : undefined;
+function providerBlock(raw: unknown, diagnostics: Diagnostic[]): Record<string, unknown> {
+  const block = isRecord(raw) ? ownValue(raw, PROVIDER_TYPE) : undefined;
   const candidates = (Array.isArray(block) ? block : block === undefined ? [] : [block]).filter(isRecord);
   const chosen = candidates.find((c) => c.alias === undefined || c.alias === null) ?? {};
-  const out: Record<string, unknown> = {};
+  const address = `provider.${PROVIDER_TYPE}`;
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(chosen)) {
     if (k === '//' || k === 'alias') continue;
     // Provider arguments are needed before anything is read, so they must be literal.
-    if (typeof v === 'string' && /[$%]\{/.test(v)) throw reconcilerErrors.unsupportedExpression(`provider.${PROVIDER_TYPE}`, [k], v);
+    if (typeof v === 'string' && /[$%]\{/.test(v)) {
+      const attributes: Attributes = PROVIDER_ATTRIBUTES;
+      const sensitive = hasOwn(attributes, k) && attributes[k].sensitive === true;
+      diagnostics.push(reconcilerErrors.unsupportedExpression(address, [k], v, sensitive).toDiagnostic());
+      continue;
+    }
     out[k] = v;
   }
+  diagnostics.push(...validateAttributes(PROVIDER_ATTRIBUTES, out, address).map(problemToDiagnostic));
   return out;
+}
+
+/** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */
+function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address: string; path: ReadonlyArray<string | number> } {
+  const [block, first, second] = path.map(String);
+  if ((block === 'resource' || block === 'data') && path.length >= 3) {
+    return { address: `${block === 'data' ? 'data.' : ''}${first}.${second}`, path: path.slice(3) };
+  }
+  const prefix: Record<string, string> = { provider: 'provider.', output: 'output.', variable: 'var.', locals: 'local.', module: 'module.' };
+  if (hasOwn(prefix, block) && path.length >= 2) return { address: `${prefix[block]}${first}`, path: path.slice(2) };
+  return { address: block ?? '(configuration)', path: path.slice(1) };
 }
 
 /** The dependencies of every declared object: references and depends_on. */
@@ -223,7 +244,11 @@ export function dependencies(configuration: Configuration): DependencyMap {
 /** Removes cdktf's `//` metadata keys, at every level. */
 function withoutMetadata(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutMetadata);
-  if (isRecord(v)) return Object.fromEntries(Object.entries(v).filter(([k]) => k !== '//').map(([k, x]) => [k, withoutMetadata(x)]));
+  if (isRecord(v)) {
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const [k, x] of Object.entries(v)) if (k !== '//') out[k] = withoutMetadata(x);
+    return out;
+  }
   return v;
 }
 

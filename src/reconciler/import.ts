@@ -5,7 +5,7 @@ import type { ResourceKind, State } from '../resources/declaration';
 import { importResource } from '../resources/operations';
 import { containsUnknown, normalize } from '../resources/values';
 import { dependencies, type Configuration } from './config';
-import { resolveReferences, valueAt } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
 import { refresh } from './refresh';
 import type { StateStore } from './state';
 
@@ -50,7 +50,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   if (twin) return failed(alreadyManagedElsewhere(address, twin.address, identity));
 
   const values = new Map<string, State>([...refreshed.data, ...[...refreshed.live].flatMap(([a, v]): Array<[string, State]> => (v ? [[a, v]] : []))]);
-  const config = normalize(kind.attributes, resolveReferences(declared.config, (target, path) => valueAt(values.get(target), path)) as State);
+  const config = normalize(kind.attributes, evaluateArguments(declared, lookupIn(values)).config);
   const { value, fromConfiguration } = withUnreadableArguments(kind, read.value, config);
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
   if (fromConfiguration.length > 0) {

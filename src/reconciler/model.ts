@@ -68,6 +68,8 @@ export interface Plan {
   readonly drift: DriftedResource[];
   readonly diagnostics: Diagnostic[];
   readonly refreshOnly: boolean;
+  /** A destroy plan (`tenantform destroy`, `plan -destroy`): every recorded object is deleted. */
+  readonly destroy?: boolean;
   readonly createdAt: string;
 }
 

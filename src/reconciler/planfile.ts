@@ -10,6 +10,7 @@ import type { PlannedChange } from './model';
 import type { PlanResult } from './planner';
 import { seenOf } from './planner';
 import { writeAtomically, type StateStore } from './state';
+import { MAX_DEPTH, ownValue, parsePlainJson } from '../plain-json';
 
 /**
  * A saved plan (`plan --out`): the plan, the data source values it used, the hash of the
@@ -34,9 +35,7 @@ export async function savePlan(file: string, result: PlanResult): Promise<void> 
 export function loadPlan(file: string): PlanResult {
   let doc: Partial<PlanFile>;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'), (_k, v: unknown) =>
-      v && typeof v === 'object' && (v as Record<string, unknown>).$tenantform === UNKNOWN_MARK.$tenantform ? Unknown : v,
-    ) as Partial<PlanFile>;
+    doc = parsePlainJson(readFileSync(file, 'utf8'), MAX_DEPTH, (v) => (ownValue(v, '$tenantform') === UNKNOWN_MARK.$tenantform ? Unknown : undefined)) as Partial<PlanFile>;
   } catch (err) {
     throw reconcilerErrors.planfileUnreadable(file, (err as Error).message);
   }

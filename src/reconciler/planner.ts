@@ -9,7 +9,8 @@ import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/
 import { dependencies, type Configuration, type DeclaredObject } from './config';
 import { dependencyOrder, withDependencies } from './graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
-import { resolveReferences, valueAt, type Lookup } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
+import type { Lookup } from './references';
 import type { Refreshed } from './refresh';
 import type { StateStore } from './state';
 
@@ -23,6 +24,8 @@ export interface PlanOptions {
   readonly kindOf: (type: string) => ResourceKind | undefined;
   /** `--refresh-only`: no actions; applying the plan records the live objects in the state. */
   readonly refreshOnly?: boolean;
+  /** `destroy` / `plan -destroy`: every recorded object (within the targets and what depends on them) is deleted. */
+  readonly destroy?: boolean;
 }
 
 /** A plan, and the data source values it was made with (apply resolves references with them). */
@@ -45,7 +48,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   }
   const selected = selectTargets(opts, deps, recorded, diagnostics);
   const values = new Map<string, State>(refreshed.data);
-  const lookup: Lookup = (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined);
+  const lookup = lookupIn(values);
   const actions = new Map<string, string>();
   const changes: PlannedChange[] = [];
   const data: Record<string, State> = Object.fromEntries(refreshed.data);
@@ -57,7 +60,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     diagnostics.push((err as TenantformError).toDiagnostic());
   }
   for (const address of order) {
-    if (!selected.has(address) || opts.refreshOnly) continue;
+    if (!selected.has(address) || opts.refreshOnly || opts.destroy) continue;
     const o = configuration.objects.get(address)!;
     if (o.mode === 'data') {
       if (values.has(address)) continue;
@@ -68,7 +71,13 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     }
     const kind = o.kind as ResourceKind;
     const prior = refreshed.live.get(address) ?? null;
-    const config = resolveReferences(o.config, lookup) as State;
+    const evaluated = evaluateArguments(o, lookup);
+    if (evaluated.diagnostics.length > 0) {
+      diagnostics.push(...evaluated.diagnostics);
+      values.set(address, unknownObject(o.kind.attributes));
+      continue;
+    }
+    const config = evaluated.config;
     const r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
     diagnostics.push(...r.diagnostics);
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
@@ -77,14 +86,16 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     changes.push(plannedChange(o, kind, prior, r));
   }
   for (const [address, o] of recorded) {
-    if (configuration.objects.has(address) || !selected.has(address) || opts.refreshOnly) continue;
+    const declared = configuration.objects.get(address);
+    if ((declared && !opts.destroy) || !selected.has(address) || opts.refreshOnly) continue;
     const kind = opts.kindOf(o.type);
     const prior = refreshed.live.get(address) ?? null;
     if (!kind || !prior) continue; // already gone: apply only forgets it
     const r = planResource({ kind, address, config: null, prior });
     diagnostics.push(...r.diagnostics);
-    if (opts.state.isProtected(address)) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
-    changes.push({ ...plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), actionReason: 'delete_because_no_resource_config' });
+    if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
+    const change = plannedChange({ address, type: o.type, name: o.name }, kind, prior, r);
+    changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
   }
   if (opts.refreshOnly) changes.push(...acceptedLive([...recorded.values()].filter((o) => selected.has(o.address)), refreshed, opts.kindOf));
   const drift = [...recorded.values()]
@@ -98,6 +109,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     drift,
     diagnostics,
     refreshOnly: opts.refreshOnly ?? false,
+    ...(opts.destroy ? { destroy: true } : {}),
     createdAt: new Date().toISOString(),
   };
   return { plan, data };
@@ -121,7 +133,23 @@ function selectTargets(
       });
     }
   }
-  return withDependencies(opts.targets, deps);
+  // Destroying an object destroys what depends on it; creating or updating one needs what it depends on.
+  return opts.destroy ? withDependents(opts.targets, deps) : withDependencies(opts.targets, deps);
+}
+
+/** The addresses and everything that depends on them, transitively. */
+function withDependents(addresses: readonly string[], deps: ReturnType<typeof dependencies>): Set<string> {
+  const out = new Set(addresses);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [address, needs] of deps) {
+      if (!out.has(address) && [...needs].some((d) => out.has(d))) {
+        out.add(address);
+        grew = true;
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -136,7 +164,9 @@ async function readLateDataSource(
   client: PlatformClient,
   diagnostics: Diagnostic[],
 ): Promise<State | undefined> {
-  const config = resolveReferences(o.config, lookup) as State;
+  const { config, diagnostics: invalid } = evaluateArguments(o, lookup);
+  diagnostics.push(...invalid);
+  if (invalid.length > 0) return undefined;
   const managedChanging = [...(deps.get(o.address) ?? [])].some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
   if (containsUnknown(config) || managedChanging) return undefined;
   const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: { client }, config });

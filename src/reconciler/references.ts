@@ -1,5 +1,6 @@
 import type { AttributePath } from '../diagnostics';
 import { reconcilerErrors, type TenantformError } from '../errors';
+import { ownValue } from '../plain-json';
 import { Unknown } from '../resources/values';
 
 /**
@@ -134,7 +135,7 @@ export function valueAt(object: unknown, path: ReadonlyArray<string | number>): 
   for (const step of path) {
     if (v === Unknown) return Unknown;
     if (v === null || v === undefined || typeof v !== 'object') return undefined;
-    v = (v as Record<string | number, unknown>)[step];
+    v = ownValue(v, step);
   }
   return v;
 }

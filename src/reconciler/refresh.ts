@@ -9,7 +9,8 @@ import { readInBatches, type ReadRequest } from '../resources/read-batches';
 import { containsUnknown } from '../resources/values';
 import { dependencies, type Configuration } from './config';
 import { mapLimited, runInOrder } from './graph';
-import { resolveReferences, valueAt } from './references';
+import { evaluateArguments, lookupIn } from './evaluate';
+import { heldIdentities } from './adoption';
 import type { RecordedObject, StateStore } from './state';
 
 /** What the platform has now, for every recorded object and every data source that could be read. */
@@ -80,7 +81,9 @@ async function readDataSources(opts: RefreshOptions, ctx: OperationContext, limi
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
     const declared = opts.configuration.objects.get(address)!;
-    const config = resolveReferences(declared.config, (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined)) as State;
+    const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(values));
+    diagnostics.push(...invalid);
+    if (invalid.length > 0) return false;
     if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known
     const r = await limiter.run(() => readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config }));
     diagnostics.push(...r.diagnostics);
@@ -92,21 +95,24 @@ async function readDataSources(opts: RefreshOptions, ctx: OperationContext, limi
 
 /**
  * Creates interrupted before their answer was recorded: the object is looked for on the
- * platform and adopted, so that the create is never sent twice.
+ * platform and adopted, so that the create is never sent twice. One at a time, so that two
+ * pending creates of the same configuration never adopt the same object; objects recorded for
+ * other addresses are never candidates.
  */
 async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
   const adopted = new Set<string>();
-  await mapLimited(opts.state.pending(), opts.parallelism, async (p) => {
+  for (const p of opts.state.pending()) {
     const kind = opts.kindOf(p.address.split('.')[0]);
-    if (!kind?.adopt) {
+    if (!kind?.adoptionCandidates) {
       const detail = 'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';
       diagnostics.push(reconcilerErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
-      return;
+      continue;
     }
-    const r = await adoptResource({ kind, address: p.address, ctx, pending: p.attributes });
+    const held = heldIdentities(kind, live, p.address);
+    const r = await adoptResource({ kind, address: p.address, ctx, pending: p.attributes, held });
     if (r.value === undefined) {
       diagnostics.push(...r.diagnostics.map((d) => ({ ...d, detail: `${d.detail}\nAn earlier run was interrupted while creating ${p.address}.` })));
-      return;
+      continue;
     }
     if (r.value) {
       live.set(p.address, r.value);
@@ -118,7 +124,7 @@ async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: M
         address: p.address,
       });
     }
-  });
+  }
   return adopted;
 }
 

@@ -1,8 +1,8 @@
 import { PlatformClient } from '../api';
 import { hasErrors, type Diagnostic } from '../diagnostics';
-import { reconcilerErrors } from '../errors';
+import { faultErrors, reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
-import { PROVIDER_ENV } from '../resources/provider-config';
+import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
 import { acquireLock, type StateLock } from './lock';
@@ -22,6 +22,8 @@ export interface Workspace {
   readonly statePath: string;
   /** Warnings found while loading the configuration. */
   readonly diagnostics: Diagnostic[];
+  /** Seconds the retries of one request may take (the command line's choice, when made). */
+  readonly retryTimeoutSeconds?: number;
 }
 
 /**
@@ -35,14 +37,35 @@ export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics
   return { configuration, diagnostics, statePath: opts.state ?? location.defaultState };
 }
 
-/** The platform client: each provider argument from the provider block, else its environment variable. */
-export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv): PlatformClient {
+/**
+ * The platform client: each provider argument from the provider block, else its environment
+ * variable; the retry timeout from the command line first.
+ */
+export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, retryTimeoutSeconds?: number): PlatformClient {
   const setting = (name: keyof typeof PROVIDER_ENV): string => {
     const v = configuration.provider[name] ?? env[PROVIDER_ENV[name]];
     if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);
     return v;
   };
-  return new PlatformClient({ baseUrl: setting('base_url'), clientId: setting('client_id'), clientSecret: setting('client_secret') });
+  const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(configuration.provider.retry_timeout, env[RETRY_TIMEOUT_ENV]);
+  return new PlatformClient({
+    baseUrl: setting('base_url'),
+    clientId: setting('client_id'),
+    clientSecret: setting('client_secret'),
+    retry: { maxElapsedMs: seconds * 1000 },
+  });
+}
+
+function retryTimeoutSetting(configured: unknown, fromEnv: string | undefined): number {
+  if (configured !== undefined && configured !== null) {
+    const n = parseRetryTimeout(configured);
+    if (n === undefined) throw faultErrors.invalidRetryTimeout('provider.tenantform retry_timeout', configured);
+    return n;
+  }
+  if (fromEnv === undefined || fromEnv === '') return DEFAULT_RETRY_TIMEOUT_SECONDS;
+  const n = parseRetryTimeout(fromEnv);
+  if (n === undefined) throw faultErrors.invalidRetryTimeout(RETRY_TIMEOUT_ENV, fromEnv);
+  return n;
 }
 
 const RESOURCE_KINDS = new Map(ALL_KINDS.filter((k): k is ResourceKind => k.kind === 'resource').map((k) => [k.type, k]));
@@ -60,7 +83,7 @@ export async function withLockedState<T>(
   operation: string,
   work: (state: StateStore, client: PlatformClient) => Promise<T>,
 ): Promise<T> {
-  const client = platformClient(workspace.configuration, env);
+  const client = platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds);
   let lock: StateLock | undefined;
   try {
     lock = acquireLock(workspace.statePath, operation, TENANTFORM_VERSION);

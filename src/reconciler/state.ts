@@ -5,6 +5,7 @@ import { reconcilerErrors } from '../errors';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
+import { parsePlainJson } from '../plain-json';
 import { replayJournal } from './journal';
 
 /**
@@ -233,9 +234,9 @@ function emptyState(): StateDocument {
 export function parseState(path: string, text: string): StateDocument {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parsePlainJson(text);
   } catch (err) {
-    throw reconcilerErrors.stateUnreadable(path, `not JSON (${(err as Error).message})`);
+    throw reconcilerErrors.stateUnreadable(path, err instanceof SyntaxError ? `not JSON (${err.message})` : (err as Error).message);
   }
   const d = doc as Partial<StateDocument>;
   if (typeof doc !== 'object' || doc === null) throw reconcilerErrors.stateUnreadable(path, 'not a JSON object');

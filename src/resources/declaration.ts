@@ -83,8 +83,11 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   create(ctx: OperationContext, planned: State): Promise<State>;
   update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
   delete(ctx: OperationContext, prior: State): Promise<void>;
-  /** Finds the object a pending (interrupted) create made, if the platform has it. */
-  adopt?(ctx: OperationContext, pending: State): Promise<State | null>;
+  /**
+   * Live objects with the configuration of a pending (interrupted) create: the object it made,
+   * if the platform has it, is among them. The caller leaves out objects recorded elsewhere.
+   */
+  adoptionCandidates?(ctx: OperationContext, pending: State): Promise<State[]>;
   upgradeState?(fromVersion: number, raw: State): State;
 }
 

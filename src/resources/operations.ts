@@ -1,6 +1,6 @@
 import { PlatformError } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
-import { errors, TenantformError } from '../errors';
+import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
 import { isViolation } from './import-id';
 import { normalize, preserveJsonText } from './values';
@@ -101,11 +101,16 @@ export function deleteResource(req: Base & { prior: State }): Promise<OperationR
   return runOperation(req.address, 'deleting the object', () => req.kind.delete(withAddress(req), req.prior));
 }
 
-/** Finds the object an interrupted create made; value null when there is none. */
-export function adoptResource(req: Base & { pending: State }): Promise<OperationResult<State | null>> {
+/**
+ * Finds the object an interrupted create made; value null when there is none. Objects whose
+ * identity is in `held` (recorded for other addresses) are never candidates.
+ */
+export function adoptResource(req: Base & { pending: State; held: ReadonlySet<string> }): Promise<OperationResult<State | null>> {
   return runOperation(req.address, 'looking for the object of an interrupted create', async () => {
-    const found = req.kind.adopt ? await req.kind.adopt(withAddress(req), req.pending) : null;
-    return found ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, found)) : null;
+    const all = req.kind.adoptionCandidates ? await req.kind.adoptionCandidates(withAddress(req), req.pending) : [];
+    const free = all.filter((c) => !req.held.has(req.kind.identity(c)));
+    if (free.length > 1) throw faultErrors.adoptionAmbiguous(req.address, free.map((c) => req.kind.identity(c)), all.length - free.length);
+    return free[0] ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, free[0])) : null;
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AttributePath, Problem } from '../diagnostics';
 import type { Attribute, Attributes } from './attributes';
 import type { AnyKind, RuleViolation, State } from './declaration';
+import { hasOwn } from '../plain-json';
 import { isUnknown, normalize, parseJson } from './values';
 
 /** Describes a found value briefly, for problem reports. */
@@ -49,10 +50,15 @@ export function validateConfig(kind: AnyKind, config: State, address: string): P
   return violations.map((v) => ({ ...v, address }));
 }
 
+/** Checks arguments against attribute declarations alone (the provider block has no kind). */
+export function validateAttributes(attributes: Attributes, config: State, address: string): Problem[] {
+  return checkAttributes(attributes, config, []).map((v) => ({ ...v, address }));
+}
+
 function checkAttributes(attributes: Attributes, input: State, at: AttributePath): RuleViolation[] {
   const out: RuleViolation[] = [];
   for (const key of Object.keys(input)) {
-    if (!(key in attributes) && input[key] !== undefined) {
+    if (!hasOwn(attributes, key) && input[key] !== undefined) {
       out.push({
         code: 'unknown_attribute',
         path: [...at, key],
@@ -81,7 +87,9 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
       });
       continue;
     }
-    out.push(...checkValue(a, v, path));
+    const violations = checkValue(a, v, path);
+    // A sensitive value is never quoted back, not even when it is wrong.
+    out.push(...(a.sensitive ? violations.map((x) => ({ ...x, found: 'a sensitive value' })) : violations));
   }
   return out;
 }

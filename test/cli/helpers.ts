@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,3 +125,32 @@ export const NORTHWIND_REPORT_AND_EVENTS = {
     },
   },
 };
+/**
+ * Runs the command on a terminal (a pseudo-terminal from util-linux `script`), typing `answer`
+ * at its prompt. stdout and stderr arrive together, as on a screen.
+ */
+export function runOnTerminal(world: World, args: string[], answer: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: world.dir, env: { ...world.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdin!.end(`${answer}\n`);
+  // A terminal ends lines with CR LF.
+  const unix = (text: string) => text.replace(/\r\n/g, '\n');
+  return new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout: unix(stdout), stderr: unix(stderr) })));
+}
+
+/** Synthesizes examples/msp-onboarding into `dir` (what `cdktf synth` does: the app with CDKTF_OUTDIR) and returns the stack file. */
+export function synthesizeExample(dir: string): string {
+  const root = join(__dirname, '../..');
+  const out = join(dir, 'cdktf.out');
+  execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'examples/msp-onboarding/main.ts')], {
+    cwd: root,
+    env: { ...process.env, CDKTF_OUTDIR: out, CHECKPOINT_DISABLE: '1' },
+    stdio: 'ignore',
+  });
+  return join(out, 'stacks/msp-onboarding/cdk.tf.json');
+}

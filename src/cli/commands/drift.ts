@@ -18,6 +18,7 @@ interface DriftArgs {
   parallelism: number;
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
+  color: boolean;
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -44,6 +45,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
+      .option('color', { type: 'boolean', default: true, describe: 'Accepted for scripts that pass -no-color everywhere (the report has no colour)' })
       .option('alert', {
         type: 'boolean',
         default: false,
@@ -60,11 +62,11 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .example('tenantform drift --format json > drift.json', 'For a program to read')
       .example('tenantform drift --alert || notify-team', 'Nightly: an alert in the platform, and the exit code for the scheduler'),
   handler: async (args) => {
-    const ws = workspaceOrProblems({ ...args, refresh: true });
+    const ws = workspaceOrProblems(args);
     if (!ws) return;
     const state = await StateStore.open(ws.statePath);
     const lockedBefore = readLock(ws.statePath);
-    const client = platformClient(ws.configuration, process.env);
+    const client = platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds);
     try {
       const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
       process.stdout.write(redactSecrets(render(report, args.format)));

@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configWith, infra, run, startWorld, writeConfig, type World } from '../cli/helpers';
+
+/** Configuration problems reach the user as errors naming the address and path, before any change is sent. */
+describe('configuration hardening (CLI)', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  const changesSent = () => world.requests.filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r) && !r.includes('/idp/token'));
+
+  it('refuses at plan a value that is wrong only once its reference is resolved', async () => {
+    const file = writeConfig(world, configWith({ tenantform_infra_component: { c: infra('Storage', { owner_tenant_id: 'x-${data.tenantform_tenant.northwind.id}' }) } }));
+    world.requests.length = 0;
+    const plan = await run(world, ['plan', '--config', file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain('tenantform_infra_component.c');
+    expect(plan.stdout).toContain('owner_tenant_id');
+    const apply = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout + apply.stderr).toContain('owner_tenant_id');
+    expect(changesSent()).toEqual([]);
+  });
+
+  it('never quotes a client secret from the provider block', async () => {
+    const secret = 'S3cr3t-${not-an-expression';
+    const file = writeConfig(world, { ...configWith({}), provider: { tenantform: [{ client_secret: secret }] } });
+    const plan = await run(world, ['plan', '--config', file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('provider.tenantform');
+    expect(plan.stderr).toContain('client_secret');
+    expect(plan.stdout + plan.stderr).not.toContain('S3cr3t');
+    expect(plan.stdout + plan.stderr).not.toContain('not-an-expression');
+  });
+
+  it('refuses inherited names and __proto__, and deep nesting, with address and path', async () => {
+    const text = JSON.stringify(configWith({ tenantform_infra_component: { c: infra('Storage', { name: '${data.tenantform_tenant.northwind.toString}' }) } }))
+      .replace('"tenantform":[{}]', '"tenantform":[{"__proto__":{"base_url":"http://127.0.0.1:1"}}]');
+    writeFileSync(join(world.dir, 'proto.tf.json'), text);
+    const r = await run(world, ['plan', '--config', 'proto.tf.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/tenantform_infra_component\.c[^\n]*\n?[^\n]*name|name[^\n]*tenantform_infra_component\.c/);
+    expect(r.stderr).toContain('toString');
+    expect(r.stderr).toContain('__proto__');
+
+    const deep = JSON.stringify(configWith({ tenantform_infra_component: { c: infra('Storage') } })).replace(
+      '"capabilities":["backup"]',
+      `"capabilities":${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+    );
+    writeFileSync(join(world.dir, 'deep.tf.json'), deep);
+    const d = await run(world, ['plan', '--config', 'deep.tf.json']);
+    expect(d.code).toBe(1);
+    expect(d.stderr).toContain('tenantform_infra_component.c');
+    expect(d.stderr).toContain('capabilities[0][0]');
+    expect(d.stderr).not.toContain('Maximum call stack');
+  });
+});
