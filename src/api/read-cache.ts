@@ -33,6 +33,14 @@ const cachedNames: ReadonlySet<PropertyKey> = new Set(CACHED_READS);
  */
 export function withReadCache(client: PlatformClient): PlatformClient {
   const answers = new Map<string, Promise<unknown>>();
+  // Once the platform could not be reached (or refused the credentials) after all retries,
+  // every further read would wait out the same retries: it gets the same error at once.
+  let unreachable: unknown;
+  const remember = (err: unknown) => {
+    const status = (err as { status?: unknown } | undefined)?.status;
+    if (err instanceof Error && (status === 0 || status === 401)) unreachable ??= err;
+    throw err;
+  };
   return new Proxy(client, {
     get(target, name) {
       const member: unknown = Reflect.get(target, name, target);
@@ -40,10 +48,11 @@ export function withReadCache(client: PlatformClient): PlatformClient {
       const method = member as (...args: unknown[]) => unknown;
       if (!cachedNames.has(name)) return method.bind(target);
       return (...args: unknown[]) => {
+        if (unreachable) return Promise.reject(unreachable);
         const key = `${String(name)}\0${JSON.stringify(args)}`;
         let answer = answers.get(key);
         if (!answer) {
-          answer = Promise.resolve(method.apply(target, args));
+          answer = Promise.resolve(method.apply(target, args)).catch(remember);
           answers.set(key, answer);
         }
         return answer;

@@ -36,6 +36,10 @@ export class LocalBackend implements StateBackend {
     return this.path;
   }
 
+  get journalPath(): string | undefined {
+    return this.file.journalPath;
+  }
+
   read(): Promise<string | undefined> {
     return this.file.read();
   }

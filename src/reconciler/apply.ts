@@ -14,6 +14,7 @@ import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
 import { evaluateArguments, lookupIn } from './evaluate';
+import { StateJournal } from './journal';
 import type { StateStore } from './state';
 
 export interface ApplyOptions {
@@ -48,7 +49,13 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   await run.recordRefreshed();
   // A refresh-only plan changes nothing on the platform: recording what was read is all of it.
   if (opts.plan.refreshOnly) return { added: 0, changed: 0, destroyed: 0, diagnostics: [] };
-  return run.execute();
+  // Each finished object is appended to a journal beside the state; the state is written at the end.
+  const journal = await StateJournal.begin(opts.state);
+  try {
+    return await run.execute(journal);
+  } finally {
+    await journal.finish();
+  }
 }
 
 class ApplyRun {
@@ -58,6 +65,7 @@ class ApplyRun {
   private readonly ctx: OperationContext;
   private readonly counts = { added: 0, changed: 0, destroyed: 0 };
   private readonly diagnostics: Diagnostic[] = [];
+  private journal!: StateJournal;
   /** One per kind whose creates cannot be repeated blindly. */
   private readonly gates = new Map<string, CreateGate>();
 
@@ -95,7 +103,8 @@ class ApplyRun {
     await state.save();
   }
 
-  async execute(): Promise<ApplyResult> {
+  async execute(journal: StateJournal): Promise<ApplyResult> {
+    this.journal = journal;
     const nodes = this.nodes();
     const { failed, skipped } = await runInOrder(nodes, this.opts.parallelism, (node) => this.run(node));
     for (const node of skipped) {
@@ -169,7 +178,7 @@ class ApplyRun {
     if (!r.value) return this.fail(step, r.diagnostics);
     this.values.set(address, r.value);
     this.opts.state.put(address, declared.kind, r.value, this.dependenciesOf(address));
-    await this.opts.state.save();
+    await this.journal.durable();
     step.done(r.value);
     return true;
   }
@@ -203,7 +212,7 @@ class ApplyRun {
     if (kind.nonIdempotentCreate) {
       // Recorded before the request: a crash in between leaves a trace the next run adopts.
       state.addPending(change.address, stripUnknown(final.planned));
-      await state.save();
+      await this.journal.durablePending();
     }
     const r = kind.nonIdempotentCreate
       ? await this.createPending(kind, change.address, final.planned)
@@ -212,7 +221,7 @@ class ApplyRun {
       // A refusal (not retryable) means nothing was created; anything else may have been.
       if (kind.nonIdempotentCreate && r.diagnostics.every((d) => d.retryable === false)) {
         state.removePending(change.address);
-        await state.save();
+        await this.journal.durable();
       }
       return this.fail(step, r.diagnostics);
     }
@@ -268,7 +277,7 @@ class ApplyRun {
     if (r.diagnostics.length > 0) return this.fail(step, r.diagnostics);
     this.opts.state.remove(change.address);
     this.opts.state.setProtected(change.address, false);
-    await this.opts.state.save();
+    await this.journal.durable();
     this.counts.destroyed++;
     step.done(null, kind.deleteOnlyForgets ? 'removed from the state only: the platform cannot delete it' : undefined);
     return true;
@@ -315,7 +324,7 @@ class ApplyRun {
     this.values.set(address, value);
     this.opts.state.put(address, kind, value, this.dependenciesOf(address));
     this.opts.state.removePending(address);
-    await this.opts.state.save();
+    await this.journal.durable();
   }
 
   private fail(step: Step, diagnostics: Diagnostic[]): false {

@@ -64,7 +64,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const o = configuration.objects.get(address)!;
     if (o.mode === 'data') {
       if (values.has(address)) continue;
-      const value = await readLateDataSource(o, deps, actions, lookup, opts.client, diagnostics);
+      const value = refreshed.unreadable?.has(address) ? undefined : await readLateDataSource(o, deps, actions, lookup, opts.client, diagnostics);
       values.set(address, value ?? unknownObject(o.kind.attributes));
       if (value) data[address] = value;
       continue;

@@ -80,6 +80,7 @@ export function parseReference(expression: string): Omit<Reference, 'at'> | unde
  */
 export function findReferences(value: unknown, address: string, at: AttributePath = [], problems?: TenantformError[]): Reference[] {
   if (typeof value === 'string') {
+    if (!value.includes('{')) return [];
     const out: Reference[] = [];
     for (const part of splitTemplate(value)) {
       if (!('expression' in part)) continue;
@@ -106,6 +107,7 @@ export type Lookup = (target: string, attribute: ReadonlyArray<string | number>)
  */
 export function resolveReferences(value: unknown, lookup: Lookup): unknown {
   if (typeof value === 'string') {
+    if (!value.includes('{')) return value; // no expression and no escape: most strings
     const parts = splitTemplate(value);
     if (parts.length === 1 && 'literal' in parts[0]) return parts[0].literal;
     const values = parts.map((p) => ('literal' in p ? p.literal : referencedValue(p.expression, lookup)));

@@ -21,6 +21,8 @@ export interface Refreshed {
   readonly live: Map<string, State | null>;
   /** Addresses whose interrupted create was found on the platform (now in `live`). */
   readonly adopted: Set<string>;
+  /** Data sources whose read failed (reported in `diagnostics`): planning does not send it again. */
+  readonly unreadable?: ReadonlySet<string>;
   readonly diagnostics: Diagnostic[];
 }
 
@@ -48,7 +50,7 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
   const [fromData, fromManaged] = await Promise.all([readDataSources(opts, ctx, limiter), readManaged(opts, ctx, limiter)]);
   const diagnostics = [...fromData.diagnostics, ...fromManaged.diagnostics];
   const adopted = await adoptPending(opts, { client: opts.client }, fromManaged.live, diagnostics);
-  return { data: fromData.values, live: fromManaged.live, adopted, diagnostics };
+  return { data: fromData.values, live: fromManaged.live, adopted, unreadable: fromData.unreadable, diagnostics };
 }
 
 /** The live object of every recorded managed object (the recorded one with `--refresh=false`). */
@@ -78,9 +80,14 @@ async function readManaged(opts: RefreshOptions, ctx: OperationContext, limiter:
 }
 
 /** Data sources whose arguments are known without any managed object, in dependency order. */
-async function readDataSources(opts: RefreshOptions, ctx: OperationContext, limiter: Limiter): Promise<{ values: Map<string, State>; diagnostics: Diagnostic[] }> {
+async function readDataSources(
+  opts: RefreshOptions,
+  ctx: OperationContext,
+  limiter: Limiter,
+): Promise<{ values: Map<string, State>; unreadable: Set<string>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const values = new Map<string, State>();
+  const unreadable = new Set<string>();
   const all = dependencies(opts.configuration);
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
@@ -92,9 +99,10 @@ async function readDataSources(opts: RefreshOptions, ctx: OperationContext, limi
     const r = await limiter.run(() => readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config }));
     diagnostics.push(...r.diagnostics);
     if (r.value) values.set(address, r.value);
+    else unreadable.add(address);
     return r.value !== undefined;
   });
-  return { values, diagnostics };
+  return { values, unreadable, diagnostics };
 }
 
 /**

@@ -7,6 +7,7 @@ import { PROVIDER_ADDRESS } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
 import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
+import { journalPath, replayJournal } from './journal';
 
 /**
  * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
@@ -64,6 +65,14 @@ export interface RecordedObject {
   readonly dependencies: string[];
 }
 
+/** One change to the document, as the journal records it (see journal.ts). */
+export type StateChange =
+  | { readonly op: 'put'; readonly resource: StateResource }
+  | { readonly op: 'remove'; readonly address: string }
+  | { readonly op: 'pending'; readonly entry: PendingCreate }
+  | { readonly op: 'unpending'; readonly address: string }
+  | { readonly op: 'protect'; readonly address: string; readonly protect: boolean };
+
 export function addressOf(r: Pick<StateResource, 'mode' | 'type' | 'name'>): string {
   return `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
 }
@@ -80,6 +89,10 @@ function splitAddress(address: string): { mode: 'managed' | 'data'; type: string
  */
 export class StateStore {
   private writes: Promise<void> = Promise.resolve();
+  /** Position of each resource by address, rebuilt after a removal (keeps a large apply linear). */
+  private positions: Map<string, number> | undefined;
+  /** Told of every change as it is made (the apply journal listens). */
+  observer: ((change: StateChange) => void) | undefined;
 
   private constructor(
     private readonly storage: StateStorage,
@@ -97,12 +110,19 @@ export class StateStore {
   static async load(storage: StateStorage): Promise<StateStore> {
     const text = await storage.read();
     if (text === undefined) return new StateStore(storage, emptyState(), false);
-    return new StateStore(storage, parseState(storage.location, text), true);
+    const doc = parseState(storage.location, text);
+    // Changes journaled by an apply that never finished are part of the state.
+    return new StateStore(storage, storage.journalPath ? await replayJournal(storage.journalPath, doc) : doc, true);
   }
 
   /** Where the state is kept, for messages. */
   get path(): string {
     return this.storage.location;
+  }
+
+  /** The apply journal's file, for a state kept in a local file; undefined elsewhere. */
+  get journalPath(): string | undefined {
+    return this.storage.journalPath;
   }
 
   get lineage(): string {
@@ -111,6 +131,11 @@ export class StateStore {
 
   get serial(): number {
     return this.doc.serial;
+  }
+
+  /** How many objects (managed and data) are recorded. */
+  get size(): number {
+    return this.doc.resources.length;
   }
 
   /** A deep copy of the document as it is now. */
@@ -161,13 +186,19 @@ export class StateStore {
         },
       ],
     };
-    const i = this.doc.resources.findIndex((r) => addressOf(r) === address);
-    if (i >= 0) this.doc.resources[i] = resource;
-    else this.doc.resources.push(resource);
+    this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
+    const i = this.positions.get(address);
+    if (i !== undefined) this.doc.resources[i] = resource;
+    else this.positions.set(address, this.doc.resources.push(resource) - 1);
+    this.observer?.({ op: 'put', resource });
   }
 
   remove(address: string): void {
+    this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
+    if (!this.positions.has(address)) return;
     this.doc.resources = this.doc.resources.filter((r) => addressOf(r) !== address);
+    this.positions = undefined;
+    this.observer?.({ op: 'remove', address });
   }
 
   /** The root module's outputs, in Terraform's shape (`{ name: { value, type, sensitive? } }`). */
@@ -201,13 +232,17 @@ export class StateStore {
 
   addPending(address: string, attributes: State): void {
     this.removePending(address);
-    this.doc.tenantform_pending = [...(this.doc.tenantform_pending ?? []), { address, attributes, started: new Date().toISOString() }];
+    const entry = { address, attributes, started: new Date().toISOString() };
+    this.doc.tenantform_pending = [...(this.doc.tenantform_pending ?? []), entry];
+    this.observer?.({ op: 'pending', entry });
   }
 
   removePending(address: string): void {
-    const rest = (this.doc.tenantform_pending ?? []).filter((p) => p.address !== address);
+    const before = this.doc.tenantform_pending ?? [];
+    const rest = before.filter((p) => p.address !== address);
     if (rest.length > 0) this.doc.tenantform_pending = rest;
     else delete this.doc.tenantform_pending;
+    if (rest.length < before.length) this.observer?.({ op: 'unpending', address });
   }
 
   isProtected(address: string): boolean {
@@ -215,6 +250,7 @@ export class StateStore {
   }
 
   setProtected(address: string, protect: boolean): void {
+    if (this.isProtected(address) !== protect) this.observer?.({ op: 'protect', address, protect });
     const rest = (this.doc.tenantform_protected ?? []).filter((a) => a !== address);
     if (protect) rest.push(address);
     if (rest.length > 0) this.doc.tenantform_protected = rest.sort();
@@ -235,6 +271,8 @@ export class StateStore {
 /** Reads and replaces a state document's text wherever it is kept (a file, a database row, a URL). */
 export interface StateStorage {
   readonly location: string;
+  /** Where an apply journals its changes between whole-state writes (local files only). */
+  readonly journalPath?: string;
   /** The text, or undefined when there is no state yet. */
   read(): Promise<string | undefined>;
   write(text: string): Promise<void>;
@@ -244,6 +282,7 @@ export interface StateStorage {
 export function localStateFile(path: string): StateStorage {
   return {
     location: path,
+    journalPath: journalPath(path),
     read: async () => {
       try {
         const text = await fs.readFile(path, 'utf8');

@@ -1,4 +1,4 @@
-import { PlatformError } from '../api/errors';
+import { PlatformError, ResponseShapeError } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
 import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
@@ -63,8 +63,11 @@ export function readResource(req: Base & { state: State }): Promise<OperationRes
 
 /**
  * Reads several objects of one kind in one request when the kind can. Undefined when it
- * cannot, or when the request failed in any way (a gone object makes some batch reads fail
- * as a whole): the caller then reads each alone, which reports each object's own error.
+ * cannot, or when the platform refused the request for what it asked (a gone object makes
+ * some batch reads answer 404 as a whole): the caller then reads each alone, which reports
+ * each object's own error. A failure that is not about the objects (no connection, no
+ * token, the platform unavailable) would meet each single read too: it is reported for
+ * every object of the batch at once.
  */
 export async function readResourcesInBatch(req: {
   kind: ResourceKind;
@@ -79,9 +82,15 @@ export async function readResourcesInBatch(req: {
       value: live ? preserveJsonText(kind.attributes, items[n].state, normalize(kind.attributes, live)) : null,
       diagnostics: [],
     }));
-  } catch {
-    return undefined;
+  } catch (err) {
+    if (!(err instanceof PlatformError) || err instanceof ResponseShapeError || aboutTheRequest(err)) return undefined;
+    return items.map((i) => ({ diagnostics: [toDiagnostic(err, i.address, 'reading the object')] }));
   }
+}
+
+/** An answer refusing what was asked (4xx other than authorisation and throttling), not the platform failing. */
+function aboutTheRequest(err: PlatformError): boolean {
+  return err.status >= 400 && err.status < 500 && ![401, 403, 429].includes(err.status);
 }
 
 export function createResource(req: Base & { planned: State }): Promise<OperationResult<State>> {

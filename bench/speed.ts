@@ -1,0 +1,197 @@
+/**
+ * Where tenantform stands against the round-trip limit, in one run on one machine:
+ *
+ *  1. Plan of the mixed stack of 1,000 (bench/mix.ts) with 20 ms per request: requests and
+ *     wall time of `tenantform plan` and of `terraform plan` with tenantform's provider on the
+ *     same configuration and state, side by side (interleaved, median of the runs), and each
+ *     one's ratio to the batching bound: the native plan's own requests sent `parallelism`
+ *     at a time, each costing the latency. The native plan without latency shows what
+ *     start-up, loading and planning cost apart from the requests.
+ *  2. Apply scaling: 1,000 and 10,000 creates (emulator without latency), and the ratio.
+ *  3. `plan --refresh=false` of the 10,000: CPU per resource (loading, diffing, rendering:
+ *     the difference to the 1,000 plan, so process start-up cancels out) and peak memory.
+ *
+ * Needs a build (`npm run build`) and `terraform` on PATH for part 1.
+ *
+ *   npx tsx bench/speed.ts [runs] [large]
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../src/emulator';
+import { createsStack, mixedStack, terraformJson } from './mix';
+
+const ROOT = join(__dirname, '..');
+const CLI = join(ROOT, 'bin', 'tenantform.js');
+const USAGE_HOOK = join(__dirname, 'usage-at-exit.cjs');
+const runs = Number(process.argv[2] ?? 3);
+const LARGE = Number(process.argv[3] ?? 10_000);
+const SMALL = LARGE / 10;
+const LATENCY_MS = 20;
+const PARALLELISM = 10;
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  output: string;
+  ms: number;
+}
+
+/** Runs a command without blocking this process (the emulator answers from it). */
+function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, output, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+  });
+}
+
+function expectCode(o: Outcome, codes: number[], what: string): Outcome {
+  if (!codes.includes(o.code ?? -1)) throw new Error(`${what} exited with ${o.code}:\n${o.output.slice(-4000)}`);
+  return o;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+class Bench {
+  requests = 0;
+  constructor(
+    readonly emulator: RunningEmulator,
+    readonly dir: string,
+  ) {}
+
+  get env(): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH,
+      HOME: join(this.dir, 'home'),
+      NO_COLOR: '1',
+      TENANTFORM_BASE_URL: this.emulator.url,
+      TENANTFORM_CLIENT_ID: this.emulator.clientId,
+      TENANTFORM_CLIENT_SECRET: this.emulator.clientSecret,
+    };
+  }
+
+  tenantform(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+    return exec(process.execPath, [CLI, ...args], cwd, { ...this.env, ...env });
+  }
+
+  /** A working directory with the stack as Terraform JSON. */
+  workdir(name: string, resources: ReturnType<typeof mixedStack>): string {
+    const cwd = join(this.dir, name);
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, 'main.tf.json'), JSON.stringify(terraformJson(resources)));
+    return cwd;
+  }
+
+  async counted<T>(work: () => Promise<T>): Promise<{ value: T; requests: number }> {
+    this.requests = 0;
+    const value = await work();
+    return { value, requests: this.requests };
+  }
+}
+
+async function planMix(b: Bench): Promise<void> {
+  const cwd = b.workdir('mix', mixedStack(b.emulator));
+  const native = ['--config', 'main.tf.json', '--state', 'terraform.tfstate'];
+  expectCode(await b.tenantform(['apply', '--auto-approve', ...native], cwd), [0], 'apply of the mix');
+
+  const install = expectCode(await b.tenantform(['provider', 'install', '--dir', join(b.dir, 'mirror'), '--print-cli-config'], cwd), [0], 'provider install');
+  writeFileSync(join(b.dir, 'cli.tfrc'), install.stdout);
+  const tfEnv = { ...b.env, TF_CLI_CONFIG_FILE: join(b.dir, 'cli.tfrc'), TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
+  const tfDir = join(b.dir, 'mix-terraform');
+  mkdirSync(tfDir, { recursive: true });
+  copyFileSync(join(cwd, 'main.tf.json'), join(tfDir, 'main.tf.json'));
+  copyFileSync(join(cwd, 'terraform.tfstate'), join(tfDir, 'terraform.tfstate'));
+  expectCode(await exec('terraform', ['init', '-input=false', '-no-color'], tfDir, tfEnv), [0], 'terraform init');
+
+  const nativeRuns: Array<{ ms: number; requests: number }> = [];
+  const terraformRuns: Array<{ ms: number; requests: number }> = [];
+  const fixedMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    b.emulator.setFaults({ latency_ms: LATENCY_MS });
+    const n = await b.counted(() => b.tenantform(['plan', '--detailed-exitcode', '--parallelism', String(PARALLELISM), ...native], cwd));
+    nativeRuns.push({ ms: expectCode(n.value, [0], 'tenantform plan').ms, requests: n.requests });
+    const t = await b.counted(() => exec('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', `-parallelism=${PARALLELISM}`], tfDir, tfEnv));
+    terraformRuns.push({ ms: expectCode(t.value, [0], 'terraform plan').ms, requests: t.requests });
+    // The same plan without latency: what start-up, loading and planning cost on their own.
+    b.emulator.setFaults({ latency_ms: 0 });
+    fixedMs.push(expectCode(await b.tenantform(['plan', '--detailed-exitcode', ...native], cwd), [0], 'tenantform plan').ms);
+  }
+
+  const nativeRequests = median(nativeRuns.map((r) => r.requests));
+  // The token request comes first; the rest go `parallelism` at a time.
+  const bound = (1 + Math.ceil((nativeRequests - 1) / PARALLELISM)) * LATENCY_MS;
+  console.log(`Plan of the mixed stack of 1,000 objects, ${LATENCY_MS} ms per request, parallelism ${PARALLELISM}, median of ${runs} interleaved runs`);
+  console.log(`  batching bound: ${nativeRequests} requests, ${PARALLELISM} at a time = ${seconds(bound)}`);
+  const row = (label: string, rs: Array<{ ms: number; requests: number }>) => {
+    const ms = median(rs.map((r) => r.ms));
+    const requests = median(rs.map((r) => r.requests));
+    console.log(
+      `  ${label.padEnd(30)} ${String(requests).padStart(5)} requests (${(requests / 1000).toFixed(2)} per object)  ${seconds(ms).padStart(8)}  ${(ms / bound).toFixed(2)}x the bound`,
+    );
+    return ms;
+  };
+  const nativeMs = row('tenantform plan', nativeRuns);
+  const terraformMs = row('terraform plan + provider', terraformRuns);
+  console.log(`  tenantform plan is ${(terraformMs / nativeMs).toFixed(1)}x faster than terraform plan`);
+  const fixed = median(fixedMs);
+  console.log(
+    `  tenantform plan without latency: ${seconds(fixed)}; the requests add ${seconds(nativeMs - fixed)}, ${((nativeMs - fixed) / bound).toFixed(2)}x the bound`,
+  );
+}
+
+async function applyScaling(b: Bench): Promise<void> {
+  console.log(`Apply of plain creates (half infrastructure components, half settings), no latency`);
+  const walls: number[] = [];
+  for (const n of [SMALL, LARGE]) {
+    const cwd = b.workdir(`creates-${n}`, createsStack(b.emulator, n));
+    const applied = await b.counted(() => b.tenantform(['apply', '--auto-approve', '--config', 'main.tf.json', '--state', 'terraform.tfstate'], cwd));
+    expectCode(applied.value, [0], `apply of ${n}`);
+    walls.push(applied.value.ms);
+    console.log(`  ${String(n).padStart(6)} creates: ${seconds(applied.value.ms).padStart(8)}, ${applied.requests} requests`);
+  }
+  console.log(`  ${LARGE} / ${SMALL}: ${(walls[1] / walls[0]).toFixed(1)}x the wall time for 10x the objects`);
+}
+
+async function planWithoutRefresh(b: Bench): Promise<void> {
+  const usage: Array<{ cpuMs: number; maxRssKb: number }> = [];
+  for (const n of [SMALL, LARGE]) {
+    const cwd = join(b.dir, `creates-${n}`);
+    const file = join(cwd, 'usage.json');
+    const env = { NODE_OPTIONS: `--require ${USAGE_HOOK}`, BENCH_USAGE_FILE: file };
+    expectCode(await b.tenantform(['plan', '--refresh=false', '--detailed-exitcode', '--config', 'main.tf.json', '--state', 'terraform.tfstate'], cwd, env), [0], 'plan --refresh=false');
+    usage.push(JSON.parse(readFileSync(file, 'utf8')));
+  }
+  const perObject = (usage[1].cpuMs - usage[0].cpuMs) / (LARGE - SMALL);
+  console.log(`Plan --refresh=false (loading, diffing, rendering; no request)`);
+  console.log(`  CPU: ${usage[0].cpuMs.toFixed(0)} ms at ${SMALL}, ${usage[1].cpuMs.toFixed(0)} ms at ${LARGE}: ${perObject.toFixed(3)} ms per object`);
+  console.log(`  peak memory at ${LARGE}: ${(usage[1].maxRssKb / 1024).toFixed(0)} MB`);
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tenantform-bench-'));
+  const bench = new Bench(await startEmulator({ port: 0, seed: 11, log: () => bench.requests++ }), dir);
+  try {
+    await planMix(bench);
+    await applyScaling(bench);
+    await planWithoutRefresh(bench);
+  } finally {
+    await bench.emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configWith, infra, run, start, startWorld, writeConfig, type World } from './helpers';
+
+const STATE = 'terraform.main.tfstate';
+const JOURNAL = `${STATE}.journal`;
+/** Enough recorded objects that a pending create goes to the journal rather than a whole state write. */
+const SETTINGS = 110;
+const SITES = ['One', 'Two', 'Three', 'Four', 'Five', 'Six'];
+
+function stack(withSites: boolean) {
+  const settings = Object.fromEntries(
+    Array.from({ length: SETTINGS }, (_, i) => [
+      `s${i}`,
+      { application_id: '${data.tenantform_application.backup.id}', tenant_id: '${data.tenantform_tenant.northwind.id}', name: `journal_${i}`, value: String(i) },
+    ]),
+  );
+  const sites = Object.fromEntries(SITES.map((n) => [n.toLowerCase(), infra(`Site ${n}`)]));
+  return configWith({ tenantform_tenant_setting: settings, ...(withSites ? { tenantform_infra_component: sites } : {}) });
+}
+
+const readJson = (world: World, file: string) => JSON.parse(readFileSync(join(world.dir, file), 'utf8'));
+
+describe('the apply journal', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  it('keeps every finished object and the pending create through kill -9, and the next apply converges', async () => {
+    const file = writeConfig(world, stack(false));
+    const first = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(first.stdout).toContain(`Apply complete! Resources: ${SETTINGS} added`);
+    expect(existsSync(join(world.dir, JOURNAL))).toBe(false);
+
+    writeConfig(world, stack(true));
+    world.emulator.setFaults({ latency_ms: 200 });
+    const { child, result } = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
+    let completions = 0;
+    child.stderr!.on('data', (chunk: Buffer) => {
+      completions += chunk.toString().split('Creation complete').length - 1;
+      // The next create is in flight: recorded as pending, its answer never recorded.
+      if (completions === 2) setTimeout(() => child.kill('SIGKILL'), 80);
+    });
+    const crashed = await result;
+    expect(crashed.signal).toBe('SIGKILL');
+    world.emulator.setFaults({ latency_ms: 0 });
+    const finished = [...crashed.stderr.matchAll(/(tenantform_infra_component\.\w+): Creation complete/g)].map((m) => m[1]);
+    expect(finished.length).toBeGreaterThanOrEqual(2);
+
+    // The state file was not rewritten per object: the finished components are in the journal.
+    const onDisk = readJson(world, STATE);
+    expect(onDisk.resources.filter((r: { type: string }) => r.type === 'tenantform_infra_component')).toEqual([]);
+    expect(readFileSync(join(world.dir, JOURNAL), 'utf8')).toContain('"op":"pending"');
+
+    const lock = readJson(world, `${STATE}.lock.info`);
+    expect((await run(world, ['force-unlock', lock.ID, '--config', file])).code).toBe(0);
+
+    // Loading the state replays the journal: what finished is known, nothing is created twice.
+    const plan = await run(world, ['plan', '--config', file, '--format', 'json']);
+    const changes = JSON.parse(plan.stdout).resource_changes as Array<{ address: string; change: { actions: string[] } }>;
+    const creates = changes.filter((c) => c.change.actions.join() === 'create').map((c) => c.address);
+    for (const address of finished) expect(creates).not.toContain(address);
+    expect(creates.length).toBeLessThanOrEqual(SITES.length - finished.length);
+
+    const resumed = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(resumed.code).toBe(0);
+    const components = await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')));
+    expect(components.map((c) => c.name).sort()).toEqual(SITES.map((n) => `Site ${n}`).sort());
+
+    // The end of the apply wrote the whole state and removed the journal.
+    expect(existsSync(join(world.dir, JOURNAL))).toBe(false);
+    const state = readJson(world, STATE);
+    expect(state.resources.filter((r: { type: string }) => r.type === 'tenantform_infra_component')).toHaveLength(SITES.length);
+    expect(state.tenantform_pending).toBeUndefined();
+    const again = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(again.code).toBe(0);
+  });
+});
