@@ -54,7 +54,7 @@ describe('the apply journal', () => {
     expect(onDisk.resources.filter((r: { type: string }) => r.type === 'tenantform_infra_component')).toEqual([]);
     expect(readFileSync(join(world.dir, JOURNAL), 'utf8')).toContain('"op":"pending"');
 
-    const lock = readJson(world, `${STATE}.lock.info`);
+    const lock = readJson(world, `.${STATE}.lock.info`);
     expect((await run(world, ['force-unlock', lock.ID, '--config', file])).code).toBe(0);
 
     // Loading the state replays the journal: what finished is known, nothing is created twice.
