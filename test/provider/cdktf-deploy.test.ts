@@ -50,7 +50,7 @@ test('cdktf deploy creates the example on the platform and cdktf destroy removes
     const acme = world.tenants['Acme Manufacturing'].id;
     const backup = world.applications.backup.id;
 
-    expect(await cdktf('deploy')).toMatch(/Apply complete! Resources: 9 added, 0 changed, 0 destroyed\./);
+    expect(await cdktf('deploy')).toMatch(/Apply complete! Resources: 14 added, 0 changed, 0 destroyed\./);
     expect(existsSync(STATE)).toBe(true);
     expect(await client.listTenantApplications(acme)).toContain(backup);
     expect(await client.listTenantInfra(partner)).toHaveLength(1);
@@ -59,7 +59,7 @@ test('cdktf deploy creates the example on the platform and cdktf destroy removes
     // The lock file the first deploy left holds tenantform: no registry is asked, nothing changes.
     expect(await cdktf('deploy', [])).toMatch(/No changes\. Your infrastructure matches the configuration\./);
 
-    expect(await cdktf('destroy')).toMatch(/Destroy complete! Resources: 9 destroyed\./);
+    expect(await cdktf('destroy')).toMatch(/Destroy complete! Resources: 14 destroyed\./);
     expect(await client.listTenantApplications(acme)).not.toContain(backup);
     expect(await client.listTenantInfra(partner)).toHaveLength(0);
   } finally {
