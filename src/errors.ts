@@ -128,6 +128,26 @@ export const reconcilerErrors = {
       path,
     );
   },
+  undeclaredProvider(address: string, provider: string, declared: readonly string[]) {
+    return new TenantformError(
+      'undeclared_provider',
+      'Reference to an undeclared provider',
+      `There is no provider block for "${provider}" (declared: ${declared.join(', ')}). Add a TenantformProvider with alias "${provider.split('.')[1] ?? ''}".`,
+      false,
+      address,
+      ['provider'],
+    );
+  },
+  duplicateProvider(name: string) {
+    return new TenantformError(
+      'duplicate_provider',
+      'Duplicate provider configuration',
+      `Two provider blocks are named "${name}"; give each data center its own alias.`,
+      false,
+      `provider.${name}`,
+      ['alias'],
+    );
+  },
   nestedTooDeeply(address: string, path: AttributePath, limit: number) {
     return new TenantformError(
       'nested_too_deeply',

@@ -1,6 +1,6 @@
-import type { PlatformClient } from '../api';
 import type { Diagnostic } from '../diagnostics';
-import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import type { ProviderClients } from './clients';
+import type { DataSourceKind, ResourceKind, State } from '../resources/declaration';
 import { putAgentUpdateSettingsBatch } from '../resources/kinds/agent-update-settings';
 import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
@@ -18,7 +18,7 @@ export interface ApplyOptions {
   readonly data: Readonly<Record<string, State>>;
   readonly configuration: Configuration;
   readonly state: StateStore;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   readonly parallelism: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
   readonly progress: Progress;
@@ -51,14 +51,12 @@ class ApplyRun {
   private readonly values = new Map<string, State>();
   private readonly changes: Map<string, PlannedChange>;
   private readonly configDeps: ReturnType<typeof dependencies>;
-  private readonly ctx: OperationContext;
   private readonly counts = { added: 0, changed: 0, destroyed: 0 };
   private readonly diagnostics: Diagnostic[] = [];
 
   constructor(private readonly opts: ApplyOptions) {
     this.changes = new Map(opts.plan.changes.filter((c) => c.mode === 'managed').map((c) => [c.address, c]));
     this.configDeps = dependencies(opts.configuration);
-    this.ctx = { client: opts.client };
     for (const [address, value] of Object.entries(opts.data)) this.values.set(address, value);
     for (const c of this.changes.values()) this.values.set(c.address, c.after ?? c.before ?? {});
   }
@@ -83,7 +81,7 @@ class ApplyRun {
     // An interrupted create no longer declared, and not found on the platform: nothing is left to track.
     for (const p of state.pending()) if (!configuration.objects.has(p.address)) state.removePending(p.address);
     for (const [address, value] of Object.entries(this.opts.data)) {
-      state.put(address, configuration.objects.get(address)!.kind, value, this.dependenciesOf(address));
+      state.put(address, configuration.objects.get(address)!.kind, value, this.dependenciesOf(address), this.opts.clients.providerOf(address));
     }
     for (const o of state.objects()) if (o.mode === 'data' && !configuration.objects.has(o.address)) state.remove(o.address);
     await state.save();
@@ -159,10 +157,10 @@ class ApplyRun {
     const step = this.opts.progress.start(address, 'read');
     const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
     if (invalid.length > 0) return this.fail(step, invalid);
-    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: this.ctx, config });
+    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: this.opts.clients.ctx(address), config });
     if (!r.value) return this.fail(step, r.diagnostics);
     this.values.set(address, r.value);
-    this.opts.state.put(address, declared.kind, r.value, this.dependenciesOf(address));
+    this.opts.state.put(address, declared.kind, r.value, this.dependenciesOf(address), declared.provider);
     await this.opts.state.save();
     step.done(r.value);
     return true;
@@ -199,7 +197,7 @@ class ApplyRun {
       state.addPending(change.address, stripUnknown(final.planned));
       await state.save();
     }
-    const r = await createResource({ kind, address: change.address, ctx: this.ctx, planned: final.planned });
+    const r = await createResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), planned: final.planned });
     if (!r.value) {
       // A refusal (not retryable) means nothing was created; anything else may have been.
       if (kind.nonIdempotentCreate && r.diagnostics.every((d) => d.retryable === false)) {
@@ -224,7 +222,7 @@ class ApplyRun {
       return true;
     }
     // The prior object is the one the plan saw: its version is what the update sends.
-    const r = await updateResource({ kind, address: change.address, ctx: this.ctx, prior: change.before!, planned: final.planned });
+    const r = await updateResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), prior: change.before!, planned: final.planned });
     if (!r.value) return this.fail(step, r.diagnostics);
     await this.record(change.address, kind, r.value);
     this.counts.changed++;
@@ -235,7 +233,7 @@ class ApplyRun {
   private async destroy(change: PlannedChange): Promise<boolean> {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'delete', change.before);
-    const r = await deleteResource({ kind, address: change.address, ctx: this.ctx, prior: change.before! });
+    const r = await deleteResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), prior: change.before! });
     if (r.diagnostics.length > 0) return this.fail(step, r.diagnostics);
     this.opts.state.remove(change.address);
     this.opts.state.setProtected(change.address, false);
@@ -245,15 +243,25 @@ class ApplyRun {
     return true;
   }
 
-  /** Agent update settings of several targets, sent in one request. */
+  /** Agent update settings of several targets, sent in one request per data center. */
   private async runBatch(changes: PlannedChange[]): Promise<boolean> {
+    const byProvider = new Map<string, PlannedChange[]>();
+    for (const c of changes) {
+      const provider = this.opts.clients.providerOf(c.address);
+      byProvider.set(provider, [...(byProvider.get(provider) ?? []), c]);
+    }
+    const results = await Promise.all([...byProvider.values()].map((group) => this.runOneBatch(group)));
+    return results.every(Boolean);
+  }
+
+  private async runOneBatch(changes: PlannedChange[]): Promise<boolean> {
     const kind = this.opts.kindOf(BATCHED_TYPE)!;
     const steps = changes.map((c) => this.opts.progress.start(c.address, c.action === 'create' ? 'create' : 'update', c.before));
     const finals = changes.map((c) => this.finalPlanned(c, c.before));
     const problems = finals.flatMap((f) => (Array.isArray(f) ? f : []));
     if (problems.length > 0) return this.failAll(steps, problems);
     const planned = finals.map((f) => (f as { planned: State }).planned);
-    const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.ctx, planned));
+    const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.opts.clients.ctx(changes[0].address), planned));
     if (!r.value) return this.failAll(steps, r.diagnostics);
     for (const [i, c] of changes.entries()) {
       const value = preserveJsonText(kind.attributes, planned[i], normalize(kind.attributes, r.value[i]));
@@ -267,7 +275,7 @@ class ApplyRun {
 
   private async record(address: string, kind: ResourceKind, value: State): Promise<void> {
     this.values.set(address, value);
-    this.opts.state.put(address, kind, value, this.dependenciesOf(address));
+    this.opts.state.put(address, kind, value, this.dependenciesOf(address), this.opts.clients.providerOf(address));
     this.opts.state.removePending(address);
     await this.opts.state.save();
   }

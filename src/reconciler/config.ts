@@ -28,13 +28,17 @@ export interface DeclaredObject {
   readonly dependsOn: string[];
   readonly ignoreChanges?: string[] | 'all';
   readonly preventDestroy: boolean;
+  /** The provider configuration it uses: `tenantform`, or `tenantform.<alias>`. */
+  readonly provider: string;
 }
 
 export interface Configuration {
   readonly file: string;
   readonly stack: string;
-  /** The `provider.tenantform` arguments (may hold the secret: never print or store them). */
+  /** The default `provider.tenantform` arguments (may hold the secret: never print or store them). */
   readonly provider: Readonly<Record<string, unknown>>;
+  /** Every provider configuration by its name (`tenantform`, `tenantform.<alias>`): the default one always. */
+  readonly providers: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   readonly objects: ReadonlyMap<string, DeclaredObject>;
   /** sha256 of the canonical resource and data blocks, for saved plans. */
   readonly hash: string;
@@ -136,12 +140,16 @@ export function parseConfiguration(raw: Record<string, unknown>, location: Pick<
     const asUnknown = resolveReferences(o.config, () => Unknown) as State;
     diagnostics.push(...validateConfig(o.kind, asUnknown, o.address).map(problemToDiagnostic));
   }
-  const provider = providerBlock(doc.provider, diagnostics);
+  const providers = providerBlocks(doc.provider, diagnostics);
+  for (const o of objects.values()) {
+    if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
+  }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const hash = createHash('sha256')
     .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}) }))
     .digest('hex');
-  return { configuration: { file: location.file, stack: location.stack, provider, objects, hash }, diagnostics };
+  const provider = providers.get(PROVIDER_TYPE)!;
+  return { configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash }, diagnostics };
 }
 
 /** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
@@ -150,10 +158,6 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
   if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
   if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
   for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, meta));
-  if (body.provider !== undefined && body.provider !== PROVIDER_TYPE) problems.push(reconcilerErrors.unsupportedMetaArgument(address, 'provider'));
-  const config = Object.create(null) as State;
-  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
-  const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
   const collect = <T>(f: () => T): T | undefined => {
     try {
       return f();
@@ -163,6 +167,10 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
       return undefined;
     }
   };
+  const provider = collect(() => providerReference(address, body.provider)) ?? PROVIDER_TYPE;
+  const config = Object.create(null) as State;
+  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
+  const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
   return {
     address,
     mode,
@@ -174,7 +182,18 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
     dependsOn: collect(() => dependsOn(address, body.depends_on)) ?? [],
     ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
     preventDestroy: lifecycle.prevent_destroy === true,
+    provider,
   };
+}
+
+/** `provider = "tenantform"` or `"tenantform.<alias>"` (cdktf writes the name; `${...}` around it is accepted too). */
+function providerReference(address: string, raw: unknown): string {
+  if (raw === undefined || raw === null) return PROVIDER_TYPE;
+  const name = typeof raw === 'string' ? raw.replace(/^\$\{(.*)\}$/, '$1').trim() : undefined;
+  if (name === undefined || !new RegExp(`^${PROVIDER_TYPE}(\\.[A-Za-z_][A-Za-z0-9_-]*)?$`).test(name)) {
+    throw reconcilerErrors.invalidMetaArgument(address, 'provider', `"${PROVIDER_TYPE}" or "${PROVIDER_TYPE}.<alias>" naming a provider block`);
+  }
+  return name;
 }
 
 function dependsOn(address: string, raw: unknown): string[] {
@@ -199,14 +218,37 @@ function ignoreChanges(address: string, kind: AnyKind, raw: unknown): string[] |
   return names as string[];
 }
 
-/** The default `tenantform` provider block (cdktf writes a list, hand-written JSON an object). */
-function providerBlock(raw: unknown, diagnostics: Diagnostic[]): Record<string, unknown> {
+/**
+ * Every `tenantform` provider block by name (`tenantform`, `tenantform.<alias>`); cdktf writes a
+ * list, hand-written JSON may write one object. Without an unaliased block the default
+ * configuration is empty (credentials from the environment), as in Terraform.
+ */
+function providerBlocks(raw: unknown, diagnostics: Diagnostic[]): Map<string, Record<string, unknown>> {
   const block = isRecord(raw) ? ownValue(raw, PROVIDER_TYPE) : undefined;
   const candidates = (Array.isArray(block) ? block : block === undefined ? [] : [block]).filter(isRecord);
-  const chosen = candidates.find((c) => c.alias === undefined || c.alias === null) ?? {};
-  const address = `provider.${PROVIDER_TYPE}`;
+  const out = new Map<string, Record<string, unknown>>();
+  for (const candidate of candidates) {
+    const alias = ownValue(candidate, 'alias');
+    if (alias !== undefined && alias !== null && (typeof alias !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(alias))) {
+      diagnostics.push(reconcilerErrors.invalidMetaArgument(`provider.${PROVIDER_TYPE}`, 'alias', 'a name such as "us"').toDiagnostic());
+      continue;
+    }
+    const name = typeof alias === 'string' ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
+    if (out.has(name)) {
+      diagnostics.push(reconcilerErrors.duplicateProvider(name).toDiagnostic());
+      continue;
+    }
+    out.set(name, providerArguments(name, candidate, diagnostics));
+  }
+  if (!out.has(PROVIDER_TYPE)) out.set(PROVIDER_TYPE, Object.create(null) as Record<string, unknown>);
+  return out;
+}
+
+/** One provider block's arguments: literal, known and well typed. */
+function providerArguments(name: string, block: Record<string, unknown>, diagnostics: Diagnostic[]): Record<string, unknown> {
+  const address = `provider.${name}`;
   const out = Object.create(null) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(chosen)) {
+  for (const [k, v] of Object.entries(block)) {
     if (k === '//' || k === 'alias') continue;
     // Provider arguments are needed before anything is read, so they must be literal.
     if (typeof v === 'string' && /[$%]\{/.test(v)) {

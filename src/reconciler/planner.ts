@@ -1,5 +1,5 @@
-import type { PlatformClient } from '../api';
 import type { AttributePath, Diagnostic } from '../diagnostics';
+import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
 import type { Attributes } from '../resources/attributes';
 import { versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
@@ -18,7 +18,7 @@ export interface PlanOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
   readonly refreshed: Refreshed;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   /** `--target`: only these addresses and what they depend on. */
   readonly targets: readonly string[];
   readonly kindOf: (type: string) => ResourceKind | undefined;
@@ -62,7 +62,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const o = configuration.objects.get(address)!;
     if (o.mode === 'data') {
       if (values.has(address)) continue;
-      const value = await readLateDataSource(o, deps, actions, lookup, opts.client, diagnostics);
+      const value = await readLateDataSource(o, deps, actions, lookup, opts.clients, diagnostics);
       values.set(address, value ?? unknownObject(o.kind.attributes));
       if (value) data[address] = value;
       continue;
@@ -140,7 +140,7 @@ async function readLateDataSource(
   deps: ReturnType<typeof dependencies>,
   actions: ReadonlyMap<string, string>,
   lookup: Lookup,
-  client: PlatformClient,
+  clients: ProviderClients,
   diagnostics: Diagnostic[],
 ): Promise<State | undefined> {
   const { config, diagnostics: invalid } = evaluateArguments(o, lookup);
@@ -148,7 +148,7 @@ async function readLateDataSource(
   if (invalid.length > 0) return undefined;
   const managedChanging = [...(deps.get(o.address) ?? [])].some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
   if (containsUnknown(config) || managedChanging) return undefined;
-  const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: { client }, config });
+  const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: clients.ctx(o.address), config });
   diagnostics.push(...r.diagnostics);
   return r.value;
 }

@@ -1,7 +1,7 @@
-import type { PlatformClient } from '../api';
+import type { ProviderClients } from './clients';
 import type { Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
-import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import type { DataSourceKind, ResourceKind, State } from '../resources/declaration';
 import { adoptResource, readDataSource, readResource, readResourcesInBatch, type OperationResult } from '../resources/operations';
 import { containsUnknown } from '../resources/values';
 import { dependencies, type Configuration } from './config';
@@ -23,7 +23,7 @@ export interface Refreshed {
 export interface RefreshOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   readonly parallelism: number;
   /** false: take the recorded state as live (`--refresh=false`). */
   readonly refresh: boolean;
@@ -35,8 +35,7 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
   const data = await readDataSources(opts, diagnostics);
   const recorded = opts.state.objects().filter((o) => o.mode === 'managed');
   const live = new Map<string, State | null>();
-  const ctx: OperationContext = { client: opts.client };
-  const batched = opts.refresh ? await readInBatches(opts, ctx, recorded) : new Map<string, OperationResult<State | null>>();
+  const batched = opts.refresh ? await readInBatches(opts, recorded) : new Map<string, OperationResult<State | null>>();
   await mapLimited(recorded, opts.parallelism, async (o) => {
     const kind = opts.kindOf(o.type);
     if (!kind) {
@@ -48,12 +47,12 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
       live.set(o.address, state);
       return;
     }
-    const r = batched.get(o.address) ?? (await readResource({ kind, address: o.address, ctx, state }));
+    const r = batched.get(o.address) ?? (await readResource({ kind, address: o.address, ctx: opts.clients.ctx(o.address), state }));
     diagnostics.push(...r.diagnostics);
     // When the read failed the plan goes on with the recorded state; the error stops apply.
     live.set(o.address, r.value === undefined ? state : r.value);
   });
-  const adopted = await adoptPending(opts, ctx, live, diagnostics);
+  const adopted = await adoptPending(opts, live, diagnostics);
   return { data, live, adopted, diagnostics };
 }
 
@@ -62,14 +61,13 @@ async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]):
   const values = new Map<string, State>();
   const all = dependencies(opts.configuration);
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
-  const ctx: OperationContext = { client: opts.client };
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
     const declared = opts.configuration.objects.get(address)!;
     const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(values));
     diagnostics.push(...invalid);
     if (invalid.length > 0) return false;
     if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known
-    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config });
+    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: opts.clients.ctx(address), config });
     diagnostics.push(...r.diagnostics);
     if (r.value) values.set(address, r.value);
     return r.value !== undefined;
@@ -81,7 +79,7 @@ async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]):
  * Creates interrupted before their answer was recorded: the object is looked for on the
  * platform and adopted, so that the create is never sent twice.
  */
-async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
+async function adoptPending(opts: RefreshOptions, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
   const adopted = new Set<string>();
   await mapLimited(opts.state.pending(), opts.parallelism, async (p) => {
     const kind = opts.kindOf(p.address.split('.')[0]);
@@ -90,7 +88,7 @@ async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: M
       diagnostics.push(reconcilerErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
       return;
     }
-    const r = await adoptResource({ kind, address: p.address, ctx, pending: p.attributes });
+    const r = await adoptResource({ kind, address: p.address, ctx: opts.clients.ctx(p.address), pending: p.attributes });
     if (r.value === undefined) {
       diagnostics.push(...r.diagnostics.map((d) => ({ ...d, detail: `${d.detail}\nAn earlier run was interrupted while creating ${p.address}.` })));
       return;
@@ -123,19 +121,19 @@ function unknownRecordedType(o: RecordedObject): Diagnostic {
 }
 
 /** Objects of kinds that can be read in one request (e.g. `GET /infra?uuids=`), read so. */
-async function readInBatches(
-  opts: RefreshOptions,
-  ctx: OperationContext,
-  recorded: RecordedObject[],
-): Promise<Map<string, OperationResult<State | null>>> {
-  const byType = new Map<string, RecordedObject[]>();
-  for (const o of recorded) byType.set(o.type, [...(byType.get(o.type) ?? []), o]);
+async function readInBatches(opts: RefreshOptions, recorded: RecordedObject[]): Promise<Map<string, OperationResult<State | null>>> {
+  // One batch per type and data center.
+  const groups = new Map<string, RecordedObject[]>();
+  for (const o of recorded) {
+    const key = `${o.type} ${opts.clients.providerOf(o.address)}`;
+    groups.set(key, [...(groups.get(key) ?? []), o]);
+  }
   const out = new Map<string, OperationResult<State | null>>();
-  for (const [type, objects] of byType) {
-    const kind = opts.kindOf(type);
+  for (const objects of groups.values()) {
+    const kind = opts.kindOf(objects[0].type);
     if (!kind) continue;
     const items = objects.map((o) => ({ address: o.address, state: upgraded(kind, o) }));
-    const results = await readResourcesInBatch({ kind, ctx, items });
+    const results = await readResourcesInBatch({ kind, ctx: opts.clients.ctx(objects[0].address), items });
     results?.forEach((r, n) => out.set(items[n].address, r));
   }
   return out;

@@ -2,9 +2,10 @@ import { PlatformClient } from '../api';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
-import { PROVIDER_ENV } from '../resources/provider-config';
+import { PROVIDER_ENV, PROVIDER_TYPE } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
+import { ProviderClients } from './clients';
 import { acquireLock, type StateLock } from './lock';
 import { StateStore } from './state';
 
@@ -35,10 +36,14 @@ export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics
   return { configuration, diagnostics, statePath: opts.state ?? location.defaultState };
 }
 
-/** The platform client: each provider argument from the provider block, else its environment variable. */
-export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv): PlatformClient {
+/**
+ * The platform client of a provider configuration (`tenantform` or `tenantform.<alias>`): each
+ * argument from its provider block, else its environment variable.
+ */
+export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, provider: string = PROVIDER_TYPE): PlatformClient {
+  const block = configuration.providers.get(provider) ?? configuration.provider;
   const setting = (name: keyof typeof PROVIDER_ENV): string => {
-    const v = configuration.provider[name] ?? env[PROVIDER_ENV[name]];
+    const v = block[name] ?? env[PROVIDER_ENV[name]];
     if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);
     return v;
   };
@@ -58,17 +63,22 @@ export async function withLockedState<T>(
   workspace: Workspace,
   env: NodeJS.ProcessEnv,
   operation: string,
-  work: (state: StateStore, client: PlatformClient) => Promise<T>,
+  work: (state: StateStore, client: PlatformClient, clients: ProviderClients) => Promise<T>,
 ): Promise<T> {
-  const client = platformClient(workspace.configuration, env);
+  const connect = (provider: string) => platformClient(workspace.configuration, env, provider);
+  // Credentials are checked before the lock is taken.
+  ProviderClients.check(workspace.configuration, connect);
+  let clients: ProviderClients | undefined;
   let lock: StateLock | undefined;
   try {
     lock = acquireLock(workspace.statePath, operation, TENANTFORM_VERSION);
     const state = await StateStore.open(workspace.statePath);
-    return await work(state, client);
+    // The state adds the providers of objects no longer declared.
+    clients = ProviderClients.open(workspace.configuration, state, connect);
+    return await work(state, clients.default, clients);
   } finally {
     lock?.release();
-    await client.close();
+    await clients?.close();
   }
 }
 

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
 import type { AnyKind, State } from '../resources/declaration';
-import { PROVIDER_ADDRESS } from '../resources/provider-config';
+import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
 import { parsePlainJson } from '../plain-json';
 
@@ -61,10 +61,24 @@ export interface RecordedObject {
   readonly schemaVersion: number;
   readonly attributes: State;
   readonly dependencies: string[];
+  /** The provider configuration it was made with: `tenantform` or `tenantform.<alias>`. */
+  readonly provider: string;
 }
 
 export function addressOf(r: Pick<StateResource, 'mode' | 'type' | 'name'>): string {
   return `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+}
+
+/** Terraform's provider address in the state: `provider["registry.terraform.io/tenantform/tenantform"].us`. */
+function providerAddress(name: string | undefined): string {
+  const alias = name?.split('.')[1];
+  return alias ? `${PROVIDER}.${alias}` : PROVIDER;
+}
+
+/** `tenantform` or `tenantform.<alias>` from Terraform's provider address. */
+function providerName(address: string): string {
+  const alias = /\]\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(address)?.[1];
+  return alias ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
 }
 
 function splitAddress(address: string): { mode: 'managed' | 'data'; type: string; name: string } {
@@ -121,6 +135,7 @@ export class StateStore {
         schemaVersion: i.schema_version,
         attributes: i.attributes,
         dependencies: i.dependencies ?? [],
+        provider: providerName(r.provider),
       })),
     );
   }
@@ -129,8 +144,11 @@ export class StateStore {
     return this.objects().find((o) => o.address === address);
   }
 
-  /** Records an object (sensitive attributes only as a hash). */
-  put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[]): void {
+  /**
+   * Records an object (sensitive attributes only as a hash) with the provider configuration it
+   * was made with (`tenantform.us`); left out, the one recorded before, else the default.
+   */
+  put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[], provider?: string): void {
     if (containsUnknown(attributes)) throw new Error(`${address}: refusing to record a value that is not known yet`);
     const { mode, type, name } = splitAddress(address);
     const stored: State = { ...attributes };
@@ -141,7 +159,7 @@ export class StateStore {
       mode,
       type,
       name,
-      provider: PROVIDER,
+      provider: providerAddress(provider ?? this.get(address)?.provider),
       instances: [
         {
           schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,

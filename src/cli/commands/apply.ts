@@ -32,13 +32,13 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
   handler: async (args) => {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
-    await withLockedState(ws, process.env, 'OperationTypeApply', async (state, client) => {
+    await withLockedState(ws, process.env, 'OperationTypeApply', async (state, _client, clients) => {
       let result: PlanResult;
       if (args.planfile) {
         result = loadPlan(args.planfile);
-        await assertPlanFresh({ saved: result, configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
+        await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
       } else {
-        result = await makePlan(ws, args, state, client);
+        result = await makePlan(ws, args, state, clients);
         process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env) })));
         if (hasErrors(result.plan.diagnostics)) {
           process.exitCode = 1;
@@ -51,7 +51,7 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
         }
       }
       const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
-      const applied = await applyPlan({ ...result, configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind, progress });
+      const applied = await applyPlan({ ...result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind, progress });
       report(applied);
     });
   },

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { ProviderClients } from '../../reconciler/clients';
 import { hasErrors } from '../../diagnostics';
 import { raiseDriftAlert } from '../../drift/alert';
 import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../drift/detect';
@@ -64,9 +65,10 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     if (!ws) return;
     const state = await StateStore.open(ws.statePath);
     const lockedBefore = readLock(ws.statePath);
-    const client = platformClient(ws.configuration, process.env);
+    const clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, provider));
+    const client = clients.default;
     try {
-      const report = await detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
+      const report = await detectDrift({ configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
       process.stdout.write(redactSecrets(render(report, args.format)));
       printDiagnostics(report.diagnostics);
       const lock = lockedBefore ?? readLock(ws.statePath);
@@ -81,7 +83,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       if (drifted && args.alert) await alert(client, report);
       process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
     } finally {
-      await client.close();
+      await clients.close();
     }
   },
 };

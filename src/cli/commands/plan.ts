@@ -8,7 +8,7 @@ import { serializePlanJson } from '../../reconciler/render/json';
 import { renderMarkdown } from '../../reconciler/render/markdown';
 import { renderText, shouldColor } from '../../reconciler/render/text';
 import { openWorkspace, resourceKind, withLockedState, type Workspace } from '../../reconciler/session';
-import type { PlatformClient } from '../../api';
+import type { ProviderClients } from '../../reconciler/clients';
 import type { StateStore } from '../../reconciler/state';
 import { redactSecrets } from '../redact';
 
@@ -62,8 +62,8 @@ export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined 
 }
 
 /** Refreshes and plans (the part plan and apply share). */
-export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient): Promise<PlanResult> {
-  const common = { configuration: ws.configuration, state, client, kindOf: resourceKind };
+export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, clients: ProviderClients): Promise<PlanResult> {
+  const common = { configuration: ws.configuration, state, clients, kindOf: resourceKind };
   const refreshed = await refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh });
   return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'] });
 }
@@ -94,8 +94,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   handler: async (args) => {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
-    await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
-      const result = await makePlan(ws, args, state, client);
+    await withLockedState(ws, process.env, 'OperationTypePlan', async (state, _client, clients) => {
+      const result = await makePlan(ws, args, state, clients);
       process.stdout.write(redactSecrets(render(result, args.format)));
       if (hasErrors(result.plan.diagnostics)) {
         process.exitCode = 1;
