@@ -1,0 +1,158 @@
+import { asString } from '../convert';
+import type { Value } from '../values';
+import { formatFunctions } from './format';
+import { regexFunctions, regexPattern } from './regex';
+import { callFailed, define } from './spec';
+
+const graphemeSegmenter = new Intl.Segmenter(undefined, {
+  granularity: 'grapheme',
+});
+
+/** The user-perceived characters of a string, as Terraform counts them in length and substr. */
+export function graphemes(s: string): string[] {
+  return Array.from(graphemeSegmenter.segment(s), (g) => g.segment);
+}
+
+/** Case mapping one character at a time, as Go does: "ß" stays "ß" in upper case instead of becoming "SS". */
+function perCharacter(s: string, map: (c: string) => string): string {
+  return Array.from(s, (c) => {
+    const mapped = map(c);
+    return Array.from(mapped).length === 1 ? mapped : c;
+  }).join('');
+}
+
+function trimSet(s: string, cutset: string, fromStart: boolean, fromEnd: boolean): string {
+  const cut = new Set(Array.from(cutset));
+  const chars = Array.from(s);
+  let start = 0;
+  let end = chars.length;
+  while (fromStart && start < end && cut.has(chars[start])) start++;
+  while (fromEnd && end > start && cut.has(chars[end - 1])) end--;
+  return chars.slice(start, end).join('');
+}
+
+export const stringFunctions = {
+  ...formatFunctions,
+  ...regexFunctions,
+  lower: define({
+    params: [['str', 'string']],
+    body: ([s]) => perCharacter(s, (c) => c.toLowerCase()),
+  }),
+  upper: define({
+    params: [['str', 'string']],
+    body: ([s]) => perCharacter(s, (c) => c.toUpperCase()),
+  }),
+  title: define({
+    params: [['str', 'string']],
+    body: ([s]) => s.replace(/(^|[^\p{L}\p{N}_])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase()),
+  }),
+  trimspace: define({
+    params: [['str', 'string']],
+    body: ([s]) => s.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, ''),
+  }),
+  trim: define({
+    params: [
+      ['str', 'string'],
+      ['cutset', 'string'],
+    ],
+    body: ([s, cutset]) => trimSet(s, cutset, true, true),
+  }),
+  trimprefix: define({
+    params: [
+      ['str', 'string'],
+      ['prefix', 'string'],
+    ],
+    body: ([s, p]) => (s.startsWith(p) ? s.slice(p.length) : s),
+  }),
+  trimsuffix: define({
+    params: [
+      ['str', 'string'],
+      ['suffix', 'string'],
+    ],
+    body: ([s, p]) => (p && s.endsWith(p) ? s.slice(0, s.length - p.length) : s),
+  }),
+  chomp: define({
+    params: [['str', 'string']],
+    body: ([s]) => s.replace(/(?:\r\n|\n|\r)+$/, ''),
+  }),
+  strrev: define({
+    params: [['str', 'string']],
+    body: ([s]) => graphemes(s).reverse().join(''),
+  }),
+  startswith: define({
+    params: [
+      ['str', 'string'],
+      ['prefix', 'string'],
+    ],
+    body: ([s, p]) => s.startsWith(p),
+  }),
+  endswith: define({
+    params: [
+      ['str', 'string'],
+      ['suffix', 'string'],
+    ],
+    body: ([s, p]) => s.endsWith(p),
+  }),
+  substr: define({
+    params: [
+      ['str', 'string'],
+      ['offset', 'number'],
+      ['length', 'number'],
+    ],
+    body: ([s, offset, length], _, call) => {
+      const chars = graphemes(s);
+      if (!Number.isInteger(offset) || !Number.isInteger(length)) callFailed(call, 'offset and length must be whole numbers.');
+      let start = offset < 0 ? chars.length + offset : offset;
+      if (start < 0) start = 0;
+      if (start > chars.length) return '';
+      const end = length < 0 ? chars.length : Math.min(chars.length, start + length);
+      return chars.slice(start, end).join('');
+    },
+  }),
+  replace: define({
+    params: [
+      ['str', 'string'],
+      ['substr', 'string'],
+      ['replace', 'string'],
+    ],
+    body: ([s, search, replacement], _, call) => {
+      const pattern =
+        search.length > 1 && search.startsWith('/') && search.endsWith('/') ? regexPattern(search.slice(1, -1), call, 'g') : undefined;
+      if (pattern) return s.replace(pattern, goReplacement(replacement));
+      // An empty search text matches before every character and at the end, as in Go.
+      if (search === '') return replacement + Array.from(s, (c) => c + replacement).join('');
+      return s.split(search).join(replacement);
+    },
+  }),
+  join: define({
+    params: [['separator', 'string']],
+    variadic: ['lists', 'list'],
+    body: ([separator], lists, call) => {
+      if (lists.length === 0) callFailed(call, 'at least one list is required.');
+      const items = lists.flat();
+      return items
+        .map((item) => {
+          const text = item === null ? undefined : asString(item);
+          if (text === undefined) callFailed(call, `every element must be a string, not ${item === null ? 'null' : typeof item}.`);
+          return text;
+        })
+        .join(separator);
+    },
+  }),
+  split: define({
+    params: [
+      ['separator', 'string'],
+      ['str', 'string'],
+    ],
+    body: ([separator, s]): Value => (separator === '' ? Array.from(s) : s.split(separator)),
+  }),
+};
+
+/** Go's `$1`, `${1}` and `${name}` in a replacement, in JavaScript's spelling. */
+function goReplacement(replacement: string): string {
+  return replacement.replace(/\$(\$)|\$\{(\w+)\}|\$(\w+)/g, (whole, dollar: string, braced: string, bare: string) => {
+    if (dollar) return '$$';
+    const name = braced ?? bare;
+    return /^\d+$/.test(name) ? `$${name}` : `$<${name}>`;
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The expression and template language of Terraform JSON configuration strings: parse once,
+ * list the references (for the dependency graph), evaluate against the values in scope.
+ * Every failure is returned as an ExpressionProblem, never thrown.
+ */
+import type { Expr } from './ast';
+import { evaluateIn, type EvalContext } from './evaluate';
+import { ExpressionFailure, type ExpressionProblem } from './problems';
+import { parseWholeExpression } from './parser';
+import { Cursor } from './scanner';
+import { parseStringTemplate } from './template';
+import { fromPlain } from './plain';
+import type { Value } from './values';
+
+export type { Expr, TemplatePart, ObjectItem, ForExpr, BinaryOperator } from './ast';
+export type { EvalContext } from './evaluate';
+export type { ExpressionProblem, ExpressionProblemCode, SourceRange } from './problems';
+export { MAX_DEPTH } from './problems';
+export { referencesOf, type Traversal } from './references';
+export { supportedFunctions } from './functions';
+export { fromPlain } from './plain';
+export {
+  UNKNOWN,
+  SetValue,
+  SensitiveValue,
+  isKnown,
+  containsSensitive,
+  unmarkDeep,
+  toJson,
+  toPlain,
+  formatNumber,
+  roundToDecimalPrecision,
+  typeName,
+  valuesEqual,
+  type Value,
+  type ValueObject,
+  type UnknownValue,
+} from './values';
+
+/** Parses a configuration string: literal text, or a template with `${...}` and `%{...}`. */
+export function parseTemplate(source: string): { expr: Expr } | { problem: ExpressionProblem } {
+  return guarded(() => ({ expr: parseStringTemplate(source) }));
+}
+
+/** Evaluates a parsed expression; unknown inputs give unknown results, sensitive inputs sensitive ones. */
+export function evaluate(expr: Expr, context: EvalContext): { value: Value } | { problem: ExpressionProblem } {
+  return guarded(() => ({ value: evaluateIn(expr, context) }));
+}
+
+/** Parses and evaluates a configuration string in one step. */
+export function evaluateTemplate(source: string, context: EvalContext): { value: Value } | { problem: ExpressionProblem } {
+  const parsed = parseTemplate(source);
+  return 'problem' in parsed ? parsed : evaluate(parsed.expr, context);
+}
+
+/** A context from plain JSON-like data (arrays, objects, primitives; UNKNOWN where not known). */
+export function contextOf(roots: Readonly<Record<string, unknown>>): EvalContext {
+  return { variables: Object.fromEntries(Object.entries(roots).map(([k, v]) => [k, fromPlain(v)])) };
+}
+
+function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof ExpressionFailure) return { problem: e.problem };
+    if (e instanceof RangeError && /call stack/i.test(e.message))
+      return {
+        problem: {
+          code: 'too_deep',
+          construct: 'expression',
+          message: 'The expression or value is nested too deeply to evaluate.',
+          range: { start: 0, end: 0 },
+        },
+      };
+    throw e;
+  }
+}
+
+/** Parses a bare expression in Terraform's native syntax (what `terraform console` reads). */
+export function parseExpression(source: string): { expr: Expr } | { problem: ExpressionProblem } {
+  return guarded(() => ({ expr: parseWholeExpression(new Cursor(source)) }));
+}
