@@ -9,7 +9,8 @@ import { dependencies, type Configuration } from './config';
 import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
-import { evaluateArguments, lookupIn } from './evaluate';
+import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
+import { evaluateOutputs, recordedOutputs } from './outputs';
 import type { StateStore } from './state';
 
 export interface ApplyOptions {
@@ -44,7 +45,9 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   await run.recordRefreshed();
   // A refresh-only plan changes nothing on the platform: recording what was read is all of it.
   if (opts.plan.refreshOnly) return { added: 0, changed: 0, destroyed: 0, diagnostics: [] };
-  return run.execute();
+  const result = await run.execute();
+  await run.recordOutputs();
+  return result;
 }
 
 class ApplyRun {
@@ -53,15 +56,16 @@ class ApplyRun {
   private readonly configDeps: ReturnType<typeof dependencies>;
   private readonly counts = { added: 0, changed: 0, destroyed: 0 };
   private readonly diagnostics: Diagnostic[] = [];
+  private readonly lookup: Known;
 
   constructor(private readonly opts: ApplyOptions) {
     this.changes = new Map(opts.plan.changes.filter((c) => c.mode === 'managed').map((c) => [c.address, c]));
     this.configDeps = dependencies(opts.configuration);
+    this.lookup = lookupIn(opts.configuration, this.values);
     for (const [address, value] of Object.entries(opts.data)) this.values.set(address, value);
-    for (const c of this.changes.values()) this.values.set(c.address, c.after ?? c.before ?? {});
+    for (const c of this.changes.values()) this.values.set(c.address, withSensitiveMarks(c.after ?? c.before ?? {}, c.sensitive));
   }
 
-  private readonly lookup = lookupIn(this.values);
 
   /**
    * Records what the plan saw (refreshed objects, adopted interrupted creates, data sources),
@@ -85,6 +89,17 @@ class ApplyRun {
     }
     for (const o of state.objects()) if (o.mode === 'data' && !configuration.objects.has(o.address)) state.remove(o.address);
     await state.save();
+  }
+
+  /** Output values that are known now, recorded as Terraform records them (also after a partial apply). */
+  async recordOutputs(): Promise<void> {
+    const { values } = evaluateOutputs(this.opts.configuration, this.values);
+    const known = recordedOutputs(values);
+    // An output not known now keeps its recorded value until it can be evaluated.
+    const previous = this.opts.state.outputs();
+    const kept = Object.fromEntries([...values.keys()].filter((n) => !(n in known) && n in previous).map((n) => [n, previous[n]]));
+    this.opts.state.setOutputs({ ...kept, ...known });
+    await this.opts.state.save();
   }
 
   async execute(): Promise<ApplyResult> {
@@ -274,7 +289,7 @@ class ApplyRun {
   }
 
   private async record(address: string, kind: ResourceKind, value: State): Promise<void> {
-    this.values.set(address, value);
+    this.values.set(address, withSensitiveMarks(value, this.changes.get(address)?.sensitive ?? []));
     this.opts.state.put(address, kind, value, this.dependenciesOf(address), this.opts.clients.providerOf(address));
     this.opts.state.removePending(address);
     await this.opts.state.save();

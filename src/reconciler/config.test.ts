@@ -82,7 +82,7 @@ describe('configuration', () => {
         'tenantform_infra_component.a colour unknown_attribute',
         'tenantform_infra_component.b count unsupported_meta_argument',
         'tenantform_infra_component.c for_each unsupported_meta_argument',
-        'tenantform_tenant_setting.s value unsupported_expression',
+        'tenantform_tenant_setting.s value unknown_reference',
         'tenantform_spaceship.x  unknown_type',
       ]),
     );

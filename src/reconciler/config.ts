@@ -12,7 +12,12 @@ import { validateAttributes, validateConfig } from '../resources/validate';
 import { canonicalJson, Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
 import { hasOwn, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
-import { findReferences, resolveReferences, type Reference } from './references';
+import { toJson } from '../expressions';
+import { lookupIn, evaluateArguments } from './evaluate';
+import { contextFor, evaluateValue, referencesIn, type Reference } from './expression-scope';
+import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
+import { providerBlocks } from './provider-blocks';
+import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 
 /** One `resource` or `data` block of the configuration. */
 export interface DeclaredObject {
@@ -24,6 +29,8 @@ export interface DeclaredObject {
   /** The arguments as written, references still in `${...}` form. */
   readonly config: State;
   readonly references: Reference[];
+  /** Objects it depends on through the locals it uses. */
+  readonly throughLocals: string[];
   /** Addresses named in `depends_on`. */
   readonly dependsOn: string[];
   readonly ignoreChanges?: string[] | 'all';
@@ -40,12 +47,19 @@ export interface Configuration {
   /** Every provider configuration by its name (`tenantform`, `tenantform.<alias>`): the default one always. */
   readonly providers: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   readonly objects: ReadonlyMap<string, DeclaredObject>;
-  /** sha256 of the canonical resource and data blocks, for saved plans. */
+  /** sha256 of the canonical resource, data and locals blocks and the variables' values, for saved plans. */
   readonly hash: string;
+  /** Input variables with their values (sensitive ones never printed). */
+  readonly variables: ReadonlyMap<string, InputVariable>;
+  /** Local values as written, in evaluation order. */
+  readonly locals: ReadonlyMap<string, unknown>;
+  readonly outputs: ReadonlyMap<string, DeclaredOutput>;
 }
 
 export interface ConfigLocation {
   readonly file: string;
+  /** Values for input variables (`--var`, `--var-file`, `TF_VAR_`). */
+  readonly inputs?: VariableInputs;
   readonly stack: string;
   /** Where the state lives by default (beside cdktf.json, or beside the --config file). */
   readonly defaultState: string;
@@ -96,7 +110,10 @@ export function loadConfiguration(location: ConfigLocation): { configuration?: C
   return parseConfiguration(doc, location);
 }
 
-export function parseConfiguration(raw: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'stack'>): {
+export function parseConfiguration(
+  raw: Record<string, unknown>,
+  location: Pick<ConfigLocation, 'file' | 'stack'> & { readonly inputs?: VariableInputs },
+): {
   configuration?: Configuration;
   diagnostics: Diagnostic[];
 } {
@@ -111,15 +128,23 @@ export function parseConfiguration(raw: Record<string, unknown>, location: Pick<
     if (err instanceof TenantformError) diagnostics.push(err.toDiagnostic());
     else throw err;
   };
+  const names = declaredNames(doc);
+  const variables = inputVariables(doc.variable, location.inputs, diagnostics);
+  const languageProblems: TenantformError[] = [];
+  const locals = parseLocals(doc.locals, names, languageProblems);
+  const outputs = parseOutputs(doc.output, names, locals, languageProblems);
+  languageProblems.forEach(report);
   const objects = new Map<string, DeclaredObject>();
+  const unparsed = new Set<string>();
   for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
     for (const [type, byName] of blocks(doc[blockKey])) {
       for (const [name, body] of blocks(byName)) {
         const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
         try {
           const problems: TenantformError[] = [];
-          const declared = declaredObject(address, mode, type, name, body, problems);
+          const declared = declaredObject(address, mode, type, name, body, names, locals, problems);
           if (declared) objects.set(address, declared);
+          if (problems.length > 0) unparsed.add(address);
           problems.forEach(report);
         } catch (err) {
           report(err);
@@ -127,33 +152,55 @@ export function parseConfiguration(raw: Record<string, unknown>, location: Pick<
       }
     }
   }
-  for (const o of objects.values()) {
-    for (const ref of o.references) {
-      const target = objects.get(ref.target);
-      if (!target) report(reconcilerErrors.unknownReference(o.address, ref.at, ref.target));
-      else if (typeof ref.attribute[0] !== 'string' || !hasOwn(target.kind.attributes, ref.attribute[0])) {
-        report(reconcilerErrors.unknownAttributeReference(o.address, ref.at, ref.target, String(ref.attribute[0])));
-      }
-    }
-    for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
-    // References are not known yet: validation skips Unknown values.
-    const asUnknown = resolveReferences(o.config, () => Unknown) as State;
-    diagnostics.push(...validateConfig(o.kind, asUnknown, o.address).map(problemToDiagnostic));
+  const references = [
+    ...[...objects.values()].flatMap((o) => o.references.map((reference) => ({ address: o.address, reference }))),
+    ...locals.references,
+    ...[...outputs.values()].flatMap((o) => o.references.map((reference) => ({ address: `output.${o.name}`, reference }))),
+  ];
+  for (const { address, reference: ref } of references) {
+    const target = objects.get(ref.target);
+    if (!target) report(reconcilerErrors.unknownReference(address, ref.at, ref.target));
+    else if (typeof ref.attribute[0] !== 'string' || !hasOwn(target.kind.attributes, ref.attribute[0])) {
+      report(reconcilerErrors.unknownAttributeReference(address, ref.at, ref.target, String(ref.attribute[0])));
+    } else continue;
+    unparsed.add(address);
   }
-  const providers = providerBlocks(doc.provider, diagnostics);
+  const scope = { file: location.file, variables, locals: locals.ordered, objects };
+  const nothingKnown = lookupIn(scope, new Map());
+  for (const o of objects.values()) {
+    for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
+    // Objects are not known yet: validation skips unknown values; functions and variables are checked.
+    if (!unparsed.has(o.address)) diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
+  }
+  const context = contextFor(scope, new Map());
+  for (const o of outputs.values()) if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
+  const providers = providerBlocks(doc.provider, context, diagnostics);
   for (const o of objects.values()) {
     if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
   const hash = createHash('sha256')
-    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}) }))
+    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}), locals: withoutMetadata(doc.locals ?? {}), inputs }))
     .digest('hex');
   const provider = providers.get(PROVIDER_TYPE)!;
-  return { configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash }, diagnostics };
+  return {
+    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs },
+    diagnostics,
+  };
 }
 
 /** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
-function declaredObject(address: string, mode: 'managed' | 'data', type: string, name: string, body: unknown, problems: TenantformError[]): DeclaredObject | undefined {
+function declaredObject(
+  address: string,
+  mode: 'managed' | 'data',
+  type: string,
+  name: string,
+  body: unknown,
+  names: DeclaredNames,
+  locals: Locals,
+  problems: TenantformError[],
+): DeclaredObject | undefined {
   const kind = KINDS.get(`${mode === 'data' ? 'data.' : ''}${type}`);
   if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
   if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
@@ -171,6 +218,7 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
   const config = Object.create(null) as State;
   for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
   const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
+  const used = referencesIn(config, address, names, problems);
   return {
     address,
     mode,
@@ -178,7 +226,8 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
     name,
     kind,
     config,
-    references: findReferences(config, address, [], problems),
+    references: used.references,
+    throughLocals: targetsThroughLocals(used.locals, locals),
     dependsOn: collect(() => dependsOn(address, body.depends_on)) ?? [],
     ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
     preventDestroy: lifecycle.prevent_destroy === true,
@@ -218,51 +267,6 @@ function ignoreChanges(address: string, kind: AnyKind, raw: unknown): string[] |
   return names as string[];
 }
 
-/**
- * Every `tenantform` provider block by name (`tenantform`, `tenantform.<alias>`); cdktf writes a
- * list, hand-written JSON may write one object. Without an unaliased block the default
- * configuration is empty (credentials from the environment), as in Terraform.
- */
-function providerBlocks(raw: unknown, diagnostics: Diagnostic[]): Map<string, Record<string, unknown>> {
-  const block = isRecord(raw) ? ownValue(raw, PROVIDER_TYPE) : undefined;
-  const candidates = (Array.isArray(block) ? block : block === undefined ? [] : [block]).filter(isRecord);
-  const out = new Map<string, Record<string, unknown>>();
-  for (const candidate of candidates) {
-    const alias = ownValue(candidate, 'alias');
-    if (alias !== undefined && alias !== null && (typeof alias !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(alias))) {
-      diagnostics.push(reconcilerErrors.invalidMetaArgument(`provider.${PROVIDER_TYPE}`, 'alias', 'a name such as "us"').toDiagnostic());
-      continue;
-    }
-    const name = typeof alias === 'string' ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
-    if (out.has(name)) {
-      diagnostics.push(reconcilerErrors.duplicateProvider(name).toDiagnostic());
-      continue;
-    }
-    out.set(name, providerArguments(name, candidate, diagnostics));
-  }
-  if (!out.has(PROVIDER_TYPE)) out.set(PROVIDER_TYPE, Object.create(null) as Record<string, unknown>);
-  return out;
-}
-
-/** One provider block's arguments: literal, known and well typed. */
-function providerArguments(name: string, block: Record<string, unknown>, diagnostics: Diagnostic[]): Record<string, unknown> {
-  const address = `provider.${name}`;
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(block)) {
-    if (k === '//' || k === 'alias') continue;
-    // Provider arguments are needed before anything is read, so they must be literal.
-    if (typeof v === 'string' && /[$%]\{/.test(v)) {
-      const attributes: Attributes = PROVIDER_ATTRIBUTES;
-      const sensitive = hasOwn(attributes, k) && attributes[k].sensitive === true;
-      diagnostics.push(reconcilerErrors.unsupportedExpression(address, [k], v, sensitive).toDiagnostic());
-      continue;
-    }
-    out[k] = v;
-  }
-  diagnostics.push(...validateAttributes(PROVIDER_ATTRIBUTES, out, address).map(problemToDiagnostic));
-  return out;
-}
-
 /** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */
 function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address: string; path: ReadonlyArray<string | number> } {
   const [block, first, second] = path.map(String);
@@ -278,7 +282,7 @@ function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address:
 export function dependencies(configuration: Configuration): DependencyMap {
   const out = new Map<string, Set<string>>();
   for (const o of configuration.objects.values()) {
-    out.set(o.address, new Set([...o.references.map((r) => r.target), ...o.dependsOn]));
+    out.set(o.address, new Set([...o.references.map((r) => r.target), ...o.throughLocals, ...o.dependsOn]));
   }
   return out;
 }

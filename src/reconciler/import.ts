@@ -50,7 +50,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   if (twin) return failed(alreadyManagedElsewhere(address, twin.address, identity));
 
   const values = new Map<string, State>([...refreshed.data, ...[...refreshed.live].flatMap(([a, v]): Array<[string, State]> => (v ? [[a, v]] : []))]);
-  const config = normalize(kind.attributes, evaluateArguments(declared, lookupIn(values)).config);
+  const config = normalize(kind.attributes, evaluateArguments(declared, lookupIn(opts.configuration, values)).config);
   const { value, fromConfiguration } = withUnreadableArguments(kind, read.value, config);
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
   if (fromConfiguration.length > 0) {

@@ -58,6 +58,18 @@ export interface DriftedResource {
   readonly changes: AttributeDrift[];
 }
 
+/** A change to an output value. */
+export interface OutputChange {
+  readonly name: string;
+  readonly action: 'create' | 'update' | 'delete' | 'no-op';
+  readonly before?: unknown;
+  readonly after?: unknown;
+  /** The value is known only after apply. */
+  readonly afterUnknown?: boolean;
+  /** Never shown. */
+  readonly sensitive: boolean;
+}
+
 export interface Plan {
   readonly stack: string;
   /** sha256 of the canonical configuration the plan was made from. */
@@ -66,6 +78,7 @@ export interface Plan {
   readonly priorState: { readonly lineage: string; readonly serial: number } | null;
   readonly changes: PlannedChange[];
   readonly drift: DriftedResource[];
+  readonly outputChanges: OutputChange[];
   readonly diagnostics: Diagnostic[];
   readonly refreshOnly: boolean;
   readonly createdAt: string;
@@ -96,5 +109,10 @@ export function summarize(changes: ReadonlyArray<PlannedChange>): PlanSummary {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op');
+  return plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op') || hasOutputChanges(plan);
+}
+
+/** Whether applying would record new output values (plans saved before outputs existed have none). */
+export function hasOutputChanges(plan: Plan): boolean {
+  return (plan.outputChanges ?? []).some((o) => o.action !== 'no-op');
 }

@@ -22,6 +22,7 @@ function plan(state: StateStore, changes: PlannedChange[] = []): Plan {
     priorState: state.existed ? { lineage: state.lineage, serial: state.serial } : null,
     changes,
     drift: [],
+    outputChanges: [],
     diagnostics: [],
     refreshOnly: false,
     createdAt: new Date().toISOString(),

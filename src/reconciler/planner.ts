@@ -9,8 +9,8 @@ import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/
 import { dependencies, type Configuration, type DeclaredObject } from './config';
 import { dependencyOrder, withDependencies } from './graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
-import { evaluateArguments, lookupIn } from './evaluate';
-import type { Lookup } from './references';
+import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
+import { evaluateOutputs, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
 import type { StateStore } from './state';
 
@@ -46,7 +46,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   }
   const selected = selectTargets(opts, deps, recorded, diagnostics);
   const values = new Map<string, State>(refreshed.data);
-  const lookup = lookupIn(values);
+  const lookup = lookupIn(configuration, values);
   const actions = new Map<string, string>();
   const changes: PlannedChange[] = [];
   const data: Record<string, State> = Object.fromEntries(refreshed.data);
@@ -80,8 +80,10 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     diagnostics.push(...r.diagnostics);
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
-    values.set(address, r.planned ?? {});
-    changes.push(plannedChange(o, kind, prior, r));
+    values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
+    const change = plannedChange(o, kind, prior, r);
+    // Arguments given a sensitive value (a sensitive variable) are never shown either.
+    changes.push(evaluated.sensitive.length > 0 ? { ...change, sensitive: [...new Set([...change.sensitive, ...evaluated.sensitive])] } : change);
   }
   for (const [address, o] of recorded) {
     if (configuration.objects.has(address) || !selected.has(address) || opts.refreshOnly) continue;
@@ -97,12 +99,15 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const drift = [...recorded.values()]
     .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
     .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
+  const outputs = evaluateOutputs(configuration, values);
+  diagnostics.push(...outputs.diagnostics);
   const plan: Plan = {
     stack: configuration.stack,
     configHash: configuration.hash,
     priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
     changes,
     drift,
+    outputChanges: outputChanges(outputs.values, opts.state.outputs()),
     diagnostics,
     refreshOnly: opts.refreshOnly ?? false,
     createdAt: new Date().toISOString(),
@@ -139,7 +144,7 @@ async function readLateDataSource(
   o: DeclaredObject,
   deps: ReturnType<typeof dependencies>,
   actions: ReadonlyMap<string, string>,
-  lookup: Lookup,
+  lookup: Known,
   clients: ProviderClients,
   diagnostics: Diagnostic[],
 ): Promise<State | undefined> {

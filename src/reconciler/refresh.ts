@@ -63,7 +63,7 @@ async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]):
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
     const declared = opts.configuration.objects.get(address)!;
-    const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(values));
+    const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(opts.configuration, values));
     diagnostics.push(...invalid);
     if (invalid.length > 0) return false;
     if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known

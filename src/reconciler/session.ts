@@ -7,6 +7,7 @@ import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
 import { ProviderClients } from './clients';
 import { acquireLock, type StateLock } from './lock';
+import type { VariableInputs } from './variables';
 import { StateStore } from './state';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
@@ -16,6 +17,8 @@ export interface WorkspaceOptions {
   readonly config?: string;
   readonly state?: string;
   readonly env: NodeJS.ProcessEnv;
+  /** `--var-file` files and `--var name=value` flags, in the order they apply. */
+  readonly variables?: VariableInputs['given'];
 }
 
 export interface Workspace {
@@ -31,7 +34,7 @@ export interface Workspace {
  */
 export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics: Diagnostic[] } {
   const location = locateConfiguration(opts);
-  const { configuration, diagnostics } = loadConfiguration(location);
+  const { configuration, diagnostics } = loadConfiguration({ ...location, inputs: { given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } });
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
   return { configuration, diagnostics, statePath: opts.state ?? location.defaultState };
 }

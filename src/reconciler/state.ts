@@ -125,6 +125,15 @@ export class StateStore {
     return structuredClone(this.doc);
   }
 
+  /** The output values as recorded (Terraform's shape: `{ value, type, sensitive? }`). */
+  outputs(): Readonly<Record<string, unknown>> {
+    return this.doc.outputs;
+  }
+
+  setOutputs(outputs: Record<string, unknown>): void {
+    this.doc.outputs = outputs;
+  }
+
   objects(): RecordedObject[] {
     return this.doc.resources.flatMap((r) =>
       r.instances.slice(0, 1).map((i) => ({

@@ -21,6 +21,8 @@ export interface WorkspaceArgs {
   refresh: boolean;
   target?: string[];
   'refresh-only'?: boolean;
+  var?: string[];
+  'var-file'?: string[];
 }
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
@@ -30,6 +32,8 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
     .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
+    .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
+    .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
     .option('refresh-only', {
       type: 'boolean',
@@ -50,7 +54,9 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
 export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined {
-  const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
+  // Files first, then flags: a --var overrides a --var-file.
+  const variables = [...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })), ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text }))];
+  const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, variables });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
     process.stderr.write('The configuration is invalid: nothing was sent to the platform.\n');

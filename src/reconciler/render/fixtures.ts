@@ -18,6 +18,7 @@ function plan(parts: Partial<Plan>): Plan {
     priorState: { lineage: '5a0c7a4e-3f7e-4c1d-bf0e-8a9b7c6d5e4f', serial: 12 },
     changes: [],
     drift: [],
+    outputChanges: [],
     diagnostics: [],
     refreshOnly: false,
     createdAt: '2025-03-14T09:26:53Z',

@@ -1,6 +1,6 @@
 import { formatPath, renderDiagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
-import { hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../model';
+import { hasChanges, summarize, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../model';
 import {
   actionableChanges,
   driftLines,
@@ -154,6 +154,23 @@ function renderDrift(drift: DriftedResource, sensitive: ReadonlySet<string>, pai
   ];
 }
 
+/** "Changes to Outputs:", as Terraform shows it; sensitive values never shown. */
+function renderOutputChanges(plan: Plan): string[] {
+  const changed = (plan.outputChanges ?? []).filter((o) => o.action !== 'no-op');
+  if (changed.length === 0) return [];
+  const show = (o: OutputChange, v: unknown, unknown = false) => (o.sensitive ? SENSITIVE_TEXT : unknown ? '(known after apply)' : formatValue(v));
+  const lines = changed.map((o) => {
+    if (o.action === 'create') return `  + ${o.name} = ${show(o, o.after, o.afterUnknown)}`;
+    if (o.action === 'delete') return `  - ${o.name} = ${show(o, o.before)} -> null`;
+    return `  ~ ${o.name} = ${show(o, o.before)} -> ${show(o, o.after, o.afterUnknown)}`;
+  });
+  return ['Changes to Outputs:', ...lines, ''];
+}
+
+function onlyOutputsChange(plan: Plan): boolean {
+  return !plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op');
+}
+
 /** The plan as a terminal reads it, in Terraform's layout. */
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = painter(options.color);
@@ -193,9 +210,13 @@ export function renderText(plan: Plan, options: TextOptions): string {
     }
   }
 
-  if (hasChanges(plan)) {
+  out.push(...renderOutputChanges(plan));
+
+  if (hasChanges(plan) && !onlyOutputsChange(plan)) {
     const s = summarize(plan.changes);
     out.push(`${paint('bold', 'Plan:')} ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`);
+  } else if (hasChanges(plan)) {
+    out.push('You can apply this plan to save these new output values to the state, without changing anything on the platform.');
   } else if (plan.refreshOnly && drifted.length > 0) {
     out.push(paint('bold', REFRESH_ONLY_TEXT));
   } else {
