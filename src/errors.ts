@@ -321,6 +321,9 @@ export const languageErrors = {
   undeclaredName(address: string, path: AttributePath, name: string) {
     return new TenantformError('unknown_reference', 'Reference to an undeclared name', `${name} is not declared in this configuration.`, false, address, path);
   },
+  invalidRepetition(address: string, argument: 'count' | 'for_each', detail: string) {
+    return new TenantformError('invalid_repetition', `Invalid ${argument} argument`, detail, false, address, [argument]);
+  },
   cycle(addresses: readonly string[]) {
     return new TenantformError('cycle', 'Cycle', `These refer to each other: ${addresses.join(', ')}.`, false, addresses[0]);
   },

@@ -9,6 +9,7 @@ import { dependencies, type Configuration } from './config';
 import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
+import { blockOf } from './addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
 import { evaluateOutputs, recordedOutputs } from './outputs';
 import type { StateStore } from './state';
@@ -132,7 +133,7 @@ class ApplyRun {
       const c = this.changes.get(address);
       if (c?.action === 'delete') {
         // Deleted after everything recorded as depending on it.
-        const dependents = this.opts.state.objects().filter((o) => o.dependencies.includes(address) && this.changes.get(o.address)?.action === 'delete');
+        const dependents = this.opts.state.objects().filter((o) => o.dependencies.includes(blockOf(address)) && this.changes.get(o.address)?.action === 'delete');
         nodes.set(address, new Set(dependents.map((o) => o.address)));
       } else {
         nodes.set(address, new Set([...(this.configDeps.get(address) ?? [])].filter((d) => inGraph.has(d))));

@@ -12,16 +12,27 @@ import { validateAttributes, validateConfig } from '../resources/validate';
 import { canonicalJson, Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
 import { hasOwn, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
-import { toJson } from '../expressions';
+import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import { instanceAddress, type InstanceKey } from './addresses';
+import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
-import { contextFor, evaluateValue, referencesIn, type Reference } from './expression-scope';
+import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
 import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
 import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 
-/** One `resource` or `data` block of the configuration. */
+/** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
 export interface DeclaredObject {
+  /** `type.name`, `type.name[0]` or `type.name["key"]` (`data.` in front for data sources). */
   readonly address: string;
+  /** The block's address, without the instance key. */
+  readonly block: string;
+  /** The count index or for_each key. */
+  readonly key?: InstanceKey;
+  /** `list` (count) or `map` (for_each) when the block repeats. */
+  readonly each?: 'list' | 'map';
+  /** `each.value`, for for_each. */
+  readonly eachValue?: Value;
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
@@ -54,6 +65,16 @@ export interface Configuration {
   /** Local values as written, in evaluation order. */
   readonly locals: ReadonlyMap<string, unknown>;
   readonly outputs: ReadonlyMap<string, DeclaredOutput>;
+  /** Every block by address, with its instance addresses (none for `count = 0`). */
+  readonly blocks: ReadonlyMap<string, BlockInstances>;
+}
+
+export interface BlockInstances {
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly each?: 'list' | 'map';
+  readonly instances: string[];
 }
 
 export interface ConfigLocation {
@@ -92,8 +113,8 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
 }
 
 const KINDS = new Map(ALL_KINDS.map((k) => [`${k.kind === 'data' ? 'data.' : ''}${k.type}`, k]));
-const UNSUPPORTED_META = ['count', 'for_each', 'provisioner', 'connection'];
-const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', ...UNSUPPORTED_META]);
+const UNSUPPORTED_META = ['provisioner', 'connection'];
+const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', 'count', 'for_each', ...UNSUPPORTED_META]);
 
 /**
  * Reads and checks a Terraform JSON configuration. Every problem of every object is reported
@@ -135,15 +156,29 @@ export function parseConfiguration(
   const outputs = parseOutputs(doc.output, names, locals, languageProblems);
   languageProblems.forEach(report);
   const objects = new Map<string, DeclaredObject>();
+  const templates = new Map<string, DeclaredObject>();
+  const blockInstances = new Map<string, BlockInstances>();
   const unparsed = new Set<string>();
+  // count and for_each may use variables and locals: objects are not known when planning starts.
+  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map() }, new Map());
+  const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
   for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
     for (const [type, byName] of blocks(doc[blockKey])) {
       for (const [name, body] of blocks(byName)) {
         const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
         try {
           const problems: TenantformError[] = [];
-          const declared = declaredObject(address, mode, type, name, body, names, locals, problems);
-          if (declared) objects.set(address, declared);
+          const repeated = isRecord(body) && (body.count !== undefined || body.for_each !== undefined);
+          const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
+          const perInstance = new Set(repeated ? [body.count !== undefined ? 'count' : 'each'] : []);
+          const declared = declaredObject(address, mode, type, name, body, { ...names, perInstance }, locals, problems);
+          if (declared) templates.set(address, { ...declared, ...(repetition ? { each: repetition.each } : {}) });
+          if (declared && !repeated) objects.set(address, declared);
+          for (const instance of (declared && repetition?.instances) || []) {
+            const at = instanceAddress(address, instance.key);
+            objects.set(at, { ...declared!, address: at, key: instance.key, each: repetition!.each, ...(instance.value === undefined ? {} : { eachValue: instance.value }) });
+          }
+          blockInstances.set(address, { mode, type, name, each: repetition?.each, instances: repeated ? (repetition?.instances ?? []).map((i) => instanceAddress(address, i.key)) : [address] });
           if (problems.length > 0) unparsed.add(address);
           problems.forEach(report);
         } catch (err) {
@@ -153,24 +188,22 @@ export function parseConfiguration(
     }
   }
   const references = [
-    ...[...objects.values()].flatMap((o) => o.references.map((reference) => ({ address: o.address, reference }))),
+    ...[...templates.values()].flatMap((o) => o.references.map((reference) => ({ address: o.address, reference }))),
     ...locals.references,
     ...[...outputs.values()].flatMap((o) => o.references.map((reference) => ({ address: `output.${o.name}`, reference }))),
   ];
-  for (const { address, reference: ref } of references) {
-    const target = objects.get(ref.target);
-    if (!target) report(reconcilerErrors.unknownReference(address, ref.at, ref.target));
-    else if (typeof ref.attribute[0] !== 'string' || !hasOwn(target.kind.attributes, ref.attribute[0])) {
-      report(reconcilerErrors.unknownAttributeReference(address, ref.at, ref.target, String(ref.attribute[0])));
-    } else continue;
+  for (const { address, reference } of references) {
+    const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target));
+    if (!problem) continue;
+    report(problem);
     unparsed.add(address);
   }
-  const scope = { file: location.file, variables, locals: locals.ordered, objects };
+  const scope = { file: location.file, variables, locals: locals.ordered, objects, blocks: blockInstances };
   const nothingKnown = lookupIn(scope, new Map());
   for (const o of objects.values()) {
     for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
     // Objects are not known yet: validation skips unknown values; functions and variables are checked.
-    if (!unparsed.has(o.address)) diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
+    if (!unparsed.has(o.block)) diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
   }
   const context = contextFor(scope, new Map());
   for (const o of outputs.values()) if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
@@ -185,9 +218,29 @@ export function parseConfiguration(
     .digest('hex');
   const provider = providers.get(PROVIDER_TYPE)!;
   return {
-    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs },
+    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs, blocks: blockInstances },
     diagnostics,
   };
+}
+
+/** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */
+function referenceProblem(from: string, ref: Reference, target: DeclaredObject | undefined, block: BlockInstances | undefined): TenantformError | undefined {
+  if (!target || !block) return reconcilerErrors.unknownReference(from, ref.at, ref.target);
+  let attribute = ref.attribute;
+  if (block.each) {
+    const key = attribute[0];
+    // The whole block, or an instance chosen by an expression: known when evaluated.
+    if (key === undefined) return undefined;
+    if (typeof key !== (block.each === 'list' ? 'number' : 'string') || !block.instances.includes(instanceAddress(ref.target, key))) {
+      return reconcilerErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key));
+    }
+    attribute = attribute.slice(1);
+    if (attribute.length === 0) return undefined;
+  }
+  if (typeof attribute[0] !== 'string' || !hasOwn(target.kind.attributes, attribute[0])) {
+    return reconcilerErrors.unknownAttributeReference(from, ref.at, ref.target, String(attribute[0]));
+  }
+  return undefined;
 }
 
 /** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
@@ -197,7 +250,7 @@ function declaredObject(
   type: string,
   name: string,
   body: unknown,
-  names: DeclaredNames,
+  names: DeclaredNames & { readonly perInstance: ReadonlySet<string> },
   locals: Locals,
   problems: TenantformError[],
 ): DeclaredObject | undefined {
@@ -221,6 +274,7 @@ function declaredObject(
   const used = referencesIn(config, address, names, problems);
   return {
     address,
+    block: address,
     mode,
     type,
     name,
@@ -282,7 +336,18 @@ function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address:
 export function dependencies(configuration: Configuration): DependencyMap {
   const out = new Map<string, Set<string>>();
   for (const o of configuration.objects.values()) {
-    out.set(o.address, new Set([...o.references.map((r) => r.target), ...o.throughLocals, ...o.dependsOn]));
+    // A reference to a repeated block depends on the instance it names, or on all of them.
+    const instancesOf = (block: string, key?: unknown): string[] => {
+      const b = configuration.blocks.get(block);
+      if (!b) return [block];
+      const one = b.each && (typeof key === 'number' || typeof key === 'string') ? instanceAddress(block, key) : undefined;
+      return one && b.instances.includes(one) ? [one] : b.instances;
+    };
+    const targets = [
+      ...o.references.flatMap((r) => instancesOf(r.target, r.attribute[0])),
+      ...[...o.throughLocals, ...o.dependsOn].flatMap((t) => instancesOf(t)),
+    ];
+    out.set(o.address, new Set(targets.filter((t) => t !== o.address)));
   }
   return out;
 }

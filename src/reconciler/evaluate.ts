@@ -23,10 +23,10 @@ export function lookupIn(scope: LanguageScope, values: ReadonlyMap<string, State
  * top-level arguments that carry a sensitive value (a sensitive variable): never shown.
  */
 export function evaluateArguments(
-  o: Pick<DeclaredObject, 'address' | 'kind' | 'config'>,
+  o: Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key' | 'each' | 'eachValue'>,
   known: Known,
 ): { config: State; sensitive: string[]; diagnostics: Diagnostic[] } {
-  const evaluated = evaluateValue(o.config, contextFor(known.scope, known.values), o.address);
+  const evaluated = evaluateValue(o.config, contextFor(known.scope, known.values, o), o.address);
   const config = evaluated.value as State;
   const sensitive = [...new Set(evaluated.sensitive.map((p) => String(p[0])))];
   const diagnostics = evaluated.diagnostics.length > 0 ? evaluated.diagnostics : validateConfig(o.kind, config, o.address).map(problemToDiagnostic);

@@ -17,7 +17,24 @@ export interface LanguageScope {
   readonly variables: ReadonlyMap<string, InputVariable>;
   /** Local values as written, in an order where each comes after those it uses. */
   readonly locals: ReadonlyMap<string, unknown>;
-  readonly objects: ReadonlyMap<string, { readonly mode: 'managed' | 'data'; readonly type: string; readonly name: string; readonly kind: AnyKind }>;
+  readonly objects: ReadonlyMap<string, ScopeObject>;
+  /** Every block: a repeated one is a list (count) or map (for_each) of its instances, empty when it has none. */
+  readonly blocks: ReadonlyMap<string, { readonly mode: 'managed' | 'data'; readonly type: string; readonly name: string; readonly each?: 'list' | 'map' }>;
+}
+
+interface ScopeObject {
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly kind: AnyKind;
+  readonly key?: string | number;
+}
+
+/** What `count.index` and `each.key` / `each.value` are for one instance. */
+export interface InstanceScope {
+  readonly key?: string | number;
+  readonly each?: 'list' | 'map';
+  readonly eachValue?: Value;
 }
 
 /** A reference from a value to a declared object. */
@@ -47,7 +64,7 @@ const PER_INSTANCE = new Set(['count', 'each', 'self']);
 export function referencesIn(
   value: unknown,
   address: string,
-  declared: { readonly variables: ReadonlySet<string>; readonly locals: ReadonlySet<string> },
+  declared: { readonly variables: ReadonlySet<string>; readonly locals: ReadonlySet<string>; readonly perInstance?: ReadonlySet<string> },
   problems: TenantformError[],
   at: AttributePath = [],
 ): ValueReferences {
@@ -65,6 +82,8 @@ export function referencesIn(
       } else if (t.root === 'local') {
         if (typeof first !== 'string' || !declared.locals.has(first)) problems.push(languageErrors.undeclaredName(address, path, `local.${String(first)}`));
         else out.locals.add(first);
+      } else if (declared.perInstance?.has(t.root)) {
+        continue;
       } else if (PER_INSTANCE.has(t.root)) {
         problems.push(
           languageErrors.expression(address, path, { code: 'unsupported_construct', construct: t.root, message: `"${t.root}" is only defined inside a resource with count or for_each.` }),
@@ -82,22 +101,29 @@ export function referencesIn(
 }
 
 /** The names in scope for the values known now (objects absent from `values` are unknown). */
-export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, State>): EvalContext {
+export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, State>, instance?: InstanceScope): EvalContext {
   const roots = new Map<string, Value>();
+  if (instance?.each === 'list') roots.set('count', { index: instance.key as number });
+  if (instance?.each === 'map') roots.set('each', { key: instance.key as string, value: instance.eachValue ?? null });
   roots.set('var', Object.fromEntries([...scope.variables.values()].map((v) => [v.name, v.value])));
   roots.set('path', { module: dirname(scope.file), root: dirname(scope.file), cwd: process.cwd() });
   roots.set('terraform', { workspace: 'default' });
   const byType = new Map<string, Record<string, Value>>();
+  // The object holding a block's value: `data.<type>` or `<type>`.
+  const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
+    const group = byType.get(o.mode === 'data' ? 'data' : o.type) ?? (Object.create(null) as Record<string, Value>);
+    byType.set(o.mode === 'data' ? 'data' : o.type, group);
+    if (o.mode !== 'data') return group;
+    const ofType = (group[o.type] as Record<string, Value> | undefined) ?? (Object.create(null) as Record<string, Value>);
+    group[o.type] = ofType;
+    return ofType;
+  };
+  for (const b of scope.blocks.values()) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : (Object.create(null) as Record<string, Value>);
   for (const [address, o] of scope.objects) {
-    const key = o.mode === 'data' ? 'data' : o.type;
-    const group = byType.get(key) ?? (Object.create(null) as Record<string, Value>);
-    byType.set(key, group);
     const value = values.has(address) ? fromPlain(markedSensitive(o.kind, values.get(address)!)) : UNKNOWN;
-    if (o.mode === 'data') {
-      const ofType = (group[o.type] as Record<string, Value> | undefined) ?? (Object.create(null) as Record<string, Value>);
-      ofType[o.name] = value;
-      group[o.type] = ofType;
-    } else group[o.name] = value;
+    const into = holder(o);
+    if (o.key === undefined) into[o.name] = value;
+    else (into[o.name] as Record<string | number, Value>)[o.key] = value;
   }
   for (const [k, v] of byType) roots.set(k, v);
   const context: EvalContext = { variables: (root) => (root === 'local' ? locals() : roots.get(root)) };
@@ -120,6 +146,11 @@ function markedSensitive(kind: AnyKind, value: State): State {
   const out: State = { ...value };
   for (const n of names) out[n] = new SensitiveValue(fromPlain(value[n]));
   return out;
+}
+
+/** The value a context gives a root name (undefined when it has none). */
+export function rootOf(context: EvalContext, root: string): Value | undefined {
+  return typeof context.variables === 'function' ? context.variables(root) : context.variables[root];
 }
 
 /** A configuration value evaluated: plain data (Unknown where not known), with the paths of sensitive values. */

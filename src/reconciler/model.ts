@@ -15,6 +15,8 @@ export interface PlannedChange {
   readonly mode: Mode;
   readonly type: string;
   readonly name: string;
+  /** The count index or for_each key of the instance. */
+  readonly index?: number | string;
   readonly action: Action;
   /** The object as it is now (refreshed live; the recorded state when it could not be read). */
   readonly before: State | null;

@@ -9,6 +9,7 @@ import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/
 import { dependencies, type Configuration, type DeclaredObject } from './config';
 import { dependencyOrder, withDependencies } from './graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
+import { blockOf, parseInstanceAddress } from './addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
 import { evaluateOutputs, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
@@ -41,7 +42,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   );
   // An adopted interrupted create is recorded from now on: removed from the configuration, it is deleted.
   for (const address of refreshed.adopted) {
-    const [type, name] = address.split('.');
+    const { type, name } = parseInstanceAddress(address) ?? { type: address, name: address };
     if (!recorded.has(address)) recorded.set(address, { address, type, name, attributes: refreshed.live.get(address)! });
   }
   const selected = selectTargets(opts, deps, recorded, diagnostics);
@@ -123,8 +124,10 @@ function selectTargets(
 ): Set<string> {
   const everything = new Set([...deps.keys(), ...recorded.keys()]);
   if (opts.targets.length === 0) return everything;
+  // A block's address targets all its instances, as in Terraform.
+  const targets = opts.targets.flatMap((t) => (everything.has(t) ? [t] : [...everything].filter((a) => blockOf(a) === t && a !== t)));
   for (const t of opts.targets) {
-    if (!everything.has(t)) {
+    if (!everything.has(t) && !targets.some((a) => blockOf(a) === t)) {
       diagnostics.push({
         severity: 'error',
         summary: 'No such resource',
@@ -133,7 +136,7 @@ function selectTargets(
       });
     }
   }
-  return withDependencies(opts.targets, deps);
+  return withDependencies(targets, deps);
 }
 
 /**
@@ -168,12 +171,14 @@ function plannedChange(
   prior: State | null,
   r: PlanResponse,
 ): PlannedChange {
+  const index = parseInstanceAddress(o.address)?.key;
   const names = (test: (a: Attributes[string]) => boolean | undefined) => Object.entries(kind.attributes).filter(([, a]) => test(a)).map(([n]) => n);
   return {
     address: o.address,
     mode: 'managed',
     type: o.type,
     name: o.name,
+    ...(index === undefined ? {} : { index }),
     action: r.action,
     before: prior,
     after: r.planned,

@@ -5,6 +5,7 @@ import { reconcilerErrors } from '../errors';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
+import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
 
 /**
@@ -18,6 +19,8 @@ const TERRAFORM_VERSION = '1.5.7';
 const PROVIDER = `provider["${PROVIDER_ADDRESS}"]`;
 
 export interface StateInstance {
+  /** The count index or for_each key; absent for a block without either. */
+  index_key?: number | string;
   schema_version: number;
   attributes: State;
   sensitive_attributes: unknown[];
@@ -28,6 +31,8 @@ export interface StateResource {
   mode: 'managed' | 'data';
   type: string;
   name: string;
+  /** `list` for count, `map` for for_each. */
+  each?: 'list' | 'map';
   provider: string;
   instances: StateInstance[];
 }
@@ -81,10 +86,17 @@ function providerName(address: string): string {
   return alias ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
 }
 
-function splitAddress(address: string): { mode: 'managed' | 'data'; type: string; name: string } {
-  const data = address.startsWith('data.');
-  const [type, name] = (data ? address.slice(5) : address).split('.');
-  return { mode: data ? 'data' : 'managed', type, name };
+function splitAddress(address: string): InstanceAddress {
+  const parsed = parseInstanceAddress(address);
+  if (!parsed) throw new Error(`${address} is not a resource instance address`);
+  return parsed;
+}
+
+function byIndexKey(a: StateInstance, b: StateInstance): number {
+  const x = a.index_key;
+  const y = b.index_key;
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
 }
 
 /**
@@ -136,8 +148,8 @@ export class StateStore {
 
   objects(): RecordedObject[] {
     return this.doc.resources.flatMap((r) =>
-      r.instances.slice(0, 1).map((i) => ({
-        address: addressOf(r),
+      r.instances.filter((i) => !('deposed' in i)).map((i) => ({
+        address: instanceAddress(addressOf(r), i.index_key),
         mode: r.mode,
         type: r.type,
         name: r.name,
@@ -159,32 +171,41 @@ export class StateStore {
    */
   put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[], provider?: string): void {
     if (containsUnknown(attributes)) throw new Error(`${address}: refusing to record a value that is not known yet`);
-    const { mode, type, name } = splitAddress(address);
+    const { mode, type, name, block, key } = splitAddress(address);
     const stored: State = { ...attributes };
     for (const [attr, a] of Object.entries(kind.attributes)) {
       if (a.sensitive && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
     }
+    const instance: StateInstance = {
+      ...(key === undefined ? {} : { index_key: key }),
+      schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
+      attributes: stored,
+      sensitive_attributes: [],
+      // Terraform records the blocks an instance depends on, without instance keys.
+      dependencies: [...new Set(dependencies.map(blockOf))].sort(),
+    };
+    const each = key === undefined ? undefined : typeof key === 'number' ? ('list' as const) : ('map' as const);
+    const existing = this.doc.resources.find((r) => addressOf(r) === block);
     const resource: StateResource = {
       mode,
       type,
       name,
+      ...(each ? { each } : {}),
       provider: providerAddress(provider ?? this.get(address)?.provider),
-      instances: [
-        {
-          schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
-          attributes: stored,
-          sensitive_attributes: [],
-          dependencies: [...dependencies].sort(),
-        },
-      ],
+      // Instances of another kind of block (count before, for_each now) are replaced.
+      instances: [...(existing && existing.each === each ? existing.instances.filter((i) => i.index_key !== key) : []), instance].sort(byIndexKey),
     };
-    const i = this.doc.resources.findIndex((r) => addressOf(r) === address);
-    if (i >= 0) this.doc.resources[i] = resource;
+    if (existing) this.doc.resources[this.doc.resources.indexOf(existing)] = resource;
     else this.doc.resources.push(resource);
   }
 
   remove(address: string): void {
-    this.doc.resources = this.doc.resources.filter((r) => addressOf(r) !== address);
+    const { block, key } = splitAddress(address);
+    this.doc.resources = this.doc.resources.flatMap((r) => {
+      if (addressOf(r) !== block) return [r];
+      const instances = r.instances.filter((i) => i.index_key !== key);
+      return instances.length > 0 ? [{ ...r, instances }] : [];
+    });
   }
 
   pending(): PendingCreate[] {

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { ensureBuilt, requireTerraform, run as runCommand, terraformEnvironment } from '../provider/helpers';
+import { ensureBuilt } from '../provider/helpers';
+import { terraformPlan } from './helpers';
 import { infra, run, startWorld, writeConfig, type World } from '../cli/helpers';
 
 const PROVIDER = 'provider["registry.terraform.io/tenantform/tenantform"]';
@@ -75,11 +76,7 @@ describe('several data centers in one stack', () => {
     expect(again.code).toBe(0);
 
     // Terraform through the provider agrees: same objects, same providers, nothing to do.
-    requireTerraform();
-    const tfEnv = await terraformEnvironment(world.dir, world.emulator, `language-dc-${process.pid}`);
-    const init = await runCommand('terraform', ['init', '-input=false', '-no-color'], { cwd: dir, env: tfEnv });
-    expect(init.code).toBe(0);
-    const tfPlan = await runCommand('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color'], { cwd: dir, env: tfEnv });
+    const tfPlan = await terraformPlan(world, dir, 'language-dc');
     expect(tfPlan.output).toContain('No changes');
     expect(tfPlan.code).toBe(0);
 

@@ -1,18 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, requireTerraform, run as runCommand, terraformEnvironment } from '../provider/helpers';
-import { COMMON_DATA, infra, run, startWorld, writeConfig, type World } from '../cli/helpers';
+import { COMMON_DATA, infra, run, writeConfig } from '../cli/helpers';
+import { terraformPlan, withWorld } from './helpers';
 
 const SECRET = 'tag-9f8e7d6c-never-print';
 
 /** Variables, locals, functions and outputs, planned and applied natively, then checked by Terraform through the provider. */
 describe('variables, locals and outputs', () => {
-  let world: World;
-  beforeAll(async () => {
-    await ensureBuilt();
-    world = await startWorld();
-  }, 120_000);
-  afterAll(() => world.close());
+  const session = withWorld();
 
   const stack = (extra: Record<string, unknown> = {}) => ({
     terraform: { required_providers: { tenantform: { source: 'tenantform/tenantform' } } },
@@ -41,15 +36,15 @@ describe('variables, locals and outputs', () => {
   });
 
   it('takes values from --var, --var-file and TF_VAR_, evaluates locals and functions, and records outputs', async () => {
-    const dir = join(world.dir, 'vars');
+    const dir = join(session.world.dir, 'vars');
     mkdirSync(dir);
-    writeConfig(world, stack(), 'vars/main.tf.json');
+    writeConfig(session.world, stack(), 'vars/main.tf.json');
     writeFileSync(join(dir, 'prod.tfvars'), 'region = "eu"\nreplicas = 2 # two sites\n');
     writeFileSync(join(dir, 'override.tfvars.json'), JSON.stringify({ replicas: 3 }));
     const args = ['--config', 'vars/main.tf.json', '--state', 'vars/terraform.tfstate', '--var-file', 'vars/prod.tfvars', '--var-file', 'vars/override.tfvars.json', '--var', 'site_name=Primary'];
     const env = { TF_VAR_tag: SECRET };
 
-    const plan = await run(world, ['plan', ...args, '--detailed-exitcode'], env);
+    const plan = await run(session.world, ['plan', ...args, '--detailed-exitcode'], env);
     expect(plan.stderr).not.toContain('Error');
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('name');
@@ -60,7 +55,7 @@ describe('variables, locals and outputs', () => {
     expect(plan.stdout).toContain('+ site_id = (known after apply)');
     expect(plan.stdout).toContain('+ tag = (sensitive value)');
 
-    const apply = await run(world, ['apply', ...args, '--auto-approve'], env);
+    const apply = await run(session.world, ['apply', ...args, '--auto-approve'], env);
     expect(apply.code).toBe(0);
     for (const text of [plan.stdout, plan.stderr, apply.stdout, apply.stderr]) expect(text).not.toContain(SECRET);
 
@@ -73,31 +68,24 @@ describe('variables, locals and outputs', () => {
       tag: { value: SECRET, type: 'string', sensitive: true },
     });
 
-    const again = await run(world, ['plan', ...args, '--detailed-exitcode'], env);
+    const again = await run(session.world, ['plan', ...args, '--detailed-exitcode'], env);
     expect(again.stdout).toContain('No changes');
     expect(again.code).toBe(0);
 
     // Terraform through the provider, with the same values, agrees: nothing to change, outputs included.
-    requireTerraform();
-    const tfEnv = { ...(await terraformEnvironment(world.dir, world.emulator, `language-vars-${process.pid}`)), ...env };
-    expect((await runCommand('terraform', ['init', '-input=false', '-no-color'], { cwd: dir, env: tfEnv })).code).toBe(0);
-    const tfPlan = await runCommand(
-      'terraform',
-      ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-var-file=prod.tfvars', '-var-file=override.tfvars.json', '-var', 'site_name=Primary'],
-      { cwd: dir, env: tfEnv },
-    );
+    const tfPlan = await terraformPlan(session.world, dir, 'language-vars', ['-var-file=prod.tfvars', '-var-file=override.tfvars.json', '-var', 'site_name=Primary'], env);
     expect(tfPlan.output).toContain('No changes');
     expect(tfPlan.code).toBe(0);
 
     // A changed output alone is a change to apply.
-    const moreReplicas = await run(world, ['plan', ...args, '--var', 'replicas=5', '--detailed-exitcode'], env);
+    const moreReplicas = await run(session.world, ['plan', ...args, '--var', 'replicas=5', '--detailed-exitcode'], env);
     expect(moreReplicas.stdout).toContain('~ replicas = 4 -> 6');
     expect(moreReplicas.code).toBe(2);
   }, 240_000);
 
   it('refuses missing values, failed validations and unsupported functions with address, path and the way out', async () => {
-    const file = writeConfig(world, stack(), 'missing.tf.json');
-    const missing = await run(world, ['plan', '--config', file, '--var', 'capabilities=[]', '--var', 'region=eu']);
+    const file = writeConfig(session.world, stack(), 'missing.tf.json');
+    const missing = await run(session.world, ['plan', '--config', file, '--var', 'capabilities=[]', '--var', 'region=eu']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('var.replicas');
     expect(missing.stderr).toContain('TF_VAR_replicas');
@@ -105,8 +93,8 @@ describe('variables, locals and outputs', () => {
 
     const unsupported = stack();
     (unsupported.resource.tenantform_infra_component.site as Record<string, unknown>).name = '${templatefile("x.tpl", {})}';
-    const file2 = writeConfig(world, unsupported, 'unsupported.tf.json');
-    const r = await run(world, ['plan', '--config', file2, '--var', 'region=eu', '--var', 'replicas=1'], { TF_VAR_tag: SECRET });
+    const file2 = writeConfig(session.world, unsupported, 'unsupported.tf.json');
+    const r = await run(session.world, ['plan', '--config', file2, '--var', 'region=eu', '--var', 'replicas=1'], { TF_VAR_tag: SECRET });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tenantform_infra_component.site');
     expect(r.stderr).toContain('name');
@@ -120,13 +108,13 @@ describe('variables, locals and outputs', () => {
     (config.resource.tenantform_infra_component.site as Record<string, unknown>).name = '${var.tag}';
     const vars = ['--var', 'region=eu', '--var', 'replicas=1'];
     // An output showing it must say it is sensitive, as in Terraform.
-    const undeclared = await run(world, ['plan', '--config', writeConfig(world, config, 'leak.tf.json'), ...vars], { TF_VAR_tag: SECRET });
+    const undeclared = await run(session.world, ['plan', '--config', writeConfig(session.world, config, 'leak.tf.json'), ...vars], { TF_VAR_tag: SECRET });
     expect(undeclared.code).toBe(1);
     expect(undeclared.stdout + undeclared.stderr).toContain('output.site_name');
     expect(undeclared.stdout + undeclared.stderr).not.toContain(SECRET);
 
     config.output.site_name = { value: '${tenantform_infra_component.site.name}', sensitive: true } as (typeof config.output)['site_name'];
-    const r = await run(world, ['plan', '--config', writeConfig(world, config, 'masked.tf.json'), ...vars], { TF_VAR_tag: SECRET });
+    const r = await run(session.world, ['plan', '--config', writeConfig(session.world, config, 'masked.tf.json'), ...vars], { TF_VAR_tag: SECRET });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('+ name            = (sensitive value)');
     expect(r.stdout).toContain('+ site_name = (sensitive value)');
