@@ -324,6 +324,9 @@ export const languageErrors = {
   invalidRepetition(address: string, argument: 'count' | 'for_each', detail: string) {
     return new TenantformError('invalid_repetition', `Invalid ${argument} argument`, detail, false, address, [argument]);
   },
+  remoteState(address: string, path: AttributePath, reason: string) {
+    return new TenantformError('remote_state_unreadable', 'Cannot read the remote state', `${reason}.`.replace(/\.\.$/, '.'), false, address, path);
+  },
   cycle(addresses: readonly string[]) {
     return new TenantformError('cycle', 'Cycle', `These refer to each other: ${addresses.join(', ')}.`, false, addresses[0]);
   },

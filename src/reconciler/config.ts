@@ -14,6 +14,7 @@ import type { DependencyMap } from './graph';
 import { hasOwn, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { instanceAddress, type InstanceKey } from './addresses';
+import { readRemoteStates, REMOTE_STATE_TYPE } from './remote-state';
 import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
@@ -67,6 +68,8 @@ export interface Configuration {
   readonly outputs: ReadonlyMap<string, DeclaredOutput>;
   /** Every block by address, with its instance addresses (none for `count = 0`). */
   readonly blocks: ReadonlyMap<string, BlockInstances>;
+  /** Other stacks' outputs, by `data.terraform_remote_state` name. */
+  readonly remoteStates: ReadonlyMap<string, Value>;
 }
 
 export interface BlockInstances {
@@ -160,10 +163,14 @@ export function parseConfiguration(
   const blockInstances = new Map<string, BlockInstances>();
   const unparsed = new Set<string>();
   // count and for_each may use variables and locals: objects are not known when planning starts.
-  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map() }, new Map());
+  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
+  const remoteProblems: TenantformError[] = [];
+  const remoteStates = readRemoteStates(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, location.file, beforeObjects, remoteProblems);
+  remoteProblems.forEach(report);
   const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
   for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
     for (const [type, byName] of blocks(doc[blockKey])) {
+      if (mode === 'data' && type === REMOTE_STATE_TYPE) continue;
       for (const [name, body] of blocks(byName)) {
         const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
         try {
@@ -193,12 +200,13 @@ export function parseConfiguration(
     ...[...outputs.values()].flatMap((o) => o.references.map((reference) => ({ address: `output.${o.name}`, reference }))),
   ];
   for (const { address, reference } of references) {
+    if (reference.target.startsWith(`data.${REMOTE_STATE_TYPE}.`) && remoteStates.has(reference.target.split('.')[2])) continue;
     const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target));
     if (!problem) continue;
     report(problem);
     unparsed.add(address);
   }
-  const scope = { file: location.file, variables, locals: locals.ordered, objects, blocks: blockInstances };
+  const scope = { file: location.file, variables, locals: locals.ordered, objects, blocks: blockInstances, remoteStates };
   const nothingKnown = lookupIn(scope, new Map());
   for (const o of objects.values()) {
     for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
@@ -213,12 +221,13 @@ export function parseConfiguration(
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
+  const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
   const hash = createHash('sha256')
-    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}), locals: withoutMetadata(doc.locals ?? {}), inputs }))
+    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}), locals: withoutMetadata(doc.locals ?? {}), inputs, remote }))
     .digest('hex');
   const provider = providers.get(PROVIDER_TYPE)!;
   return {
-    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs, blocks: blockInstances },
+    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs, blocks: blockInstances, remoteStates },
     diagnostics,
   };
 }
@@ -347,7 +356,7 @@ export function dependencies(configuration: Configuration): DependencyMap {
       ...o.references.flatMap((r) => instancesOf(r.target, r.attribute[0])),
       ...[...o.throughLocals, ...o.dependsOn].flatMap((t) => instancesOf(t)),
     ];
-    out.set(o.address, new Set(targets.filter((t) => t !== o.address)));
+    out.set(o.address, new Set(targets.filter((t) => t !== o.address && configuration.objects.has(t))));
   }
   return out;
 }

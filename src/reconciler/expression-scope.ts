@@ -20,6 +20,8 @@ export interface LanguageScope {
   readonly objects: ReadonlyMap<string, ScopeObject>;
   /** Every block: a repeated one is a list (count) or map (for_each) of its instances, empty when it has none. */
   readonly blocks: ReadonlyMap<string, { readonly mode: 'managed' | 'data'; readonly type: string; readonly name: string; readonly each?: 'list' | 'map' }>;
+  /** `data.terraform_remote_state.<name>` values, read when the configuration was loaded. */
+  readonly remoteStates: ReadonlyMap<string, Value>;
 }
 
 interface ScopeObject {
@@ -118,6 +120,7 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
     group[o.type] = ofType;
     return ofType;
   };
+  for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
   for (const b of scope.blocks.values()) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : (Object.create(null) as Record<string, Value>);
   for (const [address, o] of scope.objects) {
     const value = values.has(address) ? fromPlain(markedSensitive(o.kind, values.get(address)!)) : UNKNOWN;
