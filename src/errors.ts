@@ -331,3 +331,61 @@ export const languageErrors = {
     return new TenantformError('cycle', 'Cycle', `These refer to each other: ${addresses.join(', ')}.`, false, addresses[0]);
   },
 };
+
+/** Faults met while applying: lost answers, interrupted creates. */
+export const faultErrors = {
+  adoptionAmbiguous(address: string, ids: readonly string[], heldElsewhere: number) {
+    const others = heldElsewhere > 0 ? ` (${heldElsewhere} more ${heldElsewhere === 1 ? 'is' : 'are'} recorded for other addresses and were left out)` : '';
+    return new TenantformError(
+      'adopt_ambiguous',
+      'More than one object matches an interrupted create',
+      `${address} was being created when its answer was lost, and ${ids.length} objects on the platform match its configuration without being recorded for another address${others}: ${ids.join(', ')}. ` +
+        `Import the one that belongs to ${address} (\`tenantform import ${address} <id>\`), then import the others for their own addresses or delete them on the platform.`,
+      false,
+      address,
+    );
+  },
+  invalidRetryTimeout(where: string, found: unknown) {
+    return new TenantformError(
+      'invalid_retry_timeout',
+      'Invalid retry timeout',
+      `${where} must be a number of seconds from 0 to 86400, found ${JSON.stringify(found)}.`,
+      false,
+      where.startsWith('provider.') ? where.split(' ')[0] : undefined,
+      where.startsWith('provider.') ? ['retry_timeout'] : undefined,
+    );
+  },
+};
+
+/** Command lines that cannot work, refused before anything is read or sent. */
+export const cliErrors = {
+  approvalWithoutInput(command: string) {
+    return new TenantformError(
+      'approval_required',
+      `${command} needs approval, but -input=false forbids asking`,
+      `Pass -auto-approve to ${command} without asking${command === 'apply' ? ', or apply a reviewed saved plan (`tenantform plan -out=PLANFILE`, then `tenantform apply PLANFILE`)' : ''}.`,
+      false,
+    );
+  },
+};
+
+/** The installed package itself: its build and the provider it installs. */
+export const packageErrors = {
+  providerNotBuilt(mainPath: string) {
+    return new TenantformError(
+      'provider_not_built',
+      'The compiled provider is missing',
+      `${mainPath} does not exist. In a checkout of tenantform, run \`npm run build\` first; an installed package ships it built.`,
+      false,
+    );
+  },
+  cdkLibraryMissing(libraries: readonly string[]) {
+    return new TenantformError(
+      'cdk_library_missing',
+      'No CDK library to build the constructs on',
+      `tenantform's constructs extend the app's own ${libraries.join(' or ')}, and neither is installed. ` +
+        'Install CDK Terrain (`npm install cdktn constructs`) or cdktf (`npm install cdktf constructs`) in the project.',
+      false,
+    );
+  },
+};

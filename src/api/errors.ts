@@ -57,6 +57,8 @@ export interface PlatformErrorInit {
   context?: Record<string, unknown>;
   details?: string;
   retryable?: boolean;
+  /** The platform did nothing with the request (429, its own 5xx answer, a refused connection). */
+  notProcessed?: boolean;
   method: string;
   endpoint: string;
   retryAfterMs?: number;
@@ -86,6 +88,8 @@ export class PlatformError extends Error {
   readonly context: Record<string, unknown>;
   readonly details?: string;
   readonly retryable: boolean;
+  /** Nothing was done with the request, so even a request that is not idempotent may be sent again. */
+  readonly notProcessed: boolean;
   readonly method: string;
   readonly endpoint: string;
   readonly retryAfterMs?: number;
@@ -103,6 +107,7 @@ export class PlatformError extends Error {
     this.context = init.context ?? {};
     if (init.details !== undefined) this.details = init.details;
     this.retryable = init.retryable ?? (init.status === 0 || isRetryableStatus(init.status));
+    this.notProcessed = init.notProcessed ?? init.status === 429;
     this.method = init.method;
     this.endpoint = init.endpoint;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
@@ -152,6 +157,7 @@ export class PlatformError extends Error {
       code: this.code,
       context: this.context,
       retryable: this.retryable,
+      notProcessed: this.notProcessed,
       method: this.method,
       endpoint: this.endpoint,
       retryAfterMs: this.retryAfterMs,

@@ -176,13 +176,17 @@ const DROP_CODES = new Set([
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** Classifies a thrown transport error: `dropped`, `timeout` or `undefined` (not a transport error). */
-export function transportFailure(err: unknown): { kind: 'dropped' | 'timeout'; code: string } | undefined {
+/**
+ * Classifies a thrown transport error: `refused` (nothing was sent), `dropped`, `timeout` or
+ * `undefined` (not a transport error).
+ */
+export function transportFailure(err: unknown): { kind: 'refused' | 'dropped' | 'timeout'; code: string } | undefined {
   let e: unknown = err;
   for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
+      if (code === 'ECONNREFUSED') return { kind: 'refused', code };
       if (DROP_CODES.has(code)) return { kind: 'dropped', code };
     }
     e = (e as { cause?: unknown }).cause;

@@ -291,7 +291,7 @@ describe('retries', () => {
   });
 });
 
-describe('non-idempotent POSTs are never repeated', () => {
+describe('non-idempotent POSTs are repeated only when the platform did nothing', () => {
   const cases: Array<[string, (c: PlatformClient) => Promise<unknown>, string]> = [
     ['createInfra', (c) => c.createInfra(infraBody(emu.rootTenantId)), '/api/2/infra'],
     [
@@ -309,22 +309,34 @@ describe('non-idempotent POSTs are never repeated', () => {
   ];
 
   for (const [name, call, endpoint] of cases) {
+    test(`${name} after a dropped connection: one attempt, and the error says the request may have taken effect`, async () => {
+      const { client, events } = make();
+      await client.listApplications(); // obtain the token before the faults
+      await emu.setFaults({ drop_rate: 1 });
+      const e = await failure(call(client));
+      expect(e.retryable).toBe(true);
+      expect(e.notProcessed).toBe(false);
+      expect(e.attempts).toBe(1);
+      expect(e.notRetried).toBe('not_idempotent');
+      expect(e.message).toContain('not idempotent');
+      expect(e.message).toContain('may or may not have taken effect');
+      expect(e.endpoint).toBe(endpoint);
+      expect(events.filter((x) => x.endpoint === endpoint && x.method === 'POST').length).toBe(1);
+    });
+
     for (const [fault, faults] of [
-      ['dropped connection', { drop_rate: 1 }],
-      ['5xx', { rate_5xx: 1 }],
+      ['429', { rate_429: 1, retry_after_seconds: 0 }],
+      ["5xx answered in the platform's error body", { rate_5xx: 1 }],
     ] as const) {
-      test(`${name} under ${fault}: one attempt, and the error says why`, async () => {
+      test(`${name} under ${fault}: repeated, since nothing was done`, async () => {
         const { client, events } = make();
-        await client.listApplications(); // obtain the token before the faults
+        await client.listApplications();
         await emu.setFaults(faults);
         const e = await failure(call(client));
-        expect(e.retryable).toBe(true);
-        expect(e.attempts).toBe(1);
-        expect(e.notRetried).toBe('not_idempotent');
-        expect(e.message).toContain('not retried');
-        expect(e.message).toContain('not idempotent');
-        expect(e.endpoint).toBe(endpoint);
-        expect(events.filter((x) => x.endpoint === endpoint && x.method === 'POST').length).toBe(1);
+        expect(e.notProcessed).toBe(true);
+        expect(e.attempts).toBe(4);
+        expect(e.notRetried).toBe('max_attempts');
+        expect(events.filter((x) => x.endpoint === endpoint && x.method === 'POST').length).toBe(4);
       });
     }
   }

@@ -5,11 +5,13 @@
  *   `context.retry_after`), else back off as below.
  * - 500, 502, 503, 504, dropped connections and timeouts: exponential backoff with full jitter
  *   (a random wait between 0 and `min(maxDelayMs, baseDelayMs * 2^(attempt-1))`).
- * - Only requests that are safe to repeat are retried: GET, PUT, DELETE, and a POST that the
- *   caller marks idempotent. A failed non-idempotent POST is reported at once, saying so.
- * - Attempts and total elapsed time are bounded.
+ * - Requests that are safe to repeat are retried: GET, PUT, DELETE, and a POST that the
+ *   caller marks idempotent. Any other request is retried only when the platform did nothing
+ *   with it (a 429, a 5xx answered with the platform's own error body, a refused connection);
+ *   when its answer was lost it is reported at once, saying so: the caller looks for the object.
+ * - Total elapsed time bounds the retries (30 s by default); the attempt count only backs it up.
  */
-import { PlatformError } from './errors';
+import { isRetryableStatus, PlatformError } from './errors';
 
 export interface RetryOptions {
   /** Attempts in all, the first included (1 = never retry). */
@@ -27,8 +29,8 @@ export interface RetryOptions {
 }
 
 export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
-  maxAttempts: 5,
-  maxElapsedMs: 60_000,
+  maxAttempts: 50,
+  maxElapsedMs: 30_000,
   baseDelayMs: 250,
   maxDelayMs: 10_000,
 });
@@ -107,12 +109,36 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
       if (!(e instanceof PlatformError)) throw e;
       if (isFinal(e)) throw e;
       if (!e.retryable) throw e.markFinal(attempt, 'not_retryable');
-      if (!ctx.idempotent) throw e.markFinal(attempt, 'not_idempotent');
+      if (!ctx.idempotent && !e.notProcessed) throw e.markFinal(attempt, 'not_idempotent');
       if (attempt >= ctx.options.maxAttempts) throw e.markFinal(attempt, 'max_attempts');
       const delay = retryDelay(e, attempt, ctx.options);
       if (now() - started + delay > ctx.options.maxElapsedMs) throw e.markFinal(attempt, 'max_elapsed');
       ctx.onRetry?.(e, attempt, delay);
       await sleep(delay);
     }
+  }
+}
+
+/**
+ * Whether an error answer means the platform did nothing: a 429, or a 5xx in the platform's own
+ * error body (its handlers answer so before acting). A 5xx of something in front of the
+ * platform (a proxy's page) may follow work already done.
+ */
+export function answeredUnprocessed(status: number, bodyShape: string): boolean {
+  return status === 429 || (status >= 500 && isRetryableStatus(status) && bodyShape !== 'unrecognised');
+}
+
+/** The error fields of a transport failure: a refused connection never reached the platform. */
+export function transportErrorFields(
+  t: { kind: 'refused' | 'dropped' | 'timeout'; code: string },
+  timeoutMs: number,
+): { code: string; message: string; retryable: true; notProcessed: boolean } {
+  switch (t.kind) {
+    case 'timeout':
+      return { code: 'timeout', message: `no complete response within ${timeoutMs} ms (${t.code})`, retryable: true, notProcessed: false };
+    case 'refused':
+      return { code: 'connection_refused', message: `the connection was refused: the request was not sent (${t.code})`, retryable: true, notProcessed: true };
+    default:
+      return { code: 'connection_dropped', message: `the connection closed before a complete response (${t.code})`, retryable: true, notProcessed: false };
   }
 }

@@ -1,13 +1,14 @@
 import yargs from 'yargs';
 import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
+import { withDoubleDashes } from './terraform-spellings';
 
 /**
  * The `tenantform` command. Each command sets process.exitCode itself, following
  * Terraform's convention: 0 success (or no changes), 1 error, 2 changes or drift.
  */
 export async function main(argv: string[]): Promise<void> {
-  const cli = yargs(argv)
+  const cli = yargs(withDoubleDashes(argv, COMMANDS))
     .scriptName('tenantform')
     .usage(
       'tenantform: configuration as code for a multi-tenant cyber-protection platform.\n\n' +

@@ -11,6 +11,8 @@ export interface Faults {
   retry_after_seconds: number;
   rate_5xx: number;
   drop_rate: number;
+  /** Requests processed whose answer is then lost (the connection closes instead). */
+  lost_answer_rate: number;
   token_lifetime_seconds: number;
 }
 
@@ -21,12 +23,14 @@ export const DEFAULT_FAULTS: Faults = {
   retry_after_seconds: 1,
   rate_5xx: 0,
   drop_rate: 0,
+  lost_answer_rate: 0,
   token_lifetime_seconds: 7200,
 };
 
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'drop' }
+  | { kind: 'lose_answer' }
   | { kind: 'too_many_requests'; retryAfterSeconds: number }
   | { kind: 'server_error'; status: number };
 
@@ -38,7 +42,7 @@ export function faultProblem(input: unknown): string | undefined {
   for (const [key, value] of Object.entries(input)) {
     if (!(key in DEFAULT_FAULTS)) return `unknown fault setting ${key}`;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${key} must be a number >= 0`;
-    if (key.startsWith('rate_') || key === 'drop_rate') {
+    if (key.startsWith('rate_') || key.endsWith('_rate')) {
       if (value > 1) return `${key} must be between 0 and 1`;
     }
   }
@@ -74,6 +78,8 @@ export class FaultInjector {
     const fail = this.rng.next();
     const which = this.rng.int(SERVER_ERROR_STATUSES.length);
     if (drop < this.current.drop_rate) return { kind: 'drop' };
+    // The same draw decides a lost answer, so adding the setting leaves other decisions as they were.
+    if (drop < this.current.drop_rate + this.current.lost_answer_rate) return { kind: 'lose_answer' };
     if (throttle < this.current.rate_429) return { kind: 'too_many_requests', retryAfterSeconds: this.current.retry_after_seconds };
     if (fail < this.current.rate_5xx) return { kind: 'server_error', status: SERVER_ERROR_STATUSES[which] as number };
     return { kind: 'none' };

@@ -124,6 +124,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         if (decision.kind === 'too_many_requests') reply = errorReply(errorsFor[api].tooManyRequests(decision.retryAfterSeconds));
         else if (decision.kind === 'server_error') reply = errorReply(errorsFor[api].serverError(decision.status));
         else reply = await router.dispatch({ method, path, query: url.searchParams, headers: req.headers, rawBody: raw }, tokens, store);
+        if (decision.kind === 'lose_answer') {
+          req.socket.destroy();
+          done(`${reply.status} answer lost`);
+          return;
+        }
       } else {
         reply = { status: 404, body: { error: { code: 404, message: `Nothing at ${path}` } } };
       }

@@ -5,7 +5,8 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { packageErrors } from '../errors';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 
 export interface InstallOptions {
@@ -48,31 +49,75 @@ export function defaultMirrorDir(): string {
   return join(homedir(), '.terraform.d', 'plugins');
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+/** Where an install records, relative to the mirror, which node and package its launcher runs. */
+function launchRecordName(version: string): string {
+  return `.tenantform/provider-${version}.launch`;
 }
 
-/** The launcher Terraform runs: node on the compiled provider, both by absolute path. */
-export function launcherScript(nodePath: string, mainPath: string): string {
-  return ['#!/bin/sh', '# tenantform Terraform provider (written by `tenantform provider install`).', `exec ${shellQuote(nodePath)} ${shellQuote(mainPath)} "$@"`, ''].join('\n');
+/**
+ * The launcher Terraform runs. It names no path of this machine, so its content (and with it
+ * the h1 checksum in `.terraform.lock.hcl`) is the same for a version wherever tenantform is
+ * installed. It finds the compiled provider, in order: in the package TENANTFORM_PACKAGE_DIR
+ * names; through the record the last install left beside the mirror (found from the launcher's
+ * real location, since Terraform links the mirror's directory into `.terraform/providers`);
+ * in `node_modules/tenantform` of the working directory or a parent (Terraform runs providers
+ * in the configuration's directory, inside the project that depends on tenantform).
+ */
+export function launcherScript(version: string): string {
+  const entry = 'dist/provider/main.js';
+  return `#!/bin/sh
+# tenantform Terraform provider ${version}, written by \`tenantform provider install\`.
+# No path of this machine is written here: the checksum in .terraform.lock.hcl is the same everywhere.
+node=node
+main=
+if [ -n "$TENANTFORM_PACKAGE_DIR" ]; then
+  main="$TENANTFORM_PACKAGE_DIR/${entry}"
+else
+  self=$(readlink -f "$0" 2>/dev/null || printf '%s' "$0")
+  # The launcher sits at <mirror>/<host>/<namespace>/<type>/<version>/<platform>/<file>.
+  record="\${self%/*/*/*/*/*/*}/${launchRecordName(version)}"
+  if [ -f "$record" ]; then
+    { read -r node; read -r main; } < "$record"
+  fi
+  if [ ! -f "$main" ]; then
+    node=node
+    main=
+    dir=$PWD
+    while [ -n "$dir" ]; do
+      if [ -f "$dir/node_modules/tenantform/${entry}" ]; then main="$dir/node_modules/tenantform/${entry}"; break; fi
+      dir=\${dir%/*}
+    done
+  fi
+fi
+if [ -z "$main" ] || [ ! -f "$main" ]; then
+  echo "tenantform provider ${version}: cannot find the tenantform package (\${main:-not in node_modules of $PWD or a parent}). Run \`npx tenantform provider install\` again, or set TENANTFORM_PACKAGE_DIR to the package's directory." >&2
+  exit 1
+fi
+exec "$node" "$main" "$@"
+`;
+}
+
+/** Writes a file beside its target and renames it, so a Terraform running now never reads half of it. */
+function writeAtomically(path: string, content: string, mode: number): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, content, { mode });
+  chmodSync(temporary, mode);
+  renameSync(temporary, path);
 }
 
 export function installProvider(opts: InstallOptions = {}): Installed {
   const mainPath = providerMainPath();
-  if (!existsSync(mainPath)) {
-    throw new Error(`The compiled provider is missing (${mainPath}); run \`npm run build\` first.`);
-  }
+  if (!existsSync(mainPath)) throw packageErrors.providerNotBuilt(mainPath);
   const version = packageVersion();
   const platform = terraformPlatform();
   const mirror = resolve(opts.dir ?? defaultMirrorDir());
   const targetDir = join(mirror, ...PROVIDER_ADDRESS.split('/'), version, platform);
   mkdirSync(targetDir, { recursive: true });
+  const record = join(mirror, launchRecordName(version));
+  mkdirSync(dirname(record), { recursive: true });
+  writeAtomically(record, `${opts.nodePath ?? process.execPath}\n${mainPath}\n`, 0o644);
   const executable = join(targetDir, `terraform-provider-${PROVIDER_TYPE}_v${version}`);
-  // Written beside and renamed, so a Terraform running now never sees half a script.
-  const temporary = `${executable}.${process.pid}.tmp`;
-  writeFileSync(temporary, launcherScript(opts.nodePath ?? process.execPath, mainPath), { mode: 0o755 });
-  chmodSync(temporary, 0o755);
-  renameSync(temporary, executable);
+  writeAtomically(executable, launcherScript(version), 0o755);
   return { mirror, executable, version, platform };
 }
 

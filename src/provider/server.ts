@@ -17,10 +17,11 @@ import {
   updateResource,
 } from '../resources/operations';
 import { planResource } from '../resources/plan';
-import { PROVIDER_ATTRIBUTES, PROVIDER_ENV } from '../resources/provider-config';
+import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ATTRIBUTES, PROVIDER_ENV, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
 import { fingerprint, isUnknown, normalize } from '../resources/values';
+import { ReadCoalescer } from './read-coalescer';
 import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull, type DynamicValue } from './values';
 
 // ---- Wire shapes (as proto-loader presents them with keepCase, enums as strings) ----
@@ -88,7 +89,7 @@ export interface ProviderOptions {
   readonly kinds: ReadonlyArray<AnyKind> | (() => ReadonlyArray<AnyKind>);
   readonly env?: NodeJS.ProcessEnv;
   /** Makes the platform client; the default loads src/api only when the provider is configured. */
-  readonly createClient?: (opts: { baseUrl: string; clientId: string; clientSecret: string }) => PlatformClient;
+  readonly createClient?: (opts: { baseUrl: string; clientId: string; clientSecret: string; retry?: { maxElapsedMs: number } }) => PlatformClient;
   readonly log?: (line: string) => void;
 }
 
@@ -97,6 +98,7 @@ export class TenantformProvider {
   #schemaResponse?: Response;
   #client?: PlatformClient;
   #stop = new AbortController();
+  readonly #reads = new ReadCoalescer();
   readonly #opts: ProviderOptions;
   readonly #env: NodeJS.ProcessEnv;
 
@@ -243,14 +245,19 @@ export class TenantformProvider {
       }
       settings[name] = value;
     }
-    if (problems.length > 0) return diagnostics(problems);
+    const configuredTimeout = config.retry_timeout ?? this.#env[RETRY_TIMEOUT_ENV];
+    const retrySeconds = configuredTimeout === undefined || configuredTimeout === null || configuredTimeout === '' ? DEFAULT_RETRY_TIMEOUT_SECONDS : parseRetryTimeout(configuredTimeout);
+    if (retrySeconds === undefined) {
+      problems.push(error('Invalid retry_timeout', `retry_timeout (or ${RETRY_TIMEOUT_ENV}) must be a number of seconds from 0 to 86400.`, ['retry_timeout']));
+    }
+    if (problems.length > 0 || retrySeconds === undefined) return diagnostics(problems);
     try {
       const create =
         this.#opts.createClient ??
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         ((o) => new (require('../api/client') as typeof import('../api/client')).PlatformClient(o));
       const previous = this.#client;
-      this.#client = create({ baseUrl: settings.base_url, clientId: settings.client_id, clientSecret: settings.client_secret });
+      this.#client = create({ baseUrl: settings.base_url, clientId: settings.client_id, clientSecret: settings.client_secret, retry: { maxElapsedMs: retrySeconds * 1000 } });
       void previous?.close();
     } catch (err) {
       return diagnostics([error('Invalid provider configuration', err instanceof Error ? err.message : String(err), ['base_url'])]);
@@ -263,7 +270,7 @@ export class TenantformProvider {
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const state = decodeState(kind.attributes, req.current_state as DynamicValue);
     if (!state) return { new_state: encodeState(kind.attributes, null), private: req.private, diagnostics: [] };
-    const result = await this.#run((ctx) => readResource({ kind, address: kind.type, ctx, state }));
+    const result = await this.#run((ctx) => this.#reads.read(ctx, { kind, address: kind.type, state }));
     const failed = result.diagnostics.some((d) => d.severity === 'error');
     return {
       // A failed read keeps the recorded object: null would tell Terraform it is gone.
@@ -310,6 +317,15 @@ export class TenantformProvider {
   }
 
   async applyResourceChange(req: Request): Promise<Response> {
+    this.#reads.forget();
+    try {
+      return await this.#applyResourceChange(req);
+    } finally {
+      this.#reads.forget();
+    }
+  }
+
+  async #applyResourceChange(req: Request): Promise<Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
@@ -358,7 +374,7 @@ export class TenantformProvider {
     const kind = this.#dataSource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'data');
     const config = decodeState(kind.attributes, req.config as DynamicValue) ?? {};
-    const result = await this.#run((ctx) => readDataSource({ kind, address: kind.type, ctx, config: unknownsAsNull(config) }));
+    const result = await this.#run((ctx) => readDataSource({ kind, address: kind.type, ctx: { ...ctx, client: this.#reads.reads(ctx.client) }, config: unknownsAsNull(config) }));
     return {
       state: encodeState(kind.attributes, hasError(result) ? null : result.value ?? null),
       diagnostics: result.diagnostics.map(wireDiagnostic),

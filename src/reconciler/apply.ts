@@ -5,7 +5,9 @@ import { putAgentUpdateSettingsBatch } from '../resources/kinds/agent-update-set
 import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
 import { containsUnknown, normalize, preserveJsonText } from '../resources/values';
+import { CreateGate, heldIdentities } from './adoption';
 import { dependencies, type Configuration } from './config';
+import { createOrAdopt, type PendingCreateResult } from './create-pending';
 import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
@@ -58,6 +60,8 @@ class ApplyRun {
   private readonly counts = { added: 0, changed: 0, destroyed: 0 };
   private readonly diagnostics: Diagnostic[] = [];
   private readonly lookup: Known;
+  /** One per kind whose creates cannot be repeated blindly. */
+  private readonly gates = new Map<string, CreateGate>();
 
   constructor(private readonly opts: ApplyOptions) {
     this.changes = new Map(opts.plan.changes.filter((c) => c.mode === 'managed').map((c) => [c.address, c]));
@@ -213,7 +217,9 @@ class ApplyRun {
       state.addPending(change.address, stripUnknown(final.planned));
       await state.save();
     }
-    const r = await createResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), planned: final.planned });
+    const r = kind.nonIdempotentCreate
+      ? await this.createPending(kind, change.address, final.planned)
+      : await this.createPlain(kind, change.address, final.planned);
     if (!r.value) {
       // A refusal (not retryable) means nothing was created; anything else may have been.
       if (kind.nonIdempotentCreate && r.diagnostics.every((d) => d.retryable === false)) {
@@ -222,10 +228,33 @@ class ApplyRun {
       }
       return this.fail(step, r.diagnostics);
     }
-    await this.record(change.address, kind, r.value);
     this.counts.added++;
-    step.done(r.value);
+    step.done(r.value, r.adopted ? 'its answer was lost; found on the platform and adopted' : undefined);
     return true;
+  }
+
+  private async createPlain(kind: ResourceKind, address: string, planned: State): Promise<PendingCreateResult> {
+    const r = await createResource({ kind, address, ctx: this.opts.clients.ctx(address), planned });
+    if (r.value) await this.record(address, kind, r.value);
+    return r;
+  }
+
+  private createPending(kind: ResourceKind, address: string, planned: State): Promise<PendingCreateResult> {
+    // One gate per kind and data center.
+    const gateKey = `${kind.type} ${this.opts.clients.providerOf(address)}`;
+    let gate = this.gates.get(gateKey);
+    if (!gate) this.gates.set(gateKey, (gate = new CreateGate()));
+    const recorded = () => new Map(this.opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o.attributes] as const));
+    return createOrAdopt({
+      kind,
+      address,
+      ctx: this.opts.clients.ctx(address),
+      planned,
+      pending: stripUnknown(planned),
+      gate,
+      held: () => heldIdentities(kind, recorded(), address),
+      record: (value) => this.record(address, kind, value),
+    });
   }
 
   private async update(change: PlannedChange): Promise<boolean> {

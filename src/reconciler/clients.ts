@@ -48,6 +48,16 @@ export class ProviderClients {
     return this.resolveProvider(address);
   }
 
+  /** The provider configurations with a client. */
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  /** The client of a provider configuration by name. */
+  named(provider: string): PlatformClient {
+    return this.byName.get(provider) ?? this.default;
+  }
+
   /** The client of the data center an object lives in. */
   of(address: string): PlatformClient {
     return this.byName.get(this.providerOf(address)) ?? this.default;

@@ -83,6 +83,8 @@ export interface Plan {
   readonly outputChanges: OutputChange[];
   readonly diagnostics: Diagnostic[];
   readonly refreshOnly: boolean;
+  /** A destroy plan (`tenantform destroy`, `plan -destroy`): every recorded object is deleted. */
+  readonly destroy?: boolean;
   readonly createdAt: string;
 }
 

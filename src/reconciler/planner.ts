@@ -25,6 +25,8 @@ export interface PlanOptions {
   readonly kindOf: (type: string) => ResourceKind | undefined;
   /** `--refresh-only`: no actions; applying the plan records the live objects in the state. */
   readonly refreshOnly?: boolean;
+  /** `destroy` / `plan -destroy`: every recorded object (within the targets and what depends on them) is deleted. */
+  readonly destroy?: boolean;
 }
 
 /** A plan, and the data source values it was made with (apply resolves references with them). */
@@ -59,7 +61,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     diagnostics.push((err as TenantformError).toDiagnostic());
   }
   for (const address of order) {
-    if (!selected.has(address) || opts.refreshOnly) continue;
+    if (!selected.has(address) || opts.refreshOnly || opts.destroy) continue;
     const o = configuration.objects.get(address)!;
     if (o.mode === 'data') {
       if (values.has(address)) continue;
@@ -87,14 +89,16 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     changes.push(evaluated.sensitive.length > 0 ? { ...change, sensitive: [...new Set([...change.sensitive, ...evaluated.sensitive])] } : change);
   }
   for (const [address, o] of recorded) {
-    if (configuration.objects.has(address) || !selected.has(address) || opts.refreshOnly) continue;
+    const declared = configuration.objects.get(address);
+    if ((declared && !opts.destroy) || !selected.has(address) || opts.refreshOnly) continue;
     const kind = opts.kindOf(o.type);
     const prior = refreshed.live.get(address) ?? null;
     if (!kind || !prior) continue; // already gone: apply only forgets it
     const r = planResource({ kind, address, config: null, prior });
     diagnostics.push(...r.diagnostics);
-    if (opts.state.isProtected(address)) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
-    changes.push({ ...plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), actionReason: 'delete_because_no_resource_config' });
+    if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
+    const change = plannedChange({ address, type: o.type, name: o.name }, kind, prior, r);
+    changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
   }
   if (opts.refreshOnly) changes.push(...acceptedLive([...recorded.values()].filter((o) => selected.has(o.address)), refreshed, opts.kindOf));
   const drift = [...recorded.values()]
@@ -111,6 +115,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     outputChanges: outputChanges(outputs.values, opts.state.outputs()),
     diagnostics,
     refreshOnly: opts.refreshOnly ?? false,
+    ...(opts.destroy ? { destroy: true } : {}),
     createdAt: new Date().toISOString(),
   };
   return { plan, data };
@@ -136,7 +141,23 @@ function selectTargets(
       });
     }
   }
-  return withDependencies(targets, deps);
+  // Destroying an object destroys what depends on it; creating or updating one needs what it depends on.
+  return opts.destroy ? withDependents(targets, deps) : withDependencies(targets, deps);
+}
+
+/** The addresses and everything that depends on them, transitively. */
+function withDependents(addresses: readonly string[], deps: ReturnType<typeof dependencies>): Set<string> {
+  const out = new Set(addresses);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [address, needs] of deps) {
+      if (!out.has(address) && [...needs].some((d) => out.has(d))) {
+        out.add(address);
+        grew = true;
+      }
+    }
+  }
+  return out;
 }
 
 /**

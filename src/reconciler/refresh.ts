@@ -1,12 +1,16 @@
 import type { ProviderClients } from './clients';
 import type { Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
-import type { DataSourceKind, ResourceKind, State } from '../resources/declaration';
-import { adoptResource, readDataSource, readResource, readResourcesInBatch, type OperationResult } from '../resources/operations';
+import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import { withReadCache } from '../api/read-cache';
+import { Limiter } from '../resources/limiter';
+import { adoptResource, readDataSource } from '../resources/operations';
+import { readInBatches, type ReadRequest } from '../resources/read-batches';
 import { containsUnknown } from '../resources/values';
 import { dependencies, type Configuration } from './config';
 import { mapLimited, runInOrder } from './graph';
 import { evaluateArguments, lookupIn } from './evaluate';
+import { heldIdentities } from './adoption';
 import type { RecordedObject, StateStore } from './state';
 
 /** What the platform has now, for every recorded object and every data source that could be read. */
@@ -30,34 +34,59 @@ export interface RefreshOptions {
   readonly kindOf: (type: string) => ResourceKind | undefined;
 }
 
+/**
+ * Reads everything the plan needs, in as few requests as the platform allows: batch reads
+ * where a kind has them, data sources and managed objects of every kind overlapping under one
+ * parallelism bound, and no request sent twice (the reads of one refresh share their answers).
+ */
 export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
+  const limiter = new Limiter(opts.parallelism);
+  // Refresh writes nothing, so every read describes the same moment and can be shared (per data center).
+  const contexts = new Map(opts.clients.names().map((name) => [name, { client: opts.refresh ? withReadCache(opts.clients.named(name)) : opts.clients.named(name) }]));
+  const ctxOf = (address: string): OperationContext => contexts.get(opts.clients.providerOf(address)) ?? opts.clients.ctx(address);
+  const [fromData, fromManaged] = await Promise.all([readDataSources(opts, ctxOf, limiter), readManaged(opts, ctxOf, limiter)]);
+  const diagnostics = [...fromData.diagnostics, ...fromManaged.diagnostics];
+  const adopted = await adoptPending(opts, fromManaged.live, diagnostics);
+  return { data: fromData.values, live: fromManaged.live, adopted, diagnostics };
+}
+
+/** The live object of every recorded managed object (the recorded one with `--refresh=false`). */
+async function readManaged(opts: RefreshOptions, ctxOf: (address: string) => OperationContext, limiter: Limiter): Promise<{ live: Map<string, State | null>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const data = await readDataSources(opts, diagnostics);
-  const recorded = opts.state.objects().filter((o) => o.mode === 'managed');
   const live = new Map<string, State | null>();
-  const batched = opts.refresh ? await readInBatches(opts, recorded) : new Map<string, OperationResult<State | null>>();
-  await mapLimited(recorded, opts.parallelism, async (o) => {
+  const requests: ReadRequest[] = [];
+  for (const o of opts.state.objects()) {
+    if (o.mode !== 'managed') continue;
     const kind = opts.kindOf(o.type);
-    if (!kind) {
-      diagnostics.push(unknownRecordedType(o));
-      return;
-    }
-    const state = upgraded(kind, o);
-    if (!opts.refresh) {
-      live.set(o.address, state);
-      return;
-    }
-    const r = batched.get(o.address) ?? (await readResource({ kind, address: o.address, ctx: opts.clients.ctx(o.address), state }));
-    diagnostics.push(...r.diagnostics);
-    // When the read failed the plan goes on with the recorded state; the error stops apply.
-    live.set(o.address, r.value === undefined ? state : r.value);
-  });
-  const adopted = await adoptPending(opts, live, diagnostics);
-  return { data, live, adopted, diagnostics };
+    if (!kind) diagnostics.push(unknownRecordedType(o));
+    else requests.push({ kind, address: o.address, state: upgraded(kind, o) });
+  }
+  if (!opts.refresh) {
+    for (const r of requests) live.set(r.address, r.state);
+    return { live, diagnostics };
+  }
+  // One set of batches per data center.
+  const byProvider = new Map<string, ReadRequest[]>();
+  for (const r of requests) {
+    const provider = opts.clients.providerOf(r.address);
+    byProvider.set(provider, [...(byProvider.get(provider) ?? []), r]);
+  }
+  await Promise.all(
+    [...byProvider.values()].map(async (group) => {
+      const results = await readInBatches(group, ctxOf(group[0].address), limiter);
+      results.forEach((r, n) => {
+        diagnostics.push(...r.diagnostics);
+        // When the read failed the plan goes on with the recorded state; the error stops apply.
+        live.set(group[n].address, r.value === undefined ? group[n].state : r.value);
+      });
+    }),
+  );
+  return { live, diagnostics };
 }
 
 /** Data sources whose arguments are known without any managed object, in dependency order. */
-async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]): Promise<Map<string, State>> {
+async function readDataSources(opts: RefreshOptions, ctxOf: (address: string) => OperationContext, limiter: Limiter): Promise<{ values: Map<string, State>; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
   const values = new Map<string, State>();
   const all = dependencies(opts.configuration);
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
@@ -67,31 +96,34 @@ async function readDataSources(opts: RefreshOptions, diagnostics: Diagnostic[]):
     diagnostics.push(...invalid);
     if (invalid.length > 0) return false;
     if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known
-    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: opts.clients.ctx(address), config });
+    const r = await limiter.run(() => readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: ctxOf(address), config }));
     diagnostics.push(...r.diagnostics);
     if (r.value) values.set(address, r.value);
     return r.value !== undefined;
   });
-  return values;
+  return { values, diagnostics };
 }
 
 /**
  * Creates interrupted before their answer was recorded: the object is looked for on the
- * platform and adopted, so that the create is never sent twice.
+ * platform and adopted, so that the create is never sent twice. One at a time, so that two
+ * pending creates of the same configuration never adopt the same object; objects recorded for
+ * other addresses are never candidates.
  */
 async function adoptPending(opts: RefreshOptions, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
   const adopted = new Set<string>();
-  await mapLimited(opts.state.pending(), opts.parallelism, async (p) => {
+  for (const p of opts.state.pending()) {
     const kind = opts.kindOf(p.address.split('.')[0]);
-    if (!kind?.adopt) {
+    if (!kind?.adoptionCandidates) {
       const detail = 'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';
       diagnostics.push(reconcilerErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
-      return;
+      continue;
     }
-    const r = await adoptResource({ kind, address: p.address, ctx: opts.clients.ctx(p.address), pending: p.attributes });
+    const held = heldIdentities(kind, live, p.address);
+    const r = await adoptResource({ kind, address: p.address, ctx: opts.clients.ctx(p.address), pending: p.attributes, held });
     if (r.value === undefined) {
       diagnostics.push(...r.diagnostics.map((d) => ({ ...d, detail: `${d.detail}\nAn earlier run was interrupted while creating ${p.address}.` })));
-      return;
+      continue;
     }
     if (r.value) {
       live.set(p.address, r.value);
@@ -103,7 +135,7 @@ async function adoptPending(opts: RefreshOptions, live: Map<string, State | null
         address: p.address,
       });
     }
-  });
+  }
   return adopted;
 }
 
@@ -118,23 +150,4 @@ function unknownRecordedType(o: RecordedObject): Diagnostic {
     detail: `${o.address} is recorded with type ${o.type}, which this version of tenantform does not know. Use the tenantform version that wrote the state.`,
     address: o.address,
   };
-}
-
-/** Objects of kinds that can be read in one request (e.g. `GET /infra?uuids=`), read so. */
-async function readInBatches(opts: RefreshOptions, recorded: RecordedObject[]): Promise<Map<string, OperationResult<State | null>>> {
-  // One batch per type and data center.
-  const groups = new Map<string, RecordedObject[]>();
-  for (const o of recorded) {
-    const key = `${o.type} ${opts.clients.providerOf(o.address)}`;
-    groups.set(key, [...(groups.get(key) ?? []), o]);
-  }
-  const out = new Map<string, OperationResult<State | null>>();
-  for (const objects of groups.values()) {
-    const kind = opts.kindOf(objects[0].type);
-    if (!kind) continue;
-    const items = objects.map((o) => ({ address: o.address, state: upgraded(kind, o) }));
-    const results = await readResourcesInBatch({ kind, ctx: opts.clients.ctx(objects[0].address), items });
-    results?.forEach((r, n) => out.set(items[n].address, r));
-  }
-  return out;
 }

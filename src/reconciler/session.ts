@@ -1,8 +1,8 @@
 import { PlatformClient } from '../api';
 import { hasErrors, type Diagnostic } from '../diagnostics';
-import { reconcilerErrors } from '../errors';
+import { faultErrors, reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
-import { PROVIDER_ENV, PROVIDER_TYPE } from '../resources/provider-config';
+import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
 import { ProviderClients } from './clients';
@@ -26,6 +26,8 @@ export interface Workspace {
   readonly statePath: string;
   /** Warnings found while loading the configuration. */
   readonly diagnostics: Diagnostic[];
+  /** Seconds the retries of one request may take (the command line's choice, when made). */
+  readonly retryTimeoutSeconds?: number;
 }
 
 /**
@@ -41,16 +43,35 @@ export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics
 
 /**
  * The platform client of a provider configuration (`tenantform` or `tenantform.<alias>`): each
- * argument from its provider block, else its environment variable.
+ * argument from its provider block, else its environment variable; the retry timeout from the
+ * command line first.
  */
-export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, provider: string = PROVIDER_TYPE): PlatformClient {
+export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, retryTimeoutSeconds?: number, provider: string = PROVIDER_TYPE): PlatformClient {
   const block = configuration.providers.get(provider) ?? configuration.provider;
   const setting = (name: keyof typeof PROVIDER_ENV): string => {
     const v = block[name] ?? env[PROVIDER_ENV[name]];
     if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);
     return v;
   };
-  return new PlatformClient({ baseUrl: setting('base_url'), clientId: setting('client_id'), clientSecret: setting('client_secret') });
+  const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(block.retry_timeout, env[RETRY_TIMEOUT_ENV]);
+  return new PlatformClient({
+    baseUrl: setting('base_url'),
+    clientId: setting('client_id'),
+    clientSecret: setting('client_secret'),
+    retry: { maxElapsedMs: seconds * 1000 },
+  });
+}
+
+function retryTimeoutSetting(configured: unknown, fromEnv: string | undefined): number {
+  if (configured !== undefined && configured !== null) {
+    const n = parseRetryTimeout(configured);
+    if (n === undefined) throw faultErrors.invalidRetryTimeout('provider.tenantform retry_timeout', configured);
+    return n;
+  }
+  if (fromEnv === undefined || fromEnv === '') return DEFAULT_RETRY_TIMEOUT_SECONDS;
+  const n = parseRetryTimeout(fromEnv);
+  if (n === undefined) throw faultErrors.invalidRetryTimeout(RETRY_TIMEOUT_ENV, fromEnv);
+  return n;
 }
 
 const RESOURCE_KINDS = new Map(ALL_KINDS.filter((k): k is ResourceKind => k.kind === 'resource').map((k) => [k.type, k]));
@@ -68,7 +89,7 @@ export async function withLockedState<T>(
   operation: string,
   work: (state: StateStore, client: PlatformClient, clients: ProviderClients) => Promise<T>,
 ): Promise<T> {
-  const connect = (provider: string) => platformClient(workspace.configuration, env, provider);
+  const connect = (provider: string) => platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds, provider);
   // Credentials are checked before the lock is taken.
   ProviderClients.check(workspace.configuration, connect);
   let clients: ProviderClients | undefined;

@@ -1,6 +1,6 @@
-import { TerraformDataSource, TerraformMetaArguments, TerraformProvider, TerraformResource, Token } from 'cdktf';
 import type { Construct } from 'constructs';
 import type { Attributes, OutputsOf, PropsOf } from './attributes';
+import { TerraformDataSource, type TerraformMetaArguments, TerraformProvider, TerraformResource, Token } from './cdk';
 import type { AnyKind, DataSourceKind, ResourceKind, State } from './declaration';
 import { camelCase, snakeKeys } from './naming';
 import { PROVIDER_ATTRIBUTES, PROVIDER_SOURCE, PROVIDER_TYPE } from './provider-config';

@@ -73,11 +73,21 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    * answers are in the order of `states`. Callers fall back to `read` when it throws.
    */
   readMany?(ctx: OperationContext, states: readonly State[]): Promise<Array<State | null>>;
+  /**
+   * Which objects one `readMany` request can answer together (e.g. the settings of one
+   * application and tenant, listed at once). Without it, any objects of the kind can.
+   */
+  batchKey?(state: State): string;
+  /** At most this many objects per `readMany` request. */
+  readonly batchSize?: number;
   create(ctx: OperationContext, planned: State): Promise<State>;
   update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
   delete(ctx: OperationContext, prior: State): Promise<void>;
-  /** Finds the object a pending (interrupted) create made, if the platform has it. */
-  adopt?(ctx: OperationContext, pending: State): Promise<State | null>;
+  /**
+   * Live objects with the configuration of a pending (interrupted) create: the object it made,
+   * if the platform has it, is among them. The caller leaves out objects recorded elsewhere.
+   */
+  adoptionCandidates?(ctx: OperationContext, pending: State): Promise<State[]>;
   upgradeState?(fromVersion: number, raw: State): State;
 }
 

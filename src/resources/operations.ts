@@ -1,6 +1,6 @@
-import { isNotFound, PlatformError } from '../api/errors';
+import { PlatformError } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
-import { errors, TenantformError } from '../errors';
+import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
 import { isViolation } from './import-id';
 import { normalize, preserveJsonText } from './values';
@@ -62,7 +62,8 @@ export function readResource(req: Base & { state: State }): Promise<OperationRes
 
 /**
  * Reads several objects of one kind in one request when the kind can. Undefined when it
- * cannot, or when the batch found an object gone: the caller then reads each alone.
+ * cannot, or when the request failed in any way (a gone object makes some batch reads fail
+ * as a whole): the caller then reads each alone, which reports each object's own error.
  */
 export async function readResourcesInBatch(req: {
   kind: ResourceKind;
@@ -70,16 +71,15 @@ export async function readResourcesInBatch(req: {
   items: ReadonlyArray<{ address: string; state: State }>;
 }): Promise<Array<OperationResult<State | null>> | undefined> {
   const { kind, items } = req;
-  if (!kind.readMany || items.length < 2) return undefined;
+  if (!kind.readMany || items.length === 0) return undefined;
   try {
     const lives = await kind.readMany(req.ctx, items.map((i) => i.state));
     return lives.map((live, n) => ({
       value: live ? preserveJsonText(kind.attributes, items[n].state, normalize(kind.attributes, live)) : null,
       diagnostics: [],
     }));
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
+  } catch {
+    return undefined;
   }
 }
 
@@ -101,11 +101,16 @@ export function deleteResource(req: Base & { prior: State }): Promise<OperationR
   return runOperation(req.address, 'deleting the object', () => req.kind.delete(withAddress(req), req.prior));
 }
 
-/** Finds the object an interrupted create made; value null when there is none. */
-export function adoptResource(req: Base & { pending: State }): Promise<OperationResult<State | null>> {
+/**
+ * Finds the object an interrupted create made; value null when there is none. Objects whose
+ * identity is in `held` (recorded for other addresses) are never candidates.
+ */
+export function adoptResource(req: Base & { pending: State; held: ReadonlySet<string> }): Promise<OperationResult<State | null>> {
   return runOperation(req.address, 'looking for the object of an interrupted create', async () => {
-    const found = req.kind.adopt ? await req.kind.adopt(withAddress(req), req.pending) : null;
-    return found ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, found)) : null;
+    const all = req.kind.adoptionCandidates ? await req.kind.adoptionCandidates(withAddress(req), req.pending) : [];
+    const free = all.filter((c) => !req.held.has(req.kind.identity(c)));
+    if (free.length > 1) throw faultErrors.adoptionAmbiguous(req.address, free.map((c) => req.kind.identity(c)), all.length - free.length);
+    return free[0] ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, free[0])) : null;
   });
 }
 

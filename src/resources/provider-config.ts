@@ -11,6 +11,16 @@ export const PROVIDER_ENV = {
   client_secret: 'TENANTFORM_CLIENT_SECRET',
 } as const;
 
+/** Seconds that the retries of one request may take in all, when neither the block nor a flag says. */
+export const RETRY_TIMEOUT_ENV = 'TENANTFORM_RETRY_TIMEOUT';
+export const DEFAULT_RETRY_TIMEOUT_SECONDS = 30;
+
+/** A retry timeout in seconds (a number, or text of one, from 0 to a day); undefined when it is none. */
+export function parseRetryTimeout(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) && n >= 0 && n <= 86_400 ? n : undefined;
+}
+
 /** The provider block's arguments: one declaration for the schema, the construct and docs. */
 export const PROVIDER_ATTRIBUTES = {
   base_url: attr.string({
@@ -22,5 +32,10 @@ export const PROVIDER_ATTRIBUTES = {
     mode: 'optional',
     sensitive: true,
     description: 'API client secret. Falls back to TENANTFORM_CLIENT_SECRET; prefer the variable, so the secret stays out of code.',
+  }),
+  retry_timeout: attr.number({
+    mode: 'optional',
+    description:
+      'Seconds that the retries of one request (after a 429, a 5xx, a refused or dropped connection) may take in all. Falls back to TENANTFORM_RETRY_TIMEOUT, then 30.',
   }),
 } as const;

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,4 +105,52 @@ export const COMMON_DATA = {
 
 export function configWith(resources: Record<string, Record<string, unknown>>): Record<string, unknown> {
   return { '//': { metadata: { backend: 'local' } }, provider: { tenantform: [{}] }, data: COMMON_DATA, resource: resources };
+}
+
+/** A monthly usage report and a subscription to tenant events, both of Northwind. */
+export const NORTHWIND_REPORT_AND_EVENTS = {
+  tenantform_usage_report: {
+    monthly: {
+      result_action: 'save',
+      parameters: { tenant_id: '${data.tenantform_tenant.northwind.id}', kind: 'usage_summary', level: 'accounts', formats: ['csv'] },
+      schedule: { type: 'monthly' },
+    },
+  },
+  tenantform_event_subscription: {
+    tenant_events: {
+      topic_id: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0',
+      types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
+      tenant_depth: 'ALL',
+      tenant_id: '${data.tenantform_tenant.northwind.id}',
+    },
+  },
+};
+/**
+ * Runs the command on a terminal (a pseudo-terminal from util-linux `script`), typing `answer`
+ * at its prompt. stdout and stderr arrive together, as on a screen.
+ */
+export function runOnTerminal(world: World, args: string[], answer: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: world.dir, env: { ...world.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdin!.end(`${answer}\n`);
+  // A terminal ends lines with CR LF.
+  const unix = (text: string) => text.replace(/\r\n/g, '\n');
+  return new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout: unix(stdout), stderr: unix(stderr) })));
+}
+
+/** Synthesizes examples/msp-onboarding into `dir` (what `cdktf synth` does: the app with CDKTF_OUTDIR) and returns the stack file. */
+export function synthesizeExample(dir: string): string {
+  const root = join(__dirname, '../..');
+  const out = join(dir, 'cdktf.out');
+  execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'examples/msp-onboarding/main.ts')], {
+    cwd: root,
+    env: { ...process.env, CDKTF_OUTDIR: out, CHECKPOINT_DISABLE: '1' },
+    stdio: 'ignore',
+  });
+  return join(out, 'stacks/msp-onboarding/cdk.tf.json');
 }

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
-import { reconcilerErrors } from '../../errors';
+import { cliErrors, reconcilerErrors } from '../../errors';
 import { applyPlan, type ApplyResult } from '../../reconciler/apply';
 import { assertPlanFresh, loadPlan } from '../../reconciler/planfile';
 import type { PlanResult } from '../../reconciler/planner';
@@ -11,71 +11,110 @@ import { resourceKind, withLockedState } from '../../reconciler/session';
 import { redactSecrets } from '../redact';
 import { makePlan, planChangesSomething, printDiagnostics, workspaceFlags, workspaceOrProblems, type WorkspaceArgs } from './plan';
 
-interface ApplyArgs extends WorkspaceArgs {
-  planfile?: string;
+export interface ApproveArgs extends WorkspaceArgs {
   'auto-approve': boolean;
 }
 
-const PROMPT = "Do you want to perform these actions? Only 'yes' will be accepted: ";
+interface ApplyArgs extends ApproveArgs {
+  planfile?: string;
+}
+
+/** What differs between apply and destroy: the question, and the words around it. */
+interface Flavour {
+  readonly command: 'apply' | 'destroy';
+  readonly destroy: boolean;
+  question(args: ApproveArgs): string;
+  readonly cancelled: string;
+  complete(r: ApplyResult): string;
+}
+
+const APPLY: Flavour = {
+  command: 'apply',
+  destroy: false,
+  question: () => "Do you want to perform these actions?\n  tenantform will perform the actions described above.\n  Only 'yes' will be accepted to approve.",
+  cancelled: 'Apply cancelled.',
+  complete: (r) => `Apply complete! Resources: ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed.`,
+};
+
+export const DESTROY: Flavour = {
+  command: 'destroy',
+  destroy: true,
+  question: (args) =>
+    `Do you really want to destroy${args.target?.length ? '' : ' all resources'}?\n` +
+    `  tenantform will destroy ${args.target?.length ? 'the resources' : 'all your managed infrastructure'}, as shown above.\n` +
+    "  There is no undo. Only 'yes' will be accepted to confirm.",
+  cancelled: 'Destroy cancelled.',
+  complete: (r) => `Destroy complete! Resources: ${r.destroyed} destroyed.`,
+};
+
+export function approveFlags<T>(y: Parameters<typeof workspaceFlags<T>>[0]) {
+  return workspaceFlags(y).option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (needed without a terminal)' });
+}
 
 export const applyCommand: CommandModule<object, ApplyArgs> = {
   command: 'apply [planfile]',
   describe: 'Make the platform match the configuration (plans first and asks, or applies a saved plan)',
   builder: (y) =>
-    workspaceFlags(y)
+    approveFlags(y)
       .positional('planfile', { type: 'string', describe: 'A plan saved by `tenantform plan --out`; refused when stale' })
-      .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (needed without a terminal)' })
       .example('tenantform apply', 'Plan, show the plan, ask, apply')
       .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly the reviewed plan')
-      .example('tenantform apply --auto-approve', 'In CI, without a terminal')
+      .example('tenantform apply -auto-approve -input=false', 'In CI, without a terminal')
       .example('tenantform apply --refresh-only --auto-approve', 'Accept changes made on the platform into the state, changing nothing there'),
-  handler: async (args) => {
-    const ws = workspaceOrProblems(args);
-    if (!ws) return;
-    await withLockedState(ws, process.env, 'OperationTypeApply', async (state, _client, clients) => {
-      let result: PlanResult;
-      if (args.planfile) {
-        result = loadPlan(args.planfile);
-        await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
-      } else {
-        result = await makePlan(ws, args, state, clients);
-        process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env) })));
-        if (hasErrors(result.plan.diagnostics)) {
-          process.exitCode = 1;
-          return;
-        }
-        if (planChangesSomething(result.plan) && !args['auto-approve'] && !(await approved())) {
-          process.stderr.write('Apply cancelled: nothing was changed.\n');
-          process.exitCode = 1;
-          return;
-        }
-      }
-      const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
-      const applied = await applyPlan({ ...result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind, progress });
-      report(applied);
-    });
-  },
+  handler: (args) => planApproveApply(args, APPLY),
 };
 
-async function approved(): Promise<boolean> {
+/**
+ * Plans (or loads a saved plan), shows it, asks unless told not to, applies. Refuses at once,
+ * before reading anything, when it would have to ask but may not (-input=false).
+ */
+export async function planApproveApply(args: ApproveArgs & { planfile?: string }, flavour: Flavour): Promise<void> {
+  if (!args.planfile && !args['auto-approve'] && !args.input) throw cliErrors.approvalWithoutInput(flavour.command);
+  const ws = workspaceOrProblems(args);
+  if (!ws) return;
+  await withLockedState(ws, process.env, 'OperationTypeApply', async (state, _client, clients) => {
+    let result: PlanResult;
+    if (args.planfile) {
+      result = loadPlan(args.planfile);
+      await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
+    } else {
+      result = await makePlan(ws, args, state, clients, { destroy: flavour.destroy });
+      process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env, args.color) })));
+      if (hasErrors(result.plan.diagnostics)) {
+        process.exitCode = 1;
+        return;
+      }
+      if (planChangesSomething(result.plan) && !args['auto-approve'] && !(await approved(flavour.question(args)))) {
+        process.stdout.write(`\n${flavour.cancelled}\n`);
+        process.exitCode = 1;
+        return;
+      }
+    }
+    const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
+    const applied = await applyPlan({ ...result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind, progress });
+    report(applied, result.plan.destroy ? DESTROY : flavour);
+  });
+}
+
+async function approved(question: string): Promise<boolean> {
   if (!process.stdin.isTTY) throw reconcilerErrors.notInteractive();
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    return (await rl.question(`\n${PROMPT}`)).trim() === 'yes';
+    return (await rl.question(`\n${question}\n\n  Enter a value: `)).trim() === 'yes';
   } finally {
     rl.close();
   }
 }
 
-function report(r: ApplyResult): void {
-  const counts = `Resources: ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed.`;
+function report(r: ApplyResult, flavour: Flavour): void {
   printDiagnostics(r.diagnostics);
   const failures = r.diagnostics.filter((d) => d.severity === 'error');
   if (failures.length === 0) {
-    process.stdout.write(`\nApply complete! ${counts}\n`);
+    process.stdout.write(`\n${flavour.complete(r)}\n`);
     return;
   }
+  const counts = APPLY.complete(r).replace('Apply complete! ', '');
   const failed = [...new Set(failures.map((d) => d.address ?? '(no address)'))];
-  process.stderr.write(`Apply failed for ${failed.join(', ')}. What succeeded is recorded in the state. ${counts}\n`);
+  process.stderr.write(`${flavour.command === 'destroy' ? 'Destroy' : 'Apply'} failed for ${failed.join(', ')}. What succeeded is recorded in the state. ${counts}\n`);
   process.exitCode = 1;
 }

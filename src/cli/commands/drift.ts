@@ -19,6 +19,7 @@ interface DriftArgs {
   parallelism: number;
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
+  color: boolean;
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -45,6 +46,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
+      .option('color', { type: 'boolean', default: true, describe: 'Accepted for scripts that pass -no-color everywhere (the report has no colour)' })
       .option('alert', {
         type: 'boolean',
         default: false,
@@ -61,11 +63,11 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .example('tenantform drift --format json > drift.json', 'For a program to read')
       .example('tenantform drift --alert || notify-team', 'Nightly: an alert in the platform, and the exit code for the scheduler'),
   handler: async (args) => {
-    const ws = workspaceOrProblems({ ...args, refresh: true });
+    const ws = workspaceOrProblems(args);
     if (!ws) return;
     const state = await StateStore.open(ws.statePath);
     const lockedBefore = readLock(ws.statePath);
-    const clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, provider));
+    const clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds, provider));
     const client = clients.default;
     try {
       const report = await detectDrift({ configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });

@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { demoCommand } from './demo';
+import { destroyCommand } from './destroy';
 import { driftCommand } from './drift';
 import { applyCommand } from './apply';
 import { emulatorCommand } from './emulator';
@@ -11,4 +12,4 @@ import { providerCommand } from './provider';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand, planCommand, applyCommand, driftCommand, importCommand, forceUnlockCommand];
+export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand, planCommand, applyCommand, destroyCommand, driftCommand, importCommand, forceUnlockCommand];

@@ -10,6 +10,7 @@ import { renderText, shouldColor } from '../../reconciler/render/text';
 import { openWorkspace, resourceKind, withLockedState, type Workspace } from '../../reconciler/session';
 import type { ProviderClients } from '../../reconciler/clients';
 import type { StateStore } from '../../reconciler/state';
+import { parseRetryTimeout } from '../../resources/provider-config';
 import { redactSecrets } from '../redact';
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
@@ -23,6 +24,11 @@ export interface WorkspaceArgs {
   'refresh-only'?: boolean;
   var?: string[];
   'var-file'?: string[];
+  'retry-timeout'?: number;
+  /** false: never ask a question (Terraform's -input=false). */
+  input: boolean;
+  /** false: no colour (Terraform's -no-color). */
+  color: boolean;
 }
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
@@ -35,12 +41,21 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
     .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
+    .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
+    .option('color', { type: 'boolean', default: true, describe: 'Colour on a terminal (or with FORCE_COLOR); --no-color for none' })
     .option('refresh-only', {
       type: 'boolean',
       default: false,
       describe: 'Only accept what changed on the platform into the state (see `tenantform drift`); nothing on the platform changes',
     })
+    .option('retry-timeout', {
+      type: 'number',
+      describe: 'Seconds the retries of one request may take in all (default: provider retry_timeout, TENANTFORM_RETRY_TIMEOUT, or 30)',
+    })
     .check((a) => {
+      if (a['retry-timeout'] !== undefined && parseRetryTimeout(a['retry-timeout']) === undefined) {
+        throw new Error('--retry-timeout must be a number of seconds from 0 to 86400.');
+      }
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
       return true;
@@ -53,7 +68,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined {
+export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>): Workspace | undefined {
   // Files first, then flags: a --var overrides a --var-file.
   const variables = [...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })), ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text }))];
   const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, variables });
@@ -64,14 +79,14 @@ export function workspaceOrProblems(args: WorkspaceArgs): Workspace | undefined 
     return undefined;
   }
   printDiagnostics(ws.diagnostics);
-  return ws;
+  return args['retry-timeout'] === undefined ? ws : { ...ws, retryTimeoutSeconds: args['retry-timeout'] };
 }
 
 /** Refreshes and plans (the part plan and apply share). */
-export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, clients: ProviderClients): Promise<PlanResult> {
+export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, clients: ProviderClients, mode: { destroy?: boolean } = {}): Promise<PlanResult> {
   const common = { configuration: ws.configuration, state, clients, kindOf: resourceKind };
   const refreshed = await refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh });
-  return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'] });
+  return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
 }
 
 /** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */
@@ -83,6 +98,7 @@ interface PlanArgs extends WorkspaceArgs {
   out?: string;
   format: 'text' | 'markdown' | 'json';
   'detailed-exitcode': boolean;
+  destroy: boolean;
 }
 
 export const planCommand: CommandModule<object, PlanArgs> = {
@@ -93,6 +109,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .option('out', { type: 'string', describe: 'Save the plan to this file, for `tenantform apply PLANFILE`' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Output format (markdown for pull requests)' })
       .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 0 without changes, 1 on error, 2 with changes' })
+      .option('destroy', { type: 'boolean', default: false, describe: 'Plan to delete every recorded object (the targets and what depends on them)' })
+      .check((a) => {
+        if (a.destroy && a['refresh-only']) throw new Error('--destroy and --refresh-only cannot be combined.');
+        return true;
+      })
       .example('tenantform plan', 'Plan the only synthesized stack')
       .example('tenantform plan --format markdown > plan.md', 'A pull-request comment')
       .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly what was reviewed')
@@ -101,8 +122,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
     await withLockedState(ws, process.env, 'OperationTypePlan', async (state, _client, clients) => {
-      const result = await makePlan(ws, args, state, clients);
-      process.stdout.write(redactSecrets(render(result, args.format)));
+      const result = await makePlan(ws, args, state, clients, { destroy: args.destroy });
+      process.stdout.write(redactSecrets(render(result, args)));
       if (hasErrors(result.plan.diagnostics)) {
         process.exitCode = 1;
         return;
@@ -116,8 +137,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   },
 };
 
-function render({ plan }: PlanResult, format: PlanArgs['format']): string {
-  if (format === 'json') return serializePlanJson(plan);
-  if (format === 'markdown') return renderMarkdown(plan);
-  return renderText(plan, { color: shouldColor(process.stdout, process.env) });
+function render({ plan }: PlanResult, args: PlanArgs): string {
+  if (args.format === 'json') return serializePlanJson(plan);
+  if (args.format === 'markdown') return renderMarkdown(plan);
+  return renderText(plan, { color: shouldColor(process.stdout, process.env, args.color) });
 }

@@ -113,4 +113,13 @@ describe('shouldColor', () => {
   it('never colours a dumb terminal', () => {
     expect(shouldColor(stream(true), { TERM: 'dumb' })).toBe(false);
   });
+
+  it('colours a pipe when FORCE_COLOR asks, unless NO_COLOR or --no-color says otherwise', () => {
+    expect(shouldColor(stream(false), { FORCE_COLOR: '1' })).toBe(true);
+    expect(shouldColor(stream(false), { FORCE_COLOR: '' })).toBe(true);
+    expect(shouldColor(stream(true), { FORCE_COLOR: '0' })).toBe(false);
+    expect(shouldColor(stream(false), { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+    expect(shouldColor(stream(true), { FORCE_COLOR: '1' }, false)).toBe(false);
+    expect(shouldColor(stream(true), {}, false)).toBe(false);
+  });
 });

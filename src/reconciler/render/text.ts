@@ -20,11 +20,17 @@ export interface TextOptions {
 }
 
 export const NO_CHANGES_TEXT = 'No changes. Your configuration matches the platform.';
+export const NOTHING_TO_DESTROY_TEXT = 'No changes. No objects need to be destroyed.';
 export const REFRESH_ONLY_TEXT = 'Run `tenantform apply --refresh-only` to accept these values into the state.';
 
-/** Colour only for a terminal, and never when the user asked for none (https://no-color.org). */
-export function shouldColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.NO_COLOR !== undefined) return false;
+/**
+ * Colour for a terminal, or wherever FORCE_COLOR asks for it (CI logs render it); never when
+ * the user asked for none (`--no-color`, https://no-color.org). NO_COLOR wins over FORCE_COLOR.
+ */
+export function shouldColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env, requested = true): boolean {
+  if (!requested || env.NO_COLOR !== undefined) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return !['0', 'false'].includes(force.toLowerCase());
   if (!stream.isTTY) return false;
   return env.TERM !== 'dumb';
 }
@@ -220,7 +226,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   } else if (plan.refreshOnly && drifted.length > 0) {
     out.push(paint('bold', REFRESH_ONLY_TEXT));
   } else {
-    out.push(paint('bold', NO_CHANGES_TEXT));
+    out.push(paint('bold', plan.destroy ? NOTHING_TO_DESTROY_TEXT : NO_CHANGES_TEXT));
   }
   return `${out.join('\n')}\n`;
 }

@@ -50,6 +50,19 @@ export const applicationBinding = defineResource({
       throw err;
     }
   },
+  // One listing of a tenant's applications answers all its bindings.
+  batchKey: (s) => String(s.tenant_id),
+  async readMany(ctx, states) {
+    const tenantId = String(states[0].tenant_id);
+    let items: string[];
+    try {
+      items = await ctx.client.listTenantApplications(tenantId);
+    } catch (err) {
+      if (isNotFound(err)) return states.map(() => null);
+      throw err;
+    }
+    return states.map((s) => (items.includes(String(s.application_id)) ? bound(String(s.application_id), tenantId) : null));
+  },
   async create(ctx, planned) {
     const appId = String(planned.application_id);
     const tenantId = String(planned.tenant_id);

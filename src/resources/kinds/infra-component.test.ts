@@ -194,7 +194,7 @@ describe('against the emulator', () => {
   it('adopts the component of an interrupted create, and finds none when there is none', async () => {
     const pending = plan({ ...declared(), name: 'Interrupted', capabilities: ['files_cloud', 'backup'] }, null).planned!;
     expect(infraComponent.nonIdempotentCreate).toBe(true);
-    expect(await adoptResource({ ...base, ctx, pending })).toEqual({ value: null, diagnostics: [] });
+    expect(await adoptResource({ ...base, ctx, pending, held: new Set() })).toEqual({ value: null, diagnostics: [] });
 
     // The POST reached the platform but its answer never reached the state.
     const made = await client.createInfra({
@@ -208,7 +208,7 @@ describe('against the emulator', () => {
     // A different component of the same owner is not mistaken for it.
     await client.createInfra({ owner_tenant_id: northwind, name: 'Interrupted', url: 'https://other.example.com', capabilities: ['backup', 'files_cloud'], location_id: location });
 
-    const adopted = await adoptResource({ ...base, ctx, pending });
+    const adopted = await adoptResource({ ...base, ctx, pending, held: new Set() });
     expect(adopted.diagnostics).toEqual([]);
     expect(adopted.value).toMatchObject({ id: made.id, name: 'Interrupted', version: 1 });
     expect(adopted.value).toEqual((await readResource({ ...base, ctx, state: { id: made.id } })).value);

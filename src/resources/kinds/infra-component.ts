@@ -90,8 +90,10 @@ export const infraComponent = defineResource({
     const live = await fetchOne(ctx, String(state.id));
     return live ? fromInfra(live) : null;
   },
-  // One `GET /infra?uuids=` for all; a gone component makes the whole batch 404, and the
+  // One `GET /infra?uuids=` per batch; a gone component makes the whole batch 404, and the
   // caller then reads each alone.
+  // The client's INFRA_UUIDS_PER_REQUEST (not imported: loading the kinds must not load the client).
+  batchSize: 100,
   async readMany(ctx, states) {
     const byId = new Map((await ctx.client.getInfra(states.map((s) => String(s.id)))).map((c) => [c.id, c]));
     return states.map((s) => {
@@ -115,7 +117,7 @@ export const infraComponent = defineResource({
     // GAPS "Infrastructure component delete with a stale version": 409 conflict.
     await deleteVersioned(ctx, prior, components, (version) => ctx.client.deleteInfra(String(prior.id), version));
   },
-  async adopt(ctx, pending) {
+  async adoptionCandidates(ctx, pending) {
     const owner = String(pending.owner_tenant_id);
     const ids = await ctx.client.listTenantInfra(owner);
     const all = ids.length > 0 ? await ctx.client.getInfra(ids) : [];
@@ -123,8 +125,7 @@ export const infraComponent = defineResource({
     const matches = all.filter(
       (c) => c.owner_tenant_id === owner && c.name === pending.name && c.url === pending.url && [...c.capabilities].sort().join(',') === wanted,
     );
-    if (matches.length > 1) throw ambiguousAdoption(pending, matches.map((c) => c.id));
-    return matches[0] ? fromInfra(matches[0]) : null;
+    return matches.map(fromInfra);
   },
 });
 
@@ -177,16 +178,6 @@ function describe(s: State): string {
   return `infrastructure component ${String(s.id)} ("${String(s.name)}")`;
 }
 
-
-function ambiguousAdoption(pending: State, ids: string[]): TenantformError {
-  return new TenantformError(
-    'adopt_ambiguous',
-    'More than one component matches an interrupted create',
-    `Tenant ${String(pending.owner_tenant_id)} has ${ids.length} components named "${String(pending.name)}" at ${String(pending.url)}: ${ids.join(', ')}. ` +
-      'Import the one to keep (`tenantform import`) and delete the others.',
-    false,
-  );
-}
 
 export default infraComponent;
 

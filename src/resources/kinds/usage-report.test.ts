@@ -264,7 +264,7 @@ describe('against the emulator', () => {
   it('adopts the report of an interrupted create, and finds none when there is none', async () => {
     const pending = plan({ ...monthly(globex), parameters: { tenant_id: globex, kind: 'usage_current', level: 'direct_partners' } }, null).planned!;
     expect(usageReport.nonIdempotentCreate).toBe(true);
-    expect(await adoptResource({ ...base, ctx, pending })).toEqual({ value: null, diagnostics: [] });
+    expect(await adoptResource({ ...base, ctx, pending, held: new Set() })).toEqual({ value: null, diagnostics: [] });
 
     // The POST reached the platform but its answer never reached the state; a different report of the same tenant sits beside it.
     await client.createReport({ result_action: 'save', recipients: [], parameters: { tenant_id: globex, kind: 'usage_current', level: 'itself' }, schedule: { type: 'monthly' } });
@@ -275,9 +275,27 @@ describe('against the emulator', () => {
       schedule: { type: 'monthly', enabled: true },
     });
 
-    const adopted = await adoptResource({ ...base, ctx, pending });
+    const adopted = await adoptResource({ ...base, ctx, pending, held: new Set() });
     expect(adopted.diagnostics).toEqual([]);
     expect(adopted.value).toMatchObject({ id: made.id, version: 1 });
     expect(adopted.value).toEqual((await readResource({ ...base, ctx, state: { id: made.id } })).value);
+
+    // An identical report recorded for another address is never a candidate.
+    const twin = await client.createReport({
+      result_action: 'save',
+      recipients: [],
+      parameters: { tenant_id: globex, kind: 'usage_current', level: 'direct_partners' },
+      schedule: { type: 'monthly', enabled: true },
+    });
+    const besideTwin = await adoptResource({ ...base, ctx, pending, held: new Set([twin.id]) });
+    expect(besideTwin).toEqual({ value: expect.objectContaining({ id: made.id }), diagnostics: [] });
+
+    // Two candidates recorded nowhere: both named, and how to resolve it.
+    const ambiguous = await adoptResource({ ...base, ctx, pending, held: new Set() });
+    expect(ambiguous.value).toBeUndefined();
+    expect(ambiguous.diagnostics).toEqual([expect.objectContaining({ code: 'adopt_ambiguous', address: ADDRESS })]);
+    expect(ambiguous.diagnostics[0]!.detail).toContain(made.id);
+    expect(ambiguous.diagnostics[0]!.detail).toContain(twin.id);
+    expect(ambiguous.diagnostics[0]!.detail).toContain(`tenantform import ${ADDRESS} <id>`);
   });
 });

@@ -131,16 +131,15 @@ export const usageReport = defineResource({
     // GAPS "Usage report configuration: delete": `?version=`, 409 when stale.
     await deleteVersioned(ctx, prior, reports, (version) => ctx.client.deleteReport(String(prior.id), version));
   },
-  async adopt(ctx, pending) {
+  async adoptionCandidates(ctx, pending) {
     const tenantId = String((pending.parameters as State).tenant_id);
     const wanted = fromReport({ generation_date: null, ...toBody(pending), id: '', version: 0 } as Report);
-    const matches: Report[] = [];
+    const matches: State[] = [];
     for (const id of await ctx.client.listTenantReports(tenantId)) {
       const live = await fetchOne(ctx, id);
-      if (live && sameConfiguration(wanted, fromReport(live))) matches.push(live);
+      if (live && sameConfiguration(wanted, fromReport(live))) matches.push(fromReport(live));
     }
-    if (matches.length > 1) throw ambiguousAdoption(tenantId, matches.map((r) => r.id));
-    return matches[0] ? fromReport(matches[0]) : null;
+    return matches;
   },
 });
 
@@ -233,16 +232,6 @@ function describe(s: State): string {
   return `usage report ${String(s.id)}`;
 }
 
-
-function ambiguousAdoption(tenantId: string, ids: string[]): TenantformError {
-  return new TenantformError(
-    'adopt_ambiguous',
-    'More than one report matches an interrupted create',
-    `Tenant ${tenantId} has ${ids.length} usage reports with this configuration: ${ids.join(', ')}. ` +
-      'Import the one to keep (`tenantform import`) and delete the others.',
-    false,
-  );
-}
 
 export default usageReport;
 

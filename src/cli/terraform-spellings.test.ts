@@ -1,0 +1,28 @@
+import type { CommandModule } from 'yargs';
+import { applyCommand } from './commands/apply';
+import { declaredOptionNames, withDoubleDashes } from './terraform-spellings';
+
+/** A command with options no other command has yet, as Terraform's -var and -lock-timeout. */
+const withVariables: CommandModule<unknown, unknown> = {
+  command: 'vars',
+  describe: 'test command',
+  builder: (y) => y.option('var', { type: 'string', array: true }).option('var-file', { type: 'string' }).option('lock-timeout', { type: 'string' }).option('lock', { type: 'boolean', default: true }),
+  handler: () => undefined,
+};
+
+describe("Terraform's single-dash spellings", () => {
+  it("takes the names from the command's option definitions, with no- for booleans", () => {
+    const names = declaredOptionNames(applyCommand as CommandModule<unknown, unknown>);
+    for (const name of ['auto-approve', 'no-auto-approve', 'target', 'refresh', 'no-refresh', 'parallelism', 'input', 'no-color', 'help']) expect(names).toContain(name);
+    expect(names).not.toContain('detailed-exitcode');
+  });
+
+  it('rewrites declared options only, with or without a value, and nothing after --', () => {
+    const argv = ['vars', '-var', 'a=1', '-var=b=2', '-var-file=x.tfvars', '-lock-timeout=30s', '-lock=false', '-unknown', '-v', '--', '-var'];
+    expect(withDoubleDashes(argv, [withVariables])).toEqual(['vars', '--var', 'a=1', '--var=b=2', '--var-file=x.tfvars', '--lock-timeout=30s', '--lock=false', '-unknown', '-v', '--', '-var']);
+  });
+
+  it('leaves options of another command as they are', () => {
+    expect(withDoubleDashes(['apply', '-detailed-exitcode', '-auto-approve'], [applyCommand as CommandModule<unknown, unknown>])).toEqual(['apply', '-detailed-exitcode', '--auto-approve']);
+  });
+});

@@ -1,0 +1,56 @@
+import yargs, { type CommandModule } from 'yargs';
+
+/**
+ * Terraform spells its options with one dash (`-detailed-exitcode`, `-out=FILE`); yargs
+ * would read `-out` as the short flags o, u, t. Before parsing, a single-dash word naming an
+ * option the command declares is rewritten with two dashes. The names come from the
+ * command's own yargs definitions, so every option a command gains is accepted both ways.
+ */
+
+/** What yargs records about declared options (not part of its typings). */
+interface DeclaredOptions {
+  readonly key: Record<string, unknown>;
+  readonly boolean: string[];
+  readonly alias: Record<string, string[]>;
+}
+
+/** Options every command has (`-help`, `-version`, as Terraform spells them). */
+const GLOBAL_OPTIONS = ['help', 'version'];
+
+/** The long option names a command declares, with `no-NAME` for its boolean options. */
+export function declaredOptionNames(command: CommandModule<unknown, unknown>): Set<string> {
+  const names = new Set(GLOBAL_OPTIONS);
+  const builder = command.builder;
+  if (typeof builder !== 'function') return names;
+  const y = yargs([]);
+  builder(y as never);
+  const declared = (y as unknown as { getOptions(): DeclaredOptions }).getOptions();
+  const all = [...Object.keys(declared.key), ...Object.values(declared.alias).flat()];
+  for (const name of all) if (name.length > 1) names.add(name);
+  for (const name of declared.boolean) if (name.length > 1) names.add(`no-${name}`);
+  return names;
+}
+
+/** The first word of a command's usage string: `apply [planfile]` is `apply`. */
+function commandName(command: CommandModule<unknown, unknown>): string | undefined {
+  const usage = Array.isArray(command.command) ? command.command[0] : command.command;
+  return usage?.split(' ')[0];
+}
+
+/**
+ * argv with Terraform's single-dash spellings of the named command's options turned into
+ * yargs' double-dash ones. Anything else (short flags, values, words after `--`) is kept.
+ */
+export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArray<CommandModule<unknown, unknown>>): string[] {
+  const name = argv.find((a) => !a.startsWith('-'));
+  const command = commands.find((c) => commandName(c) === name);
+  const known = command ? declaredOptionNames(command) : new Set(GLOBAL_OPTIONS);
+  const out: string[] = [];
+  let ended = false;
+  for (const arg of argv) {
+    if (arg === '--') ended = true;
+    const match = !ended && /^-([a-z][a-z0-9-]+)(=.*)?$/s.exec(arg);
+    out.push(match && known.has(match[1]) ? `-${arg}` : arg);
+  }
+  return out;
+}

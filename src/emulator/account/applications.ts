@@ -1,0 +1,199 @@
+/** Applications, their bindings to tenants, and tenant settings inherited down the tree. */
+import { accountBadRequest, accountConflict, accountError } from '../errors';
+import { isObject, json, noContent, type Reply, type RequestContext, type Route } from '../router';
+import type { OwnSetting, Store, Tenant } from '../store';
+import { ADMIN_TENANTS, applicationOr404, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
+
+function hasApplication(store: Store, tenant: Tenant, appId: string): boolean {
+  // GAPS: enabling under a parent that lacks the application (the root has every application)
+  if (tenant.parent_id === null) return true;
+  return (store.world.bindings[tenant.id] ?? []).includes(appId);
+}
+
+function enableApplication(ctx: RequestContext): Reply {
+  const app = applicationOr404(ctx, ctx.params.app as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const bound = (ctx.store.world.bindings[tenant.id] ??= []);
+  // platform-interface: binding (POST of an existing binding answers 204)
+  if (bound.includes(app.id)) return noContent();
+  const parent = tenant.parent_id === null ? undefined : ctx.store.tenant(tenant.parent_id);
+  if (parent !== undefined && !hasApplication(ctx.store, parent, app.id)) {
+    // GAPS: enabling under a parent that lacks the application
+    throw accountConflict(`The parent tenant ${parent.id} does not have the application ${app.type}; enable it there first`, {
+      application_id: app.id,
+      tenant_id: tenant.id,
+      parent_id: parent.id,
+    });
+  }
+  bound.push(app.id);
+  ctx.store.save();
+  return noContent();
+}
+
+function disableApplication(ctx: RequestContext): Reply {
+  const app = applicationOr404(ctx, ctx.params.app as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const bound = ctx.store.world.bindings[tenant.id] ?? [];
+  if (!bound.includes(app.id)) {
+    // platform-interface: binding (DELETE of a missing binding answers 404 binding_not_found)
+    throw accountError(404, 'binding_not_found', `Application ${app.type} is not enabled for tenant ${tenant.id}`, {
+      context: { application_id: app.id, tenant_id: tenant.id },
+    });
+  }
+  const childWithApp = ctx.store.children(tenant.id).find((c) => (ctx.store.world.bindings[c.id] ?? []).includes(app.id));
+  if (childWithApp !== undefined) {
+    // platform-interface: binding (a child that still has the application answers 409)
+    throw accountConflict(`The child tenant ${childWithApp.id} still has the application ${app.type}; disable it there first`, {
+      application_id: app.id,
+      tenant_id: tenant.id,
+      child_id: childWithApp.id,
+    });
+  }
+  ctx.store.world.bindings[tenant.id] = bound.filter((id) => id !== app.id);
+  ctx.store.save();
+  return noContent();
+}
+
+// ---------------------------------------------------------------- settings (inherited down the tree)
+
+interface SettingView {
+  name: string;
+  application_id: string;
+  own: { value: unknown; lock: boolean; exclusive: boolean } | null;
+  effective: { owner: { type: 'tenant'; id: string }; value: unknown; lock: boolean } | null;
+}
+
+function ownSetting(store: Store, appId: string, tenantId: string, name: string): OwnSetting | undefined {
+  return store.world.settings.find((s) => s.application_id === appId && s.tenant_id === tenantId && s.name === name);
+}
+
+/**
+ * The value an ancestor imposes: the topmost locked value on the path above the tenant.
+ * An exclusive value never reaches the owner's children, so neither does its lock.
+ */
+function lockedAbove(store: Store, appId: string, tenant: Tenant, name: string): OwnSetting | undefined {
+  const ancestors = store.pathUp(tenant.id).slice(1);
+  let found: OwnSetting | undefined;
+  for (const a of ancestors) {
+    const s = ownSetting(store, appId, a.id, name);
+    if (s !== undefined && !s.exclusive && s.lock) found = s; // keep walking: the topmost lock wins
+  }
+  return found;
+}
+
+/** spec 01: effective = the nearest own value walking up, skipping ancestors' exclusive values; a lock above wins. */
+function resolveSetting(store: Store, appId: string, tenant: Tenant, name: string): SettingView | undefined {
+  const own = ownSetting(store, appId, tenant.id, name);
+  const path = store.pathUp(tenant.id);
+  const anyOnPath = path.some((t) => ownSetting(store, appId, t.id, name) !== undefined);
+  // platform-interface: setting read (404 setting_not_found when nobody on the path set it)
+  if (!anyOnPath) return undefined;
+  let source: OwnSetting | undefined = lockedAbove(store, appId, tenant, name);
+  if (source === undefined) source = own;
+  if (source === undefined) {
+    for (const a of path.slice(1)) {
+      const s = ownSetting(store, appId, a.id, name);
+      if (s !== undefined && !s.exclusive) {
+        source = s;
+        break;
+      }
+    }
+  }
+  return {
+    name,
+    application_id: appId,
+    own: own === undefined ? null : { value: own.value, lock: own.lock, exclusive: own.exclusive },
+    effective: source === undefined ? null : { owner: { type: 'tenant', id: source.tenant_id }, value: source.value, lock: source.lock },
+  };
+}
+
+function settingNotFound(appId: string, tenantId: string, name: string) {
+  return accountError(404, 'setting_not_found', `Setting ${name} is not set for tenant ${tenantId}`, {
+    context: { application_id: appId, tenant_id: tenantId, name },
+  });
+}
+
+function getSetting(ctx: RequestContext): Reply {
+  const app = applicationOr404(ctx, ctx.params.app as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const name = ctx.params.name as string;
+  const view = resolveSetting(ctx.store, app.id, tenant, name);
+  if (view === undefined) throw settingNotFound(app.id, tenant.id, name);
+  return json(200, view);
+}
+
+function listSettings(ctx: RequestContext): Reply {
+  const app = applicationOr404(ctx, ctx.params.app as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const onPath = new Set(ctx.store.pathUp(tenant.id).map((t) => t.id));
+  const names = [
+    ...new Set(ctx.store.world.settings.filter((s) => s.application_id === app.id && onPath.has(s.tenant_id)).map((s) => s.name)),
+  ].sort();
+  // GAPS: list all settings of an application for a tenant
+  return json(200, { settings: names.map((n) => resolveSetting(ctx.store, app.id, tenant, n)) });
+}
+
+function putSetting(ctx: RequestContext): Reply {
+  const app = applicationOr404(ctx, ctx.params.app as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const name = ctx.params.name as string;
+  const body = ctx.body;
+  // platform-interface: setting write
+  if (!isObject(body)) throw accountBadRequest('body', 'must be an object {value, lock, exclusive}');
+  if (!('value' in body)) throw accountBadRequest('value', 'is required');
+  for (const k of Object.keys(body)) {
+    if (!['value', 'lock', 'exclusive'].includes(k)) throw accountBadRequest(k, 'is not a setting field');
+  }
+  for (const k of ['lock', 'exclusive'] as const) {
+    if (body[k] !== undefined && typeof body[k] !== 'boolean') throw accountBadRequest(k, 'must be a boolean');
+  }
+  const locked = lockedAbove(ctx.store, app.id, tenant, name);
+  if (locked !== undefined) {
+    // GAPS: overriding a setting locked above
+    throw accountConflict(`Setting ${name} is locked by tenant ${locked.tenant_id}`, { owner_id: locked.tenant_id, name });
+  }
+  const next: OwnSetting = {
+    application_id: app.id,
+    tenant_id: tenant.id,
+    name,
+    value: body.value,
+    lock: body.lock === true,
+    exclusive: body.exclusive === true,
+  };
+  const settings = ctx.store.world.settings;
+  const i = settings.findIndex((s) => s.application_id === app.id && s.tenant_id === tenant.id && s.name === name);
+  if (i >= 0) settings[i] = next;
+  else settings.push(next);
+  ctx.store.save();
+  return json(200, resolveSetting(ctx.store, app.id, tenant, name));
+}
+
+function deleteSetting(ctx: RequestContext): Reply {
+  const app = applicationOr404(ctx, ctx.params.app as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const name = ctx.params.name as string;
+  const settings = ctx.store.world.settings;
+  const i = settings.findIndex((s) => s.application_id === app.id && s.tenant_id === tenant.id && s.name === name);
+  if (i < 0) throw settingNotFound(app.id, tenant.id, name);
+  settings.splice(i, 1);
+  ctx.store.save();
+  return noContent();
+}
+
+export const applicationRoutes: Route[] = [
+  { method: 'GET', pattern: `${PREFIX}/applications`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, { items: ctx.store.world.applications }) },
+  { method: 'GET', pattern: `${PREFIX}/applications/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, applicationOr404(ctx, ctx.params.id as string)) },
+  { method: 'POST', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: enableApplication },
+  { method: 'DELETE', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: disableApplication },
+  { method: 'GET', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant`, scopes: VIEW_TENANTS, handler: listSettings },
+  { method: 'GET', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: VIEW_TENANTS, handler: getSetting },
+  { method: 'PUT', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putSetting },
+  { method: 'DELETE', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: ADMIN_TENANTS, handler: deleteSetting },
+  {
+    method: 'GET',
+    pattern: `${PREFIX}/tenants/:tenant/applications`,
+    scopes: VIEW_TENANTS,
+    // GAPS: which applications a tenant has on
+    handler: (ctx) => json(200, { items: [...(ctx.store.world.bindings[visibleTenant(ctx, ctx.params.tenant as string).id] ?? [])] }),
+  },
+];

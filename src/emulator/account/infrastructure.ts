@@ -1,0 +1,123 @@
+/** Infrastructure components. */
+import { accountBadRequest, accountNotFound } from '../errors';
+import { isObject, json, noContent, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import type { InfraComponent } from '../store';
+import { ADMIN_INFRA, PREFIX, queryVersion, requireVersion, staleVersion, VIEW_INFRA, visibleTenant } from './common';
+
+const URL_RE = /^[a-z][a-z0-9+]*:\/\/\S/;
+const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'];
+
+/** Checks the writable fields that are present; `required` lists those that must be. */
+function checkInfraFields(body: Record<string, unknown>, required: string[]): void {
+  for (const f of required) {
+    if (body[f] === undefined || body[f] === null) throw accountBadRequest(f, 'is required');
+  }
+  for (const f of ['owner_tenant_id', 'location_id']) {
+    if (body[f] !== undefined && body[f] !== null && (typeof body[f] !== 'string' || !UUID_RE.test(body[f] as string))) throw accountBadRequest(f, 'must be a uuid');
+  }
+  if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '')) throw accountBadRequest('name', 'must be a non-empty string');
+  if (body.url !== undefined && (typeof body.url !== 'string' || !URL_RE.test(body.url))) {
+    throw accountBadRequest('url', 'must start with a lowercase scheme followed by :// and an address');
+  }
+  for (const f of ['content_url', 'content_mobile_url']) {
+    const v = body[f];
+    if (v !== undefined && v !== null && (typeof v !== 'string' || !URL_RE.test(v))) {
+      throw accountBadRequest(f, 'must start with a lowercase scheme followed by :// and an address');
+    }
+  }
+  if (body.capabilities !== undefined) {
+    if (!Array.isArray(body.capabilities)) throw accountBadRequest('capabilities', 'must be an array');
+    body.capabilities.forEach((c, i) => {
+      if (typeof c !== 'string' || !CAPABILITIES.includes(c)) throw accountBadRequest(`capabilities[${i}]`, `must be one of ${CAPABILITIES.join(', ')}`);
+    });
+  }
+}
+
+function infraOr404(ctx: RequestContext, id: string): InfraComponent {
+  const c = ctx.store.world.infra[id];
+  // platform-interface: not found codes (infra_not_found)
+  if (c === undefined || !ctx.store.isInSubtree(c.owner_tenant_id, ctx.caller.tenantId)) {
+    throw accountNotFound('infra_not_found', 'Infrastructure component', id);
+  }
+  return c;
+}
+
+function getInfra(ctx: RequestContext): Reply {
+  const ids = queryList(ctx.query, 'uuids');
+  if (ids.length === 0) throw accountBadRequest('uuids', 'is required');
+  return json(200, { items: ids.map((id) => infraOr404(ctx, id)) });
+}
+
+function createInfra(ctx: RequestContext): Reply {
+  const body = ctx.body;
+  if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
+  // platform-interface: infra location (optional on create)
+  checkInfraFields(body, ['owner_tenant_id', 'name', 'url']);
+  const owner = visibleTenant(ctx, body.owner_tenant_id as string);
+  const component: InfraComponent = {
+    id: ctx.store.newId(),
+    owner_tenant_id: owner.id,
+    location_id: (body.location_id as string | null | undefined) ?? null,
+    name: body.name as string,
+    url: body.url as string,
+    capabilities: [...((body.capabilities as string[] | undefined) ?? [])],
+    content_url: (body.content_url as string | null | undefined) ?? null,
+    content_mobile_url: (body.content_mobile_url as string | null | undefined) ?? null,
+    backend_type: body.backend_type ?? null, // GAPS: backend_type values (any string or null)
+    platform_owned: false,
+    version: 1,
+    readonly: false,
+  };
+  ctx.store.world.infra[component.id] = component;
+  ctx.store.save();
+  return json(201, component);
+}
+
+function updateInfra(ctx: RequestContext): Reply {
+  const current = infraOr404(ctx, ctx.params.id as string);
+  const body = ctx.body;
+  if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
+  // GAPS: infrastructure component update (the current version is required in the body)
+  const version = requireVersion(body.version);
+  checkInfraFields(body, []);
+  if (body.owner_tenant_id !== undefined && body.owner_tenant_id !== current.owner_tenant_id) {
+    throw accountBadRequest('owner_tenant_id', 'cannot change; register a new component instead');
+  }
+  if (version !== current.version) throw staleVersion('Infrastructure component', current.id, version, current.version);
+  // platform-interface: partial updates
+  const next: InfraComponent = { ...current, version: current.version + 1 };
+  if (body.name !== undefined) next.name = body.name as string;
+  if (body.location_id !== undefined) next.location_id = body.location_id as string | null;
+  if (body.url !== undefined) next.url = body.url as string;
+  if (body.capabilities !== undefined) next.capabilities = [...(body.capabilities as string[])];
+  if (body.content_url !== undefined) next.content_url = body.content_url as string | null;
+  if (body.content_mobile_url !== undefined) next.content_mobile_url = body.content_mobile_url as string | null;
+  if ('backend_type' in body) next.backend_type = body.backend_type;
+  ctx.store.world.infra[current.id] = next;
+  ctx.store.save();
+  return json(200, next);
+}
+
+function deleteInfra(ctx: RequestContext): Reply {
+  const current = infraOr404(ctx, ctx.params.id as string);
+  const version = queryVersion(ctx);
+  // GAPS: infrastructure component delete with a stale version
+  if (version !== current.version) throw staleVersion('Infrastructure component', current.id, version, current.version);
+  delete ctx.store.world.infra[current.id];
+  ctx.store.save();
+  return noContent();
+}
+
+function tenantInfra(ctx: RequestContext): Reply {
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  // GAPS: infrastructure components of a tenant
+  return json(200, { infras: Object.values(ctx.store.world.infra).filter((c) => c.owner_tenant_id === tenant.id).map((c) => c.id) });
+}
+
+export const infrastructureRoutes: Route[] = [
+  { method: 'GET', pattern: `${PREFIX}/infra`, scopes: VIEW_INFRA, handler: getInfra },
+  { method: 'POST', pattern: `${PREFIX}/infra`, scopes: ADMIN_INFRA, jsonBody: true, handler: createInfra },
+  { method: 'PUT', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, jsonBody: true, handler: updateInfra },
+  { method: 'DELETE', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, handler: deleteInfra },
+  { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/infra`, scopes: VIEW_INFRA, handler: tenantInfra },
+];

@@ -1,0 +1,157 @@
+/** Tenants: listing and search. */
+import { accountBadRequest } from '../errors';
+import { decodeCursor, encodeCursor, isObject, json, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import type { Store, Tenant } from '../store';
+import { parseLimit, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
+
+type Lod = 'stamps' | 'basic' | 'full';
+
+function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, unknown> {
+  const stamps: Record<string, unknown> = {
+    id: t.id,
+    parent_id: t.parent_id,
+    version: t.version,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+    deleted_at: null,
+    contacts: [],
+    offering_items: [],
+  };
+  if (lod === 'stamps') return stamps;
+  const basic = { ...stamps, name: t.name, kind: t.kind, enabled: t.enabled };
+  if (lod === 'basic') return basic;
+  return {
+    ...basic,
+    customer_type: 'default',
+    customer_id: null,
+    brand_id: 1,
+    brand_uuid: null,
+    brand_enabled: false,
+    barrier: t.barrier,
+    internal_tag: null,
+    language: 'en',
+    owner_id: null,
+    has_children: store.children(t.id).length > 0,
+    default_idp_id: null,
+    update_lock: { enabled: false, owner_id: null },
+    ancestral_access: !t.barrier,
+    mfa_status: 'disabled',
+    pricing_mode: 'production',
+    contact: {},
+    external_operation_status: null,
+    production_start_date: null,
+  };
+}
+
+interface TenantQuery {
+  uuids?: string[];
+  parent_id?: string;
+  subtree_root_id?: string;
+  updated_since?: string;
+  lod: Lod;
+  limit: number;
+}
+
+function parseTenantQuery(q: URLSearchParams): TenantQuery {
+  const uuids = queryList(q, 'uuids');
+  const parent = q.get('parent_id') ?? undefined;
+  const subtree = q.get('subtree_root_id') ?? undefined;
+  const given = [uuids.length > 0, parent !== undefined, subtree !== undefined].filter(Boolean).length;
+  if (given > 1) throw accountBadRequest('uuids', 'uuids, parent_id and subtree_root_id are mutually exclusive');
+  if (uuids.length > 100) throw accountBadRequest('uuids', 'at most 100 ids');
+  for (const id of [...uuids, parent, subtree]) {
+    if (id !== undefined && !UUID_RE.test(id)) throw accountBadRequest('uuids', `${id} is not a uuid`);
+  }
+  const lod = (q.get('lod') ?? 'full') as Lod;
+  if (!['stamps', 'basic', 'full'].includes(lod)) throw accountBadRequest('lod', 'must be stamps, basic or full');
+  const limit = parseLimit(q.get('limit'), 5000);
+  const since = q.get('updated_since') ?? undefined;
+  if (since !== undefined && Number.isNaN(Date.parse(since))) throw accountBadRequest('updated_since', 'must be an RFC 3339 date-time');
+  const out: TenantQuery = { lod, limit };
+  if (uuids.length > 0) out.uuids = uuids;
+  if (parent !== undefined) out.parent_id = parent;
+  if (subtree !== undefined) out.subtree_root_id = subtree;
+  if (since !== undefined) out.updated_since = since;
+  return out;
+}
+
+function listTenants(ctx: RequestContext): Reply {
+  const after = ctx.query.get('after');
+  let query: TenantQuery;
+  let offset = 0;
+  if (after !== null) {
+    // spec 01: the cursor carries every filter and sort argument
+    const state = decodeCursor<{ q: TenantQuery; o: number }>(after);
+    if (state === undefined || !isObject(state.q) || typeof state.o !== 'number') throw accountBadRequest('after', 'is not a cursor of this listing');
+    query = state.q;
+    offset = state.o;
+    if (ctx.query.get('limit') !== null) query = { ...query, limit: parseLimit(ctx.query.get('limit'), query.limit) };
+  } else {
+    query = parseTenantQuery(ctx.query);
+  }
+  const store = ctx.store;
+  const visible = store.subtree(ctx.caller.tenantId);
+  let matches: Tenant[];
+  if (query.uuids !== undefined) {
+    const wanted = new Set(query.uuids);
+    matches = visible.filter((t) => wanted.has(t.id));
+  } else if (query.parent_id !== undefined) {
+    visibleTenant(ctx, query.parent_id);
+    matches = store.children(query.parent_id);
+  } else if (query.subtree_root_id !== undefined) {
+    visibleTenant(ctx, query.subtree_root_id);
+    matches = store.subtree(query.subtree_root_id);
+  } else {
+    matches = visible;
+  }
+  if (query.updated_since !== undefined) {
+    const since = Date.parse(query.updated_since);
+    matches = matches.filter((t) => Date.parse(t.updated_at) > since);
+  }
+  // spec 01: sorted by tenant level (stable: siblings keep their order)
+  matches = matches
+    .map((t, i) => ({ t, i, level: store.level(t.id) }))
+    .sort((a, b) => a.level - b.level || a.i - b.i)
+    .map((x) => x.t);
+  const page = matches.slice(offset, offset + query.limit);
+  const next = offset + page.length;
+  const cursors: Record<string, string> = {};
+  // platform-interface: tenants listing (after is absent on the last page)
+  if (next < matches.length) cursors.after = encodeCursor({ q: query, o: next });
+  return json(200, {
+    timestamp: new Date().toISOString(),
+    paging: { cursors },
+    items: page.map((t) => renderTenant(store, t, query.lod)),
+  });
+}
+
+function search(ctx: RequestContext): Reply {
+  const tenantId = ctx.query.get('tenant');
+  const text = ctx.query.get('text');
+  if (tenantId === null || tenantId === '') throw accountBadRequest('tenant', 'is required');
+  if (text === null || text === '') throw accountBadRequest('text', 'is required');
+  const limit = parseLimit(ctx.query.get('limit'), 10);
+  const tenant = visibleTenant(ctx, tenantId);
+  const needle = text.toLowerCase();
+  const items = ctx.store
+    .subtree(tenant.id)
+    .filter((t) => t.name.toLowerCase().includes(needle))
+    .slice(0, limit)
+    .map((t) => ({
+      id: t.id,
+      parent_id: t.parent_id,
+      obj_type: 'tenant',
+      name: t.name,
+      kind: t.kind,
+      first_name: null,
+      last_name: null,
+      path: ctx.store.pathUp(t.id).slice(1).reverse().map((a) => a.name),
+      deleted_at: null,
+    }));
+  return json(200, { items });
+}
+
+export const tenantRoutes: Route[] = [
+  { method: 'GET', pattern: `${PREFIX}/tenants`, scopes: VIEW_TENANTS, handler: listTenants },
+  { method: 'GET', pattern: `${PREFIX}/search`, scopes: VIEW_TENANTS, handler: search },
+];

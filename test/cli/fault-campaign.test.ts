@@ -1,0 +1,87 @@
+/**
+ * A pipeline's apply against a platform that throttles, fails and loses connections and
+ * answers: it converges in one run, and nothing is created twice.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+
+const TENANTS = ['northwind', 'acme', 'globex'] as const;
+const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
+const REPORT_LEVELS = ['itself', 'direct_partners', 'all_partners', 'all_customers', 'accounts'];
+const INFRA = 40;
+const REPORTS = 30;
+const SUBSCRIPTIONS = 10;
+
+function stack(): Record<string, unknown> {
+  const components: Record<string, unknown> = {};
+  for (let i = 0; i < INFRA; i++) components[`c${i}`] = infra(`Storage ${i}`);
+  const reports: Record<string, unknown> = {};
+  for (let i = 0; i < REPORTS; i++) {
+    reports[`r${i}`] = {
+      result_action: 'save',
+      parameters: {
+        tenant_id: `\${data.tenantform_tenant.${TENANTS[i % 3]}.id}`,
+        kind: REPORT_KINDS[Math.floor(i / 3) % 4],
+        level: REPORT_LEVELS[Math.floor(i / 12) % 5],
+      },
+      schedule: { type: 'monthly' },
+    };
+  }
+  const subscriptions: Record<string, unknown> = {};
+  for (let i = 0; i < SUBSCRIPTIONS; i++) {
+    subscriptions[`s${i}`] = {
+      topic_id: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0',
+      types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
+      tenant_depth: 'ALL',
+      tenant_id: `\${data.tenantform_tenant.${TENANTS[i % 3]}.id}`,
+    };
+  }
+  return configWith({ tenantform_infra_component: components, tenantform_usage_report: reports, tenantform_event_subscription: subscriptions });
+}
+
+describe('the fault campaign', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  it('converges in one apply under 10% 429, 5% 5xx, 2% dropped connections and 2% lost answers, with no duplicate', async () => {
+    const file = writeConfig(world, stack());
+    const before = {
+      infra: (await world.client.listTenantInfra(world.tenant('Northwind Partner'))).length,
+      reports: await Promise.all(TENANTS.map(async (t) => (await world.client.listTenantReports(tenantId(world, t))).length)),
+    };
+    await world.emulator.setFaults({ rate_429: 0.1, retry_after_seconds: 1, rate_5xx: 0.05, drop_rate: 0.02, lost_answer_rate: 0.02 });
+    const applied = await run(world, ['apply', '--auto-approve', '--config', file]);
+    const faulted = world.requests.filter((line) => / (429|50\d|dropped|\d+ answer lost) /.test(line));
+    await world.emulator.setFaults({ rate_429: 0, rate_5xx: 0, drop_rate: 0, lost_answer_rate: 0 });
+
+    expect(applied.stderr).not.toContain('Error');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(`Apply complete! Resources: ${INFRA + REPORTS + SUBSCRIPTIONS} added, 0 changed, 0 destroyed.`);
+    // The campaign met every kind of fault.
+    for (const kind of [' 429 ', ' 50', ' dropped ', 'answer lost']) expect(faulted.some((l) => l.includes(kind))).toBe(true);
+
+    // Counted on the platform: exactly one object per declared resource.
+    const infraIds = await world.client.listTenantInfra(world.tenant('Northwind Partner'));
+    expect(infraIds.length - before.infra).toBe(INFRA);
+    const names = (await world.client.getInfra(infraIds)).map((c) => c.name).filter((n) => n.startsWith('Storage '));
+    expect(new Set(names).size).toBe(INFRA);
+    expect(names).toHaveLength(INFRA);
+    const reportCounts = await Promise.all(TENANTS.map(async (t) => (await world.client.listTenantReports(tenantId(world, t))).length));
+    expect(reportCounts.reduce((a, b) => a + b, 0) - before.reports.reduce((a, b) => a + b, 0)).toBe(REPORTS);
+
+    // Everything is recorded, nothing is left pending, and the next plan has nothing to do.
+    const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
+    expect(state.tenantform_pending).toBeUndefined();
+    expect(state.resources.filter((r: { mode: string }) => r.mode === 'managed')).toHaveLength(INFRA + REPORTS + SUBSCRIPTIONS);
+    const again = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(again.code).toBe(0);
+  });
+});
+
+function tenantId(world: World, name: (typeof TENANTS)[number]): string {
+  return world.tenant({ northwind: 'Northwind Partner', acme: 'Acme Manufacturing', globex: 'Globex Retail' }[name]);
+}

@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+
+const ESCAPE = '\x1b[';
+
+describe("Terraform's single-dash spellings", () => {
+  let world: World;
+  let file: string;
+  beforeAll(async () => {
+    world = await startWorld();
+    file = writeConfig(world, configWith({ tenantform_infra_component: { a: infra('Single A'), b: infra('Single B') } }));
+  });
+  afterAll(() => world.close());
+
+  it('plan -detailed-exitcode -out=FILE -target=ADDR -parallelism=N', async () => {
+    const plan = await run(world, ['plan', '-config', file, '-detailed-exitcode', '-out=a.plan', '-target=tenantform_infra_component.a', '-parallelism=3']);
+    expect(plan.stderr).not.toContain('Unknown argument');
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
+    expect(plan.stdout).not.toContain('tenantform_infra_component.b');
+    expect(existsSync(join(world.dir, 'a.plan'))).toBe(true);
+    const apply = await run(world, ['apply', '-config', file, 'a.plan']);
+    expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+  });
+
+  it('apply -auto-approve -input=false, then plan -refresh=false trusts the state', async () => {
+    const apply = await run(world, ['apply', '-config', file, '-auto-approve', '-input=false']);
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    await world.client.deleteInfra(...(await infraIdAndVersion(world, 'Single B')));
+    expect((await run(world, ['plan', '-config', file, '-detailed-exitcode', '-refresh=false'])).code).toBe(0);
+    expect((await run(world, ['plan', '-config', file, '-detailed-exitcode'])).code).toBe(2);
+  });
+
+  it('-no-color wins over FORCE_COLOR; FORCE_COLOR colours a pipe', async () => {
+    const env = { NO_COLOR: undefined, FORCE_COLOR: '1' };
+    const colored = await run(world, ['plan', '-config', file], env);
+    expect(colored.stdout).toContain(ESCAPE);
+    const plain = await run(world, ['plan', '-config', file, '-no-color'], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain(ESCAPE);
+    expect(plain.stdout).toContain('Plan: 1 to add');
+    const drift = await run(world, ['drift', '-config', file, '-no-color', '-parallelism=2']);
+    expect(drift.stderr).not.toContain('Unknown argument');
+  });
+
+  it('an unknown single-dash word is still refused', async () => {
+    const r = await run(world, ['plan', '-config', file, '-frobnicate']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Unknown argument');
+  });
+});
+
+async function infraIdAndVersion(world: World, name: string): Promise<[string, number]> {
+  const all = await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')));
+  const found = all.find((c) => c.name === name)!;
+  return [found.id, found.version];
+}

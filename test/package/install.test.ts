@@ -1,0 +1,140 @@
+/**
+ * tenantform as a dependency: the packed tarball installed in a user's project next to cdktf
+ * 0.20, cdktf 0.21 or CDK Terrain (cdktn) 0.24, its constructs imported by package name,
+ * synthesized, planned and applied against the emulator with the installed `tenantform`
+ * command; and a Terraform lock file made from one install accepted by another.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { ensureBuilt, requireTerraform } from '../provider/helpers';
+import { createProject, expectRun, pack, STACK, synthesize, typecheck, type Flavour } from './project';
+
+const FLAVOURS: (Flavour & { name: string })[] = [
+  { name: 'cdktf 0.20', library: 'cdktf', version: '0.20' },
+  { name: 'cdktf 0.21', library: 'cdktf', version: '0.21' },
+  { name: 'cdktn 0.24', library: 'cdktn', version: '0.24' },
+];
+
+interface Installed {
+  readonly dir: string;
+  readonly emulator: RunningEmulator;
+  readonly env: NodeJS.ProcessEnv;
+  synthesized?: Record<string, any>;
+}
+
+let work: string;
+let tarball: string;
+const projects = new Map<string, Installed>();
+
+beforeAll(async () => {
+  requireTerraform();
+  await ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'tenantform-package-'));
+  tarball = await pack(work);
+}, 300_000);
+
+afterAll(async () => {
+  for (const project of projects.values()) await project.emulator.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the tarball holds the built package and leaves sources, tests and fixtures out', () => {
+  const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+  expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/tenantform.js', 'package/dist/cli/main.js', 'package/dist/index.d.ts', 'package/dist/provider/main.js']));
+  expect(files.filter((f) => /\.test\.|^package\/(src|test|bench|scripts|examples)\/|__snapshots__|\.tsbuildinfo$|\.tfstate/.test(f))).toEqual([]);
+});
+
+describe.each(FLAVOURS)('a project on $name', (flavour) => {
+  let project: Installed;
+  const tenantform = (args: string[], codes?: number[]) => expectRun(join(project.dir, 'node_modules', '.bin', 'tenantform'), args, { cwd: project.dir, env: project.env }, codes);
+
+  beforeAll(async () => {
+    const emulator = await startEmulator({ port: 0, seed: 1 });
+    const dir = await createProject(join(work, flavour.name.replace(/\W+/g, '-')), tarball, flavour);
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NO_COLOR: '1',
+      CHECKPOINT_DISABLE: '1',
+      TENANTFORM_BASE_URL: emulator.url,
+      TENANTFORM_CLIENT_ID: emulator.clientId,
+      TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+    };
+    project = { dir, emulator, env };
+    projects.set(flavour.name, project);
+  }, 300_000);
+
+  test('npm installs one copy of the CDK library and of constructs: the project’s own', () => {
+    const nested = join(project.dir, 'node_modules', 'tenantform', 'node_modules');
+    for (const name of ['cdktf', 'cdktn', 'constructs']) expect(existsSync(join(nested, name))).toBe(false);
+    expect(existsSync(join(project.dir, 'node_modules', flavour.library))).toBe(true);
+    expect(existsSync(join(project.dir, 'node_modules', 'constructs'))).toBe(true);
+  });
+
+  test('the example app, importing its constructs from `tenantform`, synthesizes', async () => {
+    project.synthesized = await synthesize(project.dir);
+    expect(project.synthesized.terraform.required_providers.tenantform.source).toBe('tenantform/tenantform');
+    expect(Object.keys(project.synthesized.resource).sort()).toEqual([
+      'tenantform_agent_update_settings',
+      'tenantform_application_binding',
+      'tenantform_event_subscription',
+      'tenantform_infra_component',
+      'tenantform_tenant_setting',
+      'tenantform_usage_report',
+    ]);
+    // Every library writes the same resources, data sources and provider block.
+    const first = projects.get(FLAVOURS[0].name)!.synthesized!;
+    for (const block of ['resource', 'data', 'provider']) expect(project.synthesized[block]).toEqual(first[block]);
+  }, 120_000);
+
+  test('the app type-checks against the package’s declarations', async () => {
+    await typecheck(project.dir);
+  }, 120_000);
+
+  test('`npx tenantform` plans, applies, and then plans nothing', async () => {
+    const plan = await expectRun('npx', ['--no', 'tenantform', 'plan', '--detailed-exitcode'], { cwd: project.dir, env: project.env }, [2]);
+    expect(plan.stdout).toContain('Plan: 9 to add, 0 to change, 0 to destroy.');
+    await tenantform(['apply', '--auto-approve']);
+    const again = await tenantform(['plan', '--detailed-exitcode']);
+    expect(again.stdout).toContain('No changes.');
+  }, 120_000);
+});
+
+describe('the provider installed from two projects', () => {
+  const terraformEnv = (project: Installed, config: string) => ({ ...project.env, TF_CLI_CONFIG_FILE: config, TF_IN_AUTOMATION: '1' });
+
+  /** `tenantform provider install` into the project's own mirror; returns the CLI configuration file. */
+  async function installMirror(project: Installed): Promise<string> {
+    const installed = await expectRun(join(project.dir, 'node_modules', '.bin', 'tenantform'), ['provider', 'install', '--dir', join(project.dir, 'mirror'), '--print-cli-config'], {
+      cwd: project.dir,
+      env: project.env,
+    });
+    const config = join(project.dir, 'tenantform.tfrc');
+    writeFileSync(config, installed.stdout);
+    return config;
+  }
+
+  test('a lock file made from one passes `terraform init` with the other, whose provider then plans the state tenantform applied', async () => {
+    const first = projects.get('cdktf 0.21')!;
+    const second = projects.get('cdktn 0.24')!;
+    const firstConfig = await installMirror(first);
+    const secondConfig = await installMirror(second);
+    const firstStack = join(first.dir, 'cdktf.out', 'stacks', STACK);
+    const secondStack = join(second.dir, 'cdktf.out', 'stacks', STACK);
+
+    await expectRun('terraform', ['init', '-input=false', '-no-color'], { cwd: firstStack, env: terraformEnv(first, firstConfig) });
+    const lock = readFileSync(join(firstStack, '.terraform.lock.hcl'), 'utf8');
+    expect(lock).toMatch(/provider "registry\.terraform\.io\/tenantform\/tenantform"[\s\S]*h1:/);
+
+    copyFileSync(join(firstStack, '.terraform.lock.hcl'), join(secondStack, '.terraform.lock.hcl'));
+    await expectRun('terraform', ['init', '-input=false', '-no-color', '-lockfile=readonly'], { cwd: secondStack, env: terraformEnv(second, secondConfig) });
+    expect(readFileSync(join(secondStack, '.terraform.lock.hcl'), 'utf8')).toBe(lock);
+
+    // The second project's provider reads the state its own `tenantform apply` wrote: nothing to do.
+    const plan = await expectRun('terraform', ['plan', '-input=false', '-no-color', '-detailed-exitcode'], { cwd: secondStack, env: terraformEnv(second, secondConfig) });
+    expect(plan.stdout).toContain('No changes.');
+  }, 180_000);
+});

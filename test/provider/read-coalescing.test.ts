@@ -1,0 +1,111 @@
+/**
+ * `terraform plan` asks the provider for one object per ReadResource, ten at a time. The
+ * provider gathers those calls into the kinds' batch reads and shares listings within the
+ * refresh; the emulator counts what reaches the platform.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator } from '../../src/emulator';
+import { ensureBuilt, leftoverProviders, requireTerraform, run, terraformEnvironment, type RunResult } from './helpers';
+
+jest.setTimeout(180_000);
+
+const SETTINGS = 6;
+const COMPONENTS = 4;
+
+const MAIN_TF = `
+terraform {
+  required_providers {
+    tenantform = { source = "tenantform/tenantform" }
+  }
+}
+
+provider "tenantform" {}
+
+data "tenantform_tenant" "globex" {
+  name = "Globex Retail"
+}
+data "tenantform_application" "backup" {
+  type = "backup"
+}
+
+resource "tenantform_application_binding" "backup" {
+  application_id = data.tenantform_application.backup.id
+  tenant_id      = data.tenantform_tenant.globex.id
+}
+
+resource "tenantform_tenant_setting" "many" {
+  count          = ${SETTINGS}
+  application_id = data.tenantform_application.backup.id
+  tenant_id      = data.tenantform_tenant.globex.id
+  name           = "batch_\${count.index}"
+  value          = jsonencode(count.index)
+}
+
+resource "tenantform_infra_component" "many" {
+  count           = ${COMPONENTS}
+  owner_tenant_id = data.tenantform_tenant.globex.id
+  name            = "Component \${count.index}"
+  url             = "https://component-\${count.index}.example.com"
+  capabilities    = ["backup"]
+  location_id     = "11111111-2222-4333-8444-555555555555"
+}
+`;
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const requests: string[] = [];
+const marker = `${process.pid}-${Date.now()}-coalescing`;
+
+async function terraform(...args: string[]): Promise<RunResult> {
+  const r = await run('terraform', [...args, '-input=false', '-no-color'], { cwd: dir, env });
+  expect(await leftoverProviders(marker)).toEqual([]);
+  return r;
+}
+
+beforeAll(async () => {
+  requireTerraform();
+  await ensureBuilt();
+  emulator = await startEmulator({ port: 0, seed: 5, log: (line) => requests.push(line.split(' ').slice(0, 2).join(' ')) });
+  dir = mkdtempSync(join(tmpdir(), 'tenantform-coalescing-'));
+  env = await terraformEnvironment(dir, emulator, marker);
+  writeFileSync(join(dir, 'main.tf'), MAIN_TF);
+  const init = await terraform('init');
+  if (init.code !== 0) throw new Error(init.output);
+  const apply = await terraform('apply', '-auto-approve');
+  if (apply.code !== 0) throw new Error(apply.output);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('terraform plan reads the objects in batches and sends no request twice', async () => {
+  requests.length = 0;
+  const plan = await terraform('plan', '-detailed-exitcode');
+  expect(plan.stdout).toContain('No changes.');
+  expect(plan.code).toBe(0);
+
+  const endpoint = (r: string) => r.split('?')[0].replace(UUID, '{id}');
+  const to = (e: string) => requests.filter((r) => endpoint(r) === e);
+  // All six settings come from one listing, whichever ReadResource call asked first.
+  expect(to('GET /api/2/applications/{id}/settings/tenants/{id}')).toHaveLength(1);
+  expect(to('GET /api/2/applications/{id}/settings/tenants/{id}/{id}')).toHaveLength(0);
+  expect(requests.filter((r) => /\/settings\/tenants\/[^/]+\/batch_/.test(r))).toHaveLength(0);
+  expect(to('GET /api/2/tenants/{id}/applications')).toHaveLength(1);
+  // Each component is asked for once, in requests that gather the calls of one moment.
+  const ids = JSON.parse(readFileSync(join(dir, 'terraform.tfstate'), 'utf8'))
+    .resources.filter((r: { type: string }) => r.type === 'tenantform_infra_component')
+    .flatMap((r: { instances: Array<{ attributes: { id: string } }> }) => r.instances.map((i) => i.attributes.id));
+  expect(ids).toHaveLength(COMPONENTS);
+  const asked = to('GET /api/2/infra').flatMap((r) => decodeURIComponent(r.split('uuids=')[1]).split(','));
+  expect(asked.sort()).toEqual([...ids].sort());
+  expect(new Set(requests).size).toBe(requests.length);
+  // Eleven managed objects and two data sources, in far fewer requests than objects.
+  expect(requests.filter((r) => !r.startsWith('POST /api/2/idp/token')).length).toBeLessThanOrEqual(4 + COMPONENTS);
+});
