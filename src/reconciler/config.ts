@@ -211,7 +211,13 @@ export function parseConfiguration(
   for (const o of objects.values()) {
     for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
     // Objects are not known yet: validation skips unknown values; functions and variables are checked.
-    if (!unparsed.has(o.block)) diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
+    if (!unparsed.has(o.block)) {
+      diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
+      continue;
+    }
+    // An object with a broken expression is still validated, every name unknown; its expression problems are reported already.
+    const validation = evaluateArguments(o, { ...nothingKnown, context: { variables: () => UNKNOWN } }).diagnostics;
+    diagnostics.push(...validation.filter((d) => d.code !== 'unsupported_expression' && d.code !== 'invalid_expression'));
   }
   const context = contextFor(scope, new Map());
   for (const o of outputs.values()) if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);

@@ -1,6 +1,6 @@
 import { problemToDiagnostic, type Diagnostic } from '../diagnostics';
 import type { State } from '../resources/declaration';
-import { fromPlain, SensitiveValue } from '../expressions';
+import { fromPlain, SensitiveValue, type EvalContext } from '../expressions';
 import { validateConfig } from '../resources/validate';
 import type { DeclaredObject } from './config';
 import { contextFor, evaluateValue, type LanguageScope } from './expression-scope';
@@ -9,6 +9,8 @@ import { contextFor, evaluateValue, type LanguageScope } from './expression-scop
 export interface Known {
   readonly scope: LanguageScope;
   readonly values: ReadonlyMap<string, State>;
+  /** Names answered otherwise (every name unknown, to validate what does not depend on a broken reference). */
+  readonly context?: EvalContext;
 }
 
 export function lookupIn(scope: LanguageScope, values: ReadonlyMap<string, State>): Known {
@@ -26,7 +28,7 @@ export function evaluateArguments(
   o: Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key' | 'each' | 'eachValue'>,
   known: Known,
 ): { config: State; sensitive: string[]; diagnostics: Diagnostic[] } {
-  const evaluated = evaluateValue(o.config, contextFor(known.scope, known.values, o), o.address);
+  const evaluated = evaluateValue(o.config, known.context ?? contextFor(known.scope, known.values, o), o.address);
   const config = evaluated.value as State;
   const sensitive = [...new Set(evaluated.sensitive.map((p) => String(p[0])))];
   const diagnostics = evaluated.diagnostics.length > 0 ? evaluated.diagnostics : validateConfig(o.kind, config, o.address).map(problemToDiagnostic);
