@@ -73,6 +73,22 @@ describe('count and for_each', () => {
     expect(after.resources.find((r) => r.name === 'site')!.instances.map((i) => i.index_key)).toEqual(['apac', 'eu']);
   }, 240_000);
 
+  it('imports an existing object as one instance', async () => {
+    const { world } = session;
+    mkdirSync(join(world.dir, 'import'));
+    const owner = world.tenant('Northwind Partner');
+    const existing = await world.client.createInfra({ owner_tenant_id: owner, location_id: owner, name: 'Existing', url: 'https://existing.example.com', capabilities: ['backup'] });
+    writeConfig(world, stack({ eu: 'Existing' }), 'import/main.tf.json');
+    const args = ['--config', 'import/main.tf.json', '--state', 'import/terraform.tfstate'];
+    const imported = await run(world, ['import', 'tenantform_infra_component.site["eu"]', existing.id, ...args]);
+    expect(imported.stderr).not.toContain('Error');
+    expect(imported.code).toBe(0);
+    const state = JSON.parse(readFileSync(join(world.dir, 'import/terraform.tfstate'), 'utf8')) as StateFile;
+    const site = state.resources.find((r) => r.name === 'site')!;
+    expect(site.each).toBe('map');
+    expect(site.instances.map((i) => [i.index_key, i.attributes.id])).toEqual([['eu', existing.id]]);
+  });
+
   it('refuses a count or for_each not known when planning, as Terraform does', async () => {
     const config = stack({ eu: 'EU' });
     (config.resource.tenantform_infra_component.site as Record<string, unknown>).for_each = '${toset([tenantform_infra_component.mirror[0].id])}';
