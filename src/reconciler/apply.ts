@@ -81,7 +81,7 @@ class ApplyRun {
     for (const c of this.changes.values()) {
       const kind = this.opts.kindOf(c.type)!;
       state.removePending(c.address);
-      if (c.before) state.put(c.address, kind, c.before, this.dependenciesOf(c.address));
+      if (c.before) state.put(c.address, kind, c.before, this.dependenciesOf(c.address), undefined, this.sensitiveArguments(c.address));
       else state.remove(c.address);
       const declared = configuration.objects.get(c.address);
       if (declared) state.setProtected(c.address, declared.preventDestroy);
@@ -148,6 +148,13 @@ class ApplyRun {
 
   private membersOf(node: string): string[] {
     return node === BATCH_NODE ? [...this.changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address) : [node];
+  }
+
+  /** Arguments given a sensitive value (not those the kind declares sensitive, which Terraform knows from the schema). */
+  private sensitiveArguments(address: string): string[] {
+    const c = this.changes.get(address);
+    const kind = c ? this.opts.kindOf(c.type) : undefined;
+    return (c?.sensitive ?? []).filter((n) => !kind?.attributes[n]?.sensitive);
   }
 
   private dependenciesOf(address: string): string[] {
@@ -320,7 +327,7 @@ class ApplyRun {
 
   private async record(address: string, kind: ResourceKind, value: State): Promise<void> {
     this.values.set(address, withSensitiveMarks(value, this.changes.get(address)?.sensitive ?? []));
-    this.opts.state.put(address, kind, value, this.dependenciesOf(address), this.opts.clients.providerOf(address));
+    this.opts.state.put(address, kind, value, this.dependenciesOf(address), this.opts.clients.providerOf(address), this.sensitiveArguments(address));
     this.opts.state.removePending(address);
     await this.opts.state.save();
   }

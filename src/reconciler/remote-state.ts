@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { languageErrors, type TenantformError } from '../errors';
-import { fromPlain, SensitiveValue, type EvalContext, type Value } from '../expressions';
+import { fromPlain, type EvalContext, type Value } from '../expressions';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue } from './expression-scope';
 import { parseState } from './state';
@@ -9,7 +9,7 @@ import { parseState } from './state';
 /**
  * `data "terraform_remote_state"`: the outputs of another stack, which is what cdktf
  * synthesizes for a reference between stacks. Read from a local backend's state file when
- * the configuration is loaded; sensitive outputs stay sensitive.
+ * the configuration is loaded.
  */
 
 export const REMOTE_STATE_TYPE = 'terraform_remote_state';
@@ -44,10 +44,8 @@ export function readRemoteStates(block: unknown, file: string, context: EvalCont
     }
     const values: Record<string, Value> = Object.create(null) as Record<string, Value>;
     for (const [k, v] of Object.entries(args.defaults ?? {})) values[k] = fromPlain(v);
-    for (const [k, o] of Object.entries(outputs)) {
-      const recorded = o as { value?: unknown; sensitive?: boolean };
-      values[k] = recorded.sensitive ? new SensitiveValue(fromPlain(recorded.value)) : fromPlain(recorded.value);
-    }
+    // As in Terraform, another stack's outputs are not sensitive here (cdktf marks every cross-stack output sensitive).
+    for (const [k, o] of Object.entries(outputs)) values[k] = fromPlain((o as { value?: unknown }).value);
     out.set(name, { backend: 'local', config: fromPlain(args.config ?? {}), outputs: values });
   }
   return out;

@@ -169,7 +169,7 @@ export class StateStore {
    * Records an object (sensitive attributes only as a hash) with the provider configuration it
    * was made with (`tenantform.us`); left out, the one recorded before, else the default.
    */
-  put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[], provider?: string): void {
+  put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[], provider?: string, sensitiveArguments: readonly string[] = []): void {
     if (containsUnknown(attributes)) throw new Error(`${address}: refusing to record a value that is not known yet`);
     const { mode, type, name, block, key } = splitAddress(address);
     const stored: State = { ...attributes };
@@ -180,7 +180,8 @@ export class StateStore {
       ...(key === undefined ? {} : { index_key: key }),
       schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
       attributes: stored,
-      sensitive_attributes: [],
+      // Arguments given a sensitive value (Terraform's marks), so that Terraform keeps them sensitive.
+      sensitive_attributes: [...sensitiveArguments].sort().map((name) => [{ type: 'get_attr', value: name }]),
       // Terraform records the blocks an instance depends on, without instance keys.
       dependencies: [...new Set(dependencies.map(blockOf))].sort(),
     };

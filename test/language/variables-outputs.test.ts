@@ -114,10 +114,20 @@ describe('variables, locals and outputs', () => {
     expect(undeclared.stdout + undeclared.stderr).not.toContain(SECRET);
 
     config.output.site_name = { value: '${tenantform_infra_component.site.name}', sensitive: true } as (typeof config.output)['site_name'];
-    const r = await run(session.world, ['plan', '--config', writeConfig(session.world, config, 'masked.tf.json'), ...vars], { TF_VAR_tag: SECRET });
+    mkdirSync(join(session.world.dir, 'masked'));
+    const file = writeConfig(session.world, config, 'masked/main.tf.json');
+    const r = await run(session.world, ['plan', '--config', file, ...vars], { TF_VAR_tag: SECRET });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('+ name            = (sensitive value)');
     expect(r.stdout).toContain('+ site_name = (sensitive value)');
     expect(r.stdout + r.stderr).not.toContain(SECRET);
-  });
+
+    // Applied, the argument is recorded as sensitive, as Terraform records it: Terraform plans no change.
+    const apply = await run(session.world, ['apply', '--config', file, '--state', 'masked/terraform.tfstate', '--auto-approve', ...vars], { TF_VAR_tag: SECRET });
+    expect(apply.code).toBe(0);
+    expect(apply.stdout + apply.stderr).not.toContain(SECRET);
+    const tfPlan = await terraformPlan(session.world, join(session.world.dir, 'masked'), 'language-masked', ['-var', 'region=eu', '-var', 'replicas=1'], { TF_VAR_tag: SECRET });
+    expect(tfPlan.output).toContain('No changes');
+    expect(tfPlan.code).toBe(0);
+  }, 240_000);
 });
