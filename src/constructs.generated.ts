@@ -2,27 +2,48 @@
 // The constructs live apart from the kinds so that the Terraform provider never loads cdktf.
 import { dataSourceConstruct, resourceConstruct } from './resources/construct';
 import agentUpdateSettings from './resources/kinds/agent-update-settings';
+import apiClient from './resources/kinds/api-client';
 import applicationBinding from './resources/kinds/application-binding';
+import dataAgents from './resources/kinds/data-agents';
 import dataApplication from './resources/kinds/data-application';
+import dataCurrentClient from './resources/kinds/data-current-client';
 import dataTenant from './resources/kinds/data-tenant';
 import eventSubscription from './resources/kinds/event-subscription';
 import infraComponent from './resources/kinds/infra-component';
+import offeringItems from './resources/kinds/offering-items';
+import tenant from './resources/kinds/tenant';
 import tenantSetting from './resources/kinds/tenant-setting';
 import usageReport from './resources/kinds/usage-report';
+import user from './resources/kinds/user';
+import userRoles from './resources/kinds/user-roles';
 
 /** `tenantform_agent_update_settings`: see docs/resources. */
 export const AgentUpdateSettings = resourceConstruct(agentUpdateSettings);
+/** `tenantform_api_client`: see docs/resources. */
+export const ApiClient = resourceConstruct(apiClient);
 /** `tenantform_application_binding`: see docs/resources. */
 export const ApplicationBinding = resourceConstruct(applicationBinding);
+/** `tenantform_agents` (data source): see docs/resources. */
+export const DataTenantformAgents = dataSourceConstruct(dataAgents);
 /** `tenantform_application` (data source): see docs/resources. */
 export const DataTenantformApplication = dataSourceConstruct(dataApplication);
+/** `tenantform_current_client` (data source): see docs/resources. */
+export const DataTenantformCurrentClient = dataSourceConstruct(dataCurrentClient);
 /** `tenantform_tenant` (data source): see docs/resources. */
 export const DataTenantformTenant = dataSourceConstruct(dataTenant);
 /** `tenantform_event_subscription`: see docs/resources. */
 export const EventSubscription = resourceConstruct(eventSubscription);
 /** `tenantform_infra_component`: see docs/resources. */
 export const InfraComponent = resourceConstruct(infraComponent);
+/** `tenantform_offering_items`: see docs/resources. */
+export const OfferingItems = resourceConstruct(offeringItems);
+/** `tenantform_tenant`: see docs/resources. */
+export const Tenant = resourceConstruct(tenant);
 /** `tenantform_tenant_setting`: see docs/resources. */
 export const TenantSetting = resourceConstruct(tenantSetting);
 /** `tenantform_usage_report`: see docs/resources. */
 export const UsageReport = resourceConstruct(usageReport);
+/** `tenantform_user`: see docs/resources. */
+export const User = resourceConstruct(user);
+/** `tenantform_user_roles`: see docs/resources. */
+export const UserRoles = resourceConstruct(userRoles);

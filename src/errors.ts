@@ -41,6 +41,27 @@ export const errors = {
       address,
     );
   },
+  changedSincePlan(address: string, attributes: readonly string[]) {
+    return new TenantformError(
+      'version_conflict',
+      'The object was changed by someone else',
+      `${address} changed on the platform after the plan was made (${attributes.join(', ')}), and it has no version to send with the change. ` +
+        'Nothing was overwritten. Run `tenantform plan` (or `terraform plan -refresh=true`) to see the other change, then apply again.',
+      false,
+      address,
+    );
+  },
+  deleteRefused(what: string, reason: string) {
+    return new TenantformError(
+      'delete_refused',
+      'The platform refused the delete',
+      `${what} is at the version the plan saw, but the platform refused to delete it: ${reason}. ` +
+        'Nothing was deleted. For an infrastructure component that customers still use, set `force_delete = true` and apply, then destroy it.',
+      false,
+      undefined,
+      ['force_delete'],
+    );
+  },
   goneDuringApply(address: string) {
     return new TenantformError(
       'object_gone',
@@ -225,26 +246,6 @@ export const reconcilerErrors = {
       false,
     );
   },
-  stateLocked(file: string, info: { ID?: string; Who?: string; Created?: string; Operation?: string }) {
-    return new TenantformError(
-      'state_locked',
-      'The state is locked',
-      `${file} is locked by ${info.Who ?? 'an unknown user'} since ${info.Created ?? 'an unknown time'} (operation: ${info.Operation ?? 'unknown'}). ` +
-        `Wait for that run to finish. If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${info.ID ?? '<ID>'}\`.`,
-      true,
-    );
-  },
-  lockNotFound(file: string) {
-    return new TenantformError('lock_not_found', 'The state is not locked', `There is no lock on ${file}; nothing to unlock.`, false);
-  },
-  lockIdMismatch(file: string, given: string, actual: string | undefined) {
-    return new TenantformError(
-      'lock_id_mismatch',
-      'Lock id does not match',
-      `The lock on ${file} has id ${actual ?? '(none)'}, not ${given}. Copy the id from the error that reported the lock.`,
-      false,
-    );
-  },
   stalePlan(reason: string) {
     return new TenantformError(
       'stale_plan',
@@ -355,6 +356,32 @@ export const faultErrors = {
       where.startsWith('provider.') ? ['retry_timeout'] : undefined,
     );
   },
+  credentialsRefused(baseUrl: string, clientId: string, answer: string) {
+    return new TenantformError(
+      'credentials_refused',
+      'The platform refused the credentials',
+      `${baseUrl} did not accept API client ${clientId} (${answer}). Nothing was read or planned. ` +
+        'Check TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET (or the provider block), and that the client is enabled.',
+      false,
+    );
+  },
+  notThePlatform(baseUrl: string, answer: string) {
+    return new TenantformError(
+      'not_the_platform',
+      'The base URL does not answer as the platform does',
+      `${baseUrl} answered without the platform's error body or response shape (${answer}). Nothing was read or planned. ` +
+        "Check TENANTFORM_BASE_URL (or base_url in the provider block): it is the data center's address, such as https://eu2-cloud.example.com.",
+      false,
+    );
+  },
+  platformUnreachable(baseUrl: string, answer: string) {
+    return new TenantformError(
+      'platform_unreachable',
+      'Cannot reach the platform',
+      `${baseUrl} could not be reached (${answer}). Nothing was read or planned. Check the address and the network, then run again.`,
+      true,
+    );
+  },
 };
 
 /** Command lines that cannot work, refused before anything is read or sent. */
@@ -387,5 +414,84 @@ export const packageErrors = {
         'Install CDK Terrain (`npm install cdktn constructs`) or cdktf (`npm install cdktf constructs`) in the project.',
       false,
     );
+  },
+};
+
+/** Failures of the state backends (where the state lives, and its lock). */
+export const backendErrors = {
+  unsupported(type: string, spoken: readonly string[]) {
+    return new TenantformError(
+      'backend_unsupported',
+      'Unsupported backend',
+      `The stack keeps its state in a "${type}" backend, which tenantform does not speak (it speaks ${spoken.join(', ')}). ` +
+        'Nothing was read or sent. Deploy this stack with `cdktf deploy` through the tenantform Terraform provider ' +
+        '(`tenantform provider install`): Terraform handles every backend.',
+      false,
+    );
+  },
+  invalidSetting(type: string, setting: string, reason: string) {
+    return new TenantformError('backend_setting', 'Invalid backend setting', `backend "${type}", ${setting}: ${reason}`, false);
+  },
+  unreachable(location: string, reason: string) {
+    return new TenantformError('backend_unreachable', 'Cannot reach the state backend', `${location}: ${reason}`, true);
+  },
+  locked(location: string, holder: string, id: string | undefined) {
+    return new TenantformError(
+      'state_locked',
+      'The state is locked',
+      `${location} is locked by ${holder}. Wait for that run to finish (--lock-timeout=DURATION waits for it). ` +
+        (id
+          ? `If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${id}\`.`
+          : 'This lock belongs to its holder\'s connection and goes when that process stops.'),
+      true,
+    );
+  },
+  lockNotFound(location: string) {
+    return new TenantformError('lock_not_found', 'The state is not locked', `There is no lock on ${location}; nothing to unlock.`, false);
+  },
+  lockIdMismatch(location: string, given: string, actual: string | undefined) {
+    return new TenantformError(
+      'lock_id_mismatch',
+      'Lock id does not match',
+      `The lock on ${location} has id ${actual ?? '(none)'}, not ${given}. Copy the id from the error that reported the lock.`,
+      false,
+    );
+  },
+  lockHeldByLiveProcess(location: string, holder: { Who?: string; Operation?: string }) {
+    return new TenantformError(
+      'lock_in_use',
+      'The lock is held by a running process',
+      `${location} is locked by a process that is still running (${holder.Operation ?? 'an operation'} of ${holder.Who ?? 'someone'}). ` +
+        'Its lock goes when it stops; a lock of a running process cannot be forced.',
+      false,
+    );
+  },
+  forceUnlockUnsupported(location: string, reason: string) {
+    return new TenantformError('force_unlock_unsupported', 'Cannot force the lock open', `${location}: ${reason}`, false);
+  },
+};
+
+/** Failures of `tenantform state` subcommands. */
+export const stateCommandErrors = {
+  notInState(address: string, location: string) {
+    return new TenantformError('not_in_state', 'No such object in the state', `${address} is not recorded in ${location}. \`tenantform state list\` lists what is.`, false, address);
+  },
+  invalidAddress(address: string) {
+    return new TenantformError(
+      'invalid_address',
+      'Invalid resource address',
+      `"${address}" is not a resource address: write TYPE.NAME (e.g. tenantform_infra_component.primary) or data.TYPE.NAME.`,
+      false,
+      address,
+    );
+  },
+  moveTypeMismatch(from: string, to: string) {
+    return new TenantformError('move_type_mismatch', 'Cannot move to another type', `${from} cannot become ${to}: an object keeps its resource type.`, false, from);
+  },
+  moveTargetExists(to: string) {
+    return new TenantformError('move_target_exists', 'The destination is in use', `${to} is already recorded in the state; remove it or choose another address.`, false, to);
+  },
+  pushRefused(file: string, reason: string) {
+    return new TenantformError('push_refused', 'The state was not pushed', `${file}: ${reason} Nothing was written. Pass --force to replace the state anyway.`, false);
   },
 };

@@ -1,23 +1,30 @@
 /**
- * An MSP onboarding its partner's customers: backup turned on for three customers, a
- * locked backup window for the partner, a disaster-recovery site, weekend agent updates,
- * a monthly usage report and a feed of tenant events.
+ * An MSP onboarding its partner's customers. A new customer, Contoso, is created under the
+ * partner with backup through offering items (a storage quota), its administrator with the
+ * company_admin role, and an API client for its monitoring tool (the secret is a sensitive
+ * output). The existing customers get backup, the partner a locked backup window, plus a
+ * disaster-recovery site, weekend agent updates, a monthly usage report and a feed of tenant events.
  *
  *   npx cdktf synth                 # writes cdktf.out/stacks/msp-onboarding/cdk.tf.json
  *   npx tenantform plan             # or: npx cdktf deploy
  */
-import { App, TerraformStack } from 'cdktf';
+import { App, TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import {
   AgentUpdateSettings,
+  ApiClient,
   ApplicationBinding,
   DataTenantformApplication,
   DataTenantformTenant,
   EventSubscription,
   InfraComponent,
+  OfferingItems,
+  Tenant,
   TenantformProvider,
   TenantSetting,
   UsageReport,
+  User,
+  UserRoles,
 } from '../../src';
 
 const CUSTOMERS = {
@@ -37,6 +44,39 @@ class MspOnboarding extends TerraformStack {
 
     const backup = new DataTenantformApplication(this, 'backup', { type: 'backup' });
     const partner = new DataTenantformTenant(this, 'northwind', { name: 'Northwind Partner' });
+
+    // The new customer: its tenant, backup with a storage quota, its administrator, its monitoring tool.
+    const contoso = new Tenant(this, 'contoso', {
+      parentId: partner.id,
+      kind: 'customer',
+      name: 'Contoso',
+      pricingMode: 'production',
+      contact: { email: 'it@contoso.example', firstName: 'Dana', lastName: 'Reyes', types: ['primary', 'technical'] },
+    });
+    new OfferingItems(this, 'contoso_backup', {
+      tenantId: contoso.id,
+      applicationId: backup.id,
+      // Storage in gigabytes; null would mean unlimited.
+      items: JSON.stringify([{ name: 'storage', quota: { value: 1024, overage: 100 } }, { name: 'workstations', quota: { value: 50 } }]),
+    });
+    const contosoAdmin = new User(this, 'contoso_admin', {
+      tenantId: contoso.id,
+      login: 'contoso-admin',
+      email: 'admin@contoso.example',
+      firstName: 'Dana',
+      lastName: 'Reyes',
+      notifications: ['quota', 'backup_error'],
+    });
+    new UserRoles(this, 'contoso_admin_roles', {
+      userId: contosoAdmin.id,
+      roles: JSON.stringify([{ tenant_id: contoso.id, role_id: 'company_admin' }]),
+    });
+    const monitoring = new ApiClient(this, 'contoso_monitoring', {
+      tenantId: contoso.id,
+      data: JSON.stringify({ purpose: 'monitoring' }),
+    });
+    new TerraformOutput(this, 'contoso_monitoring_client_id', { value: monitoring.id });
+    new TerraformOutput(this, 'contoso_monitoring_secret', { value: monitoring.clientSecret, sensitive: true });
 
     const bindings = Object.entries(CUSTOMERS).map(([key, name]) => {
       const customer = new DataTenantformTenant(this, key, { name, parentId: partner.id });

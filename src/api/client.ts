@@ -13,16 +13,22 @@ import { eventsMethods } from './areas/events';
 import { infrastructureMethods } from './areas/infrastructure';
 import { reportsMethods } from './areas/reports';
 import { tenantsMethods } from './areas/tenants';
+import { offeringItemsMethods } from './areas/offering-items';
+import { usersMethods } from './areas/users';
+import { clientsMethods } from './areas/clients';
 import { PlatformCore } from './core';
 
 export { collect, type ClientEvent, type PlatformClientOptions } from './core';
 export type { AgentUpdateSettingsItem, ListAgentsOptions } from './areas/agents';
-export type { AlertBody, AlertTypeBody } from './areas/alerts';
+export type { AlertBody, AlertTypeBody, ListAlertsOptions } from './areas/alerts';
 export type { SettingData } from './areas/applications';
 export type { SubscriptionBody } from './areas/events';
 export { INFRA_UUIDS_PER_REQUEST, type InfraCreate, type InfraUpdate } from './areas/infrastructure';
-export type { ReportBody } from './areas/reports';
-export { TENANT_UUIDS_PER_REQUEST, type GetTenantsOptions } from './areas/tenants';
+export type { ReportBody, ReportUpdate } from './areas/reports';
+export { TENANT_UUIDS_PER_REQUEST, type GetTenantsOptions, type TenantCreate, type TenantUpdate } from './areas/tenants';
+export type { OfferingItemWrite } from './areas/offering-items';
+export type { AccessPolicyWrite, UserCreate, UserUpdate } from './areas/users';
+export type { ApiClientCreate, ApiClientUpdate } from './areas/clients';
 
 const areas = [
   applicationsMethods,
@@ -32,6 +38,9 @@ const areas = [
   eventsMethods,
   alertsMethods,
   tenantsMethods,
+  offeringItemsMethods,
+  usersMethods,
+  clientsMethods,
 ] as const;
 
 type AreaMethods = typeof applicationsMethods &
@@ -40,7 +49,10 @@ type AreaMethods = typeof applicationsMethods &
   typeof agentsMethods &
   typeof eventsMethods &
   typeof alertsMethods &
-  typeof tenantsMethods;
+  typeof tenantsMethods &
+  typeof offeringItemsMethods &
+  typeof usersMethods &
+  typeof clientsMethods;
 
 export class PlatformClient extends PlatformCore {}
 

@@ -125,6 +125,11 @@ export class PlatformCore {
     this.#tokens = new TokenCache(() => this.#fetchToken(), { skewMs: opts.tokenSkewMs ?? 60_000 });
   }
 
+  /** Obtains an access token (if none is held): the credentials and the base URL are checked. */
+  async authenticate(): Promise<void> {
+    await this.#tokens.get();
+  }
+
   /** Access tokens issued to this client so far. */
   get tokensIssued(): number {
     return this.#tokens.issued;

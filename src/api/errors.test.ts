@@ -83,6 +83,8 @@ describe('PlatformError', () => {
     expect(isNotFound(mk(404))).toBe(true);
     expect(isNotFound(mk(409))).toBe(false);
     expect(isNotFound(new Error('404'))).toBe(false);
+    // A 404 without the platform's error body (a wrong base URL, a proxy) says nothing about the object.
+    expect(isNotFound(new PlatformError({ status: 404, interface: 'unknown', code: 'http_404', message: 'Not Found', method: 'GET', endpoint: '/api/2/x' }))).toBe(false);
   });
 
   test('a shape error names the endpoint and the field path', () => {

@@ -191,9 +191,17 @@ export class ResponseShapeError extends PlatformError {
   }
 }
 
-/** True when `err` is a platform answer that the object does not exist. */
+/**
+ * True when `err` is a platform answer that the object does not exist: a 404 in the platform's
+ * own error body. A bare 404 (a wrong base URL, a proxy) says nothing about the object.
+ */
 export function isNotFound(err: unknown): boolean {
-  return err instanceof PlatformError && err.status === 404;
+  return err instanceof PlatformError && err.status === 404 && !isForeignAnswer(err);
+}
+
+/** An error answer without any of the platform's error body shapes (code `http_<status>`). */
+export function isForeignAnswer(err: PlatformError): boolean {
+  return err.code === `http_${err.status}`;
 }
 
 /** True when `err` is a refusal because of a conflict (stale version, existing object, lock). */

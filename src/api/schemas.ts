@@ -206,7 +206,8 @@ export type AlertView = z.infer<typeof AlertView>;
 
 export const AlertPage = z.looseObject({
   items: z.array(AlertView),
-  paging: z.looseObject({ cursors: z.record(z.string(), z.unknown()) }).optional(),
+  // platform-interface: alerts paging (`after` absent on the last page).
+  paging: z.looseObject({ cursors: z.looseObject({ after: z.string().nullish() }) }),
 });
 
 // --- tenants and search (spec 1) -------------------------------------------------------------
@@ -219,8 +220,92 @@ export const Tenant = z.looseObject({
   name: z.string().optional(),
   kind: z.string().optional(),
   enabled: z.boolean().optional(),
+  // `full` level (spec 1) and the tenant object (GAPS: tenant object)
+  customer_type: z.string().optional(),
+  customer_id: z.string().nullish(),
+  internal_tag: z.string().nullish(),
+  language: z.string().nullish(),
+  contact: z.record(z.string(), z.unknown()).nullish(),
+  update_lock: z.looseObject({ enabled: z.boolean(), owner_id: z.string().nullish() }).nullish(),
+  ancestral_access: z.boolean().optional(),
+  pricing_mode: z.string().nullish(),
+  production_start_date: z.string().nullish(),
+  has_children: z.boolean().optional(),
+  deleted_at: z.string().nullish(),
 });
 export type Tenant = z.infer<typeof Tenant>;
+
+// --- tenant lifecycle, offering items, users, roles, API clients (GAPS: tenants, ...) -----------
+
+export const Pricing = z.looseObject({
+  mode: z.string(),
+  currency: z.string().nullish(),
+  version: int,
+  production_start_date: z.string().nullish(),
+});
+export type Pricing = z.infer<typeof Pricing>;
+
+export const Quota = z.looseObject({ value: int.nullable(), overage: int.nullable(), version: int });
+
+export const OfferingItem = z.looseObject({
+  application_id: z.string(),
+  name: z.string(),
+  edition: z.string().nullish(),
+  usage_name: z.string().nullish(),
+  tenant_id: z.string(),
+  status: z.union([z.literal(0), z.literal(1)]),
+  type: z.string(),
+  measurement_unit: z.string().nullish(),
+  locked: z.boolean().optional(),
+  quota: Quota.nullish(),
+  infra_id: z.string().nullish(),
+});
+export type OfferingItem = z.infer<typeof OfferingItem>;
+
+export const OfferingItemList = z.looseObject({ items: z.array(OfferingItem) });
+
+export const User = z.looseObject({
+  id: z.string(),
+  version: int,
+  tenant_id: z.string(),
+  login: z.string(),
+  contact: z.record(z.string(), z.unknown()).nullish(),
+  enabled: z.boolean(),
+  activated: z.boolean().optional(),
+  language: z.string().nullish(),
+  notifications: z.array(z.string()).optional(),
+  business_types: z.array(z.string()).optional(),
+});
+export type User = z.infer<typeof User>;
+
+export const AccessPolicy = z.looseObject({
+  id: z.string(),
+  issuer_id: z.string().nullish(),
+  trustee_id: z.string(),
+  trustee_type: z.string(),
+  tenant_id: z.string(),
+  role_id: z.string(),
+  version: int,
+});
+export type AccessPolicy = z.infer<typeof AccessPolicy>;
+
+export const AccessPolicyList = z.looseObject({ items: z.array(AccessPolicy) });
+
+export const ApiClient = z.looseObject({
+  client_id: z.string(),
+  tenant_id: z.string(),
+  type: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).nullish(),
+  token_endpoint_auth_method: z.string().optional(),
+  status: z.string(),
+  redirect_uris: z.array(z.string()).nullish(),
+  created_at: z.string().nullish(),
+});
+export type ApiClient = z.infer<typeof ApiClient>;
+
+/** Only the create's answer carries the secret (GAPS: API client read). */
+export const CreatedApiClient = ApiClient.extend({ client_secret: z.string().min(1) });
+export type CreatedApiClient = z.infer<typeof CreatedApiClient>;
 
 export const TenantPage = z.looseObject({
   timestamp: z.string().optional(),

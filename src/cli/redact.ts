@@ -2,7 +2,7 @@
  * Last line of defence for output: any known secret value (from the environment) is
  * replaced before text reaches a terminal or a log.
  */
-const SECRET_VARIABLES = ['TENANTFORM_CLIENT_SECRET'];
+const SECRET_VARIABLES = ['TENANTFORM_CLIENT_SECRET', 'TF_HTTP_PASSWORD', 'PGPASSWORD'];
 
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
   let out = text;

@@ -1,6 +1,5 @@
 import type { PlatformClient } from '../api';
 import { isNotFound } from '../api/errors';
-import { TenantformError } from '../errors';
 
 /**
  * The tenant a stack's drift alert is raised for: the nearest tenant that contains every
@@ -35,13 +34,10 @@ async function ancestry(client: PlatformClient, tenantId: string): Promise<strin
   return chain.length > 0 ? chain : [tenantId];
 }
 
-/** The top of the subtree the client sees: the visible tenant whose parent is not visible. */
+/**
+ * The API client's own tenant: the top of the subtree it sees. The platform has no listing of
+ * every visible tenant (GAPS: listing tenants without a filter), so ask for the client itself.
+ */
 async function callerTenant(client: PlatformClient): Promise<string> {
-  const tenants = await client.getTenants({ lod: 'stamps' });
-  const ids = new Set(tenants.map((t) => t.id));
-  const top = tenants.find((t) => t.parent_id === null || !ids.has(t.parent_id));
-  if (!top) {
-    throw new TenantformError('drift_alert_no_tenant', 'No tenant for the drift alert', 'The API client sees no tenant to raise the drift alert for.', false);
-  }
-  return top.id;
+  return client.ownTenantId();
 }

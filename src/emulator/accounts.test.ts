@@ -241,33 +241,30 @@ describe('emulator: account management', () => {
       }
     });
 
-    test('update: only kind, level and enabled of a monthly report change; the version must match', async () => {
+    test('update: only recipients, kind, level and enabled of a monthly report change; the PUT carries no version', async () => {
       const created = (await api.post('/api/2/reports', monthly())).json;
       const ok = await api.put(`/api/2/reports/${created.id}`, {
-        ...monthly(),
-        version: 1,
-        parameters: { ...monthly().parameters, kind: 'usage_daily', level: 'all_customers' },
-        schedule: { type: 'monthly', enabled: false },
+        parameters: { kind: 'usage_daily', level: 'all_customers' },
+        schedule: { enabled: false },
       });
       expect(ok.status).toBe(200);
       expect(ok.json).toMatchObject({ version: 2, parameters: { kind: 'usage_daily', level: 'all_customers' }, schedule: { enabled: false } });
 
-      const stale = await api.put(`/api/2/reports/${created.id}`, { version: 1, parameters: { kind: 'usage_current' } });
-      expect(stale.status).toBe(409);
-      expect(stale.json.error.code).toBe('conflict');
+      // GAPS: the PUT is not conditional; recipients change in place.
+      const recipients = await api.put(`/api/2/reports/${created.id}`, { recipients: [] });
+      expect(recipients.status).toBe(200);
+      expect(recipients.json).toMatchObject({ id: created.id, recipients: [], version: 3 });
 
-      const formats = await api.put(`/api/2/reports/${created.id}`, { version: 2, parameters: { formats: ['html'] } });
+      const formats = await api.put(`/api/2/reports/${created.id}`, { parameters: { formats: ['html'] } });
       expect(formats.status).toBe(400);
       expect(formats.json.error.details.info).toBe('parameters.formats');
-      const recipients = await api.put(`/api/2/reports/${created.id}`, { version: 2, recipients: [] });
-      expect(recipients.status).toBe(400);
-      const type = await api.put(`/api/2/reports/${created.id}`, { version: 2, schedule: { type: 'once' } });
+      const type = await api.put(`/api/2/reports/${created.id}`, { schedule: { type: 'once' } });
       expect(type.status).toBe(400);
       // sending unchanged values is fine
-      expect((await api.put(`/api/2/reports/${created.id}`, { version: 2, recipients: monthly().recipients })).status).toBe(200);
+      expect((await api.put(`/api/2/reports/${created.id}`, { result_action: monthly().result_action })).status).toBe(200);
 
       const once = (await api.post('/api/2/reports', { ...monthly(), schedule: { type: 'once' } })).json;
-      const onceUpdate = await api.put(`/api/2/reports/${once.id}`, { version: 1, parameters: { kind: 'usage_daily' } });
+      const onceUpdate = await api.put(`/api/2/reports/${once.id}`, { parameters: { kind: 'usage_daily' } });
       expect(onceUpdate.status).toBe(400);
     });
 
@@ -296,8 +293,15 @@ describe('emulator: account management', () => {
       expect(second.json.paging.cursors.after).toBeUndefined();
     });
 
+    test('listing without a filter answers 400 ParameterMalformed naming the four parameters', async () => {
+      const res = await api.get('/api/2/tenants?lod=basic');
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({ domain: 'PlatformAccountServer', code: 'ParameterMalformed' });
+      for (const p of ['uuids', 'parent_id', 'subtree_root_id', 'after']) expect(res.json.error.message).toContain(p);
+    });
+
     test('all tenants from the root sort by level; lod selects fields; parent_id and uuids filter', async () => {
-      const all = await api.get('/api/2/tenants');
+      const all = await api.get(`/api/2/tenants?subtree_root_id=${e.rootTenantId}`);
       const names = all.json.items.map((t: { name: string }) => t.name);
       expect(names.slice(0, 3)).toEqual(['Cloud Root', 'Northwind Partner', 'Southridge Partner']);
       expect(names).toHaveLength(9);
@@ -312,8 +316,8 @@ describe('emulator: account management', () => {
       expect((await api.get(`/api/2/tenants?parent_id=${tenant('Southridge Partner')}&uuids=${tenant('Wayne Legal')}`)).status).toBe(400);
       const many = Array.from({ length: 101 }, () => tenant('Wayne Legal')).join(',');
       expect((await api.get(`/api/2/tenants?uuids=${many}`)).status).toBe(400);
-      expect((await api.get('/api/2/tenants?lod=huge')).status).toBe(400);
-      expect((await api.get('/api/2/tenants?limit=0')).status).toBe(400);
+      expect((await api.get(`/api/2/tenants?subtree_root_id=${e.rootTenantId}&lod=huge`)).json.error.details.info).toBe('lod');
+      expect((await api.get(`/api/2/tenants?subtree_root_id=${e.rootTenantId}&limit=0`)).json.error.details.info).toBe('limit');
     });
 
     test('search finds tenants by name under a tenant', async () => {

@@ -246,9 +246,12 @@ function getSettings(ctx: RequestContext): Reply {
 function deleteSettings(ctx: RequestContext, id: string | null): Reply {
   if (id === null || id === '') throw agentBadRequest('id is required');
   const stored = ctx.store.world.agentUpdateSettings;
-  const table = masterFlag(ctx) ? stored.byTenant : stored.byAgent;
-  // spec 02: 204 whether deleted, absent or inaccessible
-  if (table[id] !== undefined) {
+  const master = masterFlag(ctx);
+  const table = master ? stored.byTenant : stored.byAgent;
+  const tenantId = master ? id : ctx.store.agent(id)?.tenant_id;
+  // spec 02: 204 whether deleted, absent or inaccessible; settings the caller cannot see stay.
+  const visible = tenantId !== undefined && visibleTenant(ctx, tenantId) !== undefined;
+  if (visible && table[id] !== undefined) {
     delete table[id];
     ctx.store.save();
   }

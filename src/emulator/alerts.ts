@@ -76,19 +76,86 @@ function raiseAlert(ctx: RequestContext): Reply {
   return json(200, { id: alert.id });
 }
 
+/** platform-interface: alerts paging (default page size). */
+const PAGE_SIZE = 100;
+const RANK = new Map(SEVERITIES.map((s, i) => [s, i]));
+
+/** A filter value `v`, `eq(v)`, `lt(v)`, `gt(v)`, `le(v)`, `ge(v)` or `or(a,b)` (spec 3, alert filters). */
+function operator(raw: string, param: string): { op: 'eq' | 'lt' | 'gt' | 'le' | 'ge' | 'or'; values: string[] } {
+  const m = /^(eq|lt|gt|le|ge|or)\((.*)\)$/.exec(raw);
+  if (!m) return { op: 'eq', values: [raw] };
+  const values = m[2].split(',').map((v) => v.trim());
+  if (values.some((v) => v === '') || (m[1] !== 'or' && values.length !== 1)) throw badRequest(`${param} has a malformed operator: ${raw}`);
+  return { op: m[1] as 'eq', values };
+}
+
+function compares(op: string, cmp: number): boolean {
+  return op === 'lt' ? cmp < 0 : op === 'gt' ? cmp > 0 : op === 'le' ? cmp <= 0 : op === 'ge' ? cmp >= 0 : cmp === 0;
+}
+
+function severityFilter(raw: string): (a: Alert) => boolean {
+  const { op, values } = operator(raw, 'severity');
+  for (const v of values) if (!RANK.has(v)) throw badRequest(`severity must be one of ${SEVERITIES.join(', ')}`);
+  if (op === 'or') return (a) => values.includes(a.severity);
+  return (a) => compares(op, (RANK.get(a.severity) ?? 0) - (RANK.get(values[0]) ?? 0));
+}
+
+/** Times are Unix timestamps in nanoseconds (spec 3). */
+function timeFilter(raw: string, param: string, at: (a: Alert) => string | undefined): (a: Alert) => boolean {
+  const { op, values } = operator(raw, param);
+  if (op === 'or' || !/^\d+$/.test(values[0])) throw badRequest(`${param} must be a number of nanoseconds, or eq, lt, gt, le, ge of one`);
+  const bound = BigInt(values[0]);
+  return (a) => {
+    const t = at(a);
+    if (t === undefined) return false;
+    const ns = BigInt(Date.parse(t)) * 1_000_000n;
+    return compares(op, ns < bound ? -1 : ns > bound ? 1 : 0);
+  };
+}
+
+function booleanParam(query: URLSearchParams, name: string): boolean {
+  const raw = query.get(name);
+  if (raw === null) return false;
+  if (raw !== 'true' && raw !== 'false') throw badRequest(`${name} must be true or false`);
+  return raw === 'true';
+}
+
+/** The cursor carries the filters and the position: a later page never mixes filters. */
+function readCursor(raw: string): { query: URLSearchParams; offset: number } {
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { q: string; o: number };
+    if (typeof parsed.q !== 'string' || !Number.isInteger(parsed.o) || parsed.o < 0) throw new Error('bad cursor');
+    return { query: new URLSearchParams(parsed.q), offset: parsed.o };
+  } catch {
+    throw badRequest('after is not a cursor of this listing');
+  }
+}
+
 function listAlerts(ctx: RequestContext): Reply {
-  const types = queryList(ctx.query, 'type');
-  const tenants = queryList(ctx.query, 'tenant');
-  const rawLimit = ctx.query.get('limit');
-  const limit = rawLimit === null ? undefined : Number(rawLimit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw badRequest('limit must be an integer >= 1');
-  const items = ctx.store.world.alerts
-    .filter((a) => ctx.store.isInSubtree(a.tenant.id, ctx.caller.tenantId))
-    .filter((a) => types.length === 0 || types.includes(a.type))
-    .filter((a) => tenants.length === 0 || tenants.includes(a.tenant.id))
-    .slice(0, limit);
-  // platform-interface: alert types (paging.cursors is {})
-  return json(200, { items, paging: { cursors: {} } });
+  const after = ctx.query.get('after');
+  const { query, offset } = after !== null ? readCursor(after) : { query: ctx.query, offset: 0 };
+  const types = queryList(query, 'type');
+  const tenants = queryList(query, 'tenant');
+  const rawLimit = query.get('limit');
+  const limit = rawLimit === null ? PAGE_SIZE : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1) throw badRequest('limit must be an integer >= 1');
+  const filters: Array<(a: Alert) => boolean> = [
+    (a) => ctx.store.isInSubtree(a.tenant.id, ctx.caller.tenantId),
+    (a) => types.length === 0 || types.includes(a.type),
+    (a) => tenants.length === 0 || tenants.includes(a.tenant.id),
+  ];
+  const severity = query.get('severity');
+  if (severity !== null) filters.push(severityFilter(severity));
+  const createdAt = query.get('created_at');
+  if (createdAt !== null) filters.push(timeFilter(createdAt, 'created_at', (a) => a.createdAt));
+  const deletedOnly = booleanParam(query, 'show_deleted_only');
+  const withDeleted = booleanParam(query, 'show_deleted');
+  filters.push((a) => (deletedOnly ? a.deletedAt !== undefined : withDeleted || a.deletedAt === undefined));
+  const all = ctx.store.world.alerts.filter((a) => filters.every((f) => f(a)));
+  const items = all.slice(offset, offset + limit);
+  const next = offset + limit < all.length ? Buffer.from(JSON.stringify({ q: query.toString(), o: offset + limit })).toString('base64url') : undefined;
+  // platform-interface: alerts paging (`after` absent on the last page)
+  return json(200, { items, paging: { cursors: next ? { after: next } : {} } });
 }
 
 export const alertRoutes: InterfaceRoutes = {

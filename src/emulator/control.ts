@@ -3,7 +3,7 @@
  * API clients with chosen scopes, a summary of the world and a reset to the seeded world.
  * They need no token: the emulator listens on loopback for tests, demos and benchmarks.
  */
-import { ALL_SCOPES, type ApiClient, type Store } from './store';
+import { ALL_SCOPES, type ApiClient, type InfraUsage, type Store } from './store';
 import type { FaultInjector } from './faults';
 import { isObject, UUID_RE, type Reply } from './router';
 
@@ -61,6 +61,18 @@ export function handleControl(method: string, path: string, rawBody: Buffer, sto
       store.world.clients.push(client);
       store.save();
       return { status: 201, body: { client_id: client.client_id, client_secret: client.client_secret, tenant_id: client.tenant_id, scopes: client.scopes } };
+    }
+    case 'PUT /_emulator/infra_usage': {
+      // platform-interface: emulator control details (customers using a component).
+      const body = parseJson(rawBody);
+      const usages = body?.tenants;
+      if (typeof body?.infra_id !== 'string' || store.world.infra[body.infra_id] === undefined) return problem(400, 'infra_id must be a component of the world');
+      if (!Array.isArray(usages) || usages.some((u) => !isObject(u) || typeof u.tenant_id !== 'string' || typeof u.offering_items_on !== 'boolean')) {
+        return problem(400, 'tenants must be a list of {tenant_id, offering_items_on}');
+      }
+      store.world.infraUsage = { ...store.world.infraUsage, [body.infra_id]: usages as InfraUsage[] };
+      store.save();
+      return { status: 200, body: { infra_id: body.infra_id, tenants: usages } };
     }
     case 'GET /_emulator/world':
       return { status: 200, body: summarizeWorld(store) };

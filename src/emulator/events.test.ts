@@ -82,6 +82,8 @@ describe('emulator: event streams', () => {
     ['type with the wrong prefix', { types: ['cti.a.p.em.topic.v1.0~a.p.tenant.created.v1.0'] }, 'types[0]'],
     ['wildcard inside a segment', { types: ['cti.a.p.em.event.v1.0~a.p.ten*ant.created.v1.0'] }, 'types[0]'],
     ['wildcard not last in a segment', { types: ['cti.a.p.em.event.v1.0~a.p.*x.v1.0'] }, 'types[0]'],
+    ['wildcard in the middle of the path', { types: ['cti.a.p.em.event.v1.0~a.p*.tenant.created.v1.0'] }, 'types[0]'],
+    ['two wildcards', { types: ['cti.a.p.em.event.v1.0~a.*.created.v1.*'] }, 'types[0]'],
     ['empty segment', { types: ['cti.a.p.em.event.v1.0~a.p..v1.0'] }, 'types[0]'],
     ['nothing after the prefix', { types: ['cti.a.p.em.event.v1.0~'] }, 'types[0]'],
     ['33 subject types', { subject_types: [...types32, 'cti.x'] }, 'subject_types'],

@@ -48,6 +48,10 @@ function checkCtiList(value: unknown, field: string, min: number, prefixes: stri
     if (typeof v !== 'string' || v === '') throw eventBadRequest(at, 'must be a CTI string');
     if (v.length > MAX_CTI) throw eventBadRequest(at, `must be at most ${MAX_CTI} characters`);
     if (prefixes !== undefined && !prefixes.some((p) => v.startsWith(p))) throw eventBadRequest(at, `must begin with ${prefixes.join(' or ')}`);
+    // Spec 3, `types`: an exact type, a path prefix ending in *, or a version form ending in v1.*.
+    if (prefixes !== undefined && v.includes('*') && v.indexOf('*') !== v.length - 1) {
+      throw eventBadRequest(at, 'must be an exact type, a path prefix ending in *, or a version form ending in v1.*: a wildcard may only be the last character');
+    }
     const problem = wildcardProblem(v);
     if (problem !== undefined) throw eventBadRequest(at, problem);
     return v;

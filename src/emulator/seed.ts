@@ -1,6 +1,7 @@
 /** The seeded world: a fixed tenant tree, the application catalogue, agents, topics and an API client. */
 import { SeededRandom, deriveSeed } from './prng';
-import type { Agent, ApiClient, Application, EventType, OwnSetting, Tenant, TenantKind, Topic, World } from './world';
+import { catalogueOf, offeringItem, UNLIMITED } from './offerings';
+import type { Agent, ApiClient, Application, EventType, OfferingItem, OwnSetting, Tenant, TenantKind, Topic, World } from './world';
 
 /** Scopes of the seeded API client: every scope that an emulated endpoint checks. */
 export const ALL_SCOPES: readonly string[] = [
@@ -49,6 +50,31 @@ function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
+/** The members a new tenant of `kind` starts with (GAPS: tenant object). */
+export function tenantDefaults(kind: TenantKind, now: string): Omit<Tenant, 'id' | 'parent_id' | 'name' | 'kind'> {
+  return {
+    enabled: true,
+    barrier: false,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    customer_type: 'default',
+    customer_id: null,
+    internal_tag: null,
+    language: 'en',
+    contact: {},
+    update_lock: { enabled: false, owner_id: null },
+    // GAPS: pricing mode (a new customer starts in trial)
+    pricing: { mode: kind === 'customer' ? 'trial' : 'production', currency: 'USD', version: 1, production_start_date: null },
+  };
+}
+
+/** Quotas seeded on partners' items: a few, so that drift on quotas has something to show. */
+const SEEDED_QUOTAS: Record<string, { value: number; overage: number }> = {
+  storage: { value: 10240, overage: 1024 },
+  workstations: { value: 500, overage: 50 },
+};
+
 /** Builds the seeded world: same seed, same ids, secrets and objects. */
 export function seedWorld(seed: number): World {
   const ids = new SeededRandom(deriveSeed(seed, 0x1d5));
@@ -60,12 +86,10 @@ export function seedWorld(seed: number): World {
       parent_id: t.parent === null ? null : (byName.get(t.parent)?.id ?? null),
       name: t.name,
       kind: t.kind,
-      enabled: true,
+      ...tenantDefaults(t.kind, SEED_TIME),
       barrier: t.barrier === true,
-      version: 1,
-      created_at: SEED_TIME,
-      updated_at: SEED_TIME,
     };
+    if (t.kind === 'customer') tenant.pricing = { ...tenant.pricing, mode: 'production', production_start_date: SEED_TIME.slice(0, 10) };
     tenants.push(tenant);
     byName.set(t.name, tenant);
   }
@@ -77,6 +101,18 @@ export function seedWorld(seed: number): World {
   const bindings: Record<string, string[]> = {};
   for (const t of tenants) {
     bindings[t.id] = t.kind === 'customer' ? [appId('platform')] : [appId('backup'), appId('platform')];
+  }
+
+  // Every tenant has the items of the applications it has on, the root every item.
+  const offeringItems: OfferingItem[] = [];
+  for (const t of tenants) {
+    for (const app of applications) {
+      if (t.kind !== 'root' && !(bindings[t.id] ?? []).includes(app.id)) continue;
+      for (const item of catalogueOf(app)) {
+        const q = t.kind === 'partner' ? SEEDED_QUOTAS[item.name] : undefined;
+        offeringItems.push(offeringItem(app, item, t.id, 1, q ? { ...q, version: 1 } : UNLIMITED));
+      }
+    }
   }
 
   const backup = appId('backup');
@@ -157,5 +193,9 @@ export function seedWorld(seed: number): World {
     alertTypes: {},
     alerts: [],
     clients: [primary],
+    offeringItems,
+    users: [],
+    accessPolicies: {},
+    deletedTenants: [],
   };
 }

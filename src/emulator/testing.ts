@@ -54,8 +54,8 @@ export class TestClient {
 
   constructor(
     readonly emulator: RunningEmulator,
-    private readonly clientId = emulator.clientId,
-    private readonly clientSecret = emulator.clientSecret,
+    readonly clientId = emulator.clientId,
+    readonly clientSecret = emulator.clientSecret,
   ) {}
 
   async accessToken(): Promise<string> {

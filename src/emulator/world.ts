@@ -11,10 +11,78 @@ export interface Tenant {
   name: string;
   kind: TenantKind;
   enabled: boolean;
+  /** The opposite of `ancestral_access`: ancestors' administrators cannot reach in. */
   barrier: boolean;
   version: number;
   created_at: string;
   updated_at: string;
+  customer_type: string;
+  customer_id: string | null;
+  internal_tag: string | null;
+  language: string;
+  /** GAPS: tenant contact (ContactPut members). */
+  contact: Record<string, unknown>;
+  update_lock: { enabled: boolean; owner_id: string | null };
+  /** GAPS: pricing mode (its version is separate from the tenant's). */
+  pricing: TenantPricing;
+  deleted_at?: string;
+}
+
+export interface TenantPricing {
+  mode: 'trial' | 'production' | 'suspended';
+  currency: string;
+  version: number;
+  production_start_date: string | null;
+}
+
+/** GAPS: offering item. Within a tenant, identified by (application_id, name, infra_id). */
+export interface OfferingItem {
+  application_id: string;
+  name: string;
+  edition: string;
+  usage_name: string;
+  tenant_id: string;
+  /** 0 off, 1 on. */
+  status: 0 | 1;
+  type: 'count' | 'feature' | 'infra';
+  measurement_unit: string;
+  locked?: boolean;
+  quota?: Quota;
+  infra_id?: string;
+}
+
+export interface Quota {
+  value: number | null;
+  overage: number | null;
+  version: number;
+}
+
+/** GAPS: user object. */
+export interface User {
+  id: string;
+  version: number;
+  tenant_id: string;
+  login: string;
+  contact: Record<string, unknown>;
+  enabled: boolean;
+  activated: boolean;
+  language: string;
+  notifications: string[];
+  business_types: string[];
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** GAPS: user roles (one access policy). */
+export interface AccessPolicy {
+  id: string;
+  issuer_id: string;
+  trustee_id: string;
+  trustee_type: 'user';
+  tenant_id: string;
+  role_id: string;
+  version: number;
 }
 
 export interface Application {
@@ -47,6 +115,12 @@ export interface InfraComponent {
   platform_owned: boolean;
   version: number;
   readonly: boolean;
+}
+
+/** A customer tenant using an infrastructure component; `offering_items_on` keeps even a forced delete off. */
+export interface InfraUsage {
+  tenant_id: string;
+  offering_items_on: boolean;
 }
 
 export interface ReportConfig {
@@ -136,6 +210,8 @@ export interface Alert {
   receivedAt: string;
   _source?: string;
   _sourceTimeStamp?: number;
+  /** Set when the alert was dismissed (deleted): hidden unless `show_deleted`. */
+  deletedAt?: string;
   details: Record<string, unknown>;
 }
 
@@ -145,6 +221,13 @@ export interface ApiClient {
   tenant_id: string;
   scopes: string[];
   status: 'enabled' | 'disabled';
+  /** Spec 1, client: set when the platform's interface created the client. */
+  type?: string;
+  data?: Record<string, unknown>;
+  token_endpoint_auth_method?: string;
+  redirect_uris?: string[];
+  created_at?: string;
+  created_by?: string;
 }
 
 export interface World {
@@ -161,6 +244,8 @@ export interface World {
   bindings: Record<string, string[]>;
   settings: OwnSetting[];
   infra: Record<string, InfraComponent>;
+  /** Customer tenants that use a component (infra id -> usages); set through emulator control. */
+  infraUsage?: Record<string, InfraUsage[]>;
   reports: Record<string, ReportConfig>;
   agents: Agent[];
   agentUpdateSettings: { byAgent: Record<string, AgentUpdateSettings>; byTenant: Record<string, AgentUpdateSettings> };
@@ -170,4 +255,10 @@ export interface World {
   alertTypes: Record<string, AlertType>;
   alerts: Alert[];
   clients: ApiClient[];
+  offeringItems: OfferingItem[];
+  users: User[];
+  /** user id -> the user's access policies */
+  accessPolicies: Record<string, AccessPolicy[]>;
+  /** Soft-deleted tenants, readable with `allow_deleted=true`. */
+  deletedTenants: Tenant[];
 }

@@ -9,6 +9,10 @@ import type { ResourceKind, State } from '../resources/declaration';
 import { agentUpdateSettings } from '../resources/kinds/agent-update-settings';
 import { applicationBinding } from '../resources/kinds/application-binding';
 import { infraComponent } from '../resources/kinds/infra-component';
+import { offeringItems } from '../resources/kinds/offering-items';
+import { tenant as tenantKind } from '../resources/kinds/tenant';
+import { user } from '../resources/kinds/user';
+import { userRoles } from '../resources/kinds/user-roles';
 import { tenantSetting } from '../resources/kinds/tenant-setting';
 import { usageReport } from '../resources/kinds/usage-report';
 import { canonicalJson } from '../resources/values';
@@ -47,6 +51,10 @@ const kinds = {
   infra: infraComponent as unknown as ResourceKind,
   agentUpdates: agentUpdateSettings as unknown as ResourceKind,
   report: usageReport as unknown as ResourceKind,
+  tenant: tenantKind as unknown as ResourceKind,
+  items: offeringItems as unknown as ResourceKind,
+  user: user as unknown as ResourceKind,
+  roles: userRoles as unknown as ResourceKind,
 };
 
 export async function discover(client: PlatformClient, rootTenantId: string): Promise<Discovery> {
@@ -64,6 +72,9 @@ export async function discover(client: PlatformClient, rootTenantId: string): Pr
     const found: Discovered[] = [];
     const add = (kind: ResourceKind, identity: State, label: string[]) =>
       found.push({ kind, importId: kind.identity(identity), tenant, label });
+
+    // The sub-tenants themselves; the exported tenant is where the export starts, so it stays a given.
+    if (tenant.id !== rootTenantId) add(kinds.tenant, { id: tenant.id }, ['tenant']);
 
     // GAPS "Enabling under a parent that lacks the application": the platform root has every
     // application implicitly, so its bindings are not something a configuration can manage.
@@ -97,6 +108,21 @@ export async function discover(client: PlatformClient, rootTenantId: string): Pr
     const reports = await mapLimit(reportIds, CONCURRENCY, (id) => client.getReport(id));
     for (const r of reports.sort((a, b) => reportLabel(a).localeCompare(reportLabel(b)) || a.id.localeCompare(b.id))) {
       add(kinds.report, { id: r.id }, [reportLabel(r)]);
+    }
+    // Offering items that are on, one resource per application (the platform root has every item implicitly).
+    if (!isPlatformRoot) {
+      const items = await client.listOfferingItems(tenant.id, { edition: '*' });
+      const appsOn = [...new Set(items.filter((i) => i.status === 1 && appById.has(i.application_id)).map((i) => i.application_id))];
+      for (const appId of appsOn.sort((a, b) => appLabel(appById, a).localeCompare(appLabel(appById, b)))) {
+        add(kinds.items, { tenant_id: tenant.id, application_id: appId }, [appLabel(appById, appId), 'offering_items']);
+      }
+    }
+
+    // Users and their roles. API clients are not exported: their secrets cannot be read back.
+    const users = await mapLimit(await client.listTenantUsers(tenant.id), CONCURRENCY, (id) => client.getUser(id));
+    for (const u of users.sort((a, b) => a.login.localeCompare(b.login))) {
+      add(kinds.user, { id: u.id }, ['user', u.login]);
+      if ((await client.getAccessPolicies(u.id)).length > 0) add(kinds.roles, { user_id: u.id }, ['user', u.login, 'roles']);
     }
     return found;
   });

@@ -37,6 +37,11 @@ describe('tenantform export against the emulator', () => {
     ({ emulator, client } = await start(dataFile));
     const world = emulator.world();
     seeded = await seedNorthwind(client, world);
+    const globexAdmin = await client.createUser({ tenant_id: seeded.globex, login: 'globex-admin', contact: { email: 'admin@globex.example' } });
+    const nil = '00000000-0000-0000-0000-000000000000';
+    await client.putAccessPolicies(globexAdmin.id, [
+      { id: nil, issuer_id: nil, trustee_id: globexAdmin.id, trustee_type: 'user', tenant_id: seeded.globex, role_id: 'company_admin', version: 0 },
+    ]);
     // Outside the exported subtree: never exported.
     await client.createInfra({
       owner_tenant_id: world.tenants['Southridge Partner'].id,
@@ -137,7 +142,28 @@ describe('tenantform export against the emulator', () => {
         generation_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       },
     });
-    expect(exp.objects).toHaveLength(13);
+    // The sub-tenants themselves, and the partner's offering items with their limited quotas.
+    expect(Object.keys(r.tenantform_tenant).sort()).toEqual([
+      'acme_manufacturing_tenant',
+      'globex_retail_tenant',
+      'initech_finance_tenant',
+      'o_brien_labs_unicode_gmbh_tenant',
+    ]);
+    expect(r.tenantform_tenant.initech_finance_tenant).toEqual({
+      parent_id: seeded.northwind,
+      kind: 'customer',
+      name: 'Initech Finance',
+      customer_type: 'default',
+      language: 'en',
+      ancestral_access: false,
+      pricing_mode: 'production',
+    });
+    const items = JSON.parse(r.tenantform_offering_items.northwind_partner_backup_offering_items.items);
+    expect(items).toContainEqual({ name: 'storage', quota: { value: 10240, overage: 1024 } });
+    expect(items).toContainEqual({ name: 'servers' });
+    expect(r.tenantform_user.globex_retail_user_globex_admin).toMatchObject({ tenant_id: seeded.globex, login: 'globex-admin', email: 'admin@globex.example' });
+    expect(JSON.parse(r.tenantform_user_roles.globex_retail_user_globex_admin_roles.roles)).toEqual([{ tenant_id: seeded.globex, role_id: 'company_admin' }]);
+    expect(exp.objects).toHaveLength(20);
     expect(exp.diagnostics).toEqual([]);
   });
 
@@ -174,7 +200,7 @@ describe('tenantform export against the emulator', () => {
     for (const r of state.resources) {
       expect(r.provider).toBe('provider["registry.terraform.io/tenantform/tenantform"]');
       const o = exp.objects.find((x) => x.address === `${r.type}.${r.name}`);
-      const kind = ALL_KINDS.find((k) => k.type === r.type) as ResourceKind;
+      const kind = ALL_KINDS.find((k) => k.type === r.type && k.kind === 'resource') as ResourceKind;
       const imported = await importResource({ kind, address: o!.address, ctx: { client }, id: o!.importId });
       expect(r.instances[0].attributes).toEqual(imported.value);
       expect(kind.identity(r.instances[0].attributes)).toBe(o!.importId);

@@ -1,4 +1,4 @@
-import { formatNumber, isObject, isSet, SensitiveValue, SetValue, typeName, UNKNOWN, type Value } from './values';
+import { formatNumber, isObject, isSet, SensitiveValue, typeName, UNKNOWN, type Value } from './values';
 
 /**
  * Terraform's automatic conversions between primitive types: numbers and booleans become
@@ -64,8 +64,4 @@ export function describe(v: Value): string {
   if (isObject(v)) return 'an object';
   const name = typeName(v);
   return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
-}
-
-export function setOf(values: readonly Value[]): SetValue {
-  return new SetValue(values);
 }

@@ -1,8 +1,9 @@
 import type { Expr, ForExpr, TemplatePart } from './ast';
-import { asBool, asString, describe, elementsOf, isPrimitive } from './convert';
+import { asBool, asString, describe, elementsOf } from './convert';
 import { callFunction } from './functions';
 import { applyBinary, applyUnary } from './operators';
-import { ExpressionFailure, fail, type SourceRange } from './problems';
+import { unifyResults } from './unify';
+import { ExpressionFailure, fail, hidingSecrets, type SourceRange } from './problems';
 import {
   containsSensitive,
   isObject,
@@ -78,13 +79,19 @@ export function evaluateExpr(e: Expr, scope: Scope): Value {
  */
 export function unmarked(values: Value[], operation: (values: Value[]) => Value): Value {
   const sensitive = values.some(containsSensitive);
-  return markIf(operation(sensitive ? values.map(unmarkDeep) : values), sensitive);
+  return markIf(
+    hidingSecrets(sensitive, () => operation(sensitive ? values.map(unmarkDeep) : values)),
+    sensitive
+  );
 }
 
 /** Like `unmarked`, for steps into a collection: only a mark on the collection itself carries over, not marks of elements left behind. */
 function outerMarked(values: Value[], operation: (values: Value[]) => Value): Value {
   const sensitive = values.some((v) => v instanceof SensitiveValue);
-  return markIf(operation(values.map((v) => (v instanceof SensitiveValue ? v.value : v))), sensitive);
+  return markIf(
+    hidingSecrets(sensitive, () => operation(values.map((v) => (v instanceof SensitiveValue ? v.value : v)))),
+    sensitive
+  );
 }
 
 function lookupName(name: string, scope: Scope, range: SourceRange): Value {
@@ -173,12 +180,12 @@ function conditional(e: Extract<Expr, { kind: 'conditional' }>, scope: Scope): V
     const chosen = requireBool(c, '?:', e.condition.range);
     if (chosen === UNKNOWN) return UNKNOWN;
     const result = evaluateExpr(chosen ? e.then : e.otherwise, scope);
-    return unifyWithOther(result, chosen ? e.otherwise : e.then, scope);
+    return unifyWithOther(result, chosen ? e.otherwise : e.then, scope, e.range);
   });
 }
 
-/** Both results of a conditional share one type: a number or bool opposite a string becomes a string. */
-function unifyWithOther(result: Value, other: Expr, scope: Scope): Value {
+/** Both results of a conditional share one type (see unify.ts); the other result's errors do not count. */
+function unifyWithOther(result: Value, other: Expr, scope: Scope, range: SourceRange): Value {
   let otherValue: Value;
   try {
     otherValue = evaluateExpr(other, scope);
@@ -186,11 +193,9 @@ function unifyWithOther(result: Value, other: Expr, scope: Scope): Value {
     if (e instanceof ExpressionFailure) return result;
     throw e;
   }
-  const plain = unmarkDeep(result);
-  const otherPlain = unmarkDeep(otherValue);
-  if (isPrimitive(plain) && isPrimitive(otherPlain) && typeof plain !== typeof otherPlain)
-    return markIf(asString(plain)!, result instanceof SensitiveValue);
-  return result;
+  const unified = unifyResults(result, otherValue);
+  if (unified === undefined) fail('invalid_type', '?:', range, 'The true and false results of the conditional have no common type.');
+  return unified;
 }
 
 function requireBool(v: Value, construct: string, range: SourceRange): boolean | typeof UNKNOWN {
@@ -222,7 +227,7 @@ function withLoopVariables(scope: Scope, keyVar: string | undefined, valueVar: s
 
 function forExpression(e: ForExpr, scope: Scope): Value {
   const collection = evaluateExpr(e.collection, scope);
-  return unmarked([collection], ([source]) => {
+  return outerMarked([collection], ([source]) => {
     if (source === UNKNOWN) return UNKNOWN;
     const items: Array<[Value, Value]> = [];
     for (const [key, value] of iterationPairs(source, 'for', e.collection.range)) {
@@ -274,7 +279,7 @@ function renderParts(parts: readonly TemplatePart[], scope: Scope): Value {
       );
     else
       add(
-        unmarked([evaluateExpr(part.collection, scope)], ([source]) => {
+        outerMarked([evaluateExpr(part.collection, scope)], ([source]) => {
           if (source === UNKNOWN) return UNKNOWN;
           const rendered = iterationPairs(source, '%{for}', part.range).map(([k, v]) =>
             renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v))

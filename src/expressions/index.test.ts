@@ -1,6 +1,5 @@
 import {
   contextOf,
-  evaluate,
   evaluateTemplate,
   parseTemplate,
   referencesOf,

@@ -18,6 +18,7 @@ export type { ExpressionProblem, ExpressionProblemCode, SourceRange } from './pr
 export { MAX_DEPTH } from './problems';
 export { referencesOf, type Traversal } from './references';
 export { supportedFunctions } from './functions';
+export { expressionDiagnostic } from './diagnostic';
 export { fromPlain } from './plain';
 export {
   UNKNOWN,
@@ -80,3 +81,5 @@ function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
 export function parseExpression(source: string): { expr: Expr } | { problem: ExpressionProblem } {
   return guarded(() => ({ expr: parseWholeExpression(new Cursor(source)) }));
 }
+
+export { evaluateConfigValue, referencesInConfigValue, type ConfigProblem } from './config-value';

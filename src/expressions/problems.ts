@@ -39,3 +39,23 @@ export function fail(code: ExpressionProblemCode, construct: string, range: Sour
 
 /** Nesting allowed in source and values before `too_deep`, far below what exhausts the stack. */
 export const MAX_DEPTH = 256;
+
+/**
+ * Runs an operation on values that were sensitive; a failure then keeps its code and construct
+ * but not its message, which could quote the secret.
+ */
+export function hidingSecrets<T>(sensitive: boolean, operation: () => T): T {
+  if (!sensitive) return operation();
+  try {
+    return operation();
+  } catch (e) {
+    if (!(e instanceof ExpressionFailure)) throw e;
+    const { code, construct, range } = e.problem;
+    throw new ExpressionFailure({
+      code,
+      construct,
+      range,
+      message: `"${construct}" failed on a sensitive value; the details are hidden so the value is not shown.`,
+    });
+  }
+}

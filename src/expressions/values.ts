@@ -49,10 +49,6 @@ export function isSet(v: Value): v is SetValue {
   return v instanceof SetValue;
 }
 
-export function isList(v: Value): v is readonly Value[] {
-  return Array.isArray(v);
-}
-
 export function isObject(v: Value): v is ValueObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof SetValue) && !(v instanceof SensitiveValue);
 }

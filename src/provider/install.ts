@@ -57,11 +57,11 @@ function launchRecordName(version: string): string {
 /**
  * The launcher Terraform runs. It names no path of this machine, so its content (and with it
  * the h1 checksum in `.terraform.lock.hcl`) is the same for a version wherever tenantform is
- * installed. It finds the compiled provider, in order: in the package TENANTFORM_PACKAGE_DIR
- * names; through the record the last install left beside the mirror (found from the launcher's
- * real location, since Terraform links the mirror's directory into `.terraform/providers`);
- * in `node_modules/tenantform` of the working directory or a parent (Terraform runs providers
- * in the configuration's directory, inside the project that depends on tenantform).
+ * installed. It runs the compiled provider of, in order: the package TENANTFORM_PACKAGE_DIR
+ * names; the package the last install recorded beside the mirror, if it is still there (found
+ * from the launcher's real location: Terraform links the mirror's directory into
+ * `.terraform/providers`); `node_modules/tenantform` of the working directory or a parent
+ * (Terraform runs providers in the configuration's directory, inside the user's project).
  */
 export function launcherScript(version: string): string {
   const entry = 'dist/provider/main.js';

@@ -111,7 +111,8 @@ export class TenantformProvider {
   kinds(): Map<string, AnyKind> {
     if (!this.#kinds) {
       const list = typeof this.#opts.kinds === 'function' ? this.#opts.kinds() : this.#opts.kinds;
-      this.#kinds = new Map(list.map((k) => [k.type, k]));
+      // A resource and a data source may share a type name (tenantform_tenant): data sources are keyed `data.<type>`.
+      this.#kinds = new Map(list.map((k) => [`${k.kind === 'data' ? 'data.' : ''}${k.type}`, k]));
     }
     return this.#kinds;
   }
@@ -406,7 +407,7 @@ export class TenantformProvider {
   }
 
   #dataSource(typeName: unknown): DataSourceKind | undefined {
-    const kind = this.kinds().get(String(typeName));
+    const kind = this.kinds().get(`data.${String(typeName)}`);
     return kind?.kind === 'data' ? kind : undefined;
   }
 

@@ -4,6 +4,8 @@ import type { DataSourceKind, ResourceKind, State } from '../resources/declarati
 import { putAgentUpdateSettingsBatch } from '../resources/kinds/agent-update-settings';
 import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
+import { recheckUnversioned } from '../resources/unversioned';
+import { errors } from '../errors';
 import { containsUnknown, normalize, preserveJsonText } from '../resources/values';
 import { CreateGate, heldIdentities } from './adoption';
 import { dependencies, type Configuration } from './config';
@@ -312,7 +314,15 @@ class ApplyRun {
     const finals = changes.map((c) => this.finalPlanned(c, c.before));
     const problems = finals.flatMap((f) => (Array.isArray(f) ? f : []));
     if (problems.length > 0) return this.failAll(steps, problems);
-    const planned = finals.map((f) => (f as { planned: State }).planned);
+    const rechecked = await Promise.all(
+      changes.map((c, i) => {
+        const planned = (finals[i] as { planned: State }).planned;
+        return c.before ? this.recheck(kind, c.address, c.before, planned) : { value: planned, diagnostics: [] };
+      }),
+    );
+    const refused = rechecked.flatMap((r) => r.diagnostics);
+    if (refused.length > 0) return this.failAll(steps, refused);
+    const planned = rechecked.map((r) => r.value!);
     const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.opts.clients.ctx(changes[0].address), planned));
     if (!r.value) return this.failAll(steps, r.diagnostics);
     for (const [i, c] of changes.entries()) {
@@ -323,6 +333,15 @@ class ApplyRun {
       steps[i].done(value);
     }
     return true;
+  }
+
+  /** What a batched update sends, once the object is read again and found as the plan saw it. */
+  private recheck(kind: ResourceKind, address: string, seen: State, planned: State) {
+    return runOperation(address, 'reading the object again before writing it', async () => {
+      const fresh = await recheckUnversioned(kind, { ...this.opts.clients.ctx(address), address }, address, seen, planned);
+      if (!fresh) throw errors.goneDuringApply(address);
+      return fresh;
+    });
   }
 
   private async record(address: string, kind: ResourceKind, value: State): Promise<void> {

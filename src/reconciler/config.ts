@@ -299,7 +299,7 @@ function declaredObject(
     throughLocals: targetsThroughLocals(used.locals, locals),
     dependsOn: collect(() => dependsOn(address, body.depends_on)) ?? [],
     ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
-    preventDestroy: lifecycle.prevent_destroy === true,
+    preventDestroy: collect(() => preventDestroy(address, lifecycle.prevent_destroy)) ?? false,
     provider,
   };
 }
@@ -312,6 +312,11 @@ function providerReference(address: string, raw: unknown): string {
     throw reconcilerErrors.invalidMetaArgument(address, 'provider', `"${PROVIDER_TYPE}" or "${PROVIDER_TYPE}.<alias>" naming a provider block`);
   }
   return name;
+}
+
+function preventDestroy(address: string, raw: unknown): boolean {
+  if (raw === undefined || raw === null || typeof raw === 'boolean') return raw === true;
+  throw reconcilerErrors.invalidMetaArgument(address, 'lifecycle.prevent_destroy', 'true or false');
 }
 
 function dependsOn(address: string, raw: unknown): string[] {

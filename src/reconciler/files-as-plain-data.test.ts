@@ -11,11 +11,11 @@ describe('state and plan files as plain data', () => {
     `{"version":4,"serial":1,"lineage":"l","outputs":{},"resources":[{"mode":"managed","type":"tenantform_infra_component","name":"a","provider":"p","instances":[{"schema_version":0,"attributes":${attributes},"sensitive_attributes":[]}]}]}`;
 
   it('reads __proto__ and constructor in a state as ordinary keys', () => {
-    const doc = parseState('s.tfstate', state('{"__proto__":{"id":"x"},"constructor":"c"}'));
+    const doc = parseState('s.tfstate', state('{"id":"real","__proto__":{"id":"x"},"constructor":"c"}'));
     const attributes = doc.resources[0].instances[0].attributes;
     expect(Object.getPrototypeOf(attributes)).toBeNull();
-    expect(attributes.id).toBeUndefined();
-    expect(Object.keys(attributes)).toEqual(['__proto__', 'constructor']);
+    expect(attributes.id).toBe('real');
+    expect(Object.keys(attributes)).toEqual(['id', '__proto__', 'constructor']);
     expect((doc.outputs as Record<string, unknown>).toString).toBeUndefined();
   });
 
@@ -29,7 +29,21 @@ describe('state and plan files as plain data', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenantform-planfile-'));
     try {
       const file = join(dir, 'p.plan');
-      writeFileSync(file, JSON.stringify({ format: 'tenantform-plan', version: 1, plan: { changes: [{ after: { id: { $tenantform: 'unknown' } } }] }, data: {} }));
+      const change = {
+        address: 'tenantform_infra_component.a',
+        mode: 'managed',
+        type: 'tenantform_infra_component',
+        name: 'a',
+        action: 'create',
+        before: null,
+        after: { id: { $tenantform: 'unknown' } },
+        requiresReplace: [],
+        changed: [],
+        sensitive: [],
+        identifying: [],
+      };
+      const plan = { stack: 'main', configHash: 'h', priorState: null, changes: [change], drift: [], diagnostics: [], refreshOnly: false };
+      writeFileSync(file, JSON.stringify({ format: 'tenantform-plan', version: 1, plan, data: {} }));
       const loaded = loadPlan(file);
       expect((loaded.plan.changes[0].after as Record<string, unknown>).id).toBe(Unknown);
       writeFileSync(file, `{"format":"tenantform-plan","version":1,"data":{},"plan":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);

@@ -51,12 +51,24 @@ describe('saved plans', () => {
 
   it('round-trips values known only after apply', async () => {
     const state = await StateStore.open(join(dir, 's.tfstate'));
-    const change = { address: 'tenantform_infra_component.a', after: { id: Unknown, list: ['x', Unknown] } } as unknown as PlannedChange;
+    const change: PlannedChange = {
+      address: 'tenantform_infra_component.a',
+      mode: 'managed',
+      type: 'tenantform_infra_component',
+      name: 'a',
+      action: 'create',
+      before: null,
+      after: { id: Unknown, list: ['x', Unknown] },
+      requiresReplace: [],
+      changed: [],
+      sensitive: [],
+      identifying: [],
+    };
     await savePlan(join(dir, 'p.plan'), { plan: plan(state, [change]), data: {} });
     const loaded = loadPlan(join(dir, 'p.plan'));
     expect(loaded.plan.changes[0].after).toEqual({ id: Unknown, list: ['x', Unknown] });
     writeFileSync(join(dir, 'bad.plan'), '{"format":"other"}');
-    expect(() => loadPlan(join(dir, 'bad.plan'))).toThrow('not a tenantform plan file');
+    expect(() => loadPlan(join(dir, 'bad.plan'))).toThrow('at format: expected "tenantform-plan", found "other"');
   });
 
   it('refuses a plan whose state moved on, was replaced, or whose configuration changed', async () => {

@@ -9,6 +9,7 @@ import { mapLimited } from './graph';
 import type { PlannedChange } from './model';
 import type { PlanResult } from './planner';
 import { seenOf } from './planner';
+import { planFileProblem } from './plan-schema';
 import { writeAtomically, type StateStore } from './state';
 import { MAX_DEPTH, ownValue, parsePlainJson } from '../plain-json';
 
@@ -39,10 +40,9 @@ export function loadPlan(file: string): PlanResult {
   } catch (err) {
     throw reconcilerErrors.planfileUnreadable(file, (err as Error).message);
   }
-  if (doc.format !== FORMAT || doc.version !== FORMAT_VERSION || !doc.plan || !doc.data) {
-    throw reconcilerErrors.planfileUnreadable(file, `not a tenantform plan file (version ${FORMAT_VERSION})`);
-  }
-  return { plan: doc.plan, data: doc.data };
+  const problem = planFileProblem(doc);
+  if (problem !== undefined) throw reconcilerErrors.planfileUnreadable(file, problem);
+  return { plan: doc.plan!, data: doc.data! };
 }
 
 export interface FreshnessCheck {

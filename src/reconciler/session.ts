@@ -6,8 +6,9 @@ import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDE
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
 import { ProviderClients } from './clients';
-import { acquireLock, type StateLock } from './lock';
 import type { VariableInputs } from './variables';
+import { openBackend, withStateLock, type StateBackend } from '../backends';
+import { checkPlatform } from './preflight';
 import { StateStore } from './state';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
@@ -23,7 +24,8 @@ export interface WorkspaceOptions {
 
 export interface Workspace {
   readonly configuration: Configuration;
-  readonly statePath: string;
+  /** Where the state lives: the stack's `terraform.backend` (nothing connected yet). */
+  readonly backend: StateBackend;
   /** Warnings found while loading the configuration. */
   readonly diagnostics: Diagnostic[];
   /** Seconds the retries of one request may take (the command line's choice, when made). */
@@ -38,7 +40,8 @@ export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics
   const location = locateConfiguration(opts);
   const { configuration, diagnostics } = loadConfiguration({ ...location, inputs: { given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } });
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
-  return { configuration, diagnostics, statePath: opts.state ?? location.defaultState };
+  const backend = openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+  return { configuration, diagnostics, backend };
 }
 
 /**
@@ -80,29 +83,70 @@ export function resourceKind(type: string): ResourceKind | undefined {
   return RESOURCE_KINDS.get(type);
 }
 
+/** `--lock` and `--lock-timeout`, as Terraform's `-lock` and `-lock-timeout`. */
+export interface StateLockFlags {
+  readonly lock?: boolean;
+  readonly lockTimeoutMs?: number;
+}
+
 /**
- * Runs `work` with the state locked and open, and a client; releases both whatever happens.
+ * Runs `work` with the state locked (unless `--lock=false`) and open, and a client;
+ * releases the lock, the client and the backend's connections whatever happens.
  */
 export async function withLockedState<T>(
   workspace: Workspace,
   env: NodeJS.ProcessEnv,
   operation: string,
   work: (state: StateStore, client: PlatformClient, clients: ProviderClients) => Promise<T>,
+  flags: StateLockFlags = {},
 ): Promise<T> {
   const connect = (provider: string) => platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds, provider);
   // Credentials are checked before the lock is taken.
   ProviderClients.check(workspace.configuration, connect);
   let clients: ProviderClients | undefined;
-  let lock: StateLock | undefined;
   try {
-    lock = acquireLock(workspace.statePath, operation, TENANTFORM_VERSION);
-    const state = await StateStore.open(workspace.statePath);
-    // The state adds the providers of objects no longer declared.
-    clients = ProviderClients.open(workspace.configuration, state, connect);
-    return await work(state, clients.default, clients);
+    return await withLockedBackend(
+      workspace.backend,
+      operation,
+      async (state) => {
+        // The state adds the providers of objects no longer declared.
+        const open = ProviderClients.open(workspace.configuration, state, connect);
+        clients = open;
+        await Promise.all(open.names().map((name) => checkPlatform(open.named(name))));
+        return work(state, open.default, open);
+      },
+      flags,
+    );
   } finally {
-    lock?.release();
     await clients?.close();
+  }
+}
+
+/** The state of a backend, locked (unless `--lock=false`) and open; the backend is closed after. */
+export async function withLockedBackend<T>(backend: StateBackend, operation: string, work: (state: StateStore) => Promise<T>, flags: StateLockFlags = {}): Promise<T> {
+  try {
+    return await withStateLock(
+      backend,
+      { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION },
+      async () => work(await StateStore.load(backend)),
+    );
+  } finally {
+    await backend.close();
+  }
+}
+
+/** The backend of a stack, from its configuration's `terraform.backend`, without checking the rest of the configuration. */
+export function stackBackend(opts: WorkspaceOptions): StateBackend {
+  const location = locateConfiguration(opts);
+  return openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+}
+
+/** Runs `work` with the state read without a lock (reports that change nothing); closes the backend after. */
+export async function withUnlockedState<T>(workspace: Pick<Workspace, 'backend'>, work: (state: StateStore) => Promise<T>): Promise<T> {
+  try {
+    return await work(await StateStore.load(workspace.backend));
+  } finally {
+    await workspace.backend.close();
   }
 }
 

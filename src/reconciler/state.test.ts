@@ -87,4 +87,20 @@ describe('state file', () => {
     writeFileSync(path, '{ half');
     await expect(StateStore.open(path)).rejects.toThrow('not JSON');
   });
+
+  it('keeps the outputs a state holds, and reads the empty file Terraform creates when it locks as no state', async () => {
+    const outputs = { endpoint: { value: 'https://x', type: 'string' }, token: { value: 'sha256:ab', type: 'string', sensitive: true } };
+    writeFileSync(path, JSON.stringify({ version: 4, terraform_version: '1.11.4', serial: 3, lineage: 'l', outputs, resources: [], check_results: null }));
+    const store = await StateStore.open(path);
+    store.put('tenantform_infra_component.a', infraComponent, attributes, []);
+    await store.save();
+    expect(JSON.parse(readFileSync(path, 'utf8')).outputs).toEqual(outputs);
+    const reopened = await StateStore.open(path);
+    expect(reopened.outputs()).toEqual(outputs);
+    reopened.setOutputs({ endpoint: { value: 'https://y', type: 'string' } });
+    await reopened.save();
+    expect((await StateStore.open(path)).outputs()).toEqual({ endpoint: { value: 'https://y', type: 'string' } });
+    writeFileSync(path, '');
+    expect((await StateStore.open(path)).existed).toBe(false);
+  });
 });

@@ -7,6 +7,7 @@ import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
 import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
+import { stateProblem } from './state-schema';
 
 /**
  * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
@@ -107,21 +108,27 @@ export class StateStore {
   private writes: Promise<void> = Promise.resolve();
 
   private constructor(
-    readonly path: string,
+    private readonly storage: StateStorage,
     private doc: StateDocument,
     /** Whether a state file existed when the store was opened. */
     readonly existed: boolean,
   ) {}
 
-  static async open(path: string): Promise<StateStore> {
-    let text: string;
-    try {
-      text = await fs.readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
-      return new StateStore(path, emptyState(), false);
-    }
-    return new StateStore(path, parseState(path, text), true);
+  /** The state of a local file (no lock taken: see src/backends for locked access). */
+  static open(path: string): Promise<StateStore> {
+    return StateStore.load(localStateFile(path));
+  }
+
+  /** Reads the state from where it is kept; a missing (or empty) state is a new, empty one. */
+  static async load(storage: StateStorage): Promise<StateStore> {
+    const text = await storage.read();
+    if (text === undefined) return new StateStore(storage, emptyState(), false);
+    return new StateStore(storage, parseState(storage.location, text), true);
+  }
+
+  /** Where the state is kept, for messages. */
+  get path(): string {
+    return this.storage.location;
   }
 
   get lineage(): string {
@@ -135,15 +142,6 @@ export class StateStore {
   /** A deep copy of the document as it is now. */
   snapshot(): StateDocument {
     return structuredClone(this.doc);
-  }
-
-  /** The output values as recorded (Terraform's shape: `{ value, type, sensitive? }`). */
-  outputs(): Readonly<Record<string, unknown>> {
-    return this.doc.outputs;
-  }
-
-  setOutputs(outputs: Record<string, unknown>): void {
-    this.doc.outputs = outputs;
   }
 
   objects(): RecordedObject[] {
@@ -174,14 +172,18 @@ export class StateStore {
     const { mode, type, name, block, key } = splitAddress(address);
     const stored: State = { ...attributes };
     for (const [attr, a] of Object.entries(kind.attributes)) {
-      if (a.sensitive && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
+      if (a.sensitive && !a.keptInState && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
     }
     const instance: StateInstance = {
       ...(key === undefined ? {} : { index_key: key }),
       schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
       attributes: stored,
-      // Arguments given a sensitive value (Terraform's marks), so that Terraform keeps them sensitive.
-      sensitive_attributes: [...sensitiveArguments].sort().map((name) => [{ type: 'get_attr', value: name }]),
+      // Terraform's marks (paths of get_attr steps): sensitive values kept as they are, and arguments given a sensitive value.
+      sensitive_attributes: [
+        ...new Set([...Object.entries(kind.attributes).filter(([, a]) => a.sensitive && a.keptInState).map(([attr]) => attr), ...sensitiveArguments]),
+      ]
+        .sort()
+        .map((attr) => [{ type: 'get_attr', value: attr }]),
       // Terraform records the blocks an instance depends on, without instance keys.
       dependencies: [...new Set(dependencies.map(blockOf))].sort(),
     };
@@ -207,6 +209,31 @@ export class StateStore {
       const instances = r.instances.filter((i) => i.index_key !== key);
       return instances.length > 0 ? [{ ...r, instances }] : [];
     });
+  }
+
+  /** The root module's outputs, in Terraform's shape (`{ name: { value, type, sensitive? } }`). */
+  outputs(): Record<string, unknown> {
+    return structuredClone(this.doc.outputs);
+  }
+
+  /** Replaces the recorded outputs; written with the next `save()`. */
+  setOutputs(outputs: Record<string, unknown>): void {
+    this.doc.outputs = structuredClone(outputs);
+  }
+
+  /** Gives a recorded object another address of the same type (`state mv`). */
+  move(from: string, to: string): void {
+    const target = splitAddress(to);
+    const resource = this.doc.resources.find((r) => addressOf(r) === from);
+    if (resource) Object.assign(resource, { mode: target.mode, type: target.type, name: target.name });
+    this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));
+  }
+
+  /** Replaces the whole document as given, serial included (`state push`). */
+  async overwrite(doc: StateDocument): Promise<void> {
+    await this.writes;
+    this.doc = structuredClone(doc);
+    await this.storage.write(serializeState(this.doc));
   }
 
   pending(): PendingCreate[] {
@@ -239,14 +266,44 @@ export class StateStore {
   save(): Promise<void> {
     const next = this.writes.then(async () => {
       this.doc.serial += 1;
-      await writeAtomically(this.path, `${JSON.stringify(this.doc, null, 2)}\n`);
+      await this.storage.write(serializeState(this.doc));
     });
     this.writes = next.catch(() => undefined);
     return next;
   }
 }
 
-function emptyState(): StateDocument {
+/** Reads and replaces a state document's text wherever it is kept (a file, a database row, a URL). */
+export interface StateStorage {
+  readonly location: string;
+  /** The text, or undefined when there is no state yet. */
+  read(): Promise<string | undefined>;
+  write(text: string): Promise<void>;
+}
+
+/** A state file read and written as it is, without a lock. */
+export function localStateFile(path: string): StateStorage {
+  return {
+    location: path,
+    read: async () => {
+      try {
+        const text = await fs.readFile(path, 'utf8');
+        // Terraform creates the file empty when it takes its lock on a new state.
+        return text.trim() === '' ? undefined : text;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+      }
+    },
+    write: (text) => writeAtomically(path, text),
+  };
+}
+
+export function serializeState(doc: StateDocument): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export function emptyState(): StateDocument {
   return { version: 4, terraform_version: TERRAFORM_VERSION, serial: 0, lineage: randomUUID(), outputs: {}, resources: [], check_results: null };
 }
 
@@ -257,17 +314,18 @@ export function parseState(path: string, text: string): StateDocument {
   } catch (err) {
     throw reconcilerErrors.stateUnreadable(path, err instanceof SyntaxError ? `not JSON (${err.message})` : (err as Error).message);
   }
-  const d = doc as Partial<StateDocument>;
-  if (typeof doc !== 'object' || doc === null) throw reconcilerErrors.stateUnreadable(path, 'not a JSON object');
-  if (d.version !== 4) throw reconcilerErrors.stateUnreadable(path, `state format version ${String(d.version)}; tenantform reads version 4`);
-  if (typeof d.serial !== 'number' || typeof d.lineage !== 'string' || !Array.isArray(d.resources)) {
-    throw reconcilerErrors.stateUnreadable(path, 'serial, lineage or resources missing');
-  }
-  return { ...d, outputs: d.outputs ?? {}, check_results: null } as StateDocument;
+  const problem = stateProblem(doc);
+  if (problem !== undefined) throw reconcilerErrors.stateUnreadable(path, problem);
+  const d = doc as StateDocument;
+  return { ...d, outputs: d.outputs ?? {}, check_results: null };
 }
 
 /** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
-export async function writeAtomically(path: string, text: string, opts: { backup: boolean } = { backup: true }): Promise<void> {
+export async function writeAtomically(
+  path: string,
+  text: string,
+  opts: { backup: boolean } = { backup: true },
+): Promise<void> {
   const dir = dirname(path);
   await fs.mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);

@@ -14,8 +14,13 @@ interface BaseAttribute {
   readonly description: string;
   /** Changing it replaces the object (Terraform's RequiresReplace). */
   readonly forceNew?: boolean;
-  /** Never shown in plans, logs or errors; stored only as a hash. */
+  /** Never shown in plans, logs or errors; stored only as a hash (unless `keptInState`). */
   readonly sensitive?: boolean;
+  /**
+   * A sensitive value the platform issues once and never returns again (an API client's
+   * secret): kept in the state as is, as Terraform keeps such secrets, so outputs can use it.
+   */
+  readonly keptInState?: boolean;
   /** The platform's optimistic-concurrency version field. */
   readonly version?: boolean;
   /** Value used when the configuration leaves an optional attribute out. */

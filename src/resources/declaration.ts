@@ -62,6 +62,10 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   readonly nonIdempotentCreate?: boolean;
   /** When set, deleting only stops managing the object; this warning says so. */
   readonly deleteOnlyForgets?: string;
+  /** Changes the platform would refuse, found at plan time so that no request is sent. */
+  planProblems?(prior: State, planned: State): RuleViolation[];
+  /** A warning a plan shows when it deletes the object (e.g. what goes with it). */
+  deleteWarning?(prior: State): string | undefined;
   /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */
   replaceReasons?(prior: State, planned: State): AttributePath[];
   /** The stable identity of an object, as used by import. */
@@ -89,6 +93,8 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    */
   adoptionCandidates?(ctx: OperationContext, pending: State): Promise<State[]>;
   upgradeState?(fromVersion: number, raw: State): State;
+  /** Why the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
+  notInEffect?(live: State): { readonly detail: string; readonly path: AttributePath } | undefined;
 }
 
 export interface DataSourceKind<As extends Attributes = Attributes> extends KindBase<As> {

@@ -23,3 +23,14 @@ export function splitImportId(id: string, names: readonly string[]): State | Rul
 export function isViolation(x: State | RuleViolation): x is RuleViolation {
   return typeof x.code === 'string' && Array.isArray(x.path) && typeof x.expected === 'string';
 }
+
+/** The import id of an object known by one uuid: `attributes(id)` are what the id tells (by default `{id}`). */
+export function uuidImportId(what: string, attributes: (id: string) => State = (id) => ({ id })) {
+  return {
+    format: `the ${what} id (a uuid)`,
+    parse: (id: string): State | RuleViolation =>
+      UUID_PATTERN.test(id)
+        ? attributes(id)
+        : { code: 'invalid_import_id', path: [], expected: `a ${what} id (uuid)`, found: JSON.stringify(id), message: 'The import id is not a uuid.' },
+  };
+}

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostics';
 import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
 import { isViolation } from './import-id';
+import { recheckUnversioned } from './unversioned';
 import { normalize, preserveJsonText } from './values';
 
 /**
@@ -92,13 +93,18 @@ export function createResource(req: Base & { planned: State }): Promise<Operatio
 
 export function updateResource(req: Base & { prior: State; planned: State }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'updating the object', async () => {
-    const updated = await req.kind.update(withAddress(req), req.prior, req.planned);
+    const planned = await recheckUnversioned(req.kind, withAddress(req), req.address, req.prior, req.planned);
+    if (!planned) throw errors.goneDuringApply(req.address);
+    const updated = await req.kind.update(withAddress(req), req.prior, planned);
     return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, updated));
   });
 }
 
 export function deleteResource(req: Base & { prior: State }): Promise<OperationResult<void>> {
-  return runOperation(req.address, 'deleting the object', () => req.kind.delete(withAddress(req), req.prior));
+  return runOperation(req.address, 'deleting the object', async () => {
+    // Already gone is what a delete wants.
+    if (await recheckUnversioned(req.kind, withAddress(req), req.address, req.prior, req.prior)) await req.kind.delete(withAddress(req), req.prior);
+  });
 }
 
 /**

@@ -38,6 +38,8 @@ export function planResource(req: PlanRequest): PlanResponse {
     if (kind.deleteOnlyForgets) {
       diagnostics.push({ severity: 'warning', summary: 'The platform cannot delete this object', detail: kind.deleteOnlyForgets, address });
     }
+    const goesWithIt = kind.deleteWarning?.(prior);
+    if (goesWithIt) diagnostics.push({ severity: 'warning', summary: 'Deleting this object deletes more', detail: goesWithIt, address });
     return { action: 'delete', planned: null, requiresReplace: [], changed: [], diagnostics };
   }
   const config = withIgnoredChanges(kind, normalize(kind.attributes, req.config), prior, req.ignoreChanges);
@@ -58,6 +60,9 @@ export function planResource(req: PlanRequest): PlanResponse {
     if (configured === Unknown || !valueEqual(a, configured, prior[name])) changed.push(name);
   }
   if (changed.length === 0) return { action: 'no-op', planned, requiresReplace: [], changed, diagnostics };
+  for (const v of kind.planProblems?.(prior, planned) ?? []) {
+    diagnostics.push({ severity: 'error', summary: v.message, detail: `Expected ${v.expected}; found ${v.found}.`, address, path: v.path });
+  }
 
   const requiresReplace: AttributePath[] = changed.filter((n) => kind.attributes[n].forceNew).map((n) => [n]);
   for (const path of kind.replaceReasons?.(prior, planned) ?? []) {

@@ -1,4 +1,4 @@
-import { isConflict, isNotFound } from '../api/errors';
+import { isConflict, isNotFound, type PlatformError } from '../api/errors';
 import { errors, TenantformError } from '../errors';
 import type { OperationContext, State } from './declaration';
 
@@ -45,8 +45,11 @@ export async function deleteVersioned<T extends { version: number }>(
     await remove(expected);
   } catch (err) {
     if (isNotFound(err)) return;
-    if (isConflict(err)) throw conflict(object, prior, expected, (await object.fetch(ctx, String(prior.id)))?.version ?? 'unknown');
-    throw err;
+    if (!isConflict(err)) throw err;
+    // A 409 at the version the plan saw is a refusal for another reason (in use), not a stale version.
+    const live = await object.fetch(ctx, String(prior.id));
+    if (live && live.version === expected) throw refused(object, prior, (err as PlatformError).platformMessage);
+    throw conflict(object, prior, expected, live?.version ?? 'unknown');
   }
 }
 
@@ -54,4 +57,10 @@ export async function deleteVersioned<T extends { version: number }>(
 function conflict<T extends { version: number }>(object: VersionedObject<T>, prior: State, expected: number, live: unknown): TenantformError {
   const e = errors.versionConflict(object.describe(prior), expected, live);
   return new TenantformError(e.code, e.summary, e.detail, e.retryable);
+}
+
+/** The platform refused the delete of an object at the planned version: its reason, as it gave it. */
+function refused<T extends { version: number }>(object: VersionedObject<T>, prior: State, reason: string): TenantformError {
+  const e = errors.deleteRefused(object.describe(prior), reason);
+  return new TenantformError(e.code, e.summary, e.detail, e.retryable, undefined, e.path);
 }

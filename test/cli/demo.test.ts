@@ -18,11 +18,15 @@ test('the demo plans, applies, detects the outside change, repairs it and ends o
   expect(code).toBe(0);
   const steps = stdout.split('\n=== ');
   const step = (title: string) => steps.find((s) => s.startsWith(title)) ?? '';
-  expect(step('Plan\n')).toContain('Plan: 9 to add, 0 to change, 0 to destroy.');
+  const plan = step('Plan\n');
+  expect(plan).toContain('Plan: 14 to add, 0 to change, 0 to destroy.');
+  expect(plan).toContain('# tenantform_tenant.contoso will be created');
+  expect(plan).toMatch(/client_secret\s+= \(sensitive value\)/);
   const repair = step('Plan: the change outside tenantform');
   expect(repair).toContain('Objects have changed outside of tenantform');
   expect(repair).toMatch(/url\s+= "https:\/\/dr-old\.northwind\.example" -> "https:\/\/dr\.northwind\.example"/);
   expect(repair).toMatch(/value\s+= "30" -> "90"/);
-  expect(repair).toContain('Plan: 0 to add, 2 to change, 0 to destroy.');
+  expect(repair).toMatch(/name\s+= "Contoso \(renamed in the console\)" -> "Contoso"/);
+  expect(repair).toContain('Plan: 0 to add, 3 to change, 0 to destroy.');
   expect(step('Plan: nothing left to do')).toContain('No changes. Your configuration matches the platform.');
 }, 180_000);

@@ -61,7 +61,7 @@ describe('tenantform export (the built CLI)', () => {
       ['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--imports', imports, '--state', state, '--stack', 'northwind'],
       env,
     );
-    expect(run.stderr).toMatch(/Exported 11 objects from "Northwind Partner" and 3 tenants below it \(stack "northwind"\)/);
+    expect(run.stderr).toMatch(/Exported 15 objects from "Northwind Partner" and 3 tenants below it \(stack "northwind"\)/);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
 
@@ -70,7 +70,9 @@ describe('tenantform export (the built CLI)', () => {
     expect(config.resource.tenantform_usage_report.northwind_partner_monthly_usage_summary.parameters.kind).toBe('usage_summary');
 
     const lines = readFileSync(imports, 'utf8').split('\n').filter((l) => l.startsWith('tenantform import '));
-    expect(lines).toHaveLength(11);
+    // 11 objects of the tenants, plus the 3 sub-tenants themselves and the partner's offering items.
+    expect(lines).toHaveLength(15);
+    expect(lines).toContain(`tenantform import tenantform_tenant.acme_manufacturing_tenant ${seeded.acme}`);
     expect(lines).toContain(`tenantform import tenantform_infra_component.northwind_dr_site ${seeded.infraId}`);
 
     const written = JSON.parse(readFileSync(state, 'utf8'));

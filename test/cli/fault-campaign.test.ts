@@ -2,9 +2,12 @@
  * A pipeline's apply against a platform that throttles, fails and loses connections and
  * answers: it converges in one run, and nothing is created twice.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+import { PlatformClient } from '../../src/api';
+import { startEmulator } from '../../src/emulator';
+import { configWith, infra, run, start, startWorld, writeConfig, type World } from './helpers';
 
 const TENANTS = ['northwind', 'acme', 'globex'] as const;
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
@@ -79,6 +82,48 @@ describe('the fault campaign', () => {
     expect(state.resources.filter((r: { mode: string }) => r.mode === 'managed')).toHaveLength(INFRA + REPORTS + SUBSCRIPTIONS);
     const again = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
     expect(again.code).toBe(0);
+  });
+});
+
+describe('an emulator restart mid-apply', () => {
+  it('does not fail operations: requests wait for the platform within the retry budget', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenantform-restart-'));
+    const dataFile = join(dir, 'world.json');
+    let emulator = await startEmulator({ port: 0, seed: 7, dataFile });
+    const port = Number(new URL(emulator.url).port);
+    const world = { dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TENANTFORM_BASE_URL: emulator.url, TENANTFORM_CLIENT_ID: emulator.clientId, TENANTFORM_CLIENT_SECRET: emulator.clientSecret } } as unknown as World;
+    const components: Record<string, unknown> = {};
+    for (let i = 0; i < 30; i++) components[`c${i}`] = infra(`Restarted ${i}`);
+    const file = writeConfig(world, configWith({ tenantform_infra_component: components }));
+    // Slow answers, so that the apply is under way when the platform goes away.
+    emulator.setFaults({ latency_ms: 100 });
+    const { child, result } = start(world, ['apply', '--auto-approve', '--config', file, '--parallelism', '2']);
+    let restarted: Promise<void> | undefined;
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (restarted || !chunk.toString().includes('Creation complete')) return;
+      restarted = (async () => {
+        await emulator.close();
+        await new Promise((r) => setTimeout(r, 1500));
+        emulator = await startEmulator({ port, seed: 7, dataFile });
+      })();
+    });
+    const applied = await result;
+    await restarted;
+    const client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
+    try {
+      expect(restarted).toBeDefined();
+      expect(applied.stderr).not.toContain('Error');
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toContain('Apply complete! Resources: 30 added, 0 changed, 0 destroyed.');
+      const northwind = emulator.world().tenants['Northwind Partner']!.id;
+      const names = (await client.getInfra(await client.listTenantInfra(northwind))).map((c) => c.name).filter((n) => n.startsWith('Restarted '));
+      expect(names).toHaveLength(30);
+      expect(new Set(names).size).toBe(30);
+    } finally {
+      await client.close();
+      await emulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -82,7 +82,7 @@ describe('tenantform import', () => {
     }
     const state = readState('imported.tfstate');
     expect(state.resources.filter((r) => r.mode === 'managed').map((r) => `${r.type}.${r.name}`).sort()).toEqual([...ids.keys()].sort());
-    expect(existsSync(join(world.dir, 'imported.tfstate.lock.info'))).toBe(false);
+    expect(existsSync(join(world.dir, '.imported.tfstate.lock.info'))).toBe(false);
 
     const plan = await run(world, ['plan', '--config', file, '--state', 'imported.tfstate', '--detailed-exitcode']);
     expect(plan.stdout).toContain('No changes.');

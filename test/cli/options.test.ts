@@ -68,7 +68,7 @@ describe('tenantform plan and apply options', () => {
     const file = writeConfig(world, configWith({ tenantform_infra_component: { slow: infra('Slow') } }), 'slow.tf.json');
     world.emulator.setFaults({ latency_ms: 300 });
     const { child, result } = start(world, ['plan', '--config', file]);
-    const lockFile = join(world.dir, 'terraform.slow.tfstate.lock.info');
+    const lockFile = join(world.dir, '.terraform.slow.tfstate.lock.info');
     for (let waited = 0; !existsSync(lockFile) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(lockFile)).toBe(true);
     child.kill('SIGINT');
@@ -76,7 +76,7 @@ describe('tenantform plan and apply options', () => {
     world.emulator.setFaults({ latency_ms: 0 });
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('the state lock was released');
-    expect(existsSync(join(world.dir, 'terraform.slow.tfstate.lock.info'))).toBe(false);
+    expect(existsSync(join(world.dir, '.terraform.slow.tfstate.lock.info'))).toBe(false);
   });
 
   it('reads a data source that depends on a managed object once that object exists', async () => {

@@ -96,10 +96,10 @@ describe('tenantform plan and apply', () => {
       instances: [{ schema_version: 0, sensitive_attributes: [], dependencies: ['data.tenantform_tenant.northwind'] }],
     });
     expect(Object.keys(primary.instances[0].attributes).sort()).toEqual(
-      ['backend_type', 'capabilities', 'content_mobile_url', 'content_url', 'id', 'location_id', 'name', 'owner_tenant_id', 'platform_owned', 'readonly', 'url', 'version'],
+      ['backend_type', 'capabilities', 'content_mobile_url', 'content_url', 'force_delete', 'id', 'location_id', 'name', 'owner_tenant_id', 'platform_owned', 'readonly', 'url', 'version'],
     );
     expect(JSON.stringify(state)).not.toContain(world.env.TENANTFORM_CLIENT_SECRET);
-    expect(existsSync(join(world.dir, 'terraform.main.tfstate.lock.info'))).toBe(false);
+    expect(existsSync(join(world.dir, '.terraform.main.tfstate.lock.info'))).toBe(false);
   });
 
   it('shows a change made outside as drift and repairs it', async () => {

@@ -44,7 +44,8 @@ describe('retry timeout', () => {
     config.provider.tenantform[0].retry_timeout = 'forever';
     const block = await run(world, ['plan', '--config', writeConfig(world, config)]);
     expect(block.code).toBe(1);
-    expect(block.stderr).toContain('provider.tenantform retry_timeout must be a number of seconds from 0 to 86400, found "forever".');
+    expect(block.stderr).toContain('provider.tenantform: retry_timeout: Invalid value for retry_timeout');
+    expect(block.stderr).toContain('Expected a number; found "forever"');
     expect(world.requests.some((l) => l.startsWith('GET /api'))).toBe(false);
   });
 });

@@ -52,7 +52,9 @@ describe('count and for_each', () => {
     expect(state.outputs.first_mirror.value).toBe('mirror-0');
     expect(state.outputs.mirrors.value).toBe(2);
 
-    expect((await run(session.world, ['plan', ...args, '--detailed-exitcode'])).code).toBe(0);
+    const again = await run(session.world, ['plan', ...args, '--detailed-exitcode']);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
     const tfPlan = await terraformPlan(session.world, dir, 'language-each');
     expect(tfPlan.output).toContain('No changes');
     expect(tfPlan.code).toBe(0);

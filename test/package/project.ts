@@ -23,9 +23,18 @@ export async function expectRun(command: string, args: string[], opts: { cwd: st
   return result;
 }
 
+/**
+ * The environment for npm: without the `npm_*` variables of an `npm test` run (npm_config_local_prefix
+ * and the like), which would point the project's npm at this checkout. Cache and user
+ * configuration stay the defaults, so installs come from the same npm cache.
+ */
+export function npmEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+}
+
 /** Packs this checkout (built beforehand) into `dir` and returns the tarball's path. */
 export async function pack(dir: string): Promise<string> {
-  const packed = await expectRun('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: process.env });
+  const packed = await expectRun('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env: npmEnvironment() });
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
   return join(dir, filename);
 }
@@ -67,7 +76,7 @@ export async function createProject(dir: string, tarball: string, flavour: Flavo
   await expectRun(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `${flavour.library}@${flavour.version}`],
-    { cwd: dir, env: process.env },
+    { cwd: dir, env: npmEnvironment() },
   );
   return dir;
 }

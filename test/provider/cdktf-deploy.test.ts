@@ -1,7 +1,8 @@
 /**
  * `cdktf deploy` and `cdktf destroy` themselves (the real cdktf CLI, which synthesizes the
  * example app and runs Terraform), with tenantform's provider from a filesystem mirror.
- * `--skip-provider-lock`: cdktf otherwise asks the public registry for lock-file checksums.
+ * `--skip-provider-lock` on the first deploy: without a lock file cdktf asks the public registry
+ * for lock-file checksums; once the stack's folder has one, the flag is not needed.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,8 +34,8 @@ afterAll(async () => {
   for (const f of [STATE, `${STATE}.backup`]) rmSync(f, { force: true });
 });
 
-async function cdktf(verb: 'deploy' | 'destroy'): Promise<string> {
-  const r = await run(join(ROOT, 'node_modules', '.bin', 'cdktf'), [verb, '--auto-approve', '--skip-provider-lock', '--output', join(dir, 'cdktf.out')], { cwd: ROOT, env });
+async function cdktf(verb: 'deploy' | 'destroy', flags = ['--skip-provider-lock']): Promise<string> {
+  const r = await run(join(ROOT, 'node_modules', '.bin', 'cdktf'), [verb, '--auto-approve', ...flags, '--output', join(dir, 'cdktf.out')], { cwd: ROOT, env });
   expect(await leftoverProviders(markerValue)).toEqual([]);
   expect(r.output).not.toContain(emulator.clientSecret);
   if (r.code !== 0) throw new Error(`cdktf ${verb} exited with ${r.code}:\n${r.output}`);
@@ -53,6 +54,10 @@ test('cdktf deploy creates the example on the platform and cdktf destroy removes
     expect(existsSync(STATE)).toBe(true);
     expect(await client.listTenantApplications(acme)).toContain(backup);
     expect(await client.listTenantInfra(partner)).toHaveLength(1);
+    expect(existsSync(join(dir, 'cdktf.out', 'stacks', 'msp-onboarding', '.terraform.lock.hcl'))).toBe(true);
+
+    // The lock file the first deploy left holds tenantform: no registry is asked, nothing changes.
+    expect(await cdktf('deploy', [])).toMatch(/No changes\. Your infrastructure matches the configuration\./);
 
     expect(await cdktf('destroy')).toMatch(/Destroy complete! Resources: 9 destroyed\./);
     expect(await client.listTenantApplications(acme)).not.toContain(backup);

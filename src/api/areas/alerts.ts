@@ -1,5 +1,5 @@
 /** Alert types and alerts (alert manager). */
-import { ALERTS, call, type PlatformCore } from '../core';
+import { ALERTS, call, collect, paged, type PlatformCore } from '../core';
 import * as S from '../schemas';
 
 export interface AlertTypeBody {
@@ -16,6 +16,18 @@ export interface AlertBody {
   severity: string;
   details?: Record<string, unknown>;
   [extra: string]: unknown;
+}
+
+export interface ListAlertsOptions {
+  type?: string | string[];
+  tenant?: string | string[];
+  /** A severity, or `eq(...)`, `lt(...)`, `gt(...)`, `le(...)`, `ge(...)`, `or(a,b)`. */
+  severity?: string;
+  /** Unix time in nanoseconds, or an operator of one, such as `ge(1700000000000000000)`. */
+  createdAt?: string;
+  showDeleted?: boolean;
+  /** Page size. */
+  limit?: number;
 }
 
 export const alertsMethods = {
@@ -46,14 +58,12 @@ export const alertsMethods = {
     return r.id;
   },
 
-  /** platform-interface: alert types (`paging.cursors` is `{}`: one page). */
-  async listAlerts(this: PlatformCore, opts: { type?: string | string[]; tenant?: string | string[]; limit?: number } = {}): Promise<S.AlertView[]> {
-    const r = await this[call]({
-      method: 'GET',
-      endpoint: `${ALERTS}/alerts`,
-      query: { type: opts.type, tenant: opts.tenant, limit: opts.limit },
-      schema: S.AlertPage,
-    });
-    return r.items;
+  /**
+   * Every alert matching the filters (spec 3, alert filters), page after page.
+   * platform-interface: alerts paging (`after` absent on the last page; the cursor carries the filters).
+   */
+  async listAlerts(this: PlatformCore, opts: ListAlertsOptions = {}): Promise<S.AlertView[]> {
+    const query = { type: opts.type, tenant: opts.tenant, severity: opts.severity, created_at: opts.createdAt, show_deleted: opts.showDeleted, limit: opts.limit };
+    return collect(this[paged](`${ALERTS}/alerts`, query, S.AlertPage));
   },
 };

@@ -10,6 +10,14 @@ export interface ReportBody {
   [extra: string]: unknown;
 }
 
+/** GAPS "Usage report configuration: update": what may change in place, and only that. */
+export interface ReportUpdate {
+  recipients?: string[];
+  parameters?: { kind?: string; level?: string };
+  schedule?: { enabled?: boolean };
+  [extra: string]: unknown;
+}
+
 export const reportsMethods = {
   getReport(this: PlatformCore, id: string): Promise<S.Report> {
     return this[call]({
@@ -25,8 +33,8 @@ export const reportsMethods = {
     return this[call]({ method: 'POST', endpoint: `${AM}/reports`, json: body, schema: S.Report });
   },
 
-  /** GAPS.md: usage report update. */
-  updateReport(this: PlatformCore, id: string, body: ReportBody & { version?: number }): Promise<S.Report> {
+  /** GAPS.md: usage report update (only what changes; no version: the caller re-reads it first). */
+  updateReport(this: PlatformCore, id: string, body: ReportUpdate): Promise<S.Report> {
     return this[call]({
       method: 'PUT',
       endpoint: `${AM}/reports/{report_id}`,

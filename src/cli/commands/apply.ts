@@ -9,6 +9,7 @@ import { Progress } from '../../reconciler/progress';
 import { renderText, shouldColor } from '../../reconciler/render/text';
 import { resourceKind, withLockedState } from '../../reconciler/session';
 import { redactSecrets } from '../redact';
+import { stateLockFlags } from './lock-flags';
 import { makePlan, planChangesSomething, printDiagnostics, workspaceFlags, workspaceOrProblems, type WorkspaceArgs } from './plan';
 
 export interface ApproveArgs extends WorkspaceArgs {
@@ -93,7 +94,7 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
     const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
     const applied = await applyPlan({ ...result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind, progress });
     report(applied, result.plan.destroy ? DESTROY : flavour);
-  });
+  }, stateLockFlags(args));
 }
 
 async function approved(question: string): Promise<boolean> {

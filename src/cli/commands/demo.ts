@@ -20,7 +20,8 @@ interface Step {
 
 /**
  * `tenantform demo` (run by `npm start`): the whole flow against the emulator — plan,
- * apply, a change made outside tenantform, its detection and repair, an empty plan.
+ * apply (a new customer onboarded among the rest), changes made outside tenantform, their
+ * detection and repair, an empty plan.
  */
 export const demoCommand: CommandModule = {
   command: 'demo',
@@ -49,7 +50,7 @@ export const demoCommand: CommandModule = {
       await run({ title: 'Synthesize examples/msp-onboarding', command: 'npx', args: ['cdktf', 'synth', '--output', out], expect: [0] }, env);
       await run(tenantform('Plan', ['plan', '--detailed-exitcode'], [2]), env);
       await run(tenantform('Apply', ['apply', '--auto-approve'], [0]), env);
-      banner('An administrator changes a setting and the DR site in the console');
+      banner('An administrator changes a setting, the DR site and the new customer in the console');
       await changeOutsideTenantform(emulator);
       await run(tenantform('Plan: the change outside tenantform, and its repair', ['plan', '--detailed-exitcode'], [2]), env);
       await run(tenantform('Apply the repair', ['apply', '--auto-approve'], [0]), env);
@@ -101,6 +102,9 @@ async function changeOutsideTenantform(emulator: RunningEmulator): Promise<void>
       version: site.version,
     });
     process.stdout.write(`  ${site.name}: url changed to https://dr-old.northwind.example\n`);
+    const [contoso] = (await client.getTenants({ parentId: partner, lod: 'basic' })).filter((t) => t.name === 'Contoso');
+    await client.updateTenant(contoso.id, { version: contoso.version ?? 1, name: 'Contoso (renamed in the console)' });
+    process.stdout.write('  Contoso renamed to "Contoso (renamed in the console)"\n');
   } finally {
     await client.close();
   }

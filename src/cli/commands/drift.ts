@@ -6,9 +6,9 @@ import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../drift/report';
 import { stackRootTenant } from '../../drift/root-tenant';
 import type { PlatformClient } from '../../api';
-import { readLock } from '../../reconciler/lock';
-import { platformClient, resourceKind } from '../../reconciler/session';
-import { StateStore } from '../../reconciler/state';
+import { describeHolder } from '../../backends/lock-info';
+import { platformClient, resourceKind, withUnlockedState } from '../../reconciler/session';
+import { checkPlatform } from '../../reconciler/preflight';
 import { redactSecrets } from '../redact';
 import { printDiagnostics, workspaceOrProblems } from './plan';
 
@@ -65,27 +65,25 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
   handler: async (args) => {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
-    const state = await StateStore.open(ws.statePath);
-    const lockedBefore = readLock(ws.statePath);
-    const clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds, provider));
-    const client = clients.default;
+    let clients: ProviderClients | undefined;
     try {
-      const report = await detectDrift({ configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
-      process.stdout.write(redactSecrets(render(report, args.format)));
-      printDiagnostics(report.diagnostics);
-      const lock = lockedBefore ?? readLock(ws.statePath);
-      if (lock) {
-        process.stderr.write(
-          `Warning: the state was locked by ${lock.Operation ?? 'an operation'} of ${lock.Who ?? 'someone'} during this check; ` +
-            'what it changes may show as drift. Run the check again once it is done.\n',
-        );
-      }
-      if (!state.existed) process.stderr.write(`Warning: there is no state file ${ws.statePath}: nothing has been applied yet.\n`);
-      const drifted = isDrifted(report);
-      if (drifted && args.alert) await alert(client, report);
-      process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
+      await withUnlockedState(ws, async (state) => {
+        const lockedBefore = await ws.backend.currentLock();
+        clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds, provider));
+        const client = clients.default;
+        await checkPlatform(client);
+        const report = await detectDrift({ configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
+        process.stdout.write(redactSecrets(render(report, args.format)));
+        printDiagnostics(report.diagnostics);
+        const lock = lockedBefore ?? (await ws.backend.currentLock());
+        if (lock) process.stderr.write(`Warning: the state was locked by ${describeHolder(lock)} during this check; what it changes may show as drift. Run the check again once it is done.\n`);
+        if (!state.existed) process.stderr.write(`Warning: there is no state in ${ws.backend.location}: nothing has been applied yet.\n`);
+        const drifted = isDrifted(report);
+        if (drifted && args.alert) await alert(client, report);
+        process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
+      });
     } finally {
-      await clients.close();
+      await clients?.close();
     }
   },
 };

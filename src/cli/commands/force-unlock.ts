@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
-import { forceUnlock } from '../../reconciler/lock';
-import { locateConfiguration } from '../../reconciler/config';
+import { describeHolder } from '../../backends/lock-info';
+import { stackBackend } from '../../reconciler/session';
 
 interface ForceUnlockArgs {
   id: string;
@@ -17,11 +17,15 @@ export const forceUnlockCommand: CommandModule<object, ForceUnlockArgs> = {
       .positional('id', { type: 'string', demandOption: true, describe: 'The ID of the lock to remove' })
       .option('stack', { type: 'string', describe: 'The cdktf stack whose state is locked' })
       .option('config', { type: 'string', describe: 'A Terraform JSON file used instead of the synthesized stack' })
-      .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
+      .option('state', { type: 'string', describe: 'State file of the local backend (default: the stack\'s backend)' })
       .example('tenantform force-unlock 6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', 'Only when no other run is active'),
-  handler: (args) => {
-    const statePath = args.state ?? locateConfiguration({ cwd: process.cwd(), stack: args.stack, config: args.config }).defaultState;
-    const info = forceUnlock(statePath, args.id);
-    process.stdout.write(`Removed the lock ${info.ID} (${info.Operation ?? 'unknown operation'} by ${info.Who ?? 'unknown'} since ${info.Created ?? 'unknown'}) from ${statePath}.\n`);
+  handler: async (args) => {
+    const backend = stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
+    try {
+      const holder = await backend.forceUnlock(args.id);
+      process.stdout.write(`Removed the lock ${args.id} (${describeHolder(holder)}) from ${backend.location}.\n`);
+    } finally {
+      await backend.close();
+    }
   },
 };

@@ -2,10 +2,11 @@ import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
 import { importObject } from '../../reconciler/import';
 import { resourceKind, withLockedState } from '../../reconciler/session';
+import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
 import { ALL_KINDS } from '../../resources/registry.generated';
 import { printDiagnostics, workspaceOrProblems } from './plan';
 
-interface ImportArgs {
+interface ImportArgs extends LockArgs {
   address: string;
   id: string;
   stack?: string;
@@ -20,7 +21,7 @@ export const importCommand: CommandModule<object, ImportArgs> = {
   command: 'import <address> <id>',
   describe: 'Adopt an existing platform object into the state, for a resource declared in the configuration',
   builder: (y) =>
-    y
+    lockFlags(y)
       .usage(
         'tenantform import ADDRESS ID [options]\n\n' +
           'Reads the object with this ID from the platform and records it in the state at ADDRESS, under the\n' +
@@ -50,6 +51,6 @@ export const importCommand: CommandModule<object, ImportArgs> = {
         `${args.address}: Import complete [id=${String(r.value.id ?? args.id)}]\n\nImport successful!\n\n` +
           'The object is now managed by tenantform. Run `tenantform plan` to see how the configuration differs from it.\n',
       );
-    });
+    }, stateLockFlags(args));
   },
 };

@@ -6,10 +6,11 @@ import { applyCommand } from './apply';
 import { emulatorCommand } from './emulator';
 import { exportCommand } from './export';
 import { forceUnlockCommand } from './force-unlock';
+import { stateCommand } from './state';
 import { importCommand } from './import';
 import { planCommand } from './plan';
 import { providerCommand } from './provider';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand, planCommand, applyCommand, destroyCommand, driftCommand, importCommand, forceUnlockCommand];
+export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand, planCommand, applyCommand, destroyCommand, driftCommand, importCommand, forceUnlockCommand, stateCommand];

@@ -12,9 +12,10 @@ import type { ProviderClients } from '../../reconciler/clients';
 import type { StateStore } from '../../reconciler/state';
 import { parseRetryTimeout } from '../../resources/provider-config';
 import { redactSecrets } from '../redact';
+import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
-export interface WorkspaceArgs {
+export interface WorkspaceArgs extends LockArgs {
   stack?: string;
   config?: string;
   state?: string;
@@ -32,10 +33,10 @@ export interface WorkspaceArgs {
 }
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
-  return y
+  return lockFlags(y)
     .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
     .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
-    .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
+    .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" })
     .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
     .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
@@ -133,7 +134,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
       }
       process.exitCode = args['detailed-exitcode'] && planChangesSomething(result.plan) ? 2 : 0;
-    });
+    }, stateLockFlags(args));
   },
 };
 

@@ -1,5 +1,5 @@
 /** Infrastructure components. */
-import { accountBadRequest, accountNotFound } from '../errors';
+import { accountBadRequest, accountConflict, accountNotFound } from '../errors';
 import { isObject, json, noContent, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import type { InfraComponent } from '../store';
 import { ADMIN_INFRA, PREFIX, queryVersion, requireVersion, staleVersion, VIEW_INFRA, visibleTenant } from './common';
@@ -103,7 +103,18 @@ function deleteInfra(ctx: RequestContext): Reply {
   const version = queryVersion(ctx);
   // GAPS: infrastructure component delete with a stale version
   if (version !== current.version) throw staleVersion('Infrastructure component', current.id, version, current.version);
+  // GAPS: infrastructure component delete while in use
+  const usage = ctx.store.world.infraUsage?.[current.id] ?? [];
+  const force = ctx.query.get('force') === 'true';
+  const offered = usage.filter((u) => u.offering_items_on);
+  if (usage.length > 0 && !force) {
+    throw accountConflict(`Infrastructure component ${current.id} is in use by ${usage.length} customer tenant(s): ${usage.map((u) => u.tenant_id).join(', ')}`, { id: current.id, in_use_by: usage.map((u) => u.tenant_id) });
+  }
+  if (offered.length > 0) {
+    throw accountConflict(`Infrastructure component ${current.id} has offering items turned on for customer tenant(s): ${offered.map((u) => u.tenant_id).join(', ')}`, { id: current.id, offering_items_on: offered.map((u) => u.tenant_id) });
+  }
   delete ctx.store.world.infra[current.id];
+  if (ctx.store.world.infraUsage) delete ctx.store.world.infraUsage[current.id];
   ctx.store.save();
   return noContent();
 }

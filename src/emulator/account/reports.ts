@@ -129,8 +129,7 @@ function updateReport(ctx: RequestContext): Reply {
   if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
   checkReportBody(body, false);
   if (body.id !== undefined && body.id !== current.id) throw accountBadRequest('id', 'does not match the path');
-  const version = requireVersion(body.version);
-  if (version !== current.version) throw staleVersion('Usage report', current.id, version, current.version);
+  // GAPS: usage report configuration update (no version in the body: the PUT is not conditional)
   // platform-interface: partial updates
   const next: ReportConfig = structuredClone(current);
   if (body.result_action !== undefined) next.result_action = body.result_action as string;
@@ -139,10 +138,10 @@ function updateReport(ctx: RequestContext): Reply {
   if (body.parameters !== undefined) next.parameters = { ...next.parameters, ...structuredClone(body.parameters as Record<string, unknown>) };
   if (body.schedule !== undefined) next.schedule = { ...next.schedule, ...(body.schedule as Record<string, unknown>) };
   // GAPS: usage report configuration update (only kind, level and enabled of a monthly report)
-  const mutable = current.schedule.type === 'monthly' ? ['parameters.kind', 'parameters.level', 'schedule.enabled'] : [];
+  const mutable = current.schedule.type === 'monthly' ? ['recipients', 'parameters.kind', 'parameters.level', 'schedule.enabled'] : [];
   const refused = changedPaths(current, next).filter((p) => !mutable.includes(p));
   if (refused.length > 0) {
-    const why = current.schedule.type === 'monthly' ? 'only parameters.kind, parameters.level and schedule.enabled may change' : `a report scheduled '${current.schedule.type}' cannot change`;
+    const why = current.schedule.type === 'monthly' ? 'only recipients, parameters.kind, parameters.level and schedule.enabled may change' : `a report scheduled '${current.schedule.type}' cannot change`;
     throw accountBadRequest(refused[0] as string, `${why}; create a new report instead`);
   }
   next.version = current.version + 1;

@@ -1,19 +1,19 @@
 /** Tenants: listing and search. */
-import { accountBadRequest } from '../errors';
+import { accountBadRequest, accountError } from '../errors';
 import { decodeCursor, encodeCursor, isObject, json, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import type { Store, Tenant } from '../store';
 import { parseLimit, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
 
-type Lod = 'stamps' | 'basic' | 'full';
+export type Lod = 'stamps' | 'basic' | 'full';
 
-function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, unknown> {
+export function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, unknown> {
   const stamps: Record<string, unknown> = {
     id: t.id,
     parent_id: t.parent_id,
     version: t.version,
     created_at: t.created_at,
     updated_at: t.updated_at,
-    deleted_at: null,
+    deleted_at: t.deleted_at ?? null,
     contacts: [],
     offering_items: [],
   };
@@ -22,24 +22,24 @@ function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, unknown
   if (lod === 'basic') return basic;
   return {
     ...basic,
-    customer_type: 'default',
-    customer_id: null,
+    customer_type: t.customer_type,
+    customer_id: t.customer_id,
     brand_id: 1,
     brand_uuid: null,
     brand_enabled: false,
     barrier: t.barrier,
-    internal_tag: null,
-    language: 'en',
+    internal_tag: t.internal_tag,
+    language: t.language,
     owner_id: null,
     has_children: store.children(t.id).length > 0,
     default_idp_id: null,
-    update_lock: { enabled: false, owner_id: null },
+    update_lock: { ...t.update_lock },
     ancestral_access: !t.barrier,
     mfa_status: 'disabled',
-    pricing_mode: 'production',
-    contact: {},
+    pricing_mode: t.pricing.mode,
+    contact: { ...t.contact },
     external_operation_status: null,
-    production_start_date: null,
+    production_start_date: t.pricing.production_start_date,
   };
 }
 
@@ -57,6 +57,13 @@ function parseTenantQuery(q: URLSearchParams): TenantQuery {
   const parent = q.get('parent_id') ?? undefined;
   const subtree = q.get('subtree_root_id') ?? undefined;
   const given = [uuids.length > 0, parent !== undefined, subtree !== undefined].filter(Boolean).length;
+  // GAPS: listing tenants without a filter (there is no "everything I can see" listing)
+  if (given === 0) {
+    throw accountError(400, 'ParameterMalformed', 'One of the parameters uuids, parent_id, subtree_root_id or after is required', {
+      info: 'uuids, parent_id, subtree_root_id, after',
+      context: { parameters: ['uuids', 'parent_id', 'subtree_root_id', 'after'] },
+    });
+  }
   if (given > 1) throw accountBadRequest('uuids', 'uuids, parent_id and subtree_root_id are mutually exclusive');
   if (uuids.length > 100) throw accountBadRequest('uuids', 'at most 100 ids');
   for (const id of [...uuids, parent, subtree]) {
@@ -98,11 +105,9 @@ function listTenants(ctx: RequestContext): Reply {
   } else if (query.parent_id !== undefined) {
     visibleTenant(ctx, query.parent_id);
     matches = store.children(query.parent_id);
-  } else if (query.subtree_root_id !== undefined) {
-    visibleTenant(ctx, query.subtree_root_id);
-    matches = store.subtree(query.subtree_root_id);
   } else {
-    matches = visible;
+    visibleTenant(ctx, query.subtree_root_id as string);
+    matches = store.subtree(query.subtree_root_id as string);
   }
   if (query.updated_since !== undefined) {
     const since = Date.parse(query.updated_since);

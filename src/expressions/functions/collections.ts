@@ -260,6 +260,42 @@ export const collectionFunctions = {
       );
     },
   }),
+  chunklist: define({
+    params: [
+      ['list', 'list'],
+      ['size', 'number'],
+    ],
+    unknowns: 'elements',
+    body: ([list, size], _, call) => {
+      if (wholeNumber(size, 'size', call) < 0) callFailed(call, 'the size argument must be positive.');
+      if (size === 0) return [list];
+      return Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
+    },
+  }),
+  transpose: define({
+    params: [['values', 'object']],
+    body: ([map], _, call) => {
+      const result = new Map<string, string[]>();
+      for (const [key, list] of sortedEntries(map))
+        for (const item of elementsOf(list) ?? callFailed(call, `the value of "${key}" must be a list of strings.`)) {
+          const text = item === null ? undefined : asString(item);
+          if (text === undefined) callFailed(call, `the value of "${key}" must be a list of strings.`);
+          result.set(text, [...(result.get(text) ?? []), key]);
+        }
+      return objectOf([...result].map(([k, keys]) => [k, keys.sort(compareKeys)]));
+    },
+  }),
+  matchkeys: define({
+    params: [
+      ['values', 'list'],
+      ['keys', 'list'],
+      ['searchset', 'list'],
+    ],
+    body: ([values, keys, search], _, call) => {
+      if (values.length !== keys.length) callFailed(call, 'length of keys and values should be equal.');
+      return values.filter((_, i) => indexOf(search, keys[i]) >= 0);
+    },
+  }),
   setunion: define({
     params: [],
     variadic: ['sets', 'list'],

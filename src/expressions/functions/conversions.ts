@@ -65,11 +65,9 @@ export const conversionFunctions = {
   sensitive: define({
     params: [['value', 'any']],
     unknowns: 'any',
-    body: ([v]) => new SensitiveValue(v),
+    handlesMarks: true,
+    body: ([v]) => (v instanceof SensitiveValue ? v : new SensitiveValue(v)),
   }),
-  nonsensitive: define({
-    params: [['value', 'any']],
-    unknowns: 'any',
-    body: ([v]) => unmarkDeep(v),
-  }),
+  nonsensitive: define({ params: [['value', 'any']], unknowns: 'any', handlesMarks: true, body: ([v]) => unmarkDeep(v) }),
+  issensitive: define({ params: [['value', 'any']], unknowns: 'any', handlesMarks: true, body: ([v]) => v instanceof SensitiveValue }),
 };

@@ -49,7 +49,7 @@ function formatNumeric(n: number, flags: string, precision: number | undefined, 
   else if (verb === 'o') body = whole(8);
   else if (verb === 'x') body = whole(16);
   else if (verb === 'X') body = whole(16).toUpperCase();
-  else if (verb === 'f' || verb === 'F') body = a.toFixed(precision ?? 6);
+  else if (verb === 'f' || verb === 'F') body = fixed(a, precision ?? 6);
   else if (verb === 'e' || verb === 'E') {
     body = goExponent(a.toExponential(precision ?? 6));
     if (verb === 'E') body = body.toUpperCase();
@@ -57,6 +57,14 @@ function formatNumeric(n: number, flags: string, precision: number | undefined, 
     body = precision === undefined ? formatNumber(a) : String(Number(a.toPrecision(precision || 1)));
   } else return callFailed(call, `unsupported format verb "%${verb}".`);
   return sign + body;
+}
+
+/** Fixed-point text rounding ties to even, as Go does (2.25 with one decimal is 2.2). */
+function fixed(a: number, digits: number): string {
+  const scaled = a * 10 ** digits;
+  const floor = Math.floor(scaled);
+  if (Number.isSafeInteger(floor) && scaled - floor === 0.5 && floor % 2 === 0) return (floor / 10 ** digits).toFixed(digits);
+  return a.toFixed(digits);
 }
 
 /** Go writes exponents with at least two digits: 1e+06, not 1e+6. */

@@ -1,7 +1,7 @@
 import type { Expr } from '../ast';
 import { describe, elementsOf } from '../convert';
 import type { Scope } from '../evaluate';
-import { ExpressionFailure, fail } from '../problems';
+import { ExpressionFailure, fail, hidingSecrets } from '../problems';
 import { containsSensitive, isKnown, markIf, SensitiveValue, UNKNOWN, unmarkDeep, type Value } from '../values';
 import { collectionFunctions } from './collections';
 import { conversionFunctions } from './conversions';
@@ -44,14 +44,16 @@ export function callFunction(e: CallExpr, scope: Scope, evaluate: Evaluator): Va
     );
   const args = argumentValues(e, scope, evaluate);
   if (args === UNKNOWN) return UNKNOWN;
-  const sensitive = args.some(containsSensitive) && e.name !== 'nonsensitive';
-  const plain = args.map(unmarkDeep);
+  const sensitive = !spec.handlesMarks && args.some(containsSensitive);
+  const plain = spec.handlesMarks ? args : args.map(unmarkDeep);
   checkArity(spec, plain.length, call);
   const unknownResult = spec.unknowns === 'any' ? false : spec.unknowns === 'elements' ? plain.includes(UNKNOWN) : !plain.every(isKnown);
   if (unknownResult) return markIf(UNKNOWN, sensitive);
-  const fixed = plain.slice(0, spec.params.length).map((v, i) => convertArgument(v, spec.params[i], call));
-  const rest = spec.variadic ? plain.slice(spec.params.length).map((v) => convertArgument(v, spec.variadic!, call)) : [];
-  const result = spec.body(fixed, rest, call);
+  const result = hidingSecrets(sensitive, () => {
+    const fixed = plain.slice(0, spec.params.length).map((v, i) => convertArgument(v, spec.params[i], call));
+    const rest = spec.variadic ? plain.slice(spec.params.length).map((v) => convertArgument(v, spec.variadic!, call)) : [];
+    return spec.body(fixed, rest, call);
+  });
   // Terraform keeps every string in Unicode normal form C.
   return markIf(typeof result === 'string' ? result.normalize('NFC') : result, sensitive);
 }

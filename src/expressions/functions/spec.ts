@@ -43,6 +43,8 @@ export interface FunctionSpec {
   readonly params: readonly Param[];
   readonly variadic?: Param;
   readonly unknowns?: UnknownHandling;
+  /** The body handles sensitive marks itself (sensitive, nonsensitive, issensitive): arguments keep them and the result is not marked. */
+  readonly handlesMarks?: boolean;
   readonly body: (args: Value[], rest: Value[], call: Call) => Value;
 }
 
@@ -50,6 +52,7 @@ export function define<const P extends readonly Param[], V extends ParamType = '
   params: P;
   variadic?: Param<V>;
   unknowns?: UnknownHandling;
+  handlesMarks?: boolean;
   body: (args: ArgsOf<P>, rest: Array<ArgOf<V>>, call: Call) => Value;
 }): FunctionSpec {
   return spec as unknown as FunctionSpec;

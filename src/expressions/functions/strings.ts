@@ -79,6 +79,20 @@ export const stringFunctions = {
     params: [['str', 'string']],
     body: ([s]) => graphemes(s).reverse().join(''),
   }),
+  strcontains: define({
+    params: [
+      ['str', 'string'],
+      ['substr', 'string'],
+    ],
+    body: ([s, part]) => s.includes(part),
+  }),
+  indent: define({
+    params: [
+      ['spaces', 'number'],
+      ['str', 'string'],
+    ],
+    body: ([spaces, s]) => s.replace(/\n/g, `\n${' '.repeat(Math.max(0, spaces))}`),
+  }),
   startswith: define({
     params: [
       ['str', 'string'],

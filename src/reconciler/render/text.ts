@@ -225,7 +225,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push('You can apply this plan to save these new output values to the state, without changing anything on the platform.');
   } else if (plan.refreshOnly && drifted.length > 0) {
     out.push(paint('bold', REFRESH_ONLY_TEXT));
-  } else {
+  } else if (!plan.diagnostics.some((d) => d.severity === 'error')) {
+    // After an error (a cycle, a failed read) nothing is known to match: no "No changes".
     out.push(paint('bold', plan.destroy ? NOTHING_TO_DESTROY_TEXT : NO_CHANGES_TEXT));
   }
   return `${out.join('\n')}\n`;

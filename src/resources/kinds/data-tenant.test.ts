@@ -1,5 +1,7 @@
 import { PlatformClient, type Tenant } from '../../api';
 import { startEmulator, type RunningEmulator } from '../../emulator';
+import { ALL_SCOPES } from '../../emulator/store';
+import { createClient } from '../../emulator/testing';
 import { readDataSource } from '../operations';
 import { validateConfig } from '../validate';
 import kind, { matchTenants } from './data-tenant';
@@ -105,5 +107,17 @@ describe('tenantform_tenant against the emulator', () => {
     const r = await read({ id: ID });
     expect(r.diagnostics).toMatchObject([{ severity: 'error', code: 'data_source_not_found', address: ADDRESS }]);
     expect(r.diagnostics[0].detail).toContain(ID);
+  });
+  it('without a parent, searches the subtree of the API client\'s own tenant', async () => {
+    const partner = await createClient(emulator, [...ALL_SCOPES], tenant('Northwind Partner').id);
+    const partnerClient = new PlatformClient({ baseUrl: emulator.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+    try {
+      const inside = await readDataSource({ kind, address: ADDRESS, ctx: { client: partnerClient }, config: { name: 'Acme Manufacturing' } });
+      expect(inside.value).toMatchObject({ id: tenant('Acme Manufacturing').id });
+      const outside = await readDataSource({ kind, address: ADDRESS, ctx: { client: partnerClient }, config: { name: 'Wayne Legal' } });
+      expect(outside.diagnostics).toMatchObject([{ code: 'data_source_not_found' }]);
+    } finally {
+      await partnerClient.close();
+    }
   });
 });

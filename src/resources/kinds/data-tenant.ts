@@ -8,8 +8,8 @@ import { exactlyOneOf } from '../validate';
 export const dataTenant = defineDataSource({
   type: 'tenantform_tenant',
   description:
-    'Finds a tenant by its `id`, or by its exact `name` among the tenants the API client can see (optionally only among ' +
-    'the direct children of `parent_id`).',
+    'Finds a tenant by its `id`, or by its exact `name` among the direct children of `parent_id`, or, without `parent_id`, ' +
+    'in the subtree of the API client\'s own tenant (the platform has no listing of every tenant a client can see).',
   attributes: {
     id: attr.string({
       mode: 'optional_computed',
@@ -53,10 +53,10 @@ export const dataTenant = defineDataSource({
   },
 });
 
-/** The children of `parentId`; without a parent, every tenant the API client can see. */
+/** The children of `parentId`; without a parent, the subtree of the API client's own tenant. */
 async function candidates(ctx: OperationContext, parentId: string | undefined): Promise<Tenant[]> {
-  // GET /tenants without a filter lists the tenants of the token's scope.
-  if (!parentId) return ctx.client.getTenants({ lod: 'basic' });
+  // GAPS "Listing tenants without a filter" answers 400; "The API client's own tenant" gives the root to list under.
+  if (!parentId) return ctx.client.getTenants({ subtreeRootId: await ctx.client.ownTenantId(), lod: 'basic' });
   try {
     return await ctx.client.getTenants({ parentId, lod: 'basic' });
   } catch (err) {

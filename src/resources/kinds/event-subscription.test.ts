@@ -30,6 +30,14 @@ describe('tenantform_event_subscription validation', () => {
     ]);
   });
 
+  it('accepts exactly the three forms of types: exact, a path prefix ending in *, a version form ending in v1.*', () => {
+    expect(problems({ ...base, types: [`${EVENT}.created.v1.0`, `${EVENT}.*`, `${EVENT}.updated.v1.*`, `${EVENT}.upd*`] })).toEqual([]);
+    expect(problems({ ...base, types: [`${EVENT}.*`, 'cti.a.p.em.event.v1.0~a.p*.tenant.v1.0', 'cti.a.p.em.event.v1.0~a.*.created.v1.*'] })).toMatchObject([
+      { address: ADDRESS, path: ['types', 1], message: expect.stringContaining('Not one of the three forms') },
+      { address: ADDRESS, path: ['types', 2], message: expect.stringContaining('Not one of the three forms') },
+    ]);
+  });
+
   it('refuses a wildcard topic', () => {
     expect(problems({ ...base, topic_id: 'cti.a.p.em.topic.v1.0~a.p.*' })).toMatchObject([{ address: ADDRESS, path: ['topic_id'] }]);
   });

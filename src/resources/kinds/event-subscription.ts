@@ -22,10 +22,26 @@ const withWildcard = identifier.refine(
 const topicId = identifier
   .refine((s) => s.startsWith(TOPIC_PREFIX) && s.length > TOPIC_PREFIX.length, `Must start with ${TOPIC_PREFIX}.`)
   .refine((s) => !s.includes('*'), 'A topic is one identifier: no wildcard.');
-const eventType = withWildcard.refine(
-  (s) => TYPE_PREFIXES.some((p) => s.startsWith(p) && s.length > p.length),
-  `Must start with ${TYPE_PREFIXES.join(' or ')}.`,
-);
+/**
+ * Spec 3, subscription `types`: after the `~`, an exact type, a path prefix ending in `*`, or a
+ * latest-version form ending in `v1.*`. A wildcard anywhere else (in the middle of the path) is none of them.
+ */
+export function eventTypeForm(cti: string): boolean {
+  const star = cti.indexOf('*');
+  return star === -1 || star === cti.length - 1;
+}
+
+const eventType = identifier.superRefine((s, ctx) => {
+  // One problem per identifier: the first that applies.
+  const problem = !TYPE_PREFIXES.some((p) => s.startsWith(p) && s.length > p.length)
+    ? `Must start with ${TYPE_PREFIXES.join(' or ')}.`
+    : !wildcardWellPlaced(s)
+      ? 'The wildcard * may only end a segment, and no segment may be empty (segments are separated by . and ~).'
+      : !eventTypeForm(s)
+        ? 'Not one of the three forms: an exact type, a path prefix ending in *, or a version form ending in v1.* (a wildcard may only be the last character).'
+        : undefined;
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** ISO 8601 duration such as `PT5M`, `PT30S`, `P1DT12H` or `P2W`. */
 const DURATION = /^P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?$/;
@@ -61,7 +77,7 @@ export const eventSubscription = defineResource({
       forceNew: true,
       minItems: 1,
       maxItems: 32,
-      expects: `event type identifiers starting with ${TYPE_PREFIXES.join(' or ')}, at most ${MAX_ID} characters, * only ending a segment`,
+      expects: `event type identifiers starting with ${TYPE_PREFIXES.join(' or ')}, at most ${MAX_ID} characters: exact, a path prefix ending in *, or a version form ending in v1.*`,
       description: 'Event types to receive: exact types, prefixes ending in `*`, or `...v1.*` for the latest version.',
     }),
     subject_types: attr.list(withWildcard, {

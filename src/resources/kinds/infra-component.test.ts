@@ -115,6 +115,7 @@ describe('against the emulator', () => {
       id: expect.any(String),
       content_url: null,
       content_mobile_url: null,
+      force_delete: false,
       version: 1,
       platform_owned: false,
       readonly: false,

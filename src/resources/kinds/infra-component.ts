@@ -57,6 +57,12 @@ export const infraComponent = defineResource({
     }),
     // GAPS "backend_type values": any string or null.
     backend_type: attr.string({ mode: 'optional', description: 'The storage backend, for example `azure` or `acronis`.' }),
+    force_delete: attr.bool({
+      mode: 'optional',
+      default: false,
+      description:
+        'Delete the component even while customer tenants still use it (spec 1 `force`). The platform still refuses while a customer has offering items tied to it turned on. Kept in the state only.',
+    }),
     version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the component.' }),
     platform_owned: attr.bool({ mode: 'computed', description: 'True when the platform itself owns the component.' }),
     readonly: attr.bool({ mode: 'computed', description: 'True when the details are only partly accessible (for example, an ancestor owns it).' }),
@@ -64,6 +70,7 @@ export const infraComponent = defineResource({
   notes: [
     'An update or delete sends the version of the last plan. When someone changed the component in between, tenantform refuses with a version conflict that names both versions; run a plan to see the other change.',
     'A create interrupted before its answer was recorded is found again on the next run (same owner, name, url and capabilities) and adopted instead of registered twice.',
+    'A component that customers still use is not deleted unless `force_delete` is true; the refusal names the usage and is told apart from a version conflict by reading the version again.',
   ],
   importId: {
     format: 'the component id (a uuid)',
@@ -88,7 +95,7 @@ export const infraComponent = defineResource({
   nonIdempotentCreate: true,
   async read(ctx, state) {
     const live = await fetchOne(ctx, String(state.id));
-    return live ? fromInfra(live) : null;
+    return live ? withRecorded(fromInfra(live), state) : null;
   },
   // One `GET /infra?uuids=` per batch; a gone component makes the whole batch 404, and the
   // caller then reads each alone.
@@ -98,24 +105,27 @@ export const infraComponent = defineResource({
     const byId = new Map((await ctx.client.getInfra(states.map((s) => String(s.id)))).map((c) => [c.id, c]));
     return states.map((s) => {
       const live = byId.get(String(s.id));
-      return live ? fromInfra(live) : null;
+      return live ? withRecorded(fromInfra(live), s) : null;
     });
   },
   async create(ctx, planned) {
     // Members left out are not sent (the client's type requires location_id, the configuration does not).
-    return fromInfra(await ctx.client.createInfra(withoutNulls({ owner_tenant_id: planned.owner_tenant_id, ...body(planned) }) as InfraCreate));
+    return withRecorded(fromInfra(await ctx.client.createInfra(withoutNulls({ owner_tenant_id: planned.owner_tenant_id, ...body(planned) }) as InfraCreate)), planned);
   },
   async update(ctx, prior, planned) {
+    // Only what the state keeps changed (force_delete): nothing to send.
+    if (JSON.stringify(body(prior)) === JSON.stringify({ ...body(planned), location_id: planned.location_id ?? prior.location_id })) return withRecorded(prior, planned);
     // GAPS "Infrastructure component update": the version the change is based on, 409 when stale.
     // Cleared optional members are sent as null: a member left out would stay unchanged.
     const updated = await updateVersioned(ctx, prior, components, (version) =>
       ctx.client.updateInfra(String(prior.id), { ...body(planned), location_id: planned.location_id ?? undefined, version } as InfraUpdate),
     );
-    return fromInfra(updated);
+    return withRecorded(fromInfra(updated), planned);
   },
   async delete(ctx, prior) {
-    // GAPS "Infrastructure component delete with a stale version": 409 conflict.
-    await deleteVersioned(ctx, prior, components, (version) => ctx.client.deleteInfra(String(prior.id), version));
+    // GAPS "Infrastructure component delete with a stale version" (409) and "... while in use"
+    // (409 too, at the current version; `force` deletes it unless offering items are on).
+    await deleteVersioned(ctx, prior, components, (version) => ctx.client.deleteInfra(String(prior.id), version, { force: prior.force_delete === true ? true : undefined }));
   },
   async adoptionCandidates(ctx, pending) {
     const owner = String(pending.owner_tenant_id);
@@ -125,7 +135,7 @@ export const infraComponent = defineResource({
     const matches = all.filter(
       (c) => c.owner_tenant_id === owner && c.name === pending.name && c.url === pending.url && [...c.capabilities].sort().join(',') === wanted,
     );
-    return matches.map(fromInfra);
+    return matches.map((c) => withRecorded(fromInfra(c), pending));
   },
 });
 
@@ -162,6 +172,11 @@ function fromInfra(c: Infra): State {
     platform_owned: c.platform_owned ?? false,
     readonly: c.readonly ?? false,
   };
+}
+
+/** A live component with what only the state keeps (force_delete) from `recorded`. */
+function withRecorded(live: State, recorded: State): State {
+  return { ...live, force_delete: recorded.force_delete === true };
 }
 
 /** The live component; null when the platform no longer has it. */

@@ -93,6 +93,17 @@ export const tenantSetting = defineResource({
       throw err;
     }
   },
+  notInEffect(live) {
+    // An own value exists, yet another tenant's value applies: an ancestor locked it (a lock above wins).
+    const owner = live.effective_owner_id;
+    if (typeof owner !== 'string' || owner === live.tenant_id) return undefined;
+    return {
+      detail:
+        `Tenant ${String(live.tenant_id)} has its own value of "${String(live.name)}", but ancestor tenant ${owner} locked the setting, so its value ${String(live.effective_value)} is in effect. ` +
+        'Unlock it at that tenant (or manage the setting there), or remove this resource.',
+      path: ['value'],
+    };
+  },
   // One listing answers every setting of an application and tenant.
   batchKey: (s) => `${String(s.application_id)}/${String(s.tenant_id)}`,
   async readMany(ctx, states) {

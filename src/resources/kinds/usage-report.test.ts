@@ -117,7 +117,15 @@ describe('replacement rules (GAPS: usage report update)', () => {
       monthly(),
     );
     expect(p.action).toBe('replace');
-    expect(p.requiresReplace).toEqual([['result_action'], ['recipients'], ['parameters', 'formats']]);
+    expect(p.requiresReplace).toEqual([['result_action'], ['parameters', 'formats']]);
+  });
+
+  it('changes the recipients of a monthly report in place, and replaces a once report for them', () => {
+    const inPlace = plan({ ...monthly(), recipients: [USER] }, monthly());
+    expect(inPlace.action).toBe('update');
+    expect(inPlace.requiresReplace).toEqual([]);
+    const once = { ...monthly(), schedule: { type: 'once' } };
+    expect(plan({ ...once, recipients: [USER] }, once).requiresReplace).toEqual([['recipients']]);
   });
 
   it('replaces a report whose schedule type changes', () => {
@@ -136,7 +144,8 @@ describe('replacement rules (GAPS: usage report update)', () => {
   it('replaces on a value known only after apply', () => {
     const before = prior(monthly());
     expect(usageReport.replaceReasons!(before, { ...before, parameters: Unknown })).toEqual([['parameters']]);
-    expect(usageReport.replaceReasons!(before, { ...before, recipients: Unknown })).toEqual([['recipients']]);
+    // Recipients change in place, even when known only after apply.
+    expect(usageReport.replaceReasons!(before, { ...before, recipients: Unknown })).toEqual([]);
   });
 });
 
@@ -198,22 +207,31 @@ describe('against the emulator', () => {
     expect(reread.value).toEqual(updated.value);
     expect(plan(inPlace, reread.value!).action).toBe('no-op');
 
-    const other = plan({ ...inPlace, parameters: { ...inPlace.parameters, formats: ['csv', 'json_v2_0'] } }, reread.value!);
+    // Recipients change in place too: the same report, its stored files kept.
+    const withRecipient = { ...inPlace, recipients: [USER] };
+    const recipientUpdate = plan(withRecipient, reread.value!);
+    expect(recipientUpdate.action).toBe('update');
+    const recipientsChanged = await updateResource({ ...base, ctx, prior: reread.value!, planned: recipientUpdate.planned! });
+    expect(recipientsChanged.diagnostics).toEqual([]);
+    expect(recipientsChanged.value).toEqual({ ...reread.value, recipients: [USER], version: 3 });
+    expect(await client.getReport(String(created.value!.id))).toMatchObject({ recipients: [USER], version: 3 });
+
+    const other = plan({ ...withRecipient, parameters: { ...inPlace.parameters, formats: ['csv', 'json_v2_0'] } }, recipientsChanged.value!);
     expect(other.action).toBe('replace');
     expect(other.requiresReplace).toEqual([['parameters', 'formats']]);
 
     const imported = await importResource({ ...base, ctx, id: String(created.value!.id) });
     expect(imported.diagnostics).toEqual([]);
     expect(imported.value).toEqual((await readResource({ ...base, ctx, state: { id: created.value!.id } })).value);
-    expect(imported.value).toEqual(reread.value);
+    expect(imported.value).toEqual(recipientsChanged.value);
 
     // A delete planned against an older version is refused and deletes nothing.
     const stale = await deleteResource({ ...base, ctx, prior: read.value! });
     expect(stale.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS })]);
-    expect(stale.diagnostics[0]!.detail).toMatch(/at version 2 on the platform.*planned against version 1/);
+    expect(stale.diagnostics[0]!.detail).toMatch(/at version 3 on the platform.*planned against version 1/);
 
-    expect(plan(null, reread.value!).action).toBe('delete');
-    expect((await deleteResource({ ...base, ctx, prior: reread.value! })).diagnostics).toEqual([]);
+    expect(plan(null, recipientsChanged.value!).action).toBe('delete');
+    expect((await deleteResource({ ...base, ctx, prior: recipientsChanged.value! })).diagnostics).toEqual([]);
     expect(await readResource({ ...base, ctx, state: reread.value! })).toEqual({ value: null, diagnostics: [] });
   });
 
@@ -245,13 +263,7 @@ describe('against the emulator', () => {
 
   it('refuses an update against a version someone else moved on from', async () => {
     const created = (await createResource({ ...base, ctx, planned: plan(monthly(acme), null).planned! })).value!;
-    await client.updateReport(String(created.id), {
-      result_action: 'save',
-      recipients: [],
-      parameters: { tenant_id: acme, kind: 'usage_current', level: 'accounts' },
-      schedule: { type: 'monthly' },
-      version: 1,
-    });
+    await client.updateReport(String(created.id), { parameters: { kind: 'usage_current', level: 'accounts' } });
     const update = plan({ ...monthly(acme), schedule: { type: 'monthly', enabled: false } }, created);
     const result = await updateResource({ ...base, ctx, prior: created, planned: update.planned! });
     expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS, retryable: false })]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AttributePath } from '../../diagnostics';
 import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN, type Attributes } from '../attributes';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
-import type { Report, ReportBody } from '../../api';
+import type { Report, ReportBody, ReportUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { TenantformError } from '../../errors';
 import { Unknown, valueEqual } from '../values';
@@ -42,7 +42,7 @@ const schedule = {
 } satisfies Attributes;
 
 /** GAPS "Usage report configuration: update": what a monthly report may change in place. */
-const IN_PLACE = ['parameters.kind', 'parameters.level', 'schedule.enabled'];
+const IN_PLACE = ['recipients', 'parameters.kind', 'parameters.level', 'schedule.enabled'];
 
 export const usageReport = defineResource({
   type: 'tenantform_usage_report',
@@ -75,7 +75,7 @@ export const usageReport = defineResource({
     version: attr.number({ mode: 'computed', version: true, description: "The platform's version of the report." }),
   },
   notes: [
-    'Only `parameters.kind`, `parameters.level` and `schedule.enabled` of a monthly report change in place. Any other change, and any change of a `once` report, replaces the report.',
+    'Only `recipients`, `parameters.kind`, `parameters.level` and `schedule.enabled` of a monthly report change in place. Any other change, and any change of a `once` report, replaces the report.',
     'An update or delete sends the version of the last plan; a concurrent change is reported as a version conflict, never overwritten.',
   ],
   importId: {
@@ -121,10 +121,15 @@ export const usageReport = defineResource({
     return fromReport(await ctx.client.createReport(toBody(planned)));
   },
   async update(ctx, prior, planned) {
-    // GAPS "Usage report configuration: update"; the version the change is based on goes in the body.
-    const updated = await updateVersioned(ctx, prior, reports, (version) =>
-      ctx.client.updateReport(String(prior.id), { ...toBody(planned), version }),
-    );
+    // GAPS "Usage report configuration: update": the body carries only what changes and no
+    // version; the PUT is not conditional, so the version is compared on a read right before it.
+    const changed = new Set(changedPaths(prior, planned).map((p) => p.join('.')));
+    const want = toBody(planned);
+    const body: ReportUpdate = {};
+    if (changed.has('recipients')) body.recipients = want.recipients;
+    if (changed.has('parameters.kind') || changed.has('parameters.level')) body.parameters = { kind: want.parameters.kind, level: want.parameters.level };
+    if (changed.has('schedule.enabled')) body.schedule = { enabled: want.schedule.enabled };
+    const updated = await updateVersioned(ctx, prior, reports, () => ctx.client.updateReport(String(prior.id), body));
     return fromReport(updated);
   },
   async delete(ctx, prior) {

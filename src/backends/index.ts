@@ -1,0 +1,55 @@
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { backendErrors } from '../errors';
+import { HttpBackend, httpSettings } from './http';
+import { LocalBackend } from './local';
+import { PgBackend, pgSettings } from './pg';
+import { BackendSettings, readBackendBlock } from './settings';
+import type { StateBackend } from './types';
+
+export type { StateBackend, HeldLock } from './types';
+export { withStateLock, type LockOptions } from './acquire';
+
+/** The backend types tenantform speaks; any other is refused, never replaced by a local file. */
+export const SPOKEN_BACKENDS = ['local', 'pg', 'http'] as const;
+
+export interface BackendRequest {
+  /** The Terraform JSON configuration whose `terraform.backend` says where the state is. */
+  readonly configFile: string;
+  /** Where the state is when the configuration declares no backend. */
+  readonly defaultState: string;
+  /** `--state FILE`: the local backend's file instead (local backend only). */
+  readonly stateOverride?: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The stack's backend, from its `terraform.backend` block and Terraform's environment
+ * variables. Nothing is connected until the state is read or locked.
+ */
+export function openBackend(req: BackendRequest): StateBackend {
+  const block = readBackendBlock(req.configFile);
+  const type = block?.type ?? 'local';
+  const settings = new BackendSettings(type, block?.settings ?? {}, req.env);
+  const workspace = req.env.TF_WORKSPACE || 'default';
+  if (req.stateOverride !== undefined && type !== 'local') {
+    throw backendErrors.invalidSetting(type, '--state', 'applies to the local backend only; this stack keeps its state in its backend');
+  }
+  switch (type) {
+    case 'local': {
+      if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride));
+      // Terraform runs in the stack's directory: a relative path is relative to it.
+      const stackDir = dirname(req.configFile);
+      const path = block ? resolve(stackDir, settings.string('path') ?? 'terraform.tfstate') : req.defaultState;
+      if (workspace === 'default') return new LocalBackend(path);
+      const workspaceDir = settings.string('workspace_dir') ?? 'terraform.tfstate.d';
+      return new LocalBackend(join(isAbsolute(workspaceDir) ? workspaceDir : resolve(stackDir, workspaceDir), workspace, 'terraform.tfstate'));
+    }
+    case 'pg':
+      return new PgBackend(pgSettings(settings, workspace));
+    case 'http':
+      return new HttpBackend(httpSettings(settings));
+    default:
+      throw backendErrors.unsupported(type, SPOKEN_BACKENDS);
+  }
+}

@@ -1,0 +1,235 @@
+import { Client, type ClientConfig } from 'pg';
+import { backendErrors } from '../errors';
+import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
+import type { BackendSettings } from './settings';
+import type { HeldLock, LockAttempt, StateBackend } from './types';
+
+const TABLE = 'states';
+/** The advisory lock Terraform takes while a workspace's row does not exist yet. */
+const CREATION_LOCK = '-1';
+
+export interface PgSettings {
+  readonly connection: ClientConfig;
+  /** host:port/database, for messages (no password). */
+  readonly where: string;
+  readonly schema: string;
+  readonly workspace: string;
+  readonly skipSchemaCreation: boolean;
+  readonly skipTableCreation: boolean;
+  readonly skipIndexCreation: boolean;
+}
+
+export function pgSettings(s: BackendSettings, workspace: string): PgSettings {
+  const connStr = s.string('conn_str', 'PG_CONN_STR');
+  const connection = connectionConfig(connStr, s.type);
+  return {
+    connection,
+    where: `${connection.host ?? process.env.PGHOST ?? 'localhost'}:${connection.port ?? process.env.PGPORT ?? 5432}/${connection.database ?? process.env.PGDATABASE ?? ''}`,
+    schema: s.string('schema_name', 'PG_SCHEMA_NAME') ?? 'terraform_remote_state',
+    workspace,
+    skipSchemaCreation: s.boolean('skip_schema_creation', 'PG_SKIP_SCHEMA_CREATION'),
+    skipTableCreation: s.boolean('skip_table_creation', 'PG_SKIP_TABLE_CREATION'),
+    skipIndexCreation: s.boolean('skip_index_creation', 'PG_SKIP_INDEX_CREATION'),
+  };
+}
+
+/**
+ * A libpq connection string (URL or `key=value` form) as the client's settings. As with
+ * Terraform's driver, a connection without `sslmode` (here or in PGSSLMODE) requires TLS
+ * without verifying the certificate; `verify-ca` and `verify-full` verify it.
+ */
+function connectionConfig(connStr: string | undefined, type: string): ClientConfig {
+  const fields: Record<string, string> = {};
+  if (connStr && /^postgres(ql)?:\/\//.test(connStr)) {
+    let url: URL;
+    try {
+      url = new URL(connStr);
+    } catch {
+      throw backendErrors.invalidSetting(type, 'conn_str', 'is not a valid PostgreSQL URL');
+    }
+    if (url.hostname) fields.host = decodeURIComponent(url.hostname);
+    if (url.port) fields.port = url.port;
+    if (url.username) fields.user = decodeURIComponent(url.username);
+    if (url.password) fields.password = decodeURIComponent(url.password);
+    if (url.pathname.length > 1) fields.dbname = decodeURIComponent(url.pathname.slice(1));
+    for (const [k, v] of url.searchParams) fields[k] = v;
+  } else if (connStr) {
+    for (const m of connStr.matchAll(/(\w+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|(\S+))/g)) fields[m[1]] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3];
+  }
+  const sslmode = fields.sslmode ?? process.env.PGSSLMODE ?? 'require';
+  const ssl = sslmode === 'disable' ? false : sslmode === 'verify-ca' || sslmode === 'verify-full' ? true : { rejectUnauthorized: false };
+  return {
+    host: fields.host,
+    port: fields.port ? Number(fields.port) : undefined,
+    user: fields.user,
+    password: fields.password,
+    database: fields.dbname,
+    ssl,
+    // Names this run to whoever finds the lock busy (pg_stat_activity).
+    application_name: fields.application_name ?? `tenantform ${whoAmI()}`,
+    connectionTimeoutMillis: fields.connect_timeout ? Number(fields.connect_timeout) * 1000 : 30_000,
+  };
+}
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/**
+ * Terraform's `pg` backend: a row per workspace in `<schema>.states`, and session-level
+ * advisory locks on one connection held for the whole run (the row's id, or -1 while the
+ * row does not exist), taken and released with the same queries Terraform uses.
+ */
+export class PgBackend implements StateBackend {
+  readonly type = 'pg';
+  private client?: Promise<Client>;
+  private heldKey?: string;
+
+  constructor(private readonly settings: PgSettings) {}
+
+  get location(): string {
+    return `pg ${this.settings.where} (schema ${this.settings.schema}, workspace ${this.settings.workspace})`;
+  }
+
+  private get table(): string {
+    return `${quote(this.settings.schema)}.${TABLE}`;
+  }
+
+  async read(): Promise<string | undefined> {
+    const db = await this.connect();
+    const r = await this.query(db, `SELECT data FROM ${this.table} WHERE name = $1`, [this.settings.workspace]);
+    const data = r.rows[0]?.data as string | null | undefined;
+    return data ? data : undefined;
+  }
+
+  async write(text: string): Promise<void> {
+    const db = await this.connect();
+    await this.query(db, `INSERT INTO ${this.table} (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE ${TABLE}.name = $1`, [
+      this.settings.workspace,
+      text,
+    ]);
+  }
+
+  async tryLock(info: LockInfo): Promise<LockAttempt> {
+    const db = await this.connect();
+    const r = await this.query(
+      db,
+      `SELECT ${TABLE}.id, pg_try_advisory_lock(${TABLE}.id) AS row_lock, pg_try_advisory_lock(-1) AS creation_lock FROM ${this.table} WHERE ${TABLE}.name = $1`,
+      [this.settings.workspace],
+    );
+    const row = r.rows[0] as { id: string; row_lock: boolean; creation_lock: boolean } | undefined;
+    let key: string;
+    if (!row) {
+      const c = await this.query(db, `SELECT pg_try_advisory_lock(-1) AS locked`);
+      if (!(c.rows[0] as { locked: boolean }).locked) return { busy: await this.holderOf(db, CREATION_LOCK, 'creating the workspace') };
+      key = CREATION_LOCK;
+    } else if (!row.row_lock) {
+      if (row.creation_lock) await this.unlockKey(db, CREATION_LOCK);
+      return { busy: await this.holderOf(db, String(row.id)) };
+    } else if (!row.creation_lock) {
+      await this.unlockKey(db, String(row.id));
+      return { busy: await this.holderOf(db, CREATION_LOCK, 'creating the workspace') };
+    } else {
+      await this.unlockKey(db, CREATION_LOCK);
+      key = String(row.id);
+    }
+    this.heldKey = key;
+    const held: HeldLock = {
+      info: { ...info, Path: key },
+      release: async () => {
+        if (this.heldKey !== key) return;
+        this.heldKey = undefined;
+        await this.unlockKey(db, key);
+      },
+    };
+    return { held };
+  }
+
+  async currentLock(): Promise<LockHolder | undefined> {
+    const db = await this.connect();
+    const r = await this.query(db, `SELECT id FROM ${this.table} WHERE name = $1`, [this.settings.workspace]);
+    const key = r.rows[0] ? String((r.rows[0] as { id: string }).id) : CREATION_LOCK;
+    const holder = await this.holderOf(db, key);
+    return holder.description === undefined ? undefined : holder;
+  }
+
+  async forceUnlock(): Promise<LockHolder> {
+    const holder = await this.currentLock();
+    if (!holder) throw backendErrors.lockNotFound(this.location);
+    throw backendErrors.forceUnlockUnsupported(
+      this.location,
+      `the lock is a PostgreSQL session lock: it goes when its session ends, and only that session can release it. It is held by ${holder.description}. ` +
+        'If that run is stuck, end its session (SELECT pg_terminate_backend(<pid>)).',
+    );
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await (await client.catch(() => undefined))?.end().catch(() => undefined);
+  }
+
+  private connect(): Promise<Client> {
+    this.client ??= (async () => {
+      const client = new Client(this.settings.connection);
+      // A connection dropped later surfaces on the next query; an unhandled 'error' event would end the process.
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await this.prepare(client);
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        throw backendErrors.unreachable(this.location, (err as Error).message);
+      }
+      return client;
+    })();
+    return this.client;
+  }
+
+  /** Terraform's schema, sequence, table and index, unless skipped. */
+  private async prepare(db: Client): Promise<void> {
+    const s = this.settings;
+    if (!s.skipSchemaCreation) {
+      const r = await db.query('SELECT count(1) AS n FROM information_schema.schemata WHERE schema_name = $1', [s.schema]);
+      if (Number((r.rows[0] as { n: string }).n) < 1) await db.query(`CREATE SCHEMA IF NOT EXISTS ${quote(s.schema)}`);
+    }
+    if (!s.skipTableCreation) {
+      await db.query('CREATE SEQUENCE IF NOT EXISTS public.global_states_id_seq AS bigint');
+      await db.query(
+        `CREATE TABLE IF NOT EXISTS ${this.table} (id bigint NOT NULL DEFAULT nextval('public.global_states_id_seq') PRIMARY KEY, name text UNIQUE, data text)`,
+      );
+    }
+    if (!s.skipIndexCreation) await db.query(`CREATE UNIQUE INDEX IF NOT EXISTS states_by_name ON ${this.table} (name)`);
+  }
+
+  private async query(db: Client, text: string, values?: unknown[]) {
+    try {
+      return await db.query(text, values);
+    } catch (err) {
+      throw backendErrors.unreachable(this.location, (err as Error).message);
+    }
+  }
+
+  private async unlockKey(db: Client, key: string): Promise<void> {
+    await this.query(db, `SELECT pg_advisory_unlock(${Number(key)})`);
+  }
+
+  /** Who holds an advisory lock: the PostgreSQL session, as pg_locks and pg_stat_activity tell it. */
+  private async holderOf(db: Client, key: string, doing?: string): Promise<LockHolder> {
+    const n = BigInt.asUintN(64, BigInt(key));
+    const r = await this.query(
+      db,
+      `SELECT a.pid, a.usename, a.application_name, host(a.client_addr) AS client, a.backend_start
+         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid AND l.objsubid = 1 AND l.pid <> pg_backend_pid()`,
+      [String(n >> 32n), String(n & 0xffffffffn)],
+    );
+    const s = r.rows[0] as { pid: number; usename: string; application_name: string; client: string | null; backend_start: Date } | undefined;
+    if (!s) return {};
+    const app = s.application_name ? `application "${s.application_name}", ` : '';
+    return {
+      description:
+        `the PostgreSQL session ${s.pid} of user ${s.usename} (${app}from ${s.client ?? 'a local socket'}, connected since ${s.backend_start.toISOString()})` +
+        (doing ? `, ${doing}` : ''),
+      Created: s.backend_start.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { backendErrors } from '../errors';
+
+/** The stack's `terraform.backend` block: its type and settings, as synthesized. */
+export interface BackendBlock {
+  readonly type: string;
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/** Reads `terraform.backend` from a Terraform JSON configuration; undefined when it declares none. */
+export function readBackendBlock(configFile: string): BackendBlock | undefined {
+  const doc = JSON.parse(readFileSync(configFile, 'utf8')) as { terraform?: { backend?: Record<string, unknown> } };
+  const backend = doc.terraform?.backend;
+  if (!backend || typeof backend !== 'object') return undefined;
+  const [type, ...others] = Object.keys(backend);
+  if (type === undefined) return undefined;
+  if (others.length > 0) throw backendErrors.invalidSetting(type, 'terraform.backend', `declares ${others.length + 1} backends; a stack has one`);
+  const settings = backend[type];
+  return { type, settings: typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>) : {} };
+}
+
+/**
+ * One backend's settings, each from the block, else from its environment variable, as
+ * Terraform reads them.
+ */
+export class BackendSettings {
+  constructor(
+    readonly type: string,
+    private readonly block: Readonly<Record<string, unknown>>,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  string(name: string, envVar?: string): string | undefined {
+    const value = this.block[name] ?? (envVar ? this.env[envVar] : undefined);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string') throw backendErrors.invalidSetting(this.type, name, 'must be a string');
+    return value;
+  }
+
+  required(name: string, envVar?: string): string {
+    const value = this.string(name, envVar);
+    if (value === undefined) throw backendErrors.invalidSetting(this.type, name, `is required${envVar ? ` (or set ${envVar})` : ''}`);
+    return value;
+  }
+
+  boolean(name: string, envVar?: string): boolean {
+    const value = this.block[name] ?? (envVar ? this.env[envVar] : undefined);
+    if (value === undefined || value === null || value === '') return false;
+    if (typeof value === 'boolean') return value;
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    throw backendErrors.invalidSetting(this.type, name, 'must be true or false');
+  }
+
+  number(name: string, envVar: string | undefined, fallback: number): number {
+    const value = this.block[name] ?? (envVar ? this.env[envVar] : undefined);
+    if (value === undefined || value === null || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw backendErrors.invalidSetting(this.type, name, 'must be a number of at least 0');
+    return n;
+  }
+}

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import type { CommandModule } from 'yargs';
+import { checkPush } from '../../backends/push';
+import { stateCommandErrors } from '../../errors';
+import { withLockedBackend } from '../../reconciler/session';
+import { parseState } from '../../reconciler/state';
+import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
+import { backendOf, RESOURCE_ADDRESS, stateFlags, type StateArgs } from './state-args';
+
+/** Terraform's lock records name state subcommands this way. */
+const OPERATION = 'OperationTypeInvalid';
+
+interface PushArgs extends StateArgs, LockArgs {
+  file: string;
+  force: boolean;
+}
+
+export const statePushCommand: CommandModule<object, PushArgs> = {
+  command: 'push <file>',
+  describe: "Replace the backend's state with FILE ('-' for stdin); refuses another lineage or an older serial unless --force",
+  builder: (y) =>
+    lockFlags(stateFlags(y))
+      .positional('file', { type: 'string', demandOption: true })
+      .option('force', { type: 'boolean', default: false, describe: 'Write it even when its lineage differs or its serial is older' }),
+  handler: async (args) => {
+    const text = readFileSync(args.file === '-' ? 0 : args.file, 'utf8');
+    const pushed = parseState(args.file, text);
+    const backend = backendOf(args);
+    await withLockedBackend(
+      backend,
+      OPERATION,
+      async (state) => {
+        const decision = checkPush(state.existed ? state.snapshot() : undefined, pushed, args.force);
+        if ('refused' in decision) throw stateCommandErrors.pushRefused(args.file, decision.refused);
+        await state.overwrite(decision.write);
+        process.stdout.write(`Pushed ${args.file} to ${backend.location} (serial ${decision.write.serial}, lineage ${decision.write.lineage}).\n`);
+      },
+      stateLockFlags(args),
+    );
+  },
+};
+
+interface RmArgs extends StateArgs, LockArgs {
+  addresses: string[];
+}
+
+export const stateRmCommand: CommandModule<object, RmArgs> = {
+  command: 'rm <addresses..>',
+  describe: 'Forget objects: they stay on the platform, no longer managed by this stack',
+  builder: (y) => lockFlags(stateFlags(y)).positional('addresses', { type: 'string', array: true, demandOption: true }),
+  handler: async (args) => {
+    const backend = backendOf(args);
+    await withLockedBackend(
+      backend,
+      OPERATION,
+      async (state) => {
+        for (const address of args.addresses) if (!state.get(address)) throw stateCommandErrors.notInState(address, backend.location);
+        for (const address of args.addresses) {
+          state.remove(address);
+          state.setProtected(address, false);
+        }
+        await state.save();
+        for (const address of args.addresses) process.stdout.write(`Removed ${address}\n`);
+        process.stdout.write(`Successfully removed ${args.addresses.length} resource instance(s).\n`);
+      },
+      stateLockFlags(args),
+    );
+  },
+};
+
+interface MvArgs extends StateArgs, LockArgs {
+  from: string;
+  to: string;
+}
+
+export const stateMvCommand: CommandModule<object, MvArgs> = {
+  command: 'mv <from> <to>',
+  describe: 'Record an object under another address of the same type (after renaming it in the configuration)',
+  builder: (y) => lockFlags(stateFlags(y)).positional('from', { type: 'string', demandOption: true }).positional('to', { type: 'string', demandOption: true }),
+  handler: async (args) => {
+    for (const address of [args.from, args.to]) if (!RESOURCE_ADDRESS.test(address)) throw stateCommandErrors.invalidAddress(address);
+    const typeOf = (a: string) => a.split('.').slice(0, -1).join('.');
+    if (typeOf(args.from) !== typeOf(args.to)) throw stateCommandErrors.moveTypeMismatch(args.from, args.to);
+    const backend = backendOf(args);
+    await withLockedBackend(
+      backend,
+      OPERATION,
+      async (state) => {
+        if (!state.get(args.from)) throw stateCommandErrors.notInState(args.from, backend.location);
+        if (state.get(args.to)) throw stateCommandErrors.moveTargetExists(args.to);
+        state.move(args.from, args.to);
+        await state.save();
+        process.stdout.write(`Move "${args.from}" to "${args.to}"\nSuccessfully moved 1 object(s).\n`);
+      },
+      stateLockFlags(args),
+    );
+  },
+};

@@ -1,0 +1,67 @@
+import type { CommandModule } from 'yargs';
+import { resourceKind, withUnlockedState } from '../../reconciler/session';
+import { serializeState, type RecordedObject } from '../../reconciler/state';
+import { stateCommandErrors } from '../../errors';
+import { redactSecrets } from '../redact';
+import { backendOf, stateFlags, type StateArgs } from './state-args';
+
+interface ListArgs extends StateArgs {
+  addresses?: string[];
+}
+
+export const stateListCommand: CommandModule<object, ListArgs> = {
+  command: 'list [addresses..]',
+  describe: 'List the addresses recorded in the state (those starting with ADDRESS only, when given)',
+  builder: (y) => stateFlags(y).positional('addresses', { type: 'string', array: true, describe: 'Only these addresses, or those under them' }),
+  handler: async (args) => {
+    await withUnlockedState({ backend: backendOf(args) }, async (state) => {
+      const filters = args.addresses ?? [];
+      const matches = (a: string) => filters.length === 0 || filters.some((f) => a === f || a.startsWith(`${f}.`));
+      const listed = state.objects().map((o) => o.address).filter(matches).sort();
+      process.stdout.write(listed.map((a) => `${a}\n`).join(''));
+    });
+  },
+};
+
+interface ShowArgs extends StateArgs {
+  address: string;
+}
+
+export const stateShowCommand: CommandModule<object, ShowArgs> = {
+  command: 'show <address>',
+  describe: 'Show the attributes of one recorded object (sensitive ones masked)',
+  builder: (y) => stateFlags(y).positional('address', { type: 'string', demandOption: true }),
+  handler: async (args) => {
+    const backend = backendOf(args);
+    await withUnlockedState({ backend }, async (state) => {
+      const object = state.get(args.address);
+      if (!object) throw stateCommandErrors.notInState(args.address, backend.location);
+      process.stdout.write(redactSecrets(renderObject(object)));
+    });
+  },
+};
+
+/** An object as Terraform's `state show` prints it: its block, one attribute a line. */
+export function renderObject(o: RecordedObject): string {
+  const kind = resourceKind(o.type);
+  const lines = Object.keys(o.attributes)
+    .sort()
+    .map((name) => {
+      const value = o.attributes[name];
+      const shown = kind?.attributes[name]?.sensitive && value !== null && value !== undefined ? '(sensitive value)' : JSON.stringify(value ?? null, null, 4).replace(/\n/g, '\n    ');
+      return `    ${name} = ${shown}`;
+    });
+  const block = o.mode === 'data' ? 'data' : 'resource';
+  return `# ${o.address}:\n${block} "${o.type}" "${o.name}" {\n${lines.join('\n')}\n}\n`;
+}
+
+export const statePullCommand: CommandModule<object, StateArgs> = {
+  command: 'pull',
+  describe: 'Print the state document (Terraform format version 4) to stdout',
+  builder: (y) => stateFlags(y),
+  handler: async (args) => {
+    await withUnlockedState({ backend: backendOf(args) }, async (state) => {
+      if (state.existed) process.stdout.write(serializeState(state.snapshot()));
+    });
+  },
+};

@@ -1,0 +1,121 @@
+/** A tenant's offering items: listing, what a new child can get, and setting items and quotas. */
+import { accountBadRequest, accountError } from '../errors';
+import { catalogueOf, offeringItem, UNLIMITED } from '../offerings';
+import { isObject, json, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import type { OfferingItem, Store, Tenant } from '../store';
+import { ADMIN_TENANTS, closedBody, PREFIX, requireVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
+
+const sameItem = (a: { application_id: string; name: string; infra_id?: string | undefined }, b: typeof a): boolean =>
+  a.application_id === b.application_id && a.name === b.name && (a.infra_id ?? null) === (b.infra_id ?? null);
+
+function itemsOf(store: Store, tenantId: string): OfferingItem[] {
+  return store.world.offeringItems.filter((i) => i.tenant_id === tenantId);
+}
+
+/** GAPS: list a tenant's offering items (`edition` defaults to `standard`, `*` for all). */
+function filterItems(ctx: RequestContext, items: OfferingItem[]): OfferingItem[] {
+  const edition = ctx.query.get('edition') ?? 'standard';
+  const usages = queryList(ctx.query, 'usage_names');
+  const status = ctx.query.get('status');
+  const type = ctx.query.get('type');
+  if (status !== null && status !== '0' && status !== '1') throw accountBadRequest('status', 'must be 0 or 1');
+  return items.filter(
+    (i) =>
+      (edition === '*' || i.edition === edition) &&
+      (usages.length === 0 || usages.includes(i.usage_name)) &&
+      (status === null || String(i.status) === status) &&
+      (type === null || i.type === type),
+  );
+}
+
+/** Whether the tenant's parent has the item on (the root has every item). */
+function parentHas(store: Store, tenant: Tenant, want: { application_id: string; name: string; infra_id?: string }): boolean {
+  if (tenant.parent_id === null) return true;
+  const parent = store.tenant(tenant.parent_id);
+  if (parent === undefined || parent.parent_id === null) return true;
+  return itemsOf(store, parent.id).some((i) => sameItem(i, want) && i.status === 1);
+}
+
+function notAvailable(tenant: Tenant, item: Record<string, unknown>, why: string) {
+  // GAPS: set offering items (an item the parent does not have on: 400, code 1021, the item in context)
+  return accountError(400, 1021, `Offering item ${String(item.name)} is not available for tenant ${tenant.id}: ${why}`, {
+    info: 'offering_items',
+    context: { tenant_id: tenant.id, item: { application_id: item.application_id, name: item.name, ...(item.infra_id ? { infra_id: item.infra_id } : {}) } },
+  });
+}
+
+function checkLimit(v: unknown, field: string): number | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw accountBadRequest(field, 'must be an integer >= 0 or null (unlimited)');
+  return v;
+}
+
+function putItems(ctx: RequestContext): Reply {
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const body = closedBody(ctx, ['offering_items', 'check_usage'], 'an offering items update');
+  if (!Array.isArray(body.offering_items)) throw accountBadRequest('offering_items', 'is required (an array)');
+  if (body.check_usage !== undefined && typeof body.check_usage !== 'boolean') throw accountBadRequest('check_usage', 'must be a boolean');
+  const store = ctx.store;
+  const next = structuredClone(itemsOf(store, tenant.id));
+  body.offering_items.forEach((raw: unknown, i: number) => {
+    const at = `offering_items[${i}]`;
+    if (!isObject(raw)) throw accountBadRequest(at, 'must be an object');
+    for (const k of Object.keys(raw)) if (!['application_id', 'name', 'status', 'infra_id', 'quota'].includes(k)) throw accountBadRequest(`${at}.${k}`, 'is not a field of an offering item');
+    if (typeof raw.application_id !== 'string' || !UUID_RE.test(raw.application_id)) throw accountBadRequest(`${at}.application_id`, 'must be a uuid');
+    if (typeof raw.name !== 'string' || raw.name === '') throw accountBadRequest(`${at}.name`, 'is required');
+    if (raw.infra_id !== undefined && raw.infra_id !== null && (typeof raw.infra_id !== 'string' || !UUID_RE.test(raw.infra_id))) throw accountBadRequest(`${at}.infra_id`, 'must be a uuid');
+    if (raw.status !== undefined && raw.status !== 0 && raw.status !== 1) throw accountBadRequest(`${at}.status`, 'must be 0 (off) or 1 (on)');
+    const app = store.application(raw.application_id);
+    const known = app === undefined ? undefined : catalogueOf(app).find((c) => c.name === raw.name);
+    if (app === undefined || known === undefined) throw notAvailable(tenant, raw, 'the application offers no such item');
+    const key = { application_id: app.id, name: raw.name, ...(typeof raw.infra_id === 'string' ? { infra_id: raw.infra_id } : {}) };
+    let item = next.find((x) => sameItem(x, key));
+    if (item === undefined) {
+      item = { ...offeringItem(app, known, tenant.id, 0, UNLIMITED), ...(key.infra_id ? { infra_id: key.infra_id } : {}) };
+      next.push(item);
+    }
+    if (raw.status !== undefined) item.status = raw.status as 0 | 1;
+    if (item.status === 1 && !parentHas(store, tenant, key)) throw notAvailable(tenant, raw, 'the parent tenant does not have it on');
+    if (raw.quota !== undefined && raw.quota !== null) {
+      const q = raw.quota;
+      if (!isObject(q)) throw accountBadRequest(`${at}.quota`, 'must be an object {value, overage, version}');
+      const value = checkLimit(q.value, `${at}.quota.value`);
+      const overage = checkLimit(q.overage, `${at}.quota.overage`);
+      const current = item.quota ?? UNLIMITED;
+      if (q.version === undefined) throw accountBadRequest(`${at}.quota.version`, 'is required (the current quota version)');
+      const version = requireQuotaVersion(q.version, `${at}.quota.version`);
+      // GAPS: set offering items (a quota carries its current version; stale: 409, code 1001)
+      if (version !== current.version) throw versionMismatch(`Quota of offering item ${raw.name} of tenant`, tenant.id, version, current.version);
+      if (value !== current.value || overage !== current.overage) item.quota = { value, overage, version: current.version + 1 };
+    }
+  });
+  // Items not named stay as they are.
+  store.world.offeringItems = [...store.world.offeringItems.filter((i) => i.tenant_id !== tenant.id), ...next];
+  store.save();
+  return json(200, { items: next });
+}
+
+/** A quota's version: 0 is valid (an unlimited quota that never changed). */
+function requireQuotaVersion(raw: unknown, field: string): number {
+  if (raw === 0) return 0;
+  return requireVersion(raw, field);
+}
+
+function availableForChild(ctx: RequestContext): Reply {
+  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const kind = ctx.query.get('kind');
+  if (kind === null || !['partner', 'folder', 'customer', 'unit'].includes(kind)) throw accountBadRequest('kind', 'must be partner, folder, customer or unit');
+  const own = itemsOf(ctx.store, tenant.id).filter((i) => i.status === 1);
+  return json(200, { items: filterItems(ctx, own).map(({ quota: _quota, tenant_id: _tenant, ...rest }) => ({ ...rest, status: 0 })) });
+}
+
+export const offeringItemRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: `${PREFIX}/tenants/:tenant/offering_items`,
+    scopes: VIEW_TENANTS,
+    handler: (ctx) => json(200, { items: filterItems(ctx, itemsOf(ctx.store, visibleTenant(ctx, ctx.params.tenant as string).id)) }),
+  },
+  { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/offering_items/available_for_child`, scopes: VIEW_TENANTS, handler: availableForChild },
+  { method: 'PUT', pattern: `${PREFIX}/tenants/:tenant/offering_items`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putItems },
+];

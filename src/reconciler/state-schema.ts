@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { documentProblem, quoted } from './file-schema';
+
+/**
+ * The state file as tenantform reads it (Terraform's format version 4, plus the keys
+ * tenantform keeps beside it). A hand-edited or damaged file is refused with the path of the
+ * first problem, before anything uses it.
+ */
+const ADDRESS = /^(data\.)?[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*(\[(\d+|"(?:[^"\\]|\\.)*")\])?$/;
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+const attributes = z.record(z.string(), z.unknown(), { error: (i) => `expected an object of attributes, found ${quoted(i.input)}` });
+const text = (what: string) => z.string({ error: (i) => `expected ${what}, found ${quoted(i.input)}` });
+const address = text('a resource address').regex(ADDRESS, { error: (i) => `expected a resource address such as tenantform_infra_component.primary, found ${quoted(i.input)}` });
+
+const instance = z.looseObject({
+  // count index or for_each key
+  index_key: z.union([z.number().int().min(0), z.string()], { error: (i) => `expected a count index or a for_each key, found ${quoted(i.input)}` }).optional(),
+  schema_version: z.number({ error: (i) => `expected a schema version number, found ${quoted(i.input)}` }).int().min(0),
+  attributes,
+  sensitive_attributes: z.array(z.unknown()).optional(),
+  dependencies: z.array(address).optional(),
+});
+
+const resource = z
+  .looseObject({
+    mode: z.enum(['managed', 'data'], { error: (i) => `expected "managed" or "data", found ${quoted(i.input)}` }),
+    type: text('a resource type').regex(NAME),
+    name: text('a resource name').regex(NAME),
+    provider: z.string().optional(),
+    instances: z.array(instance, { error: (i) => `expected a list of instances, found ${quoted(i.input)}` }).min(1, { error: 'expected at least one instance' }),
+  })
+  .superRefine((r, ctx) => {
+    if (r.mode !== 'managed') return;
+    // Every managed object is recorded with the platform's identity; without it nothing can be read back.
+    r.instances.forEach((instance, n) => {
+      const id = instance.attributes.id;
+      if (typeof id !== 'string' || id.trim() === '' || id !== id.trim() || /[\u0000-\u001f]/.test(id)) {
+        ctx.addIssue({ code: 'custom', path: ['instances', n, 'attributes', 'id'], message: `expected the object's id (a non-empty string), found ${quoted(id)}` });
+      }
+    });
+  });
+
+export const StateFileSchema = z
+  .looseObject({
+    version: z.literal(4, { error: (i) => `state format version ${quoted(i.input)}; tenantform reads version 4` }),
+    terraform_version: z.string().optional(),
+    serial: z.number({ error: (i) => `expected the serial number, found ${quoted(i.input)}` }).int().min(0),
+    lineage: text('the lineage (a string)').min(1),
+    outputs: z.record(z.string(), z.unknown()).nullish(),
+    resources: z.array(resource, { error: (i) => `expected a list of resources, found ${quoted(i.input)}` }),
+    check_results: z.unknown().optional(),
+    tenantform_pending: z
+      .array(z.looseObject({ address, attributes, started: z.string().optional() }), { error: (i) => `expected a list of interrupted creates, found ${quoted(i.input)}` })
+      .optional(),
+    tenantform_protected: z.array(address, { error: (i) => `expected a list of protected addresses, found ${quoted(i.input)}` }).optional(),
+  }, { error: (i) => `expected a JSON object, found ${quoted(i.input)}` })
+  .superRefine((doc, ctx) => {
+    const seen = new Set<string>();
+    doc.resources.forEach((r, i) => {
+      const a = `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+      if (seen.has(a)) ctx.addIssue({ code: 'custom', path: ['resources', i], message: `${a} is recorded twice` });
+      seen.add(a);
+    });
+  });
+
+/** The first problem of a parsed state document, with its path; undefined when it is valid. */
+export function stateProblem(doc: unknown): string | undefined {
+  return documentProblem(StateFileSchema, doc);
+}

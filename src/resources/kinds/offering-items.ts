@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import type { OfferingItem, OfferingItemWrite } from '../../api';
+import { isNotFound } from '../../api/errors';
+import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { splitImportId } from '../import-id';
+import { Unknown } from '../values';
+
+const limit = z.number().int().min(0).nullable();
+
+/** One managed item as configured: `enabled` defaults to true; a quota's null means unlimited. */
+const Item = z.strictObject({
+  name: z.string().min(1),
+  infra_id: uuid.optional(),
+  enabled: z.boolean().optional(),
+  quota: z.strictObject({ value: limit, overage: limit.optional() }).optional(),
+});
+type Item = z.infer<typeof Item>;
+const Items = z.array(Item).min(1);
+
+const ITEMS_EXPECTS =
+  'a JSON list of items `{"name": "...", "infra_id"?: "<uuid>", "enabled"?: true, "quota"?: {"value": 100 or null, "overage"?: 10 or null}}`';
+
+export const offeringItems = defineResource({
+  type: 'tenantform_offering_items',
+  description:
+    'The offering items (services, editions and quotas) of one application for one tenant. Only the listed items are managed; the parent tenant must have each item on (the root has every item).',
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The identity, `<tenant_id>/<application_id>`.' }),
+    tenant_id: attr.string({ mode: 'required', forceNew: true, identifying: true, check: uuid, expects: UUID_EXPECTS, description: 'The tenant.' }),
+    application_id: attr.string({
+      mode: 'required',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The application whose items these are (see the `tenantform_application` data source).',
+    }),
+    items: attr.json({
+      mode: 'required',
+      description:
+        'The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota value or overage of null means unlimited.',
+    }),
+  },
+  notes: [
+    'Items that are not listed are left as they are. An item removed from the list, or the whole resource destroyed, is turned off.',
+    'Every quota change carries the quota\'s current version; a quota changed by someone else in between is a version conflict.',
+    'An item the parent tenant does not have on is refused by the platform with an error naming the item.',
+    'Drift: `enabled` is compared for every listed item, the quota only where the configuration sets one.',
+  ],
+  check(config) {
+    if (config.items === null || config.items === Unknown) return [];
+    return checkItems(String(config.items));
+  },
+  importId: {
+    format: '`<tenant_id>/<application_id>` (imports the items that are on)',
+    parse: (id) => splitImportId(id, ['tenant_id', 'application_id']),
+  },
+  identity: (s) => `${s.tenant_id}/${s.application_id}`,
+  example: {
+    name: 'contoso_backup',
+    config: {
+      tenant_id: '${tenantform_tenant.contoso.id}',
+      application_id: '${data.tenantform_application.backup.id}',
+      items: JSON.stringify([{ name: 'storage', quota: { value: 1024, overage: 100 } }, { name: 'workstations', quota: { value: 50 } }]),
+    },
+  },
+  async read(ctx, state) {
+    const live = await liveItems(ctx, state);
+    if (live === null) return null;
+    // An import knows no items yet: it takes those that are on, with their quotas where limited.
+    const wanted = state.items === null || state.items === undefined ? live.filter((i) => i.status === 1).map(asConfigured) : parseItems(state.items);
+    return { ...identity(state), items: JSON.stringify(wanted.map((w) => observed(w, live))) };
+  },
+  async create(ctx, planned) {
+    await write(ctx, planned, parseItems(planned.items), []);
+    return { ...identity(planned), items: planned.items };
+  },
+  async update(ctx, prior, planned) {
+    await write(ctx, planned, parseItems(planned.items), parseItems(prior.items));
+    return { ...identity(planned), items: planned.items };
+  },
+  async delete(ctx, prior) {
+    try {
+      await write(ctx, prior, [], parseItems(prior.items));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  },
+});
+
+/** A live item as a configuration would declare it. */
+function asConfigured(i: OfferingItem): Item {
+  const q = i.quota;
+  const limited = q !== null && q !== undefined && (q.value !== null || q.overage !== null);
+  return { name: i.name, ...(i.infra_id ? { infra_id: i.infra_id } : {}), ...(limited ? { quota: { value: q.value, overage: q.overage } } : {}) };
+}
+
+function checkItems(text: string): RuleViolation[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [{ code: 'invalid_value', path: ['items'], expected: ITEMS_EXPECTS, found: 'text that is not JSON', message: 'The items are not JSON.' }];
+  }
+  const r = Items.safeParse(parsed);
+  if (r.success) {
+    const keys = r.data.map(key);
+    const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+    if (dup < 0) return [];
+    return [{ code: 'duplicate_item', path: ['items', dup], expected: 'each item once', found: `"${r.data[dup].name}" twice`, message: 'An item is listed twice.' }];
+  }
+  const issue = r.error.issues[0];
+  return [{ code: 'invalid_value', path: ['items', ...(issue.path as Array<string | number>)], expected: ITEMS_EXPECTS, found: issue.message, message: 'An offering item is malformed.' }];
+}
+
+const key = (i: { name: string; infra_id?: string | null }) => `${i.name}/${i.infra_id ?? ''}`;
+
+function parseItems(v: unknown): Item[] {
+  if (typeof v !== 'string') return [];
+  const r = Items.safeParse(JSON.parse(v));
+  return r.success ? r.data : [];
+}
+
+function identity(s: State): State {
+  return { id: `${s.tenant_id}/${s.application_id}`, tenant_id: s.tenant_id, application_id: s.application_id };
+}
+
+async function liveItems(ctx: OperationContext, s: State): Promise<OfferingItem[] | null> {
+  try {
+    // GAPS "List a tenant's offering items": every edition, or items of other editions go unseen.
+    const all = await ctx.client.listOfferingItems(String(s.tenant_id), { edition: '*' });
+    return all.filter((i) => i.application_id === s.application_id);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+/** What the platform has for a configured item, in the configured shape (so that only real differences show). */
+function observed(wanted: Item, live: OfferingItem[]): Item {
+  const found = live.find((i) => key(i) === key(wanted));
+  const on = found?.status === 1;
+  const out: Item = { name: wanted.name, ...(wanted.infra_id ? { infra_id: wanted.infra_id } : {}) };
+  if (wanted.enabled !== undefined || !on) out.enabled = on;
+  if (wanted.quota !== undefined) {
+    const q = found?.quota;
+    out.quota = { value: q?.value ?? null, ...(wanted.quota.overage !== undefined || (q?.overage ?? null) !== null ? { overage: q?.overage ?? null } : {}) };
+  }
+  return out;
+}
+
+/** One PUT: the configured items, and the items dropped from the configuration turned off. */
+async function write(ctx: OperationContext, s: State, items: Item[], previously: Item[]): Promise<void> {
+  const live = (await liveItems(ctx, s)) ?? [];
+  const body: OfferingItemWrite[] = items.map((i) => {
+    const current = live.find((l) => key(l) === key(i));
+    const out: OfferingItemWrite = { application_id: String(s.application_id), name: i.name, status: i.enabled === false ? 0 : 1 };
+    if (i.infra_id) out.infra_id = i.infra_id;
+    // GAPS "Set offering items": a quota carries its current version.
+    if (i.quota) out.quota = { value: i.quota.value, overage: i.quota.overage ?? null, version: current?.quota?.version ?? 0 };
+    return out;
+  });
+  const kept = new Set(items.map(key));
+  for (const p of previously) {
+    if (!kept.has(key(p))) body.push({ application_id: String(s.application_id), name: p.name, status: 0, ...(p.infra_id ? { infra_id: p.infra_id } : {}) });
+  }
+  if (body.length > 0) await ctx.client.putOfferingItems(String(s.tenant_id), body);
+}
+
+export default offeringItems;

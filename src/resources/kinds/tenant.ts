@@ -1,0 +1,294 @@
+import { z } from 'zod';
+import type { Tenant, TenantCreate, TenantUpdate } from '../../api';
+import { isNotFound } from '../../api/errors';
+import { errors } from '../../errors';
+import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { uuidImportId } from '../import-id';
+import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { Unknown } from '../values';
+import { updateVersioned, type VersionedObject } from '../versioned';
+
+const KINDS = ['partner', 'folder', 'customer', 'unit'] as const;
+const CUSTOMER_TYPES = ['default', 'enterprise', 'consumer', 'small_office', 'ti_unified'] as const;
+const CONTACT_TYPES = ['legal', 'primary', 'billing', 'technical', 'management'] as const;
+const PRICING_MODES = ['trial', 'production'] as const;
+
+/** Contact members: Terraform name -> the platform's ContactPut name (the one place they are converted). */
+const CONTACT_NAMES = {
+  email: 'email',
+  first_name: 'firstname',
+  last_name: 'lastname',
+  phone: 'phone',
+  address1: 'address1',
+  address2: 'address2',
+  city: 'city',
+  state: 'state',
+  zipcode: 'zipcode',
+  country: 'country',
+} as const;
+
+const contactText = (what: string) => attr.string({ mode: 'optional', description: what });
+
+export const tenant = defineResource({
+  type: 'tenantform_tenant',
+  description:
+    'A partner, folder, customer or unit tenant. Updates carry the version tenantform last saw. Destroying it disables it first and then deletes it, with its sub-tenants, users and data.',
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the tenant.' }),
+    parent_id: attr.string({
+      mode: 'required',
+      forceNew: true,
+      identifying: true,
+      check: uuid,
+      expects: UUID_EXPECTS,
+      description: 'The parent tenant (see the `tenantform_tenant` data source). Changing it replaces the tenant.',
+    }),
+    kind: attr.string({
+      mode: 'required',
+      forceNew: true,
+      check: oneOf(KINDS),
+      expects: `one of ${KINDS.join(', ')}`,
+      description: 'What the tenant is: `partner` or `folder` (under the root, a partner or a folder), `customer`, or `unit` (under a customer or a unit).',
+    }),
+    name: attr.string({
+      mode: 'required',
+      identifying: true,
+      check: z.string().trim().min(1),
+      expects: 'a non-empty name, unique among its siblings',
+      description: 'The tenant name, unique among the parent\'s children.',
+    }),
+    customer_type: attr.string({
+      mode: 'optional_computed',
+      check: oneOf(CUSTOMER_TYPES),
+      expects: `one of ${CUSTOMER_TYPES.join(', ')}`,
+      description: 'The customer type; left out, the platform\'s value is kept.',
+    }),
+    customer_id: attr.string({ mode: 'optional', description: 'Your own identifier of the customer, for example from billing.' }),
+    internal_tag: attr.string({ mode: 'optional', description: 'A free tag for your own use.' }),
+    language: attr.string({
+      mode: 'optional_computed',
+      check: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2,4})?$/),
+      expects: 'a language code such as `en` or `pt-BR`',
+      description: 'The tenant\'s default language; left out, the platform\'s value (`en`) is kept.',
+    }),
+    enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the tenant is enabled.' }),
+    contact: attr.object(
+      {
+        email: contactText('Email address.'),
+        first_name: contactText('First name.'),
+        last_name: contactText('Last name.'),
+        phone: contactText('Phone number.'),
+        address1: contactText('Address, first line.'),
+        address2: contactText('Address, second line.'),
+        city: contactText('City.'),
+        state: contactText('State or region.'),
+        zipcode: contactText('Postal code.'),
+        country: contactText('Country.'),
+        types: attr.list(oneOf(CONTACT_TYPES), {
+          mode: 'optional',
+          unique: true,
+          expects: `contact types (${CONTACT_TYPES.join(', ')})`,
+          description: `What the contact is for: any of ${CONTACT_TYPES.map((t) => `\`${t}\``).join(', ')}.`,
+        }),
+      },
+      { mode: 'optional', description: 'The tenant\'s contact. Members left out are cleared.' },
+    ),
+    update_lock: attr.bool({
+      mode: 'optional',
+      default: false,
+      description: 'When true, only callers of the tenant that set the lock (this API client\'s tenant) can change the tenant.',
+    }),
+    ancestral_access: attr.bool({
+      mode: 'optional_computed',
+      description: 'Whether administrators of the ancestors can manage the tenant; left out, the platform\'s value is kept.',
+    }),
+    pricing_mode: attr.string({
+      mode: 'optional_computed',
+      check: oneOf(PRICING_MODES),
+      expects: 'trial or production',
+      description: 'Customers only: `trial` or `production`. A customer moves from trial to production once and never back.',
+    }),
+    version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the tenant.' }),
+    has_children: attr.bool({ mode: 'computed', description: 'True when the tenant has sub-tenants.' }),
+    production_start_date: attr.string({ mode: 'computed', description: 'When the customer moved to production (null while in trial).' }),
+  },
+  notes: [
+    'An update sends the version of the last plan; when someone changed the tenant in between, tenantform refuses with a version conflict that names both versions.',
+    'Destroying a tenant disables it (the platform deletes only disabled tenants) and deletes it with the version the disable returned. Its sub-tenants, users and data go with it: the plan warns.',
+    'A plan that would turn a production customer back into trial is refused before any request is sent.',
+    'The pricing mode has its own version on the platform; tenantform reads it right before changing it.',
+  ],
+  importId: uuidImportId('tenant'),
+  identity: (s) => String(s.id),
+  example: {
+    name: 'contoso',
+    config: {
+      parent_id: '${data.tenantform_tenant.northwind.id}',
+      kind: 'customer',
+      name: 'Contoso',
+      language: 'en',
+      contact: { email: 'it@contoso.example', first_name: 'Dana', last_name: 'Reyes', types: ['primary', 'technical'] },
+      pricing_mode: 'production',
+    },
+  },
+  check(config) {
+    const problems: RuleViolation[] = [];
+    if (config.pricing_mode !== null && config.pricing_mode !== Unknown && config.kind !== Unknown && config.kind !== 'customer') {
+      problems.push({
+        code: 'not_for_kind',
+        path: ['pricing_mode'],
+        expected: 'no pricing_mode on a tenant that is not a customer',
+        found: `pricing_mode on a ${String(config.kind)} tenant`,
+        message: 'Only customer tenants have a pricing mode.',
+      });
+    }
+    return problems;
+  },
+  planProblems(prior, planned) {
+    // GAPS "Pricing mode": trial to production once, never back.
+    if (planned.pricing_mode === 'trial' && prior.pricing_mode !== null && prior.pricing_mode !== 'trial') {
+      return [
+        {
+          code: 'pricing_mode_irreversible',
+          path: ['pricing_mode'],
+          expected: `"${String(prior.pricing_mode)}" (a customer never returns to trial)`,
+          found: '"trial"',
+          message: 'A customer in production cannot return to trial',
+        },
+      ];
+    }
+    return [];
+  },
+  deleteWarning(prior) {
+    const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
+    return `Destroying ${describe(prior)} disables it, then deletes it with ${what}. The platform keeps nothing that can be restored through its interface.`;
+  },
+  async read(ctx, state) {
+    const live = await fetchOne(ctx, String(state.id));
+    return live ? fromTenant(live) : null;
+  },
+  // One `GET /tenants?uuids=` (full level) for up to 100 tenants; a gone tenant is left out.
+  async readMany(ctx, states) {
+    const byId = new Map((await ctx.client.getTenants({ uuids: states.map((s) => String(s.id)), lod: 'full' })).map((t) => [t.id, t]));
+    return states.map((s) => {
+      const live = byId.get(String(s.id));
+      return live ? fromTenant(live) : null;
+    });
+  },
+  async create(ctx, planned) {
+    const body: TenantCreate = {
+      name: String(planned.name),
+      parent_id: String(planned.parent_id),
+      kind: planned.kind as TenantCreate['kind'],
+      ...writable(planned),
+    };
+    const created = await ctx.client.createTenant(body);
+    if (typeof planned.customer_type === 'string' && planned.customer_type !== created.customer_type) {
+      await ctx.client.updateTenant(created.id, { version: created.version ?? 1, customer_type: planned.customer_type });
+    }
+    await setPricing(ctx, created.id, planned.pricing_mode);
+    return fromTenant(await ctx.client.getTenant(created.id));
+  },
+  async update(ctx, prior, planned) {
+    const id = String(prior.id);
+    const changes: Omit<TenantUpdate, 'version'> = { name: String(planned.name), ...writable(planned) };
+    if (typeof planned.customer_type === 'string') changes.customer_type = planned.customer_type;
+    await updateVersioned(ctx, prior, tenants, async (version) => withVersion(await ctx.client.updateTenant(id, { ...changes, version })));
+    if (planned.pricing_mode !== prior.pricing_mode) await setPricing(ctx, id, planned.pricing_mode);
+    return fromTenant(await ctx.client.getTenant(id));
+  },
+  async delete(ctx, prior) {
+    const id = String(prior.id);
+    const live = await fetchOne(ctx, id);
+    if (!live) return;
+    const expected = Number(prior.version);
+    if (live.version !== expected) throw errors.versionConflict(describe(prior), expected, live.version);
+    // GAPS "Delete a tenant": disabled first; the delete carries the version the disable returned.
+    const disabled = live.enabled === false ? live : await ctx.client.updateTenant(id, { version: expected, enabled: false });
+    try {
+      await ctx.client.deleteTenant(id, disabled.version ?? expected + 1);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  },
+});
+
+/** The members a create and an update both send. */
+function writable(s: State): Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> {
+  const out: Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> = {
+    enabled: s.enabled !== false,
+    customer_id: typeof s.customer_id === 'string' ? s.customer_id : null,
+    internal_tag: typeof s.internal_tag === 'string' ? s.internal_tag : null,
+    update_lock: { enabled: s.update_lock === true },
+    contact: toContact(s.contact),
+  };
+  if (typeof s.language === 'string') out.language = s.language;
+  if (typeof s.ancestral_access === 'boolean') out.ancestral_access = s.ancestral_access;
+  return out;
+}
+
+/** Every member is sent (null when unset): the platform merges a contact, so a member left out would stay. */
+function toContact(v: unknown): Record<string, unknown> {
+  const c = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = {};
+  for (const [name, platform] of Object.entries(CONTACT_NAMES)) out[platform] = typeof c[name] === 'string' ? c[name] : null;
+  out.types = Array.isArray(c.types) ? c.types : [];
+  return out;
+}
+
+function fromContact(c: Record<string, unknown> | null | undefined): State | null {
+  if (!c) return null;
+  const out: State = {};
+  for (const [name, platform] of Object.entries(CONTACT_NAMES)) out[name] = typeof c[platform] === 'string' && c[platform] !== '' ? c[platform] : null;
+  out.types = Array.isArray(c.types) && c.types.length > 0 ? [...c.types] : null;
+  return Object.values(out).every((v) => v === null) ? null : out;
+}
+
+/** GAPS "Pricing mode": its own version, read right before the PUT. */
+async function setPricing(ctx: OperationContext, tenantId: string, mode: unknown): Promise<void> {
+  if (typeof mode !== 'string') return;
+  const current = await ctx.client.getPricing(tenantId);
+  if (current.mode !== mode) await ctx.client.putPricing(tenantId, { version: current.version, mode });
+}
+
+function fromTenant(t: Tenant): State {
+  return {
+    id: t.id,
+    parent_id: t.parent_id,
+    kind: t.kind ?? null,
+    name: t.name ?? null,
+    customer_type: t.customer_type ?? null,
+    customer_id: t.customer_id ?? null,
+    internal_tag: t.internal_tag ?? null,
+    language: t.language ?? null,
+    enabled: t.enabled ?? true,
+    contact: fromContact(t.contact),
+    update_lock: t.update_lock?.enabled === true,
+    ancestral_access: t.ancestral_access ?? null,
+    pricing_mode: t.kind === 'customer' ? (t.pricing_mode ?? null) : null,
+    version: t.version ?? null,
+    has_children: t.has_children ?? false,
+    production_start_date: t.production_start_date ?? null,
+  };
+}
+
+const withVersion = (t: Tenant): Tenant & { version: number } => ({ ...t, version: t.version ?? 0 });
+
+async function fetchOne(ctx: OperationContext, id: string): Promise<(Tenant & { version: number }) | null> {
+  try {
+    const t = await ctx.client.getTenant(id);
+    return t.deleted_at ? null : withVersion(t);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+function describe(s: State): string {
+  return `tenant ${String(s.id)} ("${String(s.name)}")`;
+}
+
+const tenants: VersionedObject<Tenant & { version: number }> = { fetch: fetchOne, describe };
+
+export default tenant;

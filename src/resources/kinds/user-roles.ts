@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { AccessPolicy, AccessPolicyWrite } from '../../api';
+import { isNotFound } from '../../api/errors';
+import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { uuidImportId } from '../import-id';
+import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { Unknown } from '../values';
+
+/** GAPS "Role ids and tenant kinds". */
+const ROLES = ['partner_admin', 'company_admin', 'unit_admin', 'readonly_admin', 'backup_user', 'protection_admin', 'protection_ro_admin', 'restore_operator', 'sync_share_admin', 'sync_share_user'] as const;
+const Role = z.strictObject({ tenant_id: uuid, role_id: z.enum(ROLES) });
+type Role = z.infer<typeof Role>;
+const Roles = z.array(Role);
+const NIL = '00000000-0000-0000-0000-000000000000';
+
+export const userRoles = defineResource({
+  type: 'tenantform_user_roles',
+  description:
+    'The whole role set of one user: which role the user has on which tenant. Applying replaces the user\'s roles with exactly these; destroying removes them all.',
+  schemaVersion: 0,
+  attributes: {
+    id: attr.string({ mode: 'computed', description: 'The user id.' }),
+    user_id: attr.string({ mode: 'required', forceNew: true, identifying: true, check: uuid, expects: UUID_EXPECTS, description: 'The user.' }),
+    roles: attr.json({
+      mode: 'required',
+      description: `The roles, a JSON list (\`jsonencode([...])\`) of \`{tenant_id, role_id}\`; \`role_id\` is one of ${ROLES.map((r) => `\`${r}\``).join(', ')}. Compared as a set.`,
+    }),
+  },
+  notes: [
+    '`partner_admin` goes on partner or folder tenants, `company_admin` on customers, `unit_admin` on units, `readonly_admin` on partners, customers or units, the service roles on customers and units: the platform refuses a role on the wrong kind of tenant, naming it.',
+    'Roles are compared as a set: their order never makes a difference.',
+  ],
+  check(config) {
+    if (config.roles === null || config.roles === Unknown) return [];
+    return checkRoles(String(config.roles));
+  },
+  importId: uuidImportId('user', (id) => ({ id, user_id: id })),
+  identity: (s) => String(s.user_id),
+  example: {
+    name: 'contoso_admin',
+    config: {
+      user_id: '${tenantform_user.contoso_admin.id}',
+      roles: JSON.stringify([{ tenant_id: '${tenantform_tenant.contoso.id}', role_id: 'company_admin' }]),
+    },
+  },
+  async read(ctx, state) {
+    const live = await livePolicies(ctx, String(state.user_id));
+    if (live === null) return null;
+    return toState(String(state.user_id), inOrderOf(parseRoles(state.roles), live.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] }))));
+  },
+  async create(ctx, planned) {
+    return toState(String(planned.user_id), await put(ctx, String(planned.user_id), parseRoles(planned.roles)));
+  },
+  async update(ctx, _prior, planned) {
+    return toState(String(planned.user_id), await put(ctx, String(planned.user_id), parseRoles(planned.roles)));
+  },
+  async delete(ctx, prior) {
+    try {
+      await put(ctx, String(prior.user_id), []);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  },
+});
+
+function checkRoles(text: string): RuleViolation[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [{ code: 'invalid_value', path: ['roles'], expected: 'a JSON list of {tenant_id, role_id}', found: 'text that is not JSON', message: 'The roles are not JSON.' }];
+  }
+  const r = Roles.safeParse(parsed);
+  if (r.success) return [];
+  const issue = r.error.issues[0];
+  return [{ code: 'invalid_value', path: ['roles', ...(issue.path as Array<string | number>)], expected: `{tenant_id: a uuid, role_id: one of ${ROLES.join(', ')}}`, found: issue.message, message: 'A role is malformed.' }];
+}
+
+const roleKey = (r: { tenant_id: string; role_id: string }) => `${r.tenant_id}/${r.role_id}`;
+
+function parseRoles(v: unknown): Role[] {
+  if (typeof v !== 'string') return [];
+  const r = Roles.safeParse(JSON.parse(v));
+  return r.success ? r.data : [];
+}
+
+/** The live set in the recorded order (then the others), so that order never shows as drift. */
+function inOrderOf(recorded: Role[], live: Role[]): Role[] {
+  const liveKeys = new Set(live.map(roleKey));
+  const kept = recorded.filter((r) => liveKeys.has(roleKey(r)));
+  const keptKeys = new Set(kept.map(roleKey));
+  return [...kept, ...live.filter((r) => !keptKeys.has(roleKey(r)))];
+}
+
+function toState(userId: string, roles: Role[]): State {
+  return { id: userId, user_id: userId, roles: JSON.stringify(roles.map((r) => ({ tenant_id: r.tenant_id, role_id: r.role_id }))) };
+}
+
+async function livePolicies(ctx: OperationContext, userId: string): Promise<AccessPolicy[] | null> {
+  try {
+    return await ctx.client.getAccessPolicies(userId);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+/** GAPS "User roles": the PUT replaces the set; entries kept carry their id and version, new ones the nil id. */
+async function put(ctx: OperationContext, userId: string, roles: Role[]): Promise<Role[]> {
+  const current = (await livePolicies(ctx, userId)) ?? [];
+  const items: AccessPolicyWrite[] = roles.map((r) => {
+    const known = current.find((p) => roleKey(p) === roleKey(r));
+    return known
+      ? { id: known.id, issuer_id: known.issuer_id ?? NIL, trustee_id: userId, trustee_type: 'user', tenant_id: r.tenant_id, role_id: r.role_id, version: known.version }
+      : { id: NIL, issuer_id: NIL, trustee_id: userId, trustee_type: 'user', tenant_id: r.tenant_id, role_id: r.role_id, version: 0 };
+  });
+  const after = await ctx.client.putAccessPolicies(userId, items);
+  return inOrderOf(roles, after.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] })));
+}
+
+export default userRoles;

@@ -1,0 +1,80 @@
+import { readdirSync } from 'node:fs';
+import { HttpBackend, httpSettings } from '../../src/backends/http';
+import { newLockInfo } from '../../src/backends/lock-info';
+import { BackendSettings } from '../../src/backends/settings';
+import { configWith, infra, run, start, startWorld, writeConfig, type World } from '../cli/helpers';
+import { gitlabBackend, startHttpStateServer, type HttpStateServer } from '../helpers/http-state-server';
+
+/** The CLI as a process, its state on a real HTTP state server that follows GitLab's conventions. */
+describe('http backend', () => {
+  let world: World;
+  let server: HttpStateServer;
+  beforeAll(async () => {
+    [world, server] = await Promise.all([startWorld(), startHttpStateServer()]);
+  });
+  afterAll(async () => {
+    await world.close();
+    await server.close();
+  });
+
+  const auth = () => ({ TF_HTTP_USERNAME: server.username, TF_HTTP_PASSWORD: server.password });
+
+  it("keeps the state on GitLab's managed state (POST lock, DELETE unlock, ?ID= on writes, basic auth from TF_HTTP_*)", async () => {
+    const file = writeConfig(world, { ...configWith({ tenantform_infra_component: { site: infra('Gitlab Site') } }), terraform: { backend: { http: gitlabBackend(server, 'prod') } } }, 'gitlab.tf.json');
+    const r = await run(world, ['apply', '--config', file, '--auto-approve'], auth());
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(server.password);
+    const state = JSON.parse(server.state('prod') ?? '{}') as { resources: { name: string }[] };
+    expect(state.resources.map((x) => x.name)).toContain('site');
+    expect(server.lock('prod')).toBeUndefined();
+    const calls = server.log.map((l) => l.replace(/ID=[0-9a-f-]+/, 'ID=<id>'));
+    expect(calls[0]).toBe('POST /api/v4/projects/42/terraform/state/prod/lock 200');
+    expect(calls).toContain('GET /api/v4/projects/42/terraform/state/prod 404');
+    expect(calls).toContain('POST /api/v4/projects/42/terraform/state/prod?ID=<id> 200');
+    expect(calls.at(-1)).toBe('DELETE /api/v4/projects/42/terraform/state/prod/lock 200');
+    expect(readdirSync(world.dir).filter((f) => f.includes('tfstate'))).toEqual([]);
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'], auth())).code).toBe(0);
+  });
+
+  it("speaks Terraform's default LOCK and UNLOCK methods, with the address from TF_HTTP_ADDRESS", async () => {
+    const file = writeConfig(world, { ...configWith({}), terraform: { backend: { http: {} } } }, 'defaults.tf.json');
+    const address = `${server.url}/api/v4/projects/42/terraform/state/defaults`;
+    const r = await run(world, ['apply', '--config', file, '--auto-approve'], { ...auth(), TF_HTTP_ADDRESS: address, TF_HTTP_LOCK_ADDRESS: `${address}/lock`, TF_HTTP_UNLOCK_ADDRESS: `${address}/lock` });
+    expect(r.code).toBe(0);
+    expect(server.log).toContain('LOCK /api/v4/projects/42/terraform/state/defaults/lock 200');
+    expect(server.log).toContain('UNLOCK /api/v4/projects/42/terraform/state/defaults/lock 200');
+    expect(server.state('defaults')).toBeDefined();
+  });
+
+  it('a 423 names the holder; --lock-timeout waits for it; a wrong password is refused without showing it', async () => {
+    const settings = gitlabBackend(server, 'held');
+    const file = writeConfig(world, { ...configWith({}), terraform: { backend: { http: settings } } }, 'held.tf.json');
+    const other = new HttpBackend(httpSettings(new BackendSettings('http', { ...settings, username: server.username, password: server.password }, {})));
+    const held = await other.tryLock({ ...newLockInfo('OperationTypeApply', '1.11.0', 'held'), Who: 'runner@gitlab-42' });
+    if (!('held' in held)) throw new Error('the test could not take the lock');
+    try {
+      const refused = await run(world, ['plan', '--config', file], auth());
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('runner@gitlab-42');
+      expect(refused.stderr).toContain(held.held.info.ID);
+      const waiting = start(world, ['plan', '--config', file, '--lock-timeout', '60s'], auth());
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(waiting.child.exitCode).toBeNull();
+      await held.held.release();
+      expect((await waiting.result).code).toBe(0);
+    } finally {
+      await held.held.release();
+      await other.close();
+    }
+    const stale = await other.tryLock(newLockInfo('OperationTypeApply', '1.11.0', 'held'));
+    if (!('held' in stale)) throw new Error('the test could not take the lock');
+    expect((await run(world, ['force-unlock', 'not-the-id', '--config', file], auth())).code).toBe(1);
+    expect(server.lock('held')).toBeDefined();
+    expect((await run(world, ['force-unlock', stale.held.info.ID, '--config', file], auth())).code).toBe(0);
+    expect(server.lock('held')).toBeUndefined();
+    const wrong = await run(world, ['plan', '--config', file], { TF_HTTP_USERNAME: server.username, TF_HTTP_PASSWORD: 'not-the-password-123' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('requires authentication');
+    expect(wrong.stdout + wrong.stderr).not.toContain('not-the-password-123');
+  });
+});
