@@ -100,6 +100,11 @@ class ApplyRun {
 
   /** Output values that are known now, recorded as Terraform records them (also after a partial apply). */
   async recordOutputs(): Promise<void> {
+    if (this.opts.plan.destroy) {
+      this.opts.state.setOutputs({});
+      await this.opts.state.save();
+      return;
+    }
     const { values } = evaluateOutputs(this.opts.configuration, this.values);
     const known = recordedOutputs(values);
     // An output not known now keeps its recorded value until it can be evaluated.

@@ -104,7 +104,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const drift = [...recorded.values()]
     .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
     .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
-  const outputs = evaluateOutputs(configuration, values);
+  // Destroying removes every output, as in Terraform.
+  const outputs = opts.destroy ? { values: new Map<string, { value: unknown; sensitive: boolean }>(), diagnostics: [] } : evaluateOutputs(configuration, values);
   diagnostics.push(...outputs.diagnostics);
   const plan: Plan = {
     stack: configuration.stack,
