@@ -137,16 +137,36 @@ export const reconcilerErrors = {
   configUnreadable(file: string, reason: string) {
     return new TenantformError('config_unreadable', 'Cannot read the configuration', `${file}: ${reason}. Re-run \`cdktf synth\`, or fix the file.`, false);
   },
-  /** `sensitive`: the expression is never quoted (it may be, or hold, a secret). */
+  /** A provider argument that cannot be known before anything is read. `sensitive`: the expression is never quoted (it may be, or hold, a secret). */
   unsupportedExpression(address: string, path: AttributePath, expression: string, sensitive = false) {
     return new TenantformError(
       'unsupported_expression',
       'Unsupported expression',
-      `${sensitive ? 'The value of this sensitive argument' : `"${expression}"`} is not a reference tenantform can resolve: it resolves only \${<type>.<name>.<attribute>} and ` +
-        '${data.<type>.<name>.<attribute>}. Functions, variables and locals need Terraform: deploy this configuration with `cdktf deploy`.',
+      `${sensitive ? 'The value of this sensitive argument' : `"${expression}"`} cannot be known before anything is read: provider arguments may use ` +
+        'variables, locals and functions, not attributes of resources or data sources. Deploy this configuration with `cdktf deploy` (Terraform) if it needs them.',
       false,
       address,
       path,
+    );
+  },
+  undeclaredProvider(address: string, provider: string, declared: readonly string[]) {
+    return new TenantformError(
+      'undeclared_provider',
+      'Reference to an undeclared provider',
+      `There is no provider block for "${provider}" (declared: ${declared.join(', ')}). Add a TenantformProvider with alias "${provider.split('.')[1] ?? ''}".`,
+      false,
+      address,
+      ['provider'],
+    );
+  },
+  duplicateProvider(name: string) {
+    return new TenantformError(
+      'duplicate_provider',
+      'Duplicate provider configuration',
+      `Two provider blocks are named "${name}"; give each data center its own alias.`,
+      false,
+      `provider.${name}`,
+      ['alias'],
     );
   },
   nestedTooDeeply(address: string, path: AttributePath, limit: number) {
@@ -261,6 +281,55 @@ export const reconcilerErrors = {
       false,
       address,
     );
+  },
+};
+
+/** Problems with the Terraform language in a configuration: variables, locals, outputs, expressions. */
+export const languageErrors = {
+  /** An expression that cannot be parsed or evaluated; `construct` names the function, operator or syntax. */
+  expression(address: string, path: AttributePath, problem: { code: string; message: string; construct: string }) {
+    const outOfReach = problem.code === 'unsupported_function' || problem.code === 'unsupported_construct' || problem.code === 'syntax_error';
+    return new TenantformError(
+      problem.code === 'unsupported_function' || problem.code === 'unsupported_construct' ? 'unsupported_expression' : 'invalid_expression',
+      outOfReach ? `Unsupported expression: ${problem.construct}` : `Invalid expression: ${problem.construct}`,
+      `${problem.message}${outOfReach ? ' Deploy this configuration with `cdktf deploy` (Terraform) if it needs it.' : ''}`,
+      false,
+      address,
+      path,
+    );
+  },
+  invalidVariable(name: string, reason: string, path: AttributePath = []) {
+    return new TenantformError('invalid_variable', 'Invalid value for input variable', `var.${name}: ${reason}.`, false, `var.${name}`, path);
+  },
+  missingVariable(name: string) {
+    return new TenantformError(
+      'missing_variable',
+      'No value for required variable',
+      `var.${name} has no default. Set it with --var ${name}=VALUE, --var-file FILE or the environment variable TF_VAR_${name}.`,
+      false,
+      `var.${name}`,
+    );
+  },
+  undeclaredVariable(name: string, source: string) {
+    return new TenantformError('undeclared_variable', 'Value for undeclared variable', `${source} sets "${name}", but no variable "${name}" is declared.`, false, `var.${name}`);
+  },
+  variableValidation(name: string, message: string) {
+    return new TenantformError('variable_validation', 'Invalid value for variable', `${message} (var.${name}, from its validation rule).`, false, `var.${name}`);
+  },
+  unreadableVarFile(file: string, reason: string) {
+    return new TenantformError('var_file_unreadable', 'Cannot read the variable file', `${file}: ${reason}.`, false);
+  },
+  undeclaredName(address: string, path: AttributePath, name: string) {
+    return new TenantformError('unknown_reference', 'Reference to an undeclared name', `${name} is not declared in this configuration.`, false, address, path);
+  },
+  invalidRepetition(address: string, argument: 'count' | 'for_each', detail: string) {
+    return new TenantformError('invalid_repetition', `Invalid ${argument} argument`, detail, false, address, [argument]);
+  },
+  remoteState(address: string, path: AttributePath, reason: string) {
+    return new TenantformError('remote_state_unreadable', 'Cannot read the remote state', `${reason}.`.replace(/\.\.$/, '.'), false, address, path);
+  },
+  cycle(addresses: readonly string[]) {
+    return new TenantformError('cycle', 'Cycle', `These refer to each other: ${addresses.join(', ')}.`, false, addresses[0]);
   },
 };
 

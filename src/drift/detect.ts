@@ -2,7 +2,7 @@
  * Drift detection: what changed on the platform since the last apply. Reads only: nothing is
  * sent to the platform but reads, and the state is never written.
  */
-import type { PlatformClient } from '../api';
+import type { ProviderClients } from '../reconciler/clients';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import type { Configuration } from '../reconciler/config';
 import type { AttributeDrift, DriftedResource } from '../reconciler/model';
@@ -52,7 +52,7 @@ export interface DriftReport {
 export interface DetectOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   readonly parallelism: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
   /** Called as each recorded object has been read. */
@@ -60,7 +60,7 @@ export interface DetectOptions {
 }
 
 export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
-  const common = { configuration: opts.configuration, state: opts.state, client: opts.client, kindOf: opts.kindOf, targets: [] };
+  const common = { configuration: opts.configuration, state: opts.state, clients: opts.clients, kindOf: opts.kindOf, targets: [] };
   const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true, onRead: opts.onRead });
   const { plan } = await buildPlan({ ...common, refreshed });
   const diagnostics = distinct(plan.diagnostics);

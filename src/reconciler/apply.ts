@@ -1,6 +1,6 @@
-import type { PlatformClient } from '../api';
 import type { Diagnostic } from '../diagnostics';
-import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
+import type { ProviderClients } from './clients';
+import type { DataSourceKind, ResourceKind, State } from '../resources/declaration';
 import { putAgentUpdateSettingsBatch } from '../resources/kinds/agent-update-settings';
 import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
@@ -13,8 +13,10 @@ import { createOrAdopt, type PendingCreateResult } from './create-pending';
 import { dependencyOrder, runInOrder, withDependencies } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
-import { evaluateArguments, lookupIn } from './evaluate';
+import { blockOf } from './addresses';
+import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
 import { StateJournal } from './journal';
+import { evaluateOutputs, recordedOutputs } from './outputs';
 import type { StateStore } from './state';
 
 export interface ApplyOptions {
@@ -23,7 +25,7 @@ export interface ApplyOptions {
   readonly data: Readonly<Record<string, State>>;
   readonly configuration: Configuration;
   readonly state: StateStore;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   readonly parallelism: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
   readonly progress: Progress;
@@ -51,33 +53,35 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   if (opts.plan.refreshOnly) return { added: 0, changed: 0, destroyed: 0, diagnostics: [] };
   // Each finished object is appended to a journal beside the state; the state is written at the end.
   const journal = await StateJournal.begin(opts.state);
+  let result: ApplyResult;
   try {
-    return await run.execute(journal);
+    result = await run.execute(journal);
   } finally {
     await journal.finish();
   }
+  await run.recordOutputs();
+  return result;
 }
 
 class ApplyRun {
   private readonly values = new Map<string, State>();
   private readonly changes: Map<string, PlannedChange>;
   private readonly configDeps: ReturnType<typeof dependencies>;
-  private readonly ctx: OperationContext;
   private readonly counts = { added: 0, changed: 0, destroyed: 0 };
   private readonly diagnostics: Diagnostic[] = [];
   private journal!: StateJournal;
+  private readonly lookup: Known;
   /** One per kind whose creates cannot be repeated blindly. */
   private readonly gates = new Map<string, CreateGate>();
 
   constructor(private readonly opts: ApplyOptions) {
     this.changes = new Map(opts.plan.changes.filter((c) => c.mode === 'managed').map((c) => [c.address, c]));
     this.configDeps = dependencies(opts.configuration);
-    this.ctx = { client: opts.client };
+    this.lookup = lookupIn(opts.configuration, this.values);
     for (const [address, value] of Object.entries(opts.data)) this.values.set(address, value);
-    for (const c of this.changes.values()) this.values.set(c.address, c.after ?? c.before ?? {});
+    for (const c of this.changes.values()) this.values.set(c.address, withSensitiveMarks(c.after ?? c.before ?? {}, c.sensitive));
   }
 
-  private readonly lookup = lookupIn(this.values);
 
   /**
    * Records what the plan saw (refreshed objects, adopted interrupted creates, data sources),
@@ -88,7 +92,7 @@ class ApplyRun {
     for (const c of this.changes.values()) {
       const kind = this.opts.kindOf(c.type)!;
       state.removePending(c.address);
-      if (c.before) state.put(c.address, kind, c.before, this.dependenciesOf(c.address));
+      if (c.before) state.put(c.address, kind, c.before, this.dependenciesOf(c.address), undefined, this.sensitiveArguments(c.address));
       else state.remove(c.address);
       const declared = configuration.objects.get(c.address);
       if (declared) state.setProtected(c.address, declared.preventDestroy);
@@ -97,10 +101,26 @@ class ApplyRun {
     // An interrupted create no longer declared, and not found on the platform: nothing is left to track.
     for (const p of state.pending()) if (!configuration.objects.has(p.address)) state.removePending(p.address);
     for (const [address, value] of Object.entries(this.opts.data)) {
-      state.put(address, configuration.objects.get(address)!.kind, value, this.dependenciesOf(address));
+      state.put(address, configuration.objects.get(address)!.kind, value, this.dependenciesOf(address), this.opts.clients.providerOf(address));
     }
     for (const o of state.objects()) if (o.mode === 'data' && !configuration.objects.has(o.address)) state.remove(o.address);
     await state.save();
+  }
+
+  /** Output values that are known now, recorded as Terraform records them (also after a partial apply). */
+  async recordOutputs(): Promise<void> {
+    if (this.opts.plan.destroy) {
+      this.opts.state.setOutputs({});
+      await this.opts.state.save();
+      return;
+    }
+    const { values } = evaluateOutputs(this.opts.configuration, this.values);
+    const known = recordedOutputs(values);
+    // An output not known now keeps its recorded value until it can be evaluated.
+    const previous = this.opts.state.outputs();
+    const kept = Object.fromEntries([...values.keys()].filter((n) => !(n in known) && n in previous).map((n) => [n, previous[n]]));
+    this.opts.state.setOutputs({ ...kept, ...known });
+    await this.opts.state.save();
   }
 
   async execute(journal: StateJournal): Promise<ApplyResult> {
@@ -134,7 +154,7 @@ class ApplyRun {
       const c = this.changes.get(address);
       if (c?.action === 'delete') {
         // Deleted after everything recorded as depending on it.
-        const dependents = this.opts.state.objects().filter((o) => o.dependencies.includes(address) && this.changes.get(o.address)?.action === 'delete');
+        const dependents = this.opts.state.objects().filter((o) => o.dependencies.includes(blockOf(address)) && this.changes.get(o.address)?.action === 'delete');
         nodes.set(address, new Set(dependents.map((o) => o.address)));
       } else {
         nodes.set(address, new Set([...(this.configDeps.get(address) ?? [])].filter((d) => inGraph.has(d))));
@@ -145,6 +165,13 @@ class ApplyRun {
 
   private membersOf(node: string): string[] {
     return node === BATCH_NODE ? [...this.changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address) : [node];
+  }
+
+  /** Arguments given a sensitive value (not those the kind declares sensitive, which Terraform knows from the schema). */
+  private sensitiveArguments(address: string): string[] {
+    const c = this.changes.get(address);
+    const kind = c ? this.opts.kindOf(c.type) : undefined;
+    return (c?.sensitive ?? []).filter((n) => !kind?.attributes[n]?.sensitive);
   }
 
   private dependenciesOf(address: string): string[] {
@@ -174,10 +201,10 @@ class ApplyRun {
     const step = this.opts.progress.start(address, 'read');
     const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
     if (invalid.length > 0) return this.fail(step, invalid);
-    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: this.ctx, config });
+    const r = await readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: this.opts.clients.ctx(address), config });
     if (!r.value) return this.fail(step, r.diagnostics);
     this.values.set(address, r.value);
-    this.opts.state.put(address, declared.kind, r.value, this.dependenciesOf(address));
+    this.opts.state.put(address, declared.kind, r.value, this.dependenciesOf(address), declared.provider);
     await this.journal.durable();
     step.done(r.value);
     return true;
@@ -231,19 +258,21 @@ class ApplyRun {
   }
 
   private async createPlain(kind: ResourceKind, address: string, planned: State): Promise<PendingCreateResult> {
-    const r = await createResource({ kind, address, ctx: this.ctx, planned });
+    const r = await createResource({ kind, address, ctx: this.opts.clients.ctx(address), planned });
     if (r.value) await this.record(address, kind, r.value);
     return r;
   }
 
   private createPending(kind: ResourceKind, address: string, planned: State): Promise<PendingCreateResult> {
-    let gate = this.gates.get(kind.type);
-    if (!gate) this.gates.set(kind.type, (gate = new CreateGate()));
+    // One gate per kind and data center.
+    const gateKey = `${kind.type} ${this.opts.clients.providerOf(address)}`;
+    let gate = this.gates.get(gateKey);
+    if (!gate) this.gates.set(gateKey, (gate = new CreateGate()));
     const recorded = () => new Map(this.opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o.attributes] as const));
     return createOrAdopt({
       kind,
       address,
-      ctx: this.ctx,
+      ctx: this.opts.clients.ctx(address),
       planned,
       pending: stripUnknown(planned),
       gate,
@@ -262,7 +291,7 @@ class ApplyRun {
       return true;
     }
     // The prior object is the one the plan saw: its version is what the update sends.
-    const r = await updateResource({ kind, address: change.address, ctx: this.ctx, prior: change.before!, planned: final.planned });
+    const r = await updateResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), prior: change.before!, planned: final.planned });
     if (!r.value) return this.fail(step, r.diagnostics);
     await this.record(change.address, kind, r.value);
     this.counts.changed++;
@@ -273,7 +302,7 @@ class ApplyRun {
   private async destroy(change: PlannedChange): Promise<boolean> {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'delete', change.before);
-    const r = await deleteResource({ kind, address: change.address, ctx: this.ctx, prior: change.before! });
+    const r = await deleteResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), prior: change.before! });
     if (r.diagnostics.length > 0) return this.fail(step, r.diagnostics);
     this.opts.state.remove(change.address);
     this.opts.state.setProtected(change.address, false);
@@ -283,8 +312,18 @@ class ApplyRun {
     return true;
   }
 
-  /** Agent update settings of several targets, sent in one request. */
+  /** Agent update settings of several targets, sent in one request per data center. */
   private async runBatch(changes: PlannedChange[]): Promise<boolean> {
+    const byProvider = new Map<string, PlannedChange[]>();
+    for (const c of changes) {
+      const provider = this.opts.clients.providerOf(c.address);
+      byProvider.set(provider, [...(byProvider.get(provider) ?? []), c]);
+    }
+    const results = await Promise.all([...byProvider.values()].map((group) => this.runOneBatch(group)));
+    return results.every(Boolean);
+  }
+
+  private async runOneBatch(changes: PlannedChange[]): Promise<boolean> {
     const kind = this.opts.kindOf(BATCHED_TYPE)!;
     const steps = changes.map((c) => this.opts.progress.start(c.address, c.action === 'create' ? 'create' : 'update', c.before));
     const finals = changes.map((c) => this.finalPlanned(c, c.before));
@@ -299,7 +338,7 @@ class ApplyRun {
     const refused = rechecked.flatMap((r) => r.diagnostics);
     if (refused.length > 0) return this.failAll(steps, refused);
     const planned = rechecked.map((r) => r.value!);
-    const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.ctx, planned));
+    const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.opts.clients.ctx(changes[0].address), planned));
     if (!r.value) return this.failAll(steps, r.diagnostics);
     for (const [i, c] of changes.entries()) {
       const value = preserveJsonText(kind.attributes, planned[i], normalize(kind.attributes, r.value[i]));
@@ -314,15 +353,15 @@ class ApplyRun {
   /** What a batched update sends, once the object is read again and found as the plan saw it. */
   private recheck(kind: ResourceKind, address: string, seen: State, planned: State) {
     return runOperation(address, 'reading the object again before writing it', async () => {
-      const fresh = await recheckUnversioned(kind, { ...this.ctx, address }, address, seen, planned);
+      const fresh = await recheckUnversioned(kind, { ...this.opts.clients.ctx(address), address }, address, seen, planned);
       if (!fresh) throw errors.goneDuringApply(address);
       return fresh;
     });
   }
 
   private async record(address: string, kind: ResourceKind, value: State): Promise<void> {
-    this.values.set(address, value);
-    this.opts.state.put(address, kind, value, this.dependenciesOf(address));
+    this.values.set(address, withSensitiveMarks(value, this.changes.get(address)?.sensitive ?? []));
+    this.opts.state.put(address, kind, value, this.dependenciesOf(address), this.opts.clients.providerOf(address), this.sensitiveArguments(address));
     this.opts.state.removePending(address);
     await this.journal.durable();
   }

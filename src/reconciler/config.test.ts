@@ -63,8 +63,8 @@ describe('configuration', () => {
       resource: {
         tenantform_infra_component: {
           a: { owner_tenant_id: 'not-a-uuid', name: '', url: 'ftp:', capabilities: ['teleport'], colour: 'red' },
-          b: { count: 2, owner_tenant_id: TENANT, name: 'x', url: 'https://x', capabilities: [] },
-          c: { for_each: { a: 1 } },
+          b: { provisioner: [{ 'local-exec': {} }], owner_tenant_id: TENANT, name: 'x', url: 'https://x', capabilities: [] },
+          c: { for_each: ['a'] },
         },
         tenantform_tenant_setting: { s: { application_id: TENANT, tenant_id: '${tenantform_nothing.here.id}', name: 'n', value: '${var.v}' } },
         tenantform_spaceship: { x: {} },
@@ -80,9 +80,9 @@ describe('configuration', () => {
         'tenantform_infra_component.a url invalid_value',
         'tenantform_infra_component.a capabilities.0 invalid_value',
         'tenantform_infra_component.a colour unknown_attribute',
-        'tenantform_infra_component.b count unsupported_meta_argument',
-        'tenantform_infra_component.c for_each unsupported_meta_argument',
-        'tenantform_tenant_setting.s value unsupported_expression',
+        'tenantform_infra_component.b provisioner unsupported_meta_argument',
+        'tenantform_infra_component.c for_each invalid_repetition',
+        'tenantform_tenant_setting.s value unknown_reference',
         'tenantform_spaceship.x  unknown_type',
       ]),
     );

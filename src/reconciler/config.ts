@@ -12,11 +12,28 @@ import { validateAttributes, validateConfig } from '../resources/validate';
 import { canonicalJson, Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
 import { hasOwn, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
-import { findReferences, resolveReferences, type Reference } from './references';
+import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import { instanceAddress, type InstanceKey } from './addresses';
+import { readRemoteStates, REMOTE_STATE_TYPE } from './remote-state';
+import { repetitionOf } from './repetition';
+import { lookupIn, evaluateArguments } from './evaluate';
+import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
+import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
+import { providerBlocks } from './provider-blocks';
+import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 
-/** One `resource` or `data` block of the configuration. */
+/** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
 export interface DeclaredObject {
+  /** `type.name`, `type.name[0]` or `type.name["key"]` (`data.` in front for data sources). */
   readonly address: string;
+  /** The block's address, without the instance key. */
+  readonly block: string;
+  /** The count index or for_each key. */
+  readonly key?: InstanceKey;
+  /** `list` (count) or `map` (for_each) when the block repeats. */
+  readonly each?: 'list' | 'map';
+  /** `each.value`, for for_each. */
+  readonly eachValue?: Value;
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
@@ -24,24 +41,49 @@ export interface DeclaredObject {
   /** The arguments as written, references still in `${...}` form. */
   readonly config: State;
   readonly references: Reference[];
+  /** Objects it depends on through the locals it uses. */
+  readonly throughLocals: string[];
   /** Addresses named in `depends_on`. */
   readonly dependsOn: string[];
   readonly ignoreChanges?: string[] | 'all';
   readonly preventDestroy: boolean;
+  /** The provider configuration it uses: `tenantform`, or `tenantform.<alias>`. */
+  readonly provider: string;
 }
 
 export interface Configuration {
   readonly file: string;
   readonly stack: string;
-  /** The `provider.tenantform` arguments (may hold the secret: never print or store them). */
+  /** The default `provider.tenantform` arguments (may hold the secret: never print or store them). */
   readonly provider: Readonly<Record<string, unknown>>;
+  /** Every provider configuration by its name (`tenantform`, `tenantform.<alias>`): the default one always. */
+  readonly providers: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   readonly objects: ReadonlyMap<string, DeclaredObject>;
-  /** sha256 of the canonical resource and data blocks, for saved plans. */
+  /** sha256 of the canonical resource, data and locals blocks and the variables' values, for saved plans. */
   readonly hash: string;
+  /** Input variables with their values (sensitive ones never printed). */
+  readonly variables: ReadonlyMap<string, InputVariable>;
+  /** Local values as written, in evaluation order. */
+  readonly locals: ReadonlyMap<string, unknown>;
+  readonly outputs: ReadonlyMap<string, DeclaredOutput>;
+  /** Every block by address, with its instance addresses (none for `count = 0`). */
+  readonly blocks: ReadonlyMap<string, BlockInstances>;
+  /** Other stacks' outputs, by `data.terraform_remote_state` name. */
+  readonly remoteStates: ReadonlyMap<string, Value>;
+}
+
+export interface BlockInstances {
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly each?: 'list' | 'map';
+  readonly instances: string[];
 }
 
 export interface ConfigLocation {
   readonly file: string;
+  /** Values for input variables (`--var`, `--var-file`, `TF_VAR_`). */
+  readonly inputs?: VariableInputs;
   readonly stack: string;
   /** Where the state lives by default (beside cdktf.json, or beside the --config file). */
   readonly defaultState: string;
@@ -74,8 +116,8 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
 }
 
 const KINDS = new Map(ALL_KINDS.map((k) => [`${k.kind === 'data' ? 'data.' : ''}${k.type}`, k]));
-const UNSUPPORTED_META = ['count', 'for_each', 'provisioner', 'connection'];
-const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', ...UNSUPPORTED_META]);
+const UNSUPPORTED_META = ['provisioner', 'connection'];
+const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', 'count', 'for_each', ...UNSUPPORTED_META]);
 
 /**
  * Reads and checks a Terraform JSON configuration. Every problem of every object is reported
@@ -92,7 +134,10 @@ export function loadConfiguration(location: ConfigLocation): { configuration?: C
   return parseConfiguration(doc, location);
 }
 
-export function parseConfiguration(raw: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'stack'>): {
+export function parseConfiguration(
+  raw: Record<string, unknown>,
+  location: Pick<ConfigLocation, 'file' | 'stack'> & { readonly inputs?: VariableInputs },
+): {
   configuration?: Configuration;
   diagnostics: Diagnostic[];
 } {
@@ -107,15 +152,41 @@ export function parseConfiguration(raw: Record<string, unknown>, location: Pick<
     if (err instanceof TenantformError) diagnostics.push(err.toDiagnostic());
     else throw err;
   };
+  const names = declaredNames(doc);
+  const variables = inputVariables(doc.variable, location.inputs, diagnostics);
+  const languageProblems: TenantformError[] = [];
+  const locals = parseLocals(doc.locals, names, languageProblems);
+  const outputs = parseOutputs(doc.output, names, locals, languageProblems);
+  languageProblems.forEach(report);
   const objects = new Map<string, DeclaredObject>();
+  const templates = new Map<string, DeclaredObject>();
+  const blockInstances = new Map<string, BlockInstances>();
+  const unparsed = new Set<string>();
+  // count and for_each may use variables and locals: objects are not known when planning starts.
+  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
+  const remoteProblems: TenantformError[] = [];
+  const remoteStates = readRemoteStates(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, location.file, beforeObjects, remoteProblems);
+  remoteProblems.forEach(report);
+  const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
   for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
     for (const [type, byName] of blocks(doc[blockKey])) {
+      if (mode === 'data' && type === REMOTE_STATE_TYPE) continue;
       for (const [name, body] of blocks(byName)) {
         const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
         try {
           const problems: TenantformError[] = [];
-          const declared = declaredObject(address, mode, type, name, body, problems);
-          if (declared) objects.set(address, declared);
+          const repeated = isRecord(body) && (body.count !== undefined || body.for_each !== undefined);
+          const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
+          const perInstance = new Set(repeated ? [body.count !== undefined ? 'count' : 'each'] : []);
+          const declared = declaredObject(address, mode, type, name, body, { ...names, perInstance }, locals, problems);
+          if (declared) templates.set(address, { ...declared, ...(repetition ? { each: repetition.each } : {}) });
+          if (declared && !repeated) objects.set(address, declared);
+          for (const instance of (declared && repetition?.instances) || []) {
+            const at = instanceAddress(address, instance.key);
+            objects.set(at, { ...declared!, address: at, key: instance.key, each: repetition!.each, ...(instance.value === undefined ? {} : { eachValue: instance.value }) });
+          }
+          blockInstances.set(address, { mode, type, name, each: repetition?.each, instances: repeated ? (repetition?.instances ?? []).map((i) => instanceAddress(address, i.key)) : [address] });
+          if (problems.length > 0) unparsed.add(address);
           problems.forEach(report);
         } catch (err) {
           report(err);
@@ -123,37 +194,85 @@ export function parseConfiguration(raw: Record<string, unknown>, location: Pick<
       }
     }
   }
-  for (const o of objects.values()) {
-    for (const ref of o.references) {
-      const target = objects.get(ref.target);
-      if (!target) report(reconcilerErrors.unknownReference(o.address, ref.at, ref.target));
-      else if (typeof ref.attribute[0] !== 'string' || !hasOwn(target.kind.attributes, ref.attribute[0])) {
-        report(reconcilerErrors.unknownAttributeReference(o.address, ref.at, ref.target, String(ref.attribute[0])));
-      }
-    }
-    for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
-    // References are not known yet: validation skips Unknown values.
-    const asUnknown = resolveReferences(o.config, () => Unknown) as State;
-    diagnostics.push(...validateConfig(o.kind, asUnknown, o.address).map(problemToDiagnostic));
+  const references = [
+    ...[...templates.values()].flatMap((o) => o.references.map((reference) => ({ address: o.address, reference }))),
+    ...locals.references,
+    ...[...outputs.values()].flatMap((o) => o.references.map((reference) => ({ address: `output.${o.name}`, reference }))),
+  ];
+  for (const { address, reference } of references) {
+    if (reference.target.startsWith(`data.${REMOTE_STATE_TYPE}.`) && remoteStates.has(reference.target.split('.')[2])) continue;
+    const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target));
+    if (!problem) continue;
+    report(problem);
+    unparsed.add(address);
   }
-  const provider = providerBlock(doc.provider, diagnostics);
+  const scope = { file: location.file, variables, locals: locals.ordered, objects, blocks: blockInstances, remoteStates };
+  const nothingKnown = lookupIn(scope, new Map());
+  for (const o of objects.values()) {
+    for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
+    // Objects are not known yet: validation skips unknown values; functions and variables are checked.
+    if (!unparsed.has(o.block)) {
+      diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
+      continue;
+    }
+    // An object with a broken expression is still validated, every name unknown; its expression problems are reported already.
+    const validation = evaluateArguments(o, { ...nothingKnown, context: { variables: () => UNKNOWN } }).diagnostics;
+    diagnostics.push(...validation.filter((d) => d.code !== 'unsupported_expression' && d.code !== 'invalid_expression'));
+  }
+  const context = contextFor(scope, new Map());
+  for (const o of outputs.values()) if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
+  const providers = providerBlocks(doc.provider, context, diagnostics);
+  for (const o of objects.values()) {
+    if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
+  }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
+  const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
   const hash = createHash('sha256')
-    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}) }))
+    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}), locals: withoutMetadata(doc.locals ?? {}), inputs, remote }))
     .digest('hex');
-  return { configuration: { file: location.file, stack: location.stack, provider, objects, hash }, diagnostics };
+  const provider = providers.get(PROVIDER_TYPE)!;
+  return {
+    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs, blocks: blockInstances, remoteStates },
+    diagnostics,
+  };
+}
+
+/** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */
+function referenceProblem(from: string, ref: Reference, target: DeclaredObject | undefined, block: BlockInstances | undefined): TenantformError | undefined {
+  if (!target || !block) return reconcilerErrors.unknownReference(from, ref.at, ref.target);
+  let attribute = ref.attribute;
+  if (block.each) {
+    const key = attribute[0];
+    // The whole block, or an instance chosen by an expression: known when evaluated.
+    if (key === undefined) return undefined;
+    if (typeof key !== (block.each === 'list' ? 'number' : 'string') || !block.instances.includes(instanceAddress(ref.target, key))) {
+      return reconcilerErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key));
+    }
+    attribute = attribute.slice(1);
+    if (attribute.length === 0) return undefined;
+  }
+  if (typeof attribute[0] !== 'string' || !hasOwn(target.kind.attributes, attribute[0])) {
+    return reconcilerErrors.unknownAttributeReference(from, ref.at, ref.target, String(attribute[0]));
+  }
+  return undefined;
 }
 
 /** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
-function declaredObject(address: string, mode: 'managed' | 'data', type: string, name: string, body: unknown, problems: TenantformError[]): DeclaredObject | undefined {
+function declaredObject(
+  address: string,
+  mode: 'managed' | 'data',
+  type: string,
+  name: string,
+  body: unknown,
+  names: DeclaredNames & { readonly perInstance: ReadonlySet<string> },
+  locals: Locals,
+  problems: TenantformError[],
+): DeclaredObject | undefined {
   const kind = KINDS.get(`${mode === 'data' ? 'data.' : ''}${type}`);
   if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
   if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
   for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, meta));
-  if (body.provider !== undefined && body.provider !== PROVIDER_TYPE) problems.push(reconcilerErrors.unsupportedMetaArgument(address, 'provider'));
-  const config = Object.create(null) as State;
-  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
-  const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
   const collect = <T>(f: () => T): T | undefined => {
     try {
       return f();
@@ -163,18 +282,36 @@ function declaredObject(address: string, mode: 'managed' | 'data', type: string,
       return undefined;
     }
   };
+  const provider = collect(() => providerReference(address, body.provider)) ?? PROVIDER_TYPE;
+  const config = Object.create(null) as State;
+  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
+  const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
+  const used = referencesIn(config, address, names, problems);
   return {
     address,
+    block: address,
     mode,
     type,
     name,
     kind,
     config,
-    references: findReferences(config, address, [], problems),
+    references: used.references,
+    throughLocals: targetsThroughLocals(used.locals, locals),
     dependsOn: collect(() => dependsOn(address, body.depends_on)) ?? [],
     ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
     preventDestroy: collect(() => preventDestroy(address, lifecycle.prevent_destroy)) ?? false,
+    provider,
   };
+}
+
+/** `provider = "tenantform"` or `"tenantform.<alias>"` (cdktf writes the name; `${...}` around it is accepted too). */
+function providerReference(address: string, raw: unknown): string {
+  if (raw === undefined || raw === null) return PROVIDER_TYPE;
+  const name = typeof raw === 'string' ? raw.replace(/^\$\{(.*)\}$/, '$1').trim() : undefined;
+  if (name === undefined || !new RegExp(`^${PROVIDER_TYPE}(\\.[A-Za-z_][A-Za-z0-9_-]*)?$`).test(name)) {
+    throw reconcilerErrors.invalidMetaArgument(address, 'provider', `"${PROVIDER_TYPE}" or "${PROVIDER_TYPE}.<alias>" naming a provider block`);
+  }
+  return name;
 }
 
 function preventDestroy(address: string, raw: unknown): boolean {
@@ -204,28 +341,6 @@ function ignoreChanges(address: string, kind: AnyKind, raw: unknown): string[] |
   return names as string[];
 }
 
-/** The default `tenantform` provider block (cdktf writes a list, hand-written JSON an object). */
-function providerBlock(raw: unknown, diagnostics: Diagnostic[]): Record<string, unknown> {
-  const block = isRecord(raw) ? ownValue(raw, PROVIDER_TYPE) : undefined;
-  const candidates = (Array.isArray(block) ? block : block === undefined ? [] : [block]).filter(isRecord);
-  const chosen = candidates.find((c) => c.alias === undefined || c.alias === null) ?? {};
-  const address = `provider.${PROVIDER_TYPE}`;
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(chosen)) {
-    if (k === '//' || k === 'alias') continue;
-    // Provider arguments are needed before anything is read, so they must be literal.
-    if (typeof v === 'string' && /[$%]\{/.test(v)) {
-      const attributes: Attributes = PROVIDER_ATTRIBUTES;
-      const sensitive = hasOwn(attributes, k) && attributes[k].sensitive === true;
-      diagnostics.push(reconcilerErrors.unsupportedExpression(address, [k], v, sensitive).toDiagnostic());
-      continue;
-    }
-    out[k] = v;
-  }
-  diagnostics.push(...validateAttributes(PROVIDER_ATTRIBUTES, out, address).map(problemToDiagnostic));
-  return out;
-}
-
 /** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */
 function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address: string; path: ReadonlyArray<string | number> } {
   const [block, first, second] = path.map(String);
@@ -241,7 +356,18 @@ function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address:
 export function dependencies(configuration: Configuration): DependencyMap {
   const out = new Map<string, Set<string>>();
   for (const o of configuration.objects.values()) {
-    out.set(o.address, new Set([...o.references.map((r) => r.target), ...o.dependsOn]));
+    // A reference to a repeated block depends on the instance it names, or on all of them.
+    const instancesOf = (block: string, key?: unknown): string[] => {
+      const b = configuration.blocks.get(block);
+      if (!b) return [block];
+      const one = b.each && (typeof key === 'number' || typeof key === 'string') ? instanceAddress(block, key) : undefined;
+      return one && b.instances.includes(one) ? [one] : b.instances;
+    };
+    const targets = [
+      ...o.references.flatMap((r) => instancesOf(r.target, r.attribute[0])),
+      ...[...o.throughLocals, ...o.dependsOn].flatMap((t) => instancesOf(t)),
+    ];
+    out.set(o.address, new Set(targets.filter((t) => t !== o.address && configuration.objects.has(t))));
   }
   return out;
 }

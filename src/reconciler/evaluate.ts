@@ -1,21 +1,49 @@
 import { problemToDiagnostic, type Diagnostic } from '../diagnostics';
 import type { State } from '../resources/declaration';
+import { fromPlain, SensitiveValue, type EvalContext } from '../expressions';
 import { validateConfig } from '../resources/validate';
 import type { DeclaredObject } from './config';
-import { resolveReferences, valueAt, type Lookup } from './references';
+import { contextFor, evaluateValue, type LanguageScope } from './expression-scope';
 
-/**
- * The one place a declared object's arguments become values: references resolved with what is
- * known now, then validated again, so a value that is only wrong once resolved
- * (`"x-${data.tenantform_tenant.a.id}"` where an id is expected) is refused before any request.
- * Values still unknown are validated when this runs again during apply.
- */
-export function evaluateArguments(o: Pick<DeclaredObject, 'address' | 'kind' | 'config'>, lookup: Lookup): { config: State; diagnostics: Diagnostic[] } {
-  const config = resolveReferences(o.config, lookup) as State;
-  return { config, diagnostics: validateConfig(o.kind, config, o.address).map(problemToDiagnostic) };
+/** The values known so far (objects absent are not known yet), with what expressions can name. */
+export interface Known {
+  readonly scope: LanguageScope;
+  readonly values: ReadonlyMap<string, State>;
+  /** Names answered otherwise (every name unknown, to validate what does not depend on a broken reference). */
+  readonly context?: EvalContext;
 }
 
-/** Answers references from the values known so far (undefined: not known yet). */
-export function lookupIn(values: ReadonlyMap<string, State>): Lookup {
-  return (target, path) => (values.has(target) ? valueAt(values.get(target), path) : undefined);
+export function lookupIn(scope: LanguageScope, values: ReadonlyMap<string, State>): Known {
+  return { scope, values };
+}
+
+/**
+ * The one place a declared object's arguments become values: expressions evaluated with what
+ * is known now, then validated again, so a value that is only wrong once resolved
+ * (`"x-${data.tenantform_tenant.a.id}"` where an id is expected) is refused before any request.
+ * Values still unknown are validated when this runs again during apply. `sensitive` lists the
+ * top-level arguments that carry a sensitive value (a sensitive variable): never shown.
+ */
+export function evaluateArguments(
+  o: Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key' | 'each' | 'eachValue'>,
+  known: Known,
+): { config: State; sensitive: string[]; diagnostics: Diagnostic[] } {
+  const evaluated = evaluateValue(o.config, known.context ?? contextFor(known.scope, known.values, o), o.address);
+  const config = evaluated.value as State;
+  const sensitive = [...new Set(evaluated.sensitive.map((p) => String(p[0])))];
+  const diagnostics = evaluated.diagnostics.length > 0 ? evaluated.diagnostics : validateConfig(o.kind, config, o.address).map(problemToDiagnostic);
+  // A sensitive value is never quoted back, not even when it is wrong.
+  return { config, sensitive, diagnostics: diagnostics.map((d) => (d.path && sensitive.includes(String(d.path[0])) ? masked(d) : d)) };
+}
+
+/** The object's value with the arguments given a sensitive value marked, so that what refers to them is sensitive too. */
+export function withSensitiveMarks(value: State, sensitive: readonly string[]): State {
+  if (sensitive.length === 0) return value;
+  const out: State = { ...value };
+  for (const name of sensitive) if (name in out && !(out[name] instanceof SensitiveValue)) out[name] = new SensitiveValue(fromPlain(out[name]));
+  return out;
+}
+
+function masked(d: Diagnostic): Diagnostic {
+  return { ...d, detail: d.detail.replace(/found .*\.$/s, 'found a sensitive value.') };
 }

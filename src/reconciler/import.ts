@@ -1,5 +1,5 @@
-import type { PlatformClient } from '../api';
 import { hasErrors, type Diagnostic } from '../diagnostics';
+import type { ProviderClients } from './clients';
 import { TenantformError } from '../errors';
 import type { ResourceKind, State } from '../resources/declaration';
 import { importResource } from '../resources/operations';
@@ -12,7 +12,7 @@ import type { StateStore } from './state';
 export interface ImportOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   readonly address: string;
   /** The import id, in the kind's `importId.format`. */
   readonly id: string;
@@ -42,7 +42,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   // Data sources and recorded objects, to know the declared arguments the platform cannot give back.
   const refreshed = await refresh({ ...opts, refresh: true });
   if (hasErrors(refreshed.diagnostics)) return { diagnostics: refreshed.diagnostics };
-  const read = await importResource({ kind, address, ctx: { client: opts.client }, id });
+  const read = await importResource({ kind, address, ctx: opts.clients.ctx(address), id });
   if (!read.value) return { diagnostics: read.diagnostics.map((d) => ({ ...d, detail: `${d.detail}\nNothing was imported; the state is unchanged.` })) };
 
   const identity = kind.identity(read.value);
@@ -50,7 +50,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   if (twin) return failed(alreadyManagedElsewhere(address, twin.address, identity));
 
   const values = new Map<string, State>([...refreshed.data, ...[...refreshed.live].flatMap(([a, v]): Array<[string, State]> => (v ? [[a, v]] : []))]);
-  const config = normalize(kind.attributes, evaluateArguments(declared, lookupIn(values)).config);
+  const config = normalize(kind.attributes, evaluateArguments(declared, lookupIn(opts.configuration, values)).config);
   const { value, fromConfiguration } = withUnreadableArguments(kind, read.value, config);
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
   if (fromConfiguration.length > 0) {
@@ -63,7 +63,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
       address,
     });
   }
-  state.put(address, kind, value, [...(dependencies(opts.configuration).get(address) ?? [])]);
+  state.put(address, kind, value, [...(dependencies(opts.configuration).get(address) ?? [])], declared.provider);
   state.setProtected(address, declared.preventDestroy);
   await state.save();
   return { value, diagnostics };

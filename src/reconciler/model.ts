@@ -15,6 +15,8 @@ export interface PlannedChange {
   readonly mode: Mode;
   readonly type: string;
   readonly name: string;
+  /** The count index or for_each key of the instance. */
+  readonly index?: number | string;
   readonly action: Action;
   /** The object as it is now (refreshed live; the recorded state when it could not be read). */
   readonly before: State | null;
@@ -116,5 +118,10 @@ export function changedOutputs(plan: Plan): OutputChange[] {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op');
+  return plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op') || hasOutputChanges(plan);
+}
+
+/** Whether applying would record new output values (plans saved before outputs existed have none). */
+export function hasOutputChanges(plan: Plan): boolean {
+  return (plan.outputChanges ?? []).some((o) => o.action !== 'no-op');
 }

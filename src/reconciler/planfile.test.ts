@@ -11,6 +11,7 @@ import { assertPlanFresh, loadPlan, savePlan } from './planfile';
 import { seenOf } from './planner';
 import { resourceKind } from './session';
 import { StateStore } from './state';
+import { ProviderClients } from './clients';
 
 const configuration = parseConfiguration({ resource: {} }, { file: 'main.tf.json', stack: 'main' }).configuration!;
 
@@ -46,7 +47,7 @@ describe('saved plans', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const check = async (saved: { plan: Plan; data: Record<string, never> }, state: StateStore, config = configuration) =>
-    assertPlanFresh({ saved, configuration: config, state, client, parallelism: 4, kindOf: resourceKind });
+    assertPlanFresh({ saved, configuration: config, state, clients: ProviderClients.single(client), parallelism: 4, kindOf: resourceKind });
 
   it('round-trips values known only after apply', async () => {
     const state = await StateStore.open(join(dir, 's.tfstate'));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { PlatformClient } from '../api';
+import type { ProviderClients } from './clients';
 import { reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
 import { readResource } from '../resources/operations';
@@ -49,7 +49,7 @@ export interface FreshnessCheck {
   readonly saved: PlanResult;
   readonly configuration: Configuration;
   readonly state: StateStore;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   readonly parallelism: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
 }
@@ -76,12 +76,12 @@ function stateAndConfigReasons({ saved, configuration, state }: FreshnessCheck):
 }
 
 /** Re-reads every object the plan touches and compares it with what the plan saw. */
-async function liveReasons({ saved, client, parallelism, kindOf }: FreshnessCheck): Promise<string[]> {
+async function liveReasons({ saved, clients, parallelism, kindOf }: FreshnessCheck): Promise<string[]> {
   const touched = saved.plan.changes.filter((c) => c.mode === 'managed' && c.action !== 'no-op' && c.before && c.seen);
   const reasons = await mapLimited(touched, parallelism, async (c) => {
     const kind = kindOf(c.type);
     if (!kind) return `${c.address} has type ${c.type}, which this version of tenantform does not know.`;
-    const r = await readResource({ kind, address: c.address, ctx: { client }, state: c.before! });
+    const r = await readResource({ kind, address: c.address, ctx: clients.ctx(c.address), state: c.before! });
     if (r.value === undefined) return `${c.address} could not be read to check it (${r.diagnostics.map((d) => d.summary).join('; ')}).`;
     return differenceFromSeen(c, r.value === null ? null : seenOf(kind, r.value));
   });

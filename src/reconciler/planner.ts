@@ -1,5 +1,5 @@
-import type { PlatformClient } from '../api';
 import type { AttributePath, Diagnostic } from '../diagnostics';
+import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
 import type { Attributes } from '../resources/attributes';
 import { versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
@@ -9,8 +9,9 @@ import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/
 import { dependencies, type Configuration, type DeclaredObject } from './config';
 import { dependencyOrder, withDependencies } from './graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
-import { evaluateArguments, lookupIn } from './evaluate';
-import type { Lookup } from './references';
+import { blockOf, parseInstanceAddress } from './addresses';
+import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
+import { evaluateOutputs, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
 import type { StateStore } from './state';
 
@@ -18,7 +19,7 @@ export interface PlanOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
   readonly refreshed: Refreshed;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   /** `--target`: only these addresses and what they depend on. */
   readonly targets: readonly string[];
   readonly kindOf: (type: string) => ResourceKind | undefined;
@@ -43,12 +44,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   );
   // An adopted interrupted create is recorded from now on: removed from the configuration, it is deleted.
   for (const address of refreshed.adopted) {
-    const [type, name] = address.split('.');
+    const { type, name } = parseInstanceAddress(address) ?? { type: address, name: address };
     if (!recorded.has(address)) recorded.set(address, { address, type, name, attributes: refreshed.live.get(address)! });
   }
   const selected = selectTargets(opts, deps, recorded, diagnostics);
   const values = new Map<string, State>(refreshed.data);
-  const lookup = lookupIn(values);
+  const lookup = lookupIn(configuration, values);
   const actions = new Map<string, string>();
   const changes: PlannedChange[] = [];
   const data: Record<string, State> = Object.fromEntries(refreshed.data);
@@ -64,7 +65,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const o = configuration.objects.get(address)!;
     if (o.mode === 'data') {
       if (values.has(address)) continue;
-      const value = refreshed.unreadable?.has(address) ? undefined : await readLateDataSource(o, deps, actions, lookup, opts.client, diagnostics);
+      const value = refreshed.unreadable?.has(address) ? undefined : await readLateDataSource(o, deps, actions, lookup, opts.clients, diagnostics);
       values.set(address, value ?? unknownObject(o.kind.attributes));
       if (value) data[address] = value;
       continue;
@@ -82,8 +83,10 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     diagnostics.push(...r.diagnostics);
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
-    values.set(address, r.planned ?? {});
-    changes.push(plannedChange(o, kind, prior, r));
+    values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
+    const change = plannedChange(o, kind, prior, r);
+    // Arguments given a sensitive value (a sensitive variable) are never shown either.
+    changes.push(evaluated.sensitive.length > 0 ? { ...change, sensitive: [...new Set([...change.sensitive, ...evaluated.sensitive])] } : change);
   }
   for (const [address, o] of recorded) {
     const declared = configuration.objects.get(address);
@@ -101,13 +104,16 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const drift = [...recorded.values()]
     .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
     .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
+  // Destroying removes every output, as in Terraform.
+  const outputs = opts.destroy ? { values: new Map<string, { value: unknown; sensitive: boolean }>(), diagnostics: [] } : evaluateOutputs(configuration, values);
+  diagnostics.push(...outputs.diagnostics);
   const plan: Plan = {
     stack: configuration.stack,
     configHash: configuration.hash,
     priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
     changes,
     drift,
-    outputChanges: [],
+    outputChanges: outputChanges(outputs.values, opts.state.outputs()),
     diagnostics,
     refreshOnly: opts.refreshOnly ?? false,
     ...(opts.destroy ? { destroy: true } : {}),
@@ -124,8 +130,10 @@ function selectTargets(
 ): Set<string> {
   const everything = new Set([...deps.keys(), ...recorded.keys()]);
   if (opts.targets.length === 0) return everything;
+  // A block's address targets all its instances, as in Terraform.
+  const targets = opts.targets.flatMap((t) => (everything.has(t) ? [t] : [...everything].filter((a) => blockOf(a) === t && a !== t)));
   for (const t of opts.targets) {
-    if (!everything.has(t)) {
+    if (!everything.has(t) && !targets.some((a) => blockOf(a) === t)) {
       diagnostics.push({
         severity: 'error',
         summary: 'No such resource',
@@ -135,7 +143,7 @@ function selectTargets(
     }
   }
   // Destroying an object destroys what depends on it; creating or updating one needs what it depends on.
-  return opts.destroy ? withDependents(opts.targets, deps) : withDependencies(opts.targets, deps);
+  return opts.destroy ? withDependents(targets, deps) : withDependencies(targets, deps);
 }
 
 /** The addresses and everything that depends on them, transitively. */
@@ -161,8 +169,8 @@ async function readLateDataSource(
   o: DeclaredObject,
   deps: ReturnType<typeof dependencies>,
   actions: ReadonlyMap<string, string>,
-  lookup: Lookup,
-  client: PlatformClient,
+  lookup: Known,
+  clients: ProviderClients,
   diagnostics: Diagnostic[],
 ): Promise<State | undefined> {
   const { config, diagnostics: invalid } = evaluateArguments(o, lookup);
@@ -170,7 +178,7 @@ async function readLateDataSource(
   if (invalid.length > 0) return undefined;
   const managedChanging = [...(deps.get(o.address) ?? [])].some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
   if (containsUnknown(config) || managedChanging) return undefined;
-  const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: { client }, config });
+  const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: clients.ctx(o.address), config });
   diagnostics.push(...r.diagnostics);
   return r.value;
 }
@@ -185,12 +193,14 @@ function plannedChange(
   prior: State | null,
   r: PlanResponse,
 ): PlannedChange {
+  const index = parseInstanceAddress(o.address)?.key;
   const names = (test: (a: Attributes[string]) => boolean | undefined) => Object.entries(kind.attributes).filter(([, a]) => test(a)).map(([n]) => n);
   return {
     address: o.address,
     mode: 'managed',
     type: o.type,
     name: o.name,
+    ...(index === undefined ? {} : { index }),
     action: r.action,
     before: prior,
     after: r.planned,

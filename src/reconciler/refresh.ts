@@ -1,4 +1,4 @@
-import type { PlatformClient } from '../api';
+import type { ProviderClients } from './clients';
 import type { Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
@@ -29,7 +29,7 @@ export interface Refreshed {
 export interface RefreshOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
-  readonly client: PlatformClient;
+  readonly clients: ProviderClients;
   readonly parallelism: number;
   /** false: take the recorded state as live (`--refresh=false`). */
   readonly refresh: boolean;
@@ -45,16 +45,17 @@ export interface RefreshOptions {
  */
 export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
   const limiter = new Limiter(opts.parallelism);
-  // Refresh writes nothing, so every read describes the same moment and can be shared.
-  const ctx: OperationContext = { client: opts.refresh ? withReadCache(opts.client) : opts.client };
-  const [fromData, fromManaged] = await Promise.all([readDataSources(opts, ctx, limiter), readManaged(opts, ctx, limiter)]);
+  // Refresh writes nothing, so every read describes the same moment and can be shared (per data center).
+  const contexts = new Map(opts.clients.names().map((name) => [name, { client: opts.refresh ? withReadCache(opts.clients.named(name)) : opts.clients.named(name) }]));
+  const ctxOf = (address: string): OperationContext => contexts.get(opts.clients.providerOf(address)) ?? opts.clients.ctx(address);
+  const [fromData, fromManaged] = await Promise.all([readDataSources(opts, ctxOf, limiter), readManaged(opts, ctxOf, limiter)]);
   const diagnostics = [...fromData.diagnostics, ...fromManaged.diagnostics];
-  const adopted = await adoptPending(opts, { client: opts.client }, fromManaged.live, diagnostics);
+  const adopted = await adoptPending(opts, fromManaged.live, diagnostics);
   return { data: fromData.values, live: fromManaged.live, adopted, unreadable: fromData.unreadable, diagnostics };
 }
 
 /** The live object of every recorded managed object (the recorded one with `--refresh=false`). */
-async function readManaged(opts: RefreshOptions, ctx: OperationContext, limiter: Limiter): Promise<{ live: Map<string, State | null>; diagnostics: Diagnostic[] }> {
+async function readManaged(opts: RefreshOptions, ctxOf: (address: string) => OperationContext, limiter: Limiter): Promise<{ live: Map<string, State | null>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const live = new Map<string, State | null>();
   const requests: ReadRequest[] = [];
@@ -68,21 +69,31 @@ async function readManaged(opts: RefreshOptions, ctx: OperationContext, limiter:
     for (const r of requests) live.set(r.address, r.state);
     return { live, diagnostics };
   }
-  const results = await readInBatches(requests, ctx, limiter, opts.onRead);
-  results.forEach((r, n) => {
-    diagnostics.push(...r.diagnostics);
-    // When the read failed the plan goes on with the recorded state; the error stops apply.
-    live.set(requests[n].address, r.value === undefined ? requests[n].state : r.value);
-    const ignored = r.value ? requests[n].kind.notInEffect?.(r.value) : undefined;
-    if (ignored) diagnostics.push({ severity: 'warning', summary: 'The declared value is not in effect', detail: ignored.detail, address: requests[n].address, path: ignored.path, code: 'not_in_effect' });
-  });
+  // One set of batches per data center.
+  const byProvider = new Map<string, ReadRequest[]>();
+  for (const r of requests) {
+    const provider = opts.clients.providerOf(r.address);
+    byProvider.set(provider, [...(byProvider.get(provider) ?? []), r]);
+  }
+  await Promise.all(
+    [...byProvider.values()].map(async (group) => {
+      const results = await readInBatches(group, ctxOf(group[0].address), limiter, opts.onRead);
+      results.forEach((r, n) => {
+        diagnostics.push(...r.diagnostics);
+        // When the read failed the plan goes on with the recorded state; the error stops apply.
+        live.set(group[n].address, r.value === undefined ? group[n].state : r.value);
+        const ignored = r.value ? group[n].kind.notInEffect?.(r.value) : undefined;
+        if (ignored) diagnostics.push({ severity: 'warning', summary: 'The declared value is not in effect', detail: ignored.detail, address: group[n].address, path: ignored.path, code: 'not_in_effect' });
+      });
+    }),
+  );
   return { live, diagnostics };
 }
 
 /** Data sources whose arguments are known without any managed object, in dependency order. */
 async function readDataSources(
   opts: RefreshOptions,
-  ctx: OperationContext,
+  ctxOf: (address: string) => OperationContext,
   limiter: Limiter,
 ): Promise<{ values: Map<string, State>; unreadable: Set<string>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
@@ -92,11 +103,11 @@ async function readDataSources(
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
     const declared = opts.configuration.objects.get(address)!;
-    const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(values));
+    const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(opts.configuration, values));
     diagnostics.push(...invalid);
     if (invalid.length > 0) return false;
     if (containsUnknown(config)) return false; // read during planning, once the managed objects it needs are known
-    const r = await limiter.run(() => readDataSource({ kind: declared.kind as DataSourceKind, address, ctx, config }));
+    const r = await limiter.run(() => readDataSource({ kind: declared.kind as DataSourceKind, address, ctx: ctxOf(address), config }));
     diagnostics.push(...r.diagnostics);
     if (r.value) values.set(address, r.value);
     else unreadable.add(address);
@@ -111,7 +122,7 @@ async function readDataSources(
  * pending creates of the same configuration never adopt the same object; objects recorded for
  * other addresses are never candidates.
  */
-async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
+async function adoptPending(opts: RefreshOptions, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
   const adopted = new Set<string>();
   for (const p of opts.state.pending()) {
     const kind = opts.kindOf(p.address.split('.')[0]);
@@ -121,7 +132,7 @@ async function adoptPending(opts: RefreshOptions, ctx: OperationContext, live: M
       continue;
     }
     const held = heldIdentities(kind, live, p.address);
-    const r = await adoptResource({ kind, address: p.address, ctx, pending: p.attributes, held });
+    const r = await adoptResource({ kind, address: p.address, ctx: opts.clients.ctx(p.address), pending: p.attributes, held });
     if (r.value === undefined) {
       diagnostics.push(...r.diagnostics.map((d) => ({ ...d, detail: `${d.detail}\nAn earlier run was interrupted while creating ${p.address}.` })));
       continue;

@@ -2,9 +2,11 @@ import { PlatformClient } from '../api';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import { faultErrors, reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
-import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
+import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, type Configuration } from './config';
+import { ProviderClients } from './clients';
+import type { VariableInputs } from './variables';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
 import { checkPlatform } from './preflight';
 import { StateStore } from './state';
@@ -16,6 +18,8 @@ export interface WorkspaceOptions {
   readonly config?: string;
   readonly state?: string;
   readonly env: NodeJS.ProcessEnv;
+  /** `--var-file` files and `--var name=value` flags, in the order they apply. */
+  readonly variables?: VariableInputs['given'];
 }
 
 export interface Workspace {
@@ -34,23 +38,25 @@ export interface Workspace {
  */
 export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics: Diagnostic[] } {
   const location = locateConfiguration(opts);
-  const { configuration, diagnostics } = loadConfiguration(location);
+  const { configuration, diagnostics } = loadConfiguration({ ...location, inputs: { given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } });
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
   const backend = openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
   return { configuration, diagnostics, backend };
 }
 
 /**
- * The platform client: each provider argument from the provider block, else its environment
- * variable; the retry timeout from the command line first.
+ * The platform client of a provider configuration (`tenantform` or `tenantform.<alias>`): each
+ * argument from its provider block, else its environment variable; the retry timeout from the
+ * command line first.
  */
-export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, retryTimeoutSeconds?: number): PlatformClient {
+export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, retryTimeoutSeconds?: number, provider: string = PROVIDER_TYPE): PlatformClient {
+  const block = configuration.providers.get(provider) ?? configuration.provider;
   const setting = (name: keyof typeof PROVIDER_ENV): string => {
-    const v = configuration.provider[name] ?? env[PROVIDER_ENV[name]];
+    const v = block[name] ?? env[PROVIDER_ENV[name]];
     if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);
     return v;
   };
-  const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(configuration.provider.retry_timeout, env[RETRY_TIMEOUT_ENV]);
+  const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(block.retry_timeout, env[RETRY_TIMEOUT_ENV]);
   return new PlatformClient({
     baseUrl: setting('base_url'),
     clientId: setting('client_id'),
@@ -91,17 +97,28 @@ export async function withLockedState<T>(
   workspace: Workspace,
   env: NodeJS.ProcessEnv,
   operation: string,
-  work: (state: StateStore, client: PlatformClient) => Promise<T>,
+  work: (state: StateStore, client: PlatformClient, clients: ProviderClients) => Promise<T>,
   flags: StateLockFlags = {},
 ): Promise<T> {
-  const client = platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds);
+  const connect = (provider: string) => platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds, provider);
+  // Credentials are checked before the lock is taken.
+  ProviderClients.check(workspace.configuration, connect);
+  let clients: ProviderClients | undefined;
   try {
-    return await withLockedBackend(workspace.backend, operation, async (state) => {
-      await checkPlatform(client);
-      return work(state, client);
-    }, flags);
+    return await withLockedBackend(
+      workspace.backend,
+      operation,
+      async (state) => {
+        // The state adds the providers of objects no longer declared.
+        const open = ProviderClients.open(workspace.configuration, state, connect);
+        clients = open;
+        await Promise.all(open.names().map((name) => checkPlatform(open.named(name))));
+        return work(state, open.default, open);
+      },
+      flags,
+    );
   } finally {
-    await client.close();
+    await clients?.close();
   }
 }
 

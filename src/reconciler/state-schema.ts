@@ -6,7 +6,7 @@ import { documentProblem, quoted } from './file-schema';
  * tenantform keeps beside it). A hand-edited or damaged file is refused with the path of the
  * first problem, before anything uses it.
  */
-const ADDRESS = /^(data\.)?[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$/;
+const ADDRESS = /^(data\.)?[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*(\[(\d+|"(?:[^"\\]|\\.)*")\])?$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 const attributes = z.record(z.string(), z.unknown(), { error: (i) => `expected an object of attributes, found ${quoted(i.input)}` });
@@ -14,6 +14,8 @@ const text = (what: string) => z.string({ error: (i) => `expected ${what}, found
 const address = text('a resource address').regex(ADDRESS, { error: (i) => `expected a resource address such as tenantform_infra_component.primary, found ${quoted(i.input)}` });
 
 const instance = z.looseObject({
+  // count index or for_each key
+  index_key: z.union([z.number().int().min(0), z.string()], { error: (i) => `expected a count index or a for_each key, found ${quoted(i.input)}` }).optional(),
   schema_version: z.number({ error: (i) => `expected a schema version number, found ${quoted(i.input)}` }).int().min(0),
   attributes,
   sensitive_attributes: z.array(z.unknown()).optional(),
@@ -26,17 +28,17 @@ const resource = z
     type: text('a resource type').regex(NAME),
     name: text('a resource name').regex(NAME),
     provider: z.string().optional(),
-    instances: z.array(instance, { error: (i) => `expected a list of instances, found ${quoted(i.input)}` }).min(1, { error: 'expected one instance' }).max(1, {
-      error: 'expected one instance (count and for_each are not supported)',
-    }),
+    instances: z.array(instance, { error: (i) => `expected a list of instances, found ${quoted(i.input)}` }).min(1, { error: 'expected at least one instance' }),
   })
   .superRefine((r, ctx) => {
     if (r.mode !== 'managed') return;
     // Every managed object is recorded with the platform's identity; without it nothing can be read back.
-    const id = r.instances[0]?.attributes.id;
-    if (typeof id !== 'string' || id.trim() === '' || id !== id.trim() || /[\u0000-\u001f]/.test(id)) {
-      ctx.addIssue({ code: 'custom', path: ['instances', 0, 'attributes', 'id'], message: `expected the object's id (a non-empty string), found ${quoted(id)}` });
-    }
+    r.instances.forEach((instance, n) => {
+      const id = instance.attributes.id;
+      if (typeof id !== 'string' || id.trim() === '' || id !== id.trim() || /[\u0000-\u001f]/.test(id)) {
+        ctx.addIssue({ code: 'custom', path: ['instances', n, 'attributes', 'id'], message: `expected the object's id (a non-empty string), found ${quoted(id)}` });
+      }
+    });
   });
 
 export const StateFileSchema = z

@@ -3,8 +3,9 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
 import type { AnyKind, State } from '../resources/declaration';
-import { PROVIDER_ADDRESS } from '../resources/provider-config';
+import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
+import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
 import { journalPath, replayJournal } from './journal';
@@ -20,6 +21,8 @@ const TERRAFORM_VERSION = '1.5.7';
 const PROVIDER = `provider["${PROVIDER_ADDRESS}"]`;
 
 export interface StateInstance {
+  /** The count index or for_each key; absent for a block without either. */
+  index_key?: number | string;
   schema_version: number;
   attributes: State;
   sensitive_attributes: unknown[];
@@ -30,6 +33,8 @@ export interface StateResource {
   mode: 'managed' | 'data';
   type: string;
   name: string;
+  /** `list` for count, `map` for for_each. */
+  each?: 'list' | 'map';
   provider: string;
   instances: StateInstance[];
 }
@@ -63,6 +68,8 @@ export interface RecordedObject {
   readonly schemaVersion: number;
   readonly attributes: State;
   readonly dependencies: string[];
+  /** The provider configuration it was made with: `tenantform` or `tenantform.<alias>`. */
+  readonly provider: string;
 }
 
 /** One change to the document, as the journal records it (see journal.ts). */
@@ -77,10 +84,29 @@ export function addressOf(r: Pick<StateResource, 'mode' | 'type' | 'name'>): str
   return `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
 }
 
-function splitAddress(address: string): { mode: 'managed' | 'data'; type: string; name: string } {
-  const data = address.startsWith('data.');
-  const [type, name] = (data ? address.slice(5) : address).split('.');
-  return { mode: data ? 'data' : 'managed', type, name };
+/** Terraform's provider address in the state: `provider["registry.terraform.io/tenantform/tenantform"].us`. */
+function providerAddress(name: string | undefined): string {
+  const alias = name?.split('.')[1];
+  return alias ? `${PROVIDER}.${alias}` : PROVIDER;
+}
+
+/** `tenantform` or `tenantform.<alias>` from Terraform's provider address. */
+function providerName(address: string): string {
+  const alias = /\]\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(address)?.[1];
+  return alias ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
+}
+
+function splitAddress(address: string): InstanceAddress {
+  const parsed = parseInstanceAddress(address);
+  if (!parsed) throw new Error(`${address} is not a resource instance address`);
+  return parsed;
+}
+
+function byIndexKey(a: StateInstance, b: StateInstance): number {
+  const x = a.index_key;
+  const y = b.index_key;
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
 }
 
 /**
@@ -145,14 +171,15 @@ export class StateStore {
 
   objects(): RecordedObject[] {
     return this.doc.resources.flatMap((r) =>
-      r.instances.slice(0, 1).map((i) => ({
-        address: addressOf(r),
+      r.instances.filter((i) => !('deposed' in i)).map((i) => ({
+        address: instanceAddress(addressOf(r), i.index_key),
         mode: r.mode,
         type: r.type,
         name: r.name,
         schemaVersion: i.schema_version,
         attributes: i.attributes,
         dependencies: i.dependencies ?? [],
+        provider: providerName(r.provider),
       })),
     );
   }
@@ -161,44 +188,63 @@ export class StateStore {
     return this.objects().find((o) => o.address === address);
   }
 
-  /** Records an object (sensitive attributes only as a hash). */
-  put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[]): void {
+  /**
+   * Records an object (sensitive attributes only as a hash) with the provider configuration it
+   * was made with (`tenantform.us`); left out, the one recorded before, else the default.
+   */
+  put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[], provider?: string, sensitiveArguments: readonly string[] = []): void {
     if (containsUnknown(attributes)) throw new Error(`${address}: refusing to record a value that is not known yet`);
-    const { mode, type, name } = splitAddress(address);
+    const { mode, type, name, block, key } = splitAddress(address);
     const stored: State = { ...attributes };
     for (const [attr, a] of Object.entries(kind.attributes)) {
       if (a.sensitive && !a.keptInState && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
     }
+    const instance: StateInstance = {
+      ...(key === undefined ? {} : { index_key: key }),
+      schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
+      attributes: stored,
+      // Terraform's marks (paths of get_attr steps): sensitive values kept as they are, and arguments given a sensitive value.
+      sensitive_attributes: [
+        ...new Set([...Object.entries(kind.attributes).filter(([, a]) => a.sensitive && a.keptInState).map(([attr]) => attr), ...sensitiveArguments]),
+      ]
+        .sort()
+        .map((attr) => [{ type: 'get_attr', value: attr }]),
+      // Terraform records the blocks an instance depends on, without instance keys.
+      dependencies: [...new Set(dependencies.map(blockOf))].sort(),
+    };
+    const each = key === undefined ? undefined : typeof key === 'number' ? ('list' as const) : ('map' as const);
+    this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
+    const at = this.positions.get(block);
+    const existing = at === undefined ? undefined : this.doc.resources[at];
     const resource: StateResource = {
       mode,
       type,
       name,
-      provider: PROVIDER,
-      instances: [
-        {
-          schema_version: kind.kind === 'resource' ? kind.schemaVersion : 0,
-          attributes: stored,
-          // Terraform's marks for the sensitive values kept as they are (paths of get_attr steps).
-          sensitive_attributes: Object.entries(kind.attributes)
-            .filter(([, a]) => a.sensitive && a.keptInState)
-            .map(([attr]) => [{ type: 'get_attr', value: attr }]),
-          dependencies: [...dependencies].sort(),
-        },
-      ],
+      ...(each ? { each } : {}),
+      provider: providerAddress(provider ?? (existing ? providerName(existing.provider) : undefined)),
+      // Instances of another kind of block (count before, for_each now) are replaced.
+      instances: [...(existing && existing.each === each ? existing.instances.filter((i) => i.index_key !== key) : []), instance].sort(byIndexKey),
     };
-    this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
-    const i = this.positions.get(address);
-    if (i !== undefined) this.doc.resources[i] = resource;
-    else this.positions.set(address, this.doc.resources.push(resource) - 1);
+    if (at !== undefined) this.doc.resources[at] = resource;
+    else this.positions.set(block, this.doc.resources.push(resource) - 1);
     this.observer?.({ op: 'put', resource });
   }
 
   remove(address: string): void {
+    const { block, key } = splitAddress(address);
     this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
-    if (!this.positions.has(address)) return;
-    this.doc.resources = this.doc.resources.filter((r) => addressOf(r) !== address);
+    const at = this.positions.get(block);
+    if (at === undefined) return;
+    const instances = this.doc.resources[at].instances.filter((i) => i.index_key !== key);
+    if (instances.length > 0) {
+      const resource = { ...this.doc.resources[at], instances };
+      this.doc.resources[at] = resource;
+      this.observer?.({ op: 'put', resource });
+      return;
+    }
+    this.doc.resources.splice(at, 1);
     this.positions = undefined;
-    this.observer?.({ op: 'remove', address });
+    this.observer?.({ op: 'remove', address: block });
   }
 
   /** The root module's outputs, in Terraform's shape (`{ name: { value, type, sensitive? } }`). */
@@ -216,6 +262,7 @@ export class StateStore {
     const target = splitAddress(to);
     const resource = this.doc.resources.find((r) => addressOf(r) === from);
     if (resource) Object.assign(resource, { mode: target.mode, type: target.type, name: target.name });
+    this.positions = undefined;
     this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));
   }
 
@@ -223,6 +270,7 @@ export class StateStore {
   async overwrite(doc: StateDocument): Promise<void> {
     await this.writes;
     this.doc = structuredClone(doc);
+    this.positions = undefined;
     await this.storage.write(serializeState(this.doc));
   }
 

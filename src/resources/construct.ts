@@ -124,6 +124,9 @@ export type TenantformProviderProps = PropsOf<typeof PROVIDER_ATTRIBUTES> & {
  */
 export class TenantformProvider extends TerraformProvider {
   private readonly declared: State;
+  // cdktf's base class keeps no alias of its own: without this, `alias` would be dropped and
+  // every resource's `provider` would name the default block.
+  private aliasName?: string;
   constructor(scope: Construct, id: string, props: TenantformProviderProps = {}) {
     super(scope, id, {
       terraformResourceType: PROVIDER_TYPE,
@@ -132,9 +135,15 @@ export class TenantformProvider extends TerraformProvider {
     });
     const { alias, ...rest } = props;
     this.declared = snakeKeys(rest) as State;
-    if (alias) this.alias = alias;
+    this.aliasName = alias;
+  }
+  public override get alias(): string | undefined {
+    return this.aliasName;
+  }
+  public override set alias(value: string | undefined) {
+    this.aliasName = value;
   }
   protected override synthesizeAttributes(): Record<string, unknown> {
-    return { ...this.declared, alias: this.alias };
+    return { ...this.declared };
   }
 }

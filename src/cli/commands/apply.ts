@@ -73,13 +73,13 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
   if (!args.planfile && !args['auto-approve'] && !args.input) throw cliErrors.approvalWithoutInput(flavour.command);
   const ws = await openSynthesizedWorkspace(args);
   if (!ws) return;
-  await withLockedState(ws, process.env, 'OperationTypeApply', async (state, client) => {
+  await withLockedState(ws, process.env, 'OperationTypeApply', async (state, _client, clients) => {
     let result: PlanResult;
     if (args.planfile) {
       result = loadPlan(args.planfile);
-      await assertPlanFresh({ saved: result, configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind });
+      await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
     } else {
-      result = await makePlan(ws, args, state, client, { destroy: flavour.destroy });
+      result = await makePlan(ws, args, state, clients, { destroy: flavour.destroy });
       process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env, args.color) })));
       if (hasErrors(result.plan.diagnostics)) {
         process.exitCode = 1;
@@ -92,7 +92,7 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
       }
     }
     const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
-    const applied = await applyPlan({ ...result, configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind, progress });
+    const applied = await applyPlan({ ...result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind, progress });
     report(applied, result.plan.destroy ? DESTROY : flavour);
   }, stateLockFlags(args));
 }

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { ProviderClients } from '../../reconciler/clients';
 import { hasErrors } from '../../diagnostics';
 import { syncDriftAlert } from '../../drift/alert';
 import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../drift/detect';
@@ -82,14 +83,16 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
   handler: async (args) => {
     const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
-    const client = platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds);
+    let clients: ProviderClients | undefined;
     try {
       await withUnlockedState(ws, async (state) => {
         const lockedBefore = await ws.backend.currentLock();
+        clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds, provider));
+        const client = clients.default;
         await checkPlatform(client);
         const recorded = state.objects().filter((o) => o.mode === 'managed').length;
         const detected = await withReadProgress(recorded, (onRead) =>
-          detectDrift({ configuration: ws.configuration, state, client, parallelism: args.parallelism, kindOf: resourceKind, onRead }),
+          detectDrift({ configuration: ws.configuration, state, clients: clients!, parallelism: args.parallelism, kindOf: resourceKind, onRead }),
         );
         const rules = IgnoreRules.load(join(process.cwd(), IGNORE_FILE));
         const identityOf = (address: string) => {
@@ -113,7 +116,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
       });
     } finally {
-      await client.close();
+      await clients?.close();
     }
   },
 };

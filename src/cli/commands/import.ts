@@ -39,9 +39,9 @@ export const importCommand: CommandModule<object, ImportArgs> = {
   handler: async (args) => {
     const ws = workspaceOrProblems(args);
     if (!ws) return;
-    await withLockedState(ws, process.env, 'OperationTypeImport', async (state, client) => {
+    await withLockedState(ws, process.env, 'OperationTypeImport', async (state, _client, clients) => {
       process.stderr.write(`${args.address}: Importing from ID "${args.id}"...\n`);
-      const r = await importObject({ configuration: ws.configuration, state, client, address: args.address, id: args.id, parallelism: args.parallelism, kindOf: resourceKind });
+      const r = await importObject({ configuration: ws.configuration, state, clients, address: args.address, id: args.id, parallelism: args.parallelism, kindOf: resourceKind });
       printDiagnostics(r.diagnostics);
       if (!r.value || hasErrors(r.diagnostics)) {
         process.exitCode = 1;

@@ -11,7 +11,7 @@ import type { PlanJsonContext } from '../../reconciler/render/json-document';
 import { renderComments } from '../../reconciler/render/markdown-comments';
 import { renderText, shouldColor } from '../../reconciler/render/text';
 import { openWorkspace, resourceKind, TENANTFORM_VERSION, withLockedState, type Workspace } from '../../reconciler/session';
-import type { PlatformClient } from '../../api';
+import type { ProviderClients } from '../../reconciler/clients';
 import type { StateStore } from '../../reconciler/state';
 import { cliErrors } from '../../errors';
 import { locateConfiguration } from '../../reconciler/config';
@@ -31,6 +31,8 @@ export interface WorkspaceArgs extends LockArgs {
   refresh: boolean;
   target?: string[];
   'refresh-only'?: boolean;
+  var?: string[];
+  'var-file'?: string[];
   'retry-timeout'?: number;
   /** false: never ask a question (Terraform's -input=false). */
   input: boolean;
@@ -49,6 +51,8 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" })
     .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
+    .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
+    .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
     .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
     .option('color', { type: 'boolean', default: true, describe: 'Colour on a terminal (or with FORCE_COLOR); --no-color for none' })
@@ -78,8 +82,10 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout'>): Workspace | undefined {
-  const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
+export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>): Workspace | undefined {
+  // Files first, then flags: a --var overrides a --var-file.
+  const variables = [...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })), ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text }))];
+  const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, variables });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
     process.stderr.write('The configuration is invalid: nothing was sent to the platform.\n');
@@ -108,8 +114,8 @@ export async function openSynthesizedWorkspace(args: Pick<WorkspaceArgs, 'stack'
 }
 
 /** Refreshes and plans (the part plan and apply share). */
-export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, client: PlatformClient, mode: { destroy?: boolean } = {}): Promise<PlanResult> {
-  const common = { configuration: ws.configuration, state, client, kindOf: resourceKind };
+export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, clients: ProviderClients, mode: { destroy?: boolean } = {}): Promise<PlanResult> {
+  const common = { configuration: ws.configuration, state, clients, kindOf: resourceKind };
   const recorded = args.refresh ? state.objects().filter((o) => o.mode === 'managed').length : 0;
   const refreshed = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
   return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
@@ -152,8 +158,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   handler: async (args) => {
     const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
-    await withLockedState(ws, process.env, 'OperationTypePlan', async (state, client) => {
-      const result = await makePlan(ws, args, state, client, { destroy: args.destroy });
+    await withLockedState(ws, process.env, 'OperationTypePlan', async (state, _client, clients) => {
+      const result = await makePlan(ws, args, state, clients, { destroy: args.destroy });
       const context = { configuration: ws.configuration, data: result.data, recordedDependencies: new Map(state.objects().map((o) => [o.address, o.dependencies])), version: TENANTFORM_VERSION };
       process.stdout.write(redactSecrets(render(result, args, context)));
       if (hasErrors(result.plan.diagnostics)) {

@@ -176,6 +176,10 @@ export function outputLines(outputs: ReadonlyArray<OutputChange>, paint: Paint =
   });
 }
 
+function onlyOutputsChange(plan: Plan): boolean {
+  return !plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op');
+}
+
 /** The plan as a terminal reads it, in Terraform's layout. */
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = painter(options.color);
@@ -218,7 +222,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     }
   }
 
-  if (hasChanges(plan)) {
+  if (hasChanges(plan) && !onlyOutputsChange(plan)) {
     const s = summarize(plan.changes);
     out.push(`${paint('bold', 'Plan:')} ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`);
   } else if (outputs.length > 0) {

@@ -1,0 +1,233 @@
+import { dirname } from 'node:path';
+import type { AttributePath, Diagnostic } from '../diagnostics';
+import { languageErrors, type TenantformError } from '../errors';
+import { evaluate, fromPlain, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import type { AnyKind, State } from '../resources/declaration';
+import type { InputVariable } from './variables';
+
+/**
+ * Configuration values as Terraform evaluates them: every string is a template of the
+ * expression language, with `var`, `local`, `data`, the resource types, `path` and `terraform`
+ * in scope. References not known yet are unknown; sensitive values are tracked by path.
+ */
+
+/** What expressions can name, from the configuration. */
+export interface LanguageScope {
+  readonly file: string;
+  readonly variables: ReadonlyMap<string, InputVariable>;
+  /** Local values as written, in an order where each comes after those it uses. */
+  readonly locals: ReadonlyMap<string, unknown>;
+  readonly objects: ReadonlyMap<string, ScopeObject>;
+  /** Every block: a repeated one is a list (count) or map (for_each) of its instances, empty when it has none. */
+  readonly blocks: ReadonlyMap<string, { readonly mode: 'managed' | 'data'; readonly type: string; readonly name: string; readonly each?: 'list' | 'map' }>;
+  /** `data.terraform_remote_state.<name>` values, read when the configuration was loaded. */
+  readonly remoteStates: ReadonlyMap<string, Value>;
+}
+
+interface ScopeObject {
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly kind: AnyKind;
+  readonly key?: string | number;
+}
+
+/** What `count.index` and `each.key` / `each.value` are for one instance. */
+export interface InstanceScope {
+  readonly key?: string | number;
+  readonly each?: 'list' | 'map';
+  readonly eachValue?: Value;
+}
+
+/** A reference from a value to a declared object. */
+export interface Reference {
+  /** The referenced object's address: `tenantform_x.name` or `data.tenantform_x.name`. */
+  readonly target: string;
+  /** The attribute path inside the referenced object, e.g. ["id"]. */
+  readonly attribute: ReadonlyArray<string | number>;
+  /** Where the reference sits in the referring value. */
+  readonly at: AttributePath;
+}
+
+/** What a value refers to: objects directly, and local values. */
+export interface ValueReferences {
+  readonly references: Reference[];
+  readonly locals: Set<string>;
+}
+
+/** Names no configuration declares but expressions may still use. */
+const BUILT_IN = new Set(['path', 'terraform']);
+const PER_INSTANCE = new Set(['count', 'each', 'self']);
+
+/**
+ * Every reference in a configuration value, checked against what is declared; unparsable
+ * templates and undeclared names are reported with the address and path.
+ */
+export function referencesIn(
+  value: unknown,
+  address: string,
+  declared: { readonly variables: ReadonlySet<string>; readonly locals: ReadonlySet<string>; readonly perInstance?: ReadonlySet<string> },
+  problems: TenantformError[],
+  at: AttributePath = [],
+): ValueReferences {
+  const out: ValueReferences = { references: [], locals: new Set() };
+  walkStrings(value, at, (text, path) => {
+    const parsed = parseTemplate(text);
+    if ('problem' in parsed) {
+      problems.push(languageErrors.expression(address, path, parsed.problem));
+      return;
+    }
+    for (const t of referencesOf(parsed.expr)) {
+      const [first, second] = t.steps;
+      if (t.root === 'var') {
+        if (typeof first !== 'string' || !declared.variables.has(first)) problems.push(languageErrors.undeclaredName(address, path, `var.${String(first)}`));
+      } else if (t.root === 'local') {
+        if (typeof first !== 'string' || !declared.locals.has(first)) problems.push(languageErrors.undeclaredName(address, path, `local.${String(first)}`));
+        else out.locals.add(first);
+      } else if (declared.perInstance?.has(t.root)) {
+        continue;
+      } else if (PER_INSTANCE.has(t.root)) {
+        problems.push(
+          languageErrors.expression(address, path, { code: 'unsupported_construct', construct: t.root, message: `"${t.root}" is only defined inside a resource with count or for_each.` }),
+        );
+      } else if (t.root === 'data') {
+        if (typeof first === 'string' && typeof second === 'string') out.references.push({ target: `data.${first}.${second}`, attribute: t.steps.slice(2), at: path });
+        else problems.push(languageErrors.undeclaredName(address, path, 'data'));
+      } else if (!BUILT_IN.has(t.root)) {
+        if (typeof first === 'string') out.references.push({ target: `${t.root}.${first}`, attribute: t.steps.slice(1), at: path });
+        else problems.push(languageErrors.undeclaredName(address, path, t.root));
+      }
+    }
+  });
+  return out;
+}
+
+/** The names in scope for the values known now (objects absent from `values` are unknown). */
+export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, State>, instance?: InstanceScope): EvalContext {
+  const roots = new Map<string, Value>();
+  if (instance?.each === 'list') roots.set('count', { index: instance.key as number });
+  if (instance?.each === 'map') roots.set('each', { key: instance.key as string, value: instance.eachValue ?? null });
+  roots.set('var', Object.fromEntries([...scope.variables.values()].map((v) => [v.name, v.value])));
+  roots.set('path', { module: dirname(scope.file), root: dirname(scope.file), cwd: process.cwd() });
+  roots.set('terraform', { workspace: 'default' });
+  const byType = new Map<string, Record<string, Value>>();
+  // The object holding a block's value: `data.<type>` or `<type>`.
+  const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
+    const group = byType.get(o.mode === 'data' ? 'data' : o.type) ?? (Object.create(null) as Record<string, Value>);
+    byType.set(o.mode === 'data' ? 'data' : o.type, group);
+    if (o.mode !== 'data') return group;
+    const ofType = (group[o.type] as Record<string, Value> | undefined) ?? (Object.create(null) as Record<string, Value>);
+    group[o.type] = ofType;
+    return ofType;
+  };
+  for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
+  for (const b of scope.blocks.values()) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : (Object.create(null) as Record<string, Value>);
+  for (const [address, o] of scope.objects) {
+    const value = values.has(address) ? fromPlain(markedSensitive(o.kind, values.get(address)!)) : UNKNOWN;
+    const into = holder(o);
+    if (o.key === undefined) into[o.name] = value;
+    else (into[o.name] as Record<string | number, Value>)[o.key] = value;
+  }
+  for (const [k, v] of byType) roots.set(k, v);
+  const context: EvalContext = { variables: (root) => (root === 'local' ? locals() : roots.get(root)) };
+  let computed: Record<string, Value> | undefined;
+  const locals = (): Value => {
+    if (computed) return computed;
+    const partial = Object.create(null) as Record<string, Value>;
+    computed = partial;
+    // In dependency order: each local sees those before it; one that fails is unknown (reported when loading).
+    for (const [name, raw] of scope.locals) partial[name] = evaluateRaw(raw, context) ?? UNKNOWN;
+    return partial;
+  };
+  return context;
+}
+
+/** Attributes the kind declares sensitive are sensitive wherever they are used, as in Terraform. */
+function markedSensitive(kind: AnyKind, value: State): State {
+  const names = Object.keys(kind.attributes).filter((n) => kind.attributes[n].sensitive && n in value && !(value[n] instanceof SensitiveValue));
+  if (names.length === 0) return value;
+  const out: State = { ...value };
+  for (const n of names) out[n] = new SensitiveValue(fromPlain(value[n]));
+  return out;
+}
+
+/** The value a context gives a root name (undefined when it has none). */
+export function rootOf(context: EvalContext, root: string): Value | undefined {
+  return typeof context.variables === 'function' ? context.variables(root) : context.variables[root];
+}
+
+/** A configuration value evaluated: plain data (Unknown where not known), with the paths of sensitive values. */
+export interface Evaluated {
+  readonly value: unknown;
+  readonly sensitive: AttributePath[];
+  readonly diagnostics: Diagnostic[];
+}
+
+export function evaluateValue(raw: unknown, context: EvalContext, address: string, at: AttributePath = []): Evaluated {
+  const diagnostics: Diagnostic[] = [];
+  const sensitive: AttributePath[] = [];
+  const visit = (v: unknown, path: AttributePath): unknown => {
+    if (typeof v === 'string') {
+      const parsed = parseTemplate(v);
+      const r = 'problem' in parsed ? parsed : evaluate(parsed.expr, context);
+      if ('problem' in r) {
+        diagnostics.push(languageErrors.expression(address, path, r.problem).toDiagnostic());
+        return UNKNOWN;
+      }
+      return plainOf(r.value, path, sensitive);
+    }
+    if (Array.isArray(v)) return v.map((x, i) => visit(x, [...path, i]));
+    if (v !== null && typeof v === 'object') {
+      const out = Object.create(null) as Record<string, unknown>;
+      for (const [k, x] of Object.entries(v)) out[k] = visit(x, [...path, k]);
+      return out;
+    }
+    return v;
+  };
+  return { value: visit(raw, at), sensitive, diagnostics };
+}
+
+/** Evaluates a raw value to an expression value (for locals); undefined when it fails. */
+function evaluateRaw(raw: unknown, context: EvalContext): Value | undefined {
+  if (typeof raw === 'string') {
+    const parsed = parseTemplate(raw);
+    const r = 'problem' in parsed ? parsed : evaluate(parsed.expr, context);
+    return 'problem' in r ? undefined : r.value;
+  }
+  if (Array.isArray(raw)) {
+    const items = raw.map((x) => evaluateRaw(x, context));
+    return items.some((i) => i === undefined) ? undefined : (items as Value[]);
+  }
+  if (raw !== null && typeof raw === 'object') {
+    const out = Object.create(null) as Record<string, Value>;
+    for (const [k, x] of Object.entries(raw)) {
+      const v = evaluateRaw(x, context);
+      if (v === undefined) return undefined;
+      out[k] = v;
+    }
+    return out;
+  }
+  return fromPlain(raw);
+}
+
+/** An expression value as plain configuration data: sets as lists, sensitive marks removed and their paths noted. */
+function plainOf(v: Value, path: AttributePath, sensitive: AttributePath[]): unknown {
+  if (v instanceof SensitiveValue) {
+    sensitive.push(path);
+    return plainOf(v.value, path, []);
+  }
+  if (v instanceof SetValue) return v.elements.map((x, i) => plainOf(x, [...path, i], sensitive));
+  if (Array.isArray(v)) return v.map((x, i) => plainOf(x, [...path, i], sensitive));
+  if (v !== null && typeof v === 'object') {
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const [k, x] of Object.entries(v)) out[k] = plainOf(x as Value, [...path, k], sensitive);
+    return out;
+  }
+  return v;
+}
+
+function walkStrings(value: unknown, at: AttributePath, visit: (text: string, path: AttributePath) => void): void {
+  if (typeof value === 'string') visit(value, at);
+  else if (Array.isArray(value)) value.forEach((v, i) => walkStrings(v, [...at, i], visit));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walkStrings(v, [...at, k], visit);
+}

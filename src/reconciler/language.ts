@@ -1,0 +1,88 @@
+import type { AttributePath } from '../diagnostics';
+import { languageErrors, type TenantformError } from '../errors';
+import { referencesIn, type Reference } from './expression-scope';
+
+/**
+ * The `locals` and `output` blocks of a configuration: what each refers to, and locals in an
+ * order where each comes after the locals it uses (a cycle is an error).
+ */
+
+export interface DeclaredNames {
+  readonly variables: ReadonlySet<string>;
+  readonly locals: ReadonlySet<string>;
+}
+
+export interface DeclaredOutput {
+  readonly name: string;
+  /** The value as written. */
+  readonly value: unknown;
+  readonly sensitive: boolean;
+  readonly references: Reference[];
+  /** Objects it depends on, directly or through locals. */
+  readonly targets: string[];
+}
+
+export interface Locals {
+  /** Values as written, in evaluation order. */
+  readonly ordered: Map<string, unknown>;
+  /** Objects each local depends on, directly or through other locals. */
+  readonly targets: Map<string, Set<string>>;
+  readonly references: Array<{ readonly address: string; readonly reference: Reference }>;
+}
+
+export function declaredNames(doc: Record<string, unknown>): DeclaredNames {
+  return { variables: new Set(entriesOf(doc.variable).map(([k]) => k)), locals: new Set(entriesOf(doc.locals).map(([k]) => k)) };
+}
+
+export function parseLocals(block: unknown, names: DeclaredNames, problems: TenantformError[]): Locals {
+  const raw = new Map(entriesOf(block));
+  const uses = new Map<string, ReturnType<typeof referencesIn>>();
+  for (const [name, value] of raw) uses.set(name, referencesIn(value, `local.${name}`, names, problems));
+  const ordered = new Map<string, unknown>();
+  const targets = new Map<string, Set<string>>();
+  const visiting: string[] = [];
+  const visit = (name: string): Set<string> => {
+    const done = targets.get(name);
+    if (done) return done;
+    if (visiting.includes(name)) {
+      problems.push(languageErrors.cycle(visiting.slice(visiting.indexOf(name)).map((n) => `local.${n}`)));
+      return new Set();
+    }
+    visiting.push(name);
+    const r = uses.get(name)!;
+    const found = new Set(r.references.map((x) => x.target));
+    for (const other of r.locals) for (const t of visit(other)) found.add(t);
+    visiting.pop();
+    targets.set(name, found);
+    ordered.set(name, raw.get(name));
+    return found;
+  };
+  for (const name of raw.keys()) visit(name);
+  const references = [...uses].flatMap(([name, r]) => r.references.map((reference) => ({ address: `local.${name}`, reference })));
+  return { ordered, targets, references };
+}
+
+/** Objects a value depends on through the locals it uses. */
+export function targetsThroughLocals(usedLocals: Iterable<string>, locals: Locals): string[] {
+  return [...new Set([...usedLocals].flatMap((l) => [...(locals.targets.get(l) ?? [])]))];
+}
+
+export function parseOutputs(block: unknown, names: DeclaredNames, locals: Locals, problems: TenantformError[]): Map<string, DeclaredOutput> {
+  const out = new Map<string, DeclaredOutput>();
+  for (const [name, body] of entriesOf(block)) {
+    const b = isRecord(body) ? body : {};
+    const at: AttributePath = ['value'];
+    const r = referencesIn(b.value, `output.${name}`, names, problems, at);
+    const targets = [...new Set([...r.references.map((x) => x.target), ...targetsThroughLocals(r.locals, locals)])];
+    out.set(name, { name, value: b.value ?? null, sensitive: b.sensitive === true, references: r.references, targets });
+  }
+  return out;
+}
+
+export function entriesOf(block: unknown): Array<[string, unknown]> {
+  return isRecord(block) ? Object.entries(block).filter(([k]) => k !== '//') : [];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

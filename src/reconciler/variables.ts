@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics';
+import { languageErrors, type TenantformError } from '../errors';
+import { contextOf, evaluateTemplate, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
+import { ownValue, parsePlainJson } from '../plain-json';
+import { convertTo, parseTypeConstraint, takesRawText, type TypeConstraint } from './variable-types';
+
+/**
+ * Input variables: the `variable` blocks of the configuration and the values given for them,
+ * as Terraform takes them (lowest precedence first): the default, `TF_VAR_<name>`, then
+ * `--var-file` files and `--var name=value` flags in the order given.
+ */
+
+export interface VariableInputs {
+  /** `--var` and `--var-file` in the order given on the command line. */
+  readonly given: ReadonlyArray<{ readonly kind: 'var' | 'file'; readonly text: string }>;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+export interface InputVariable {
+  readonly name: string;
+  /** The value, converted to the variable's type; never printed when sensitive. */
+  readonly value: Value;
+  readonly sensitive: boolean;
+}
+
+interface Declaration {
+  readonly name: string;
+  readonly type?: TypeConstraint;
+  readonly default?: unknown;
+  readonly sensitive: boolean;
+  readonly nullable: boolean;
+  readonly validations: ReadonlyArray<{ readonly condition: string; readonly message: string }>;
+}
+
+/** The value of every declared variable; problems (each naming `var.<name>`) go to `diagnostics`. */
+export function inputVariables(block: unknown, inputs: VariableInputs | undefined, diagnostics: Diagnostic[]): Map<string, InputVariable> {
+  const report = (e: TenantformError) => diagnostics.push(e.toDiagnostic());
+  const declarations = new Map<string, Declaration>();
+  for (const [name, body] of entriesOf(block)) {
+    const d = declaration(name, body, report);
+    if (d) declarations.set(name, d);
+  }
+  const given = new Map<string, { text?: string; value?: unknown }>();
+  for (const [key, text] of Object.entries(inputs?.env ?? {})) {
+    if (key.startsWith('TF_VAR_') && text !== undefined && declarations.has(key.slice(7))) given.set(key.slice(7), { text });
+  }
+  for (const g of inputs?.given ?? []) {
+    if (g.kind === 'var') {
+      const eq = g.text.indexOf('=');
+      const name = eq > 0 ? g.text.slice(0, eq).trim() : '';
+      if (!name) report(languageErrors.invalidVariable(g.text, 'a --var is written name=value'));
+      else if (!declarations.has(name)) report(languageErrors.undeclaredVariable(name, '--var'));
+      else given.set(name, { text: g.text.slice(eq + 1) });
+    } else {
+      for (const [name, value] of varFile(resolve(inputs!.cwd, g.text), report)) {
+        if (!declarations.has(name)) report(languageErrors.undeclaredVariable(name, `--var-file ${g.text}`));
+        else given.set(name, { value });
+      }
+    }
+  }
+  const out = new Map<string, InputVariable>();
+  for (const d of declarations.values()) {
+    const v = valueOf(d, given.get(d.name), report);
+    if (v === undefined) continue;
+    if (validates(d, v, report)) out.set(d.name, { name: d.name, value: v, sensitive: d.sensitive });
+  }
+  return out;
+}
+
+function declaration(name: string, body: unknown, report: (e: TenantformError) => void): Declaration | undefined {
+  const b = isRecord(body) ? body : {};
+  let type: TypeConstraint | undefined;
+  if (typeof b.type === 'string') {
+    const parsed = parseTypeConstraint(b.type);
+    if ('problem' in parsed) {
+      report(languageErrors.invalidVariable(name, parsed.problem, ['type']));
+      return undefined;
+    }
+    type = parsed;
+  }
+  const rules = Array.isArray(b.validation) ? b.validation : b.validation === undefined ? [] : [b.validation];
+  const validations = rules.filter(isRecord).map((r) => ({ condition: String(r.condition ?? 'true'), message: String(r.error_message ?? 'The value is not valid.') }));
+  return { name, type, default: ownValue(b, 'default'), sensitive: b.sensitive === true, nullable: b.nullable !== false, validations };
+}
+
+/** The value given (or the default), converted to the type; undefined after reporting why there is none. */
+function valueOf(d: Declaration, given: { text?: string; value?: unknown } | undefined, report: (e: TenantformError) => void): Value | undefined {
+  let raw: Value;
+  if (given?.text !== undefined) {
+    if (takesRawText(d.type)) raw = given.text;
+    else {
+      const parsed = parseExpression(given.text);
+      const evaluated = 'problem' in parsed ? parsed : evaluate(parsed.expr, contextOf({}));
+      if ('problem' in evaluated) {
+        // Never quote what was given: it may be the secret.
+        report(languageErrors.invalidVariable(d.name, `the value given is not an expression of its type (${evaluated.problem.message})`));
+        return undefined;
+      }
+      raw = evaluated.value;
+    }
+  } else if (given) raw = fromPlain(given.value);
+  else if (d.default !== undefined) raw = fromPlain(d.default);
+  else {
+    report(languageErrors.missingVariable(d.name));
+    return undefined;
+  }
+  if (raw === null && !d.nullable) {
+    report(languageErrors.invalidVariable(d.name, 'the variable is not nullable, but the value is null'));
+    return undefined;
+  }
+  const converted = d.type ? convertTo(d.type, raw) : { value: raw };
+  if ('problem' in converted) {
+    report(languageErrors.invalidVariable(d.name, converted.problem));
+    return undefined;
+  }
+  const value = converted.value as Value;
+  return d.sensitive ? new SensitiveValue(unmarkDeep(value)) : value;
+}
+
+function validates(d: Declaration, value: Value, report: (e: TenantformError) => void): boolean {
+  let ok = true;
+  for (const rule of d.validations) {
+    const context = contextOf({ var: { [d.name]: value } });
+    const r = evaluateTemplate(rule.condition, context);
+    if ('problem' in r) {
+      report(languageErrors.expression(`var.${d.name}`, ['validation', 'condition'], r.problem));
+      ok = false;
+      continue;
+    }
+    const passed = unmarkDeep(r.value);
+    if (!isKnown(passed) || typeof passed !== 'boolean') {
+      report(languageErrors.invalidVariable(d.name, 'the validation condition must give true or false', ['validation', 'condition']));
+      ok = false;
+    } else if (!passed) {
+      const message = evaluateTemplate(rule.message, context);
+      const text = 'value' in message && typeof message.value === 'string' ? message.value : rule.message;
+      report(languageErrors.variableValidation(d.name, text));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** A `.tfvars.json` file, or a `.tfvars` file of `name = value` lines (values in Terraform's syntax). */
+function varFile(file: string, report: (e: TenantformError) => void): Array<[string, unknown]> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    report(languageErrors.unreadableVarFile(file, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
+    return [];
+  }
+  if (file.endsWith('.json')) {
+    try {
+      const doc = parsePlainJson(text);
+      if (!isRecord(doc)) throw new Error('the file does not hold a JSON object');
+      return Object.entries(doc);
+    } catch (err) {
+      report(languageErrors.unreadableVarFile(file, (err as Error).message));
+      return [];
+    }
+  }
+  const out: Array<[string, unknown]> = [];
+  for (const { name, source, line } of assignments(text)) {
+    const parsed = parseExpression(source);
+    const evaluated = 'problem' in parsed ? parsed : evaluate(parsed.expr, contextOf({}));
+    if ('problem' in evaluated) report(languageErrors.unreadableVarFile(file, `line ${line}, ${name}: ${evaluated.problem.message}`));
+    else out.push([name, evaluated.value]);
+  }
+  return out;
+}
+
+/** Splits `name = value` assignments; a value runs until the next assignment outside brackets and strings. */
+function assignments(text: string): Array<{ name: string; source: string; line: number }> {
+  const out: Array<{ name: string; source: string; line: number }> = [];
+  let depth = 0;
+  text.split('\n').forEach((lineText, i) => {
+    const m = depth === 0 ? /^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*=(?!=)(.*)$/.exec(lineText) : null;
+    if (m) out.push({ name: m[1], source: m[2], line: i + 1 });
+    else if (out.length > 0) out[out.length - 1].source += `\n${lineText}`;
+    depth += bracketBalance(m ? m[2] : lineText);
+  });
+  return out.filter((a) => a.source.trim() !== '');
+}
+
+function bracketBalance(line: string): number {
+  let balance = 0;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === '#' || (c === '/' && line[i + 1] === '/')) break;
+    else if ('[{('.includes(c)) balance++;
+    else if (']})'.includes(c)) balance--;
+  }
+  return balance;
+}
+
+function entriesOf(block: unknown): Array<[string, unknown]> {
+  return isRecord(block) ? Object.entries(block).filter(([k]) => k !== '//') : [];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
