@@ -41,7 +41,7 @@ describe('tenantform destroy and plan -destroy', () => {
 
   it('answering yes applies', async () => {
     const r = await runOnTerminal(world, ['apply', ...where], 'yes');
-    expect(r.stdout).toContain('Apply complete! Resources: 9 added, 0 changed, 0 destroyed.');
+    expect(r.stdout).toContain('Apply complete! Resources: 14 added, 0 changed, 0 destroyed.');
     expect(r.code).toBe(0);
     expect(await platformObjects(world)).not.toEqual(untouched);
   });
@@ -51,7 +51,7 @@ describe('tenantform destroy and plan -destroy', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('# tenantform_infra_component.northwind_dr_site will be destroyed');
     expect(r.stdout).not.toContain('not in configuration');
-    expect(r.stdout).toContain('Plan: 0 to add, 0 to change, 9 to destroy.');
+    expect(r.stdout).toContain('Plan: 0 to add, 0 to change, 14 to destroy.');
   });
 
   it('declining the destroy prompt exits 1 with "Destroy cancelled."', async () => {
@@ -79,7 +79,7 @@ describe('tenantform destroy and plan -destroy', () => {
     const r = await run(world, ['destroy', ...where, '-auto-approve']);
     expect(r.stderr).not.toContain('Error');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Destroy complete! Resources: 6 destroyed.');
+    expect(r.stdout).toContain('Destroy complete! Resources: 11 destroyed.');
     expect(await platformObjects(world)).toEqual(untouched);
     const again = await run(world, ['destroy', ...where, '-auto-approve']);
     expect(again.code).toBe(0);

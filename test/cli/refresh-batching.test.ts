@@ -59,7 +59,7 @@ describe('refresh in batches', () => {
   });
   afterAll(() => world.close());
 
-  it('reads 15 objects and 5 data sources in 13 requests, none of them twice', async () => {
+  it('reads 15 objects and 5 data sources in 14 requests, none of them twice', async () => {
     world.requests.length = 0;
     const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
     // Progress lines only: no warning, no error.
@@ -77,6 +77,8 @@ describe('refresh in batches', () => {
       // the settings: one listing per application and tenant
       'GET /api/2/applications/{id}/settings/tenants/{id}': 2,
       // three components in one request
+      // the API client's own tenant, under which a tenant named without a parent is searched
+      'GET /api/2/clients/{id}': 1,
       'GET /api/2/infra': 1,
       // kinds the platform reads one at a time
       'GET /api/agent_manager/v2/agent_update_settings/{id}': 2,
