@@ -64,6 +64,11 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   readonly deleteOnlyForgets?: string;
   /** Changes the platform would refuse, found at plan time so that no request is sent. */
   planProblems?(prior: State, planned: State): RuleViolation[];
+  /**
+   * Changes the platform would refuse that only other live objects show (e.g. the kind of a
+   * referenced tenant): the plan reads them, never writes, so that no write request is sent.
+   */
+  livePlanProblems?(ctx: OperationContext, planned: State): Promise<RuleViolation[]>;
   /** A warning a plan shows when it deletes the object (e.g. what goes with it). */
   deleteWarning?(prior: State): string | undefined;
   /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */
