@@ -368,9 +368,12 @@ export class TenantformProvider {
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const id = String(req.id ?? '');
     const result = await this.#run((ctx) => importResource({ kind, address: kind.type, ctx, id }));
+    // Terraform does not tell the provider the address being imported.
+    const notImported = result.value ? kind.importWarning?.(result.value, undefined) : undefined;
+    const warnings: Diagnostic[] = notImported ? [{ severity: 'warning', ...notImported }] : [];
     return {
       imported_resources: result.value ? [{ type_name: kind.type, state: encodeState(kind.attributes, result.value), private: Buffer.alloc(0) }] : [],
-      diagnostics: result.diagnostics.map(wireDiagnostic),
+      diagnostics: [...result.diagnostics, ...warnings].map(wireDiagnostic),
     };
   }
 

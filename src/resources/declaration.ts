@@ -69,6 +69,11 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    * referenced tenant): the plan reads them, never writes, so that no write request is sent.
    */
   livePlanProblems?(ctx: OperationContext, planned: State): Promise<RuleViolation[]>;
+  /**
+   * A warning an import shows: what it cannot recover and how to get it. `address` is the
+   * resource address, or undefined when the caller does not know it.
+   */
+  importWarning?(imported: State, address: string | undefined): { readonly summary: string; readonly detail: string } | undefined;
   /** A warning a plan shows when it deletes the object (e.g. what goes with it). */
   deleteWarning?(prior: State): string | undefined;
   /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */
