@@ -4,7 +4,7 @@
  * the stack manages.
  */
 import type { PlatformClient } from '../api';
-import { discover } from '../export/discover';
+import { discover, type Discovered, type TenantInfo } from '../export/discover';
 import type { ResourceKind, State } from '../resources/declaration';
 import type { IgnoreRules } from './ignore';
 import { stackRootTenant } from './root-tenant';
@@ -44,16 +44,28 @@ export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptio
     }),
   );
   const tenants = new Set(opts.tenantIds);
-  const found = tenants.size === 0 ? [] : (await discover(client, await stackRootTenant(client, opts.tenantIds))).objects;
+  const discovery = tenants.size === 0 ? null : await discover(client, await stackRootTenant(client, opts.tenantIds));
+  const tenantById = new Map((discovery?.tenants ?? []).map((t) => [t.id, t]));
   let managed = 0;
   const unmanaged: UnmanagedObject[] = [];
-  for (const o of found) {
-    if (!tenants.has(o.tenant.id)) continue;
+  for (const o of discovery?.objects ?? []) {
+    const { owner, label } = placeOf(o, tenantById);
+    if (!owner || !tenants.has(owner.id)) continue;
     const isManaged = managedIds.has(`${o.kind.type} ${o.importId}`);
     if (opts.ignore.ignoresObject(o.kind.type, o.importId, !isManaged)) continue;
     if (isManaged) managed++;
-    else unmanaged.push({ type: o.kind.type, id: o.importId, tenantId: o.tenant.id, tenantName: o.tenant.name, label: o.label.join(' ') });
+    else unmanaged.push({ type: o.kind.type, id: o.importId, tenantId: owner.id, tenantName: owner.name, label });
   }
   const total = managed + unmanaged.length;
   return { unmanaged, coverage: { managed, unmanaged: unmanaged.length, percent: total === 0 ? 100 : Math.round((managed / total) * 1000) / 10 } };
+}
+
+/**
+ * The tenant an object belongs to and the words naming it there. A sub-tenant is discovered as
+ * itself; it belongs to its parent, so a child of a managed tenant counts as that tenant's object.
+ */
+function placeOf(o: Discovered, tenantById: ReadonlyMap<string, TenantInfo>): { owner: TenantInfo | undefined; label: string } {
+  if (o.kind.type !== 'tenantform_tenant') return { owner: o.tenant, label: o.label.join(' ') };
+  const parent = o.tenant.parentId === null ? undefined : tenantById.get(o.tenant.parentId);
+  return { owner: parent, label: `tenant ${o.tenant.name}` };
 }

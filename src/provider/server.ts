@@ -12,6 +12,7 @@ import {
   createResource,
   deleteResource,
   importResource,
+  livePlanDiagnostics,
   readDataSource,
   readResource,
   updateResource,
@@ -281,13 +282,15 @@ export class TenantformProvider {
     };
   }
 
-  planResourceChange(req: Request): Response {
+  async planResourceChange(req: Request): Promise<Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
     const proposed = decodeRaw(req.proposed_new_state as DynamicValue);
     const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config as DynamicValue);
     const plan = planResource({ kind, address: kind.type, config, prior });
+    const client = this.#client;
+    const live = client && plan.planned && plan.action !== 'no-op' ? await livePlanDiagnostics({ kind, address: kind.type, ctx: { client }, planned: plan.planned }) : [];
     // Objects without a version field: the plan records a fingerprint of what it saw, and
     // applying re-checks it, so a saved plan never overwrites a change made since.
     const seen = prior && plan.action !== 'no-op' && !versionAttribute(kind) ? { fingerprint: fingerprint(kind.attributes, prior) } : undefined;
@@ -295,7 +298,7 @@ export class TenantformProvider {
       planned_state: encodeState(kind.attributes, plan.planned),
       requires_replace: plan.requiresReplace.map(wirePath),
       planned_private: encodePrivate({ seen }),
-      diagnostics: plan.diagnostics.map(wireDiagnostic),
+      diagnostics: [...plan.diagnostics, ...live].map(wireDiagnostic),
     };
   }
 
@@ -365,9 +368,12 @@ export class TenantformProvider {
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const id = String(req.id ?? '');
     const result = await this.#run((ctx) => importResource({ kind, address: kind.type, ctx, id }));
+    // Terraform does not tell the provider the address being imported.
+    const notImported = result.value ? kind.importWarning?.(result.value, undefined) : undefined;
+    const warnings: Diagnostic[] = notImported ? [{ severity: 'warning', ...notImported }] : [];
     return {
       imported_resources: result.value ? [{ type_name: kind.type, state: encodeState(kind.attributes, result.value), private: Buffer.alloc(0) }] : [],
-      diagnostics: result.diagnostics.map(wireDiagnostic),
+      diagnostics: [...result.diagnostics, ...warnings].map(wireDiagnostic),
     };
   }
 

@@ -63,6 +63,8 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
       address,
     });
   }
+  const notImported = kind.importWarning?.(value, address);
+  if (notImported) diagnostics.push({ severity: 'warning', ...notImported, address });
   state.put(address, kind, value, [...(dependencies(opts.configuration).get(address) ?? [])], declared.provider);
   state.setProtected(address, declared.preventDestroy);
   await state.save();

@@ -3,7 +3,7 @@ import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
 import type { Attributes } from '../resources/attributes';
 import { versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
-import { readDataSource } from '../resources/operations';
+import { livePlanDiagnostics, readDataSource } from '../resources/operations';
 import { planResource, type PlanResponse } from '../resources/plan';
 import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
 import { dependencies, type Configuration, type DeclaredObject } from './config';
@@ -81,6 +81,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const config = evaluated.config;
     const r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
     diagnostics.push(...r.diagnostics);
+    if (r.planned && r.action !== 'no-op') diagnostics.push(...(await livePlanDiagnostics({ kind, address, ctx: opts.clients.ctx(address), planned: r.planned })));
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));

@@ -64,6 +64,16 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   readonly deleteOnlyForgets?: string;
   /** Changes the platform would refuse, found at plan time so that no request is sent. */
   planProblems?(prior: State, planned: State): RuleViolation[];
+  /**
+   * Changes the platform would refuse that only other live objects show (e.g. the kind of a
+   * referenced tenant): the plan reads them, never writes, so that no write request is sent.
+   */
+  livePlanProblems?(ctx: OperationContext, planned: State): Promise<RuleViolation[]>;
+  /**
+   * A warning an import shows: what it cannot recover and how to get it. `address` is the
+   * resource address, or undefined when the caller does not know it.
+   */
+  importWarning?(imported: State, address: string | undefined): { readonly summary: string; readonly detail: string } | undefined;
   /** A warning a plan shows when it deletes the object (e.g. what goes with it). */
   deleteWarning?(prior: State): string | undefined;
   /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */

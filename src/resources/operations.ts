@@ -4,6 +4,7 @@ import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
 import { isViolation } from './import-id';
 import { recheckUnversioned } from './unversioned';
+import { planProblemDiagnostic } from './plan';
 import { normalize, preserveJsonText } from './values';
 
 /**
@@ -51,6 +52,17 @@ interface Base {
   readonly kind: ResourceKind;
   readonly address: string;
   readonly ctx: OperationContext;
+}
+
+/**
+ * The planned object's problems that only the platform's other objects show, as error
+ * diagnostics on the address; reads only. Nothing to check when the kind has no such rule.
+ */
+export async function livePlanDiagnostics(req: Base & { planned: State }): Promise<Diagnostic[]> {
+  const check = req.kind.livePlanProblems;
+  if (!check) return [];
+  const r = await runOperation(req.address, 'checking the plan against the platform', () => check(withAddress(req), req.planned));
+  return [...r.diagnostics, ...(r.value ?? []).map((v) => planProblemDiagnostic(req.address, v))];
 }
 
 /** Reads the live object; value null when it is gone. Keeps recorded JSON text when equal. */

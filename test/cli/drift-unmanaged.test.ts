@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
 
@@ -82,5 +82,28 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     const { code, json } = await driftJson();
     expect(code).toBe(0);
     expect(json.resources.find((r) => r.address === 'tenantform_infra_component.site')).toMatchObject({ status: 'in_sync', ignored_changes: ['name'] });
+  });
+
+  it('finds users and child tenants made by hand in a managed tenant, but not what lies inside those children', async () => {
+    const child = await world.client.createTenant({ name: 'Handmade Customer', parent_id: northwind, kind: 'customer' });
+    const user = await world.client.createUser({ tenant_id: northwind, login: 'handmade-admin', contact: { email: 'admin@handmade.example' } });
+    const childUser = await world.client.createUser({ tenant_id: child.id, login: 'handmade-child-admin', contact: { email: 'child@handmade.example' } });
+    // Whatever the ignore file holds so far (the renamed site's attribute) stays.
+    const ignoreFile = join(world.dir, '.tenantformignore');
+    const attributeRules = existsSync(ignoreFile) ? readFileSync(ignoreFile, 'utf8') : '';
+    const { code, json } = await driftJson();
+    expect(code).toBe(0);
+    expect(json.unmanaged).toContainEqual({ type: 'tenantform_tenant', id: child.id, tenant_id: northwind, tenant_name: 'Northwind Partner', label: 'tenant Handmade Customer' });
+    expect(json.unmanaged).toContainEqual({ type: 'tenantform_user', id: user.id, tenant_id: northwind, tenant_name: 'Northwind Partner', label: 'user handmade-admin' });
+    // The child tenant is not managed by the stack: its own users are not the stack's concern.
+    expect(json.unmanaged!.some((u) => u.id === childUser.id)).toBe(false);
+    expect(json.unmanaged!.every((u) => u.tenant_id === northwind)).toBe(true);
+    const text = await run(world, ['drift', '-config', file]);
+    expect(text.stdout).toContain(`  + tenantform_tenant ${child.id} (Northwind Partner: tenant Handmade Customer)`);
+
+    writeFileSync(ignoreFile, `${attributeRules}tenantform_tenant.${child.id}\ntenantform_user.*\n`);
+    const ignored = await driftJson();
+    expect(ignored.json.unmanaged!.filter((u) => u.id === child.id || u.type === 'tenantform_user')).toEqual([]);
+    expect(ignored.json.coverage!.unmanaged).toBe(json.coverage!.unmanaged - 1 - json.unmanaged!.filter((u) => u.type === 'tenantform_user').length);
   });
 });

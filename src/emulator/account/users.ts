@@ -1,4 +1,5 @@
 /** Users, their activation, and their roles (access policies). */
+import { ROLE_TENANT_KINDS } from '../../api/roles';
 import { accountBadRequest, accountConflict, accountNotFound } from '../errors';
 import { isObject, json, noContent, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import type { AccessPolicy, Tenant, TenantKind, User } from '../store';
@@ -10,18 +11,7 @@ const UPDATE_FIELDS = ['version', 'login', 'contact', 'enabled', 'language', 'no
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** GAPS: role ids and tenant kinds. */
-export const ROLE_KINDS: Record<string, readonly TenantKind[]> = {
-  partner_admin: ['partner', 'folder'],
-  company_admin: ['customer'],
-  unit_admin: ['unit'],
-  readonly_admin: ['partner', 'customer', 'unit'],
-  backup_user: ['customer', 'unit'],
-  protection_admin: ['customer', 'unit'],
-  protection_ro_admin: ['customer', 'unit'],
-  restore_operator: ['customer', 'unit'],
-  sync_share_admin: ['customer', 'unit'],
-  sync_share_user: ['customer', 'unit'],
-};
+export const ROLE_KINDS: Readonly<Record<string, readonly TenantKind[]>> = ROLE_TENANT_KINDS;
 
 function userOr404(ctx: RequestContext): User {
   const id = ctx.params.id as string;

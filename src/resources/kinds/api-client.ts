@@ -73,6 +73,17 @@ export const apiClient = defineResource({
       data: '{"purpose":"monitoring"}',
     },
   },
+  importWarning(imported, address) {
+    if (imported.client_secret !== null) return undefined;
+    const at = address ?? 'ADDRESS';
+    return {
+      summary: 'The client secret cannot be imported',
+      detail:
+        `The platform returns an API client's secret only in the answer to its creation: ${at} is recorded with client_secret null, and no import can fill it. ` +
+        `To get a secret, replace the client: \`tenantform destroy -target=${at}\` then \`tenantform apply\` (with Terraform, \`terraform apply -replace=${at}\`). ` +
+        'Or declare a new client beside it, move the tool to the new secret, then remove the old client from the configuration. Tools using the old secret stop working once the old client is deleted.',
+    };
+  },
   // POST /clients makes a new client (and secret) each time it is sent.
   nonIdempotentCreate: true,
   async read(ctx, state) {

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import type { AccessPolicy, AccessPolicyWrite } from '../../api';
+import type { AccessPolicy, AccessPolicyWrite, Tenant } from '../../api';
 import { isNotFound } from '../../api/errors';
+import { ROLE_IDS as ROLES, ROLE_TENANT_KINDS } from '../../api/roles';
 import { attr, uuid, UUID_EXPECTS } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { Unknown } from '../values';
 
-/** GAPS "Role ids and tenant kinds". */
-const ROLES = ['partner_admin', 'company_admin', 'unit_admin', 'readonly_admin', 'backup_user', 'protection_admin', 'protection_ro_admin', 'restore_operator', 'sync_share_admin', 'sync_share_user'] as const;
 const Role = z.strictObject({ tenant_id: uuid, role_id: z.enum(ROLES) });
 type Role = z.infer<typeof Role>;
 const Roles = z.array(Role);
@@ -33,6 +32,36 @@ export const userRoles = defineResource({
   check(config) {
     if (config.roles === null || config.roles === Unknown) return [];
     return checkRoles(String(config.roles));
+  },
+  // The tenants' kinds are known only to the platform: read them so that a role on the wrong
+  // kind of tenant is refused by the plan rather than by the write.
+  async livePlanProblems(ctx, planned) {
+    if (typeof planned.roles !== 'string') return [];
+    const roles = parseRoles(planned.roles);
+    if (roles.length === 0) return [];
+    let tenants: Tenant[];
+    try {
+      tenants = await ctx.client.getTenants({ uuids: roles.map((r) => r.tenant_id), lod: 'basic' });
+    } catch (err) {
+      // A tenant out of reach: the write names it.
+      if (isNotFound(err)) return [];
+      throw err;
+    }
+    const kindById = new Map(tenants.map((t) => [t.id, t.kind]));
+    return roles.flatMap((r, i): RuleViolation[] => {
+      const kind = kindById.get(r.tenant_id);
+      const allowed: readonly string[] = ROLE_TENANT_KINDS[r.role_id];
+      if (kind === undefined || kind === null || allowed.includes(kind)) return [];
+      return [
+        {
+          code: 'role_not_for_tenant_kind',
+          path: ['roles', i, 'role_id'],
+          expected: `a tenant of kind ${allowed.join(' or ')} for ${r.role_id}`,
+          found: `tenant ${r.tenant_id}, a ${kind}`,
+          message: `${r.role_id} cannot be granted on a ${kind} tenant`,
+        },
+      ];
+    });
   },
   importId: uuidImportId('user', (id) => ({ id, user_id: id })),
   identity: (s) => String(s.user_id),
