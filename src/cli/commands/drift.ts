@@ -69,8 +69,9 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         type: 'boolean',
         default: false,
         describe:
-          "While there is drift, keep ONE alert in the platform's alert manager (type tenantform.drift) for the stack, on the stack's " +
-          "root tenant (the nearest tenant containing every tenant the stack's objects belong to; without any, the API client's own " +
+          "While there is drift, keep ONE alert in the platform's alert manager (type tenantform.drift) for the stack in each data center " +
+          "with drift (provider configurations with the same base_url are one data center), on the stack's " +
+          "root tenant there (the nearest tenant containing every tenant the stack's objects there belong to; without any, the API client's own " +
           'tenant): raised when drift is first found, left as it is while drift lasts, dismissed when a check finds the stack in sync.',
       })
       .check((a) => {
