@@ -4,6 +4,8 @@ import { HttpBackend, httpSettings } from './http';
 import { LocalBackend } from './local';
 import { PgBackend, pgSettings } from './pg';
 import { BackendSettings, readBackendBlock } from './settings';
+
+export { BackendSettings } from './settings';
 import type { StateBackend } from './types';
 
 export type { StateBackend, HeldLock } from './types';
@@ -35,13 +37,20 @@ export function openBackend(req: BackendRequest): StateBackend {
   if (req.stateOverride !== undefined && type !== 'local') {
     throw backendErrors.invalidSetting(type, '--state', 'applies to the local backend only; this stack keeps its state in its backend');
   }
-  switch (type) {
+  if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride));
+  if (!block && workspace === 'default') return new LocalBackend(req.defaultState);
+  return configuredBackend(settings, workspace, dirname(req.configFile));
+}
+
+/**
+ * A backend from its settings alone, for one workspace: what `terraform_remote_state` reads
+ * another stack's state through. `stackDir` is where a relative local path starts.
+ */
+export function configuredBackend(settings: BackendSettings, workspace: string, stackDir: string): StateBackend {
+  switch (settings.type) {
     case 'local': {
-      if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride));
       // Terraform runs in the stack's directory: a relative path is relative to it.
-      const stackDir = dirname(req.configFile);
-      const path = block ? resolve(stackDir, settings.string('path') ?? 'terraform.tfstate') : req.defaultState;
-      if (workspace === 'default') return new LocalBackend(path);
+      if (workspace === 'default') return new LocalBackend(resolve(stackDir, settings.string('path') ?? 'terraform.tfstate'));
       const workspaceDir = settings.string('workspace_dir') ?? 'terraform.tfstate.d';
       return new LocalBackend(join(isAbsolute(workspaceDir) ? workspaceDir : resolve(stackDir, workspaceDir), workspace, 'terraform.tfstate'));
     }
@@ -50,6 +59,6 @@ export function openBackend(req: BackendRequest): StateBackend {
     case 'http':
       return new HttpBackend(httpSettings(settings));
     default:
-      throw backendErrors.unsupported(type, SPOKEN_BACKENDS);
+      throw backendErrors.unsupported(settings.type, SPOKEN_BACKENDS);
   }
 }

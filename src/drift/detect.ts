@@ -137,7 +137,7 @@ function asRecorded(refreshed: Refreshed, state: StateStore): Refreshed {
 const TENANT_ATTRIBUTES = new Set(['tenant_id', 'owner_tenant_id']);
 
 /** Every tenant id found in the objects' attributes, at any depth (a report's `parameters.tenant_id`). */
-function tenantIdsOf(objects: ReadonlyArray<State | null>): string[] {
+export function tenantIdsOf(objects: ReadonlyArray<State | null>): string[] {
   const found = new Set<string>();
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(visit);

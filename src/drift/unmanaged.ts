@@ -56,8 +56,19 @@ export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptio
     if (isManaged) managed++;
     else unmanaged.push({ type: o.kind.type, id: o.importId, tenantId: owner.id, tenantName: owner.name, label });
   }
-  const total = managed + unmanaged.length;
-  return { unmanaged, coverage: { managed, unmanaged: unmanaged.length, percent: total === 0 ? 100 : Math.round((managed / total) * 1000) / 10 } };
+  return { unmanaged, coverage: coverageOf(managed, unmanaged.length) };
+}
+
+/** The unmanaged objects of several data centers, as one report. */
+export function mergeUnmanaged(parts: ReadonlyArray<{ unmanaged: UnmanagedObject[]; coverage: Coverage }>): { unmanaged: UnmanagedObject[]; coverage: Coverage } {
+  const managed = parts.reduce((n, p) => n + p.coverage.managed, 0);
+  const unmanaged = parts.flatMap((p) => p.unmanaged);
+  return { unmanaged, coverage: coverageOf(managed, unmanaged.length) };
+}
+
+function coverageOf(managed: number, unmanaged: number): Coverage {
+  const total = managed + unmanaged;
+  return { managed, unmanaged, percent: total === 0 ? 100 : Math.round((managed / total) * 1000) / 10 };
 }
 
 /**

@@ -14,7 +14,7 @@ import type { DependencyMap } from './graph';
 import { hasOwn, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { instanceAddress, type InstanceKey } from './addresses';
-import { readRemoteStates, REMOTE_STATE_TYPE } from './remote-state';
+import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRead, type RemoteStateRequest } from './remote-state';
 import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
@@ -87,6 +87,8 @@ export interface ConfigLocation {
   readonly stack: string;
   /** Where the state lives by default (beside cdktf.json, or beside the --config file). */
   readonly defaultState: string;
+  /** The states of `data.terraform_remote_state` blocks, read before evaluation, by address. */
+  readonly remoteStates?: ReadonlyMap<string, RemoteStateRead>;
 }
 
 /** Finds the configuration: `--config FILE`, or `<output>/stacks/<stack>/cdk.tf.json` beside cdktf.json. */
@@ -124,19 +126,45 @@ const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', 'count', 'for
  * at once (address and attribute path each), before anything is sent to the platform.
  */
 export function loadConfiguration(location: ConfigLocation): { configuration?: Configuration; diagnostics: Diagnostic[] } {
+  return parseConfiguration(readConfigDocument(location.file), location);
+}
+
+function readConfigDocument(file: string): Record<string, unknown> {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(location.file, 'utf8'));
+    doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw reconcilerErrors.configUnreadable(location.file, (err as Error).message);
+    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
   }
-  if (!isRecord(doc)) throw reconcilerErrors.configUnreadable(location.file, 'the file does not hold a JSON object');
-  return parseConfiguration(doc, location);
+  if (!isRecord(doc)) throw reconcilerErrors.configUnreadable(file, 'the file does not hold a JSON object');
+  return doc;
+}
+
+/**
+ * The other stacks' states the configuration reads, so that they are read (asynchronously,
+ * through their backends) before it is loaded; its problems are reported by the load.
+ */
+export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest[] {
+  const plain = toPlainTree(readConfigDocument(location.file));
+  if ('tooDeep' in plain) return [];
+  const doc = plain.value as Record<string, unknown>;
+  const { beforeObjects } = languagePrelude(doc, location, [], []);
+  return remoteStateRequests(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, beforeObjects, []);
+}
+
+/** Variables and locals, and the context they make before any object is known. */
+function languagePrelude(doc: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'inputs'>, diagnostics: Diagnostic[], languageProblems: TenantformError[]) {
+  const names = declaredNames(doc);
+  const variables = inputVariables(doc.variable, location.inputs, diagnostics);
+  const locals = parseLocals(doc.locals, names, languageProblems);
+  // count and for_each may use variables and locals: objects are not known when planning starts.
+  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
+  return { names, variables, locals, beforeObjects };
 }
 
 export function parseConfiguration(
   raw: Record<string, unknown>,
-  location: Pick<ConfigLocation, 'file' | 'stack'> & { readonly inputs?: VariableInputs },
+  location: Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'>,
 ): {
   configuration?: Configuration;
   diagnostics: Diagnostic[];
@@ -152,20 +180,17 @@ export function parseConfiguration(
     if (err instanceof TenantformError) diagnostics.push(err.toDiagnostic());
     else throw err;
   };
-  const names = declaredNames(doc);
-  const variables = inputVariables(doc.variable, location.inputs, diagnostics);
   const languageProblems: TenantformError[] = [];
-  const locals = parseLocals(doc.locals, names, languageProblems);
+  const { names, variables, locals, beforeObjects } = languagePrelude(doc, location, diagnostics, languageProblems);
   const outputs = parseOutputs(doc.output, names, locals, languageProblems);
   languageProblems.forEach(report);
   const objects = new Map<string, DeclaredObject>();
   const templates = new Map<string, DeclaredObject>();
   const blockInstances = new Map<string, BlockInstances>();
   const unparsed = new Set<string>();
-  // count and for_each may use variables and locals: objects are not known when planning starts.
-  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
   const remoteProblems: TenantformError[] = [];
-  const remoteStates = readRemoteStates(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, location.file, beforeObjects, remoteProblems);
+  const requests = remoteStateRequests(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, beforeObjects, remoteProblems);
+  const remoteStates = remoteStateValues(requests, location.remoteStates ?? new Map(), remoteProblems);
   remoteProblems.forEach(report);
   const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
   for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {

@@ -4,7 +4,8 @@ import { faultErrors, reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
-import { locateConfiguration, loadConfiguration, type Configuration } from './config';
+import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from './config';
+import { readRemoteStateTexts } from './remote-state';
 import { ProviderClients } from './clients';
 import type { VariableInputs } from './variables';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
@@ -36,9 +37,11 @@ export interface Workspace {
  * Finds, reads and checks the configuration. Returns the problems instead when there are
  * any: nothing is sent to the platform for a configuration that does not validate.
  */
-export function openWorkspace(opts: WorkspaceOptions): Workspace | { diagnostics: Diagnostic[] } {
-  const location = locateConfiguration(opts);
-  const { configuration, diagnostics } = loadConfiguration({ ...location, inputs: { given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } });
+export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace | { diagnostics: Diagnostic[] }> {
+  const location = { ...locateConfiguration(opts), inputs: { given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } };
+  // Other stacks' states are read first: evaluating the configuration is synchronous.
+  const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location), location.file, opts.env);
+  const { configuration, diagnostics } = loadConfiguration({ ...location, remoteStates });
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
   const backend = openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
   return { configuration, diagnostics, backend };

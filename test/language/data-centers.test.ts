@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { DRIFT_ALERT_TYPE } from '../../src/drift/alert';
 import { ensureBuilt } from '../provider/helpers';
 import { terraformPlan } from './helpers';
 import { infra, run, startWorld, writeConfig, type World } from '../cli/helpers';
@@ -86,6 +87,40 @@ describe('several data centers in one stack', () => {
     expect(remove.code).toBe(0);
     expect(remove.stdout).toContain('1 destroyed');
     expect(await usClient.listTenantInfra(usTenant)).toEqual([]);
+  }, 180_000);
+
+  it('raises the drift alert in the data center of the drifted objects, and dismisses it there once in sync', async () => {
+    mkdirSync(join(world.dir, 'alerts'));
+    const config = stack(true);
+    config.resource.tenantform_infra_component = {
+      eu_site: infra('EU alert storage'),
+      us_site: { ...infra('US alert storage'), provider: 'tenantform.us', owner_tenant_id: '${data.tenantform_tenant.northwind_us.id}' },
+    };
+    writeConfig(world, config, 'alerts/main.tf.json');
+    const args = ['--config', 'alerts/main.tf.json', '--state', 'alerts/terraform.tfstate'];
+    expect((await run(world, ['apply', ...args, '--auto-approve'])).code).toBe(0);
+    const driftAlerts = async (client: PlatformClient) => (await client.listAlerts()).filter((a) => a.type === DRIFT_ALERT_TYPE && a.details?.stack === 'main');
+
+    // Deleted by hand in the US data center only.
+    const [usSite] = await usClient.getInfra(await usClient.listTenantInfra(usTenant));
+    await usClient.deleteInfra(usSite.id, usSite.version);
+    const drifted = await run(world, ['drift', ...args, '--alert']);
+    expect(drifted.code).toBe(2);
+    expect(drifted.stderr).not.toContain('Error');
+    expect(drifted.stderr).toContain(`for tenant ${usTenant} (${us.url})`);
+    expect(drifted.stderr.match(/Raised drift alert/g)).toHaveLength(1);
+    const usAlerts = await driftAlerts(usClient);
+    expect(usAlerts).toHaveLength(1);
+    expect(usAlerts[0].details).toMatchObject({ drifted: ['tenantform_infra_component.us_site'], drifted_count: 1 });
+    expect(await driftAlerts(world.client)).toEqual([]);
+
+    // Created again: the US alert is dismissed, and the EU data center never had one.
+    expect((await run(world, ['apply', ...args, '--auto-approve'])).code).toBe(0);
+    const inSync = await run(world, ['drift', ...args, '--alert']);
+    expect(inSync.code).toBe(0);
+    expect(inSync.stderr).toContain(`dismissed drift alert ${usAlerts[0].id}`);
+    expect(await driftAlerts(usClient)).toEqual([]);
+    expect(await driftAlerts(world.client)).toEqual([]);
   }, 180_000);
 
   it('refuses a resource naming a provider that is not declared, before anything is sent', async () => {

@@ -2,14 +2,14 @@ import type { CommandModule } from 'yargs';
 import { ProviderClients } from '../../reconciler/clients';
 import { hasErrors } from '../../diagnostics';
 import { syncDriftAlert } from '../../drift/alert';
+import { driftByDataCenter, type DataCenterDrift } from '../../drift/data-centers';
 import { detectDrift, isDrifted, summarizeDrift, type DriftReport } from '../../drift/detect';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../drift/report';
 import { IGNORE_FILE, IgnoreRules, withIgnoredChanges } from '../../drift/ignore';
 import { stackRootTenant } from '../../drift/root-tenant';
-import { findUnmanaged } from '../../drift/unmanaged';
+import { findUnmanaged, mergeUnmanaged } from '../../drift/unmanaged';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PlatformClient } from '../../api';
 import { describeHolder } from '../../backends/lock-info';
 import { platformClient, resourceKind, withUnlockedState } from '../../reconciler/session';
 import { checkPlatform } from '../../reconciler/preflight';
@@ -69,8 +69,9 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         type: 'boolean',
         default: false,
         describe:
-          "While there is drift, keep ONE alert in the platform's alert manager (type tenantform.drift) for the stack, on the stack's " +
-          "root tenant (the nearest tenant containing every tenant the stack's objects belong to; without any, the API client's own " +
+          "While there is drift, keep ONE alert in the platform's alert manager (type tenantform.drift) for the stack in each data center " +
+          "with drift (provider configurations with the same base_url are one data center), on the stack's " +
+          "root tenant there (the nearest tenant containing every tenant the stack's objects there belong to; without any, the API client's own " +
           'tenant): raised when drift is first found, left as it is while drift lasts, dismissed when a check finds the stack in sync.',
       })
       .check((a) => {
@@ -101,9 +102,12 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           return kind ? kind.identity(o.attributes) : undefined;
         };
         let report = withIgnoredChanges(detected, rules, identityOf);
+        // Each data center is searched with its own client, for the tenants of its own objects.
+        const centers = driftByDataCenter(report, clients, state);
         if (!args['ignore-unmanaged'] && !hasErrors(report.diagnostics)) {
-          const managed = state.objects().filter((o) => o.mode === 'managed');
-          report = { ...report, ...(await findUnmanaged(client, { tenantIds: report.tenantIds, recorded: managed, kindOf: resourceKind, ignore: rules })) };
+          const parts = [];
+          for (const c of centers) parts.push(await findUnmanaged(c.client, { tenantIds: c.tenantIds, recorded: c.managed, kindOf: resourceKind, ignore: rules }));
+          report = { ...report, ...mergeUnmanaged(parts) };
         }
         process.stdout.write(redactSecrets(render(report, args.format)));
         if (args['summary-file']) appendFileSync(args['summary-file'], redactSecrets(renderDriftMarkdown(report)));
@@ -112,7 +116,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         if (lock) process.stderr.write(`Warning: the state was locked by ${describeHolder(lock)} during this check; what it changes may show as drift. Run the check again once it is done.\n`);
         if (!state.existed) process.stderr.write(`Warning: there is no state in ${ws.backend.location}: nothing has been applied yet.\n`);
         const drifted = isDrifted(report);
-        if (args.alert && !hasErrors(report.diagnostics)) await alert(client, report, drifted);
+        if (args.alert && !hasErrors(report.diagnostics)) await alert(centers, report);
         process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
       });
     } finally {
@@ -127,19 +131,24 @@ function render(report: DriftReport, format: DriftArgs['format']): string {
   return renderDriftText(report);
 }
 
-async function alert(client: PlatformClient, report: DriftReport, drifted: boolean): Promise<void> {
-  const s = summarizeDrift(report);
-  const addresses = report.resources.filter((r) => r.status !== 'in_sync').map((r) => r.address);
-  const tenantId = await stackRootTenant(client, report.tenantIds);
-  const summary = `${addresses.length} of ${s.total} resources drifted: ${s.drifted} changed and ${s.deleted} deleted outside tenantform`;
-  const outcome = await syncDriftAlert(client, { tenantId, stack: report.stack, addresses, summary }, drifted);
-  const said =
-    outcome.action === 'raised'
-      ? `Raised drift alert ${outcome.alertId} for tenant ${tenantId}.`
-      : outcome.action === 'still-active'
-        ? `The drift alert ${outcome.alertId} for tenant ${tenantId} is still active: no new alert raised.`
-        : outcome.action === 'dismissed'
-          ? `The stack is in sync: dismissed drift alert ${outcome.alertIds.join(', ')} of tenant ${tenantId}.`
-          : '';
-  if (said) process.stderr.write(`${said}\n`);
+/** One alert per data center with drift, on the stack's root tenant there; dismissed where the stack is back in sync. */
+async function alert(centers: readonly DataCenterDrift[], report: DriftReport): Promise<void> {
+  for (const center of centers) {
+    const part: DriftReport = { ...report, resources: center.resources };
+    const s = summarizeDrift(part);
+    const addresses = part.resources.filter((r) => r.status !== 'in_sync').map((r) => r.address);
+    const tenantId = await stackRootTenant(center.client, center.tenantIds);
+    const summary = `${addresses.length} of ${s.total} resources drifted: ${s.drifted} changed and ${s.deleted} deleted outside tenantform`;
+    const outcome = await syncDriftAlert(center.client, { tenantId, stack: report.stack, addresses, summary }, isDrifted(part));
+    const where = centers.length > 1 ? ` (${center.client.baseUrl})` : '';
+    const said =
+      outcome.action === 'raised'
+        ? `Raised drift alert ${outcome.alertId} for tenant ${tenantId}${where}.`
+        : outcome.action === 'still-active'
+          ? `The drift alert ${outcome.alertId} for tenant ${tenantId}${where} is still active: no new alert raised.`
+          : outcome.action === 'dismissed'
+            ? `The stack is in sync: dismissed drift alert ${outcome.alertIds.join(', ')} of tenant ${tenantId}${where}.`
+            : '';
+    if (said) process.stderr.write(`${said}\n`);
+  }
 }

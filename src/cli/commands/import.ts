@@ -37,7 +37,7 @@ export const importCommand: CommandModule<object, ImportArgs> = {
       .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' }),
   handler: async (args) => {
-    const ws = workspaceOrProblems(args);
+    const ws = await workspaceOrProblems(args);
     if (!ws) return;
     await withLockedState(ws, process.env, 'OperationTypeImport', async (state, _client, clients) => {
       process.stderr.write(`${args.address}: Importing from ID "${args.id}"...\n`);

@@ -82,10 +82,10 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>): Workspace | undefined {
+export async function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>): Promise<Workspace | undefined> {
   // Files first, then flags: a --var overrides a --var-file.
   const variables = [...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })), ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text }))];
-  const ws = openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, variables });
+  const ws = await openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, variables });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
     process.stderr.write('The configuration is invalid: nothing was sent to the platform.\n');
@@ -105,7 +105,7 @@ export async function openSynthesizedWorkspace(args: Pick<WorkspaceArgs, 'stack'
     if (args.config) throw cliErrors.synthImpossible(process.cwd());
     await synthesizeApp(process.cwd());
   }
-  const ws = workspaceOrProblems(args);
+  const ws = await workspaceOrProblems(args);
   if (ws && !args.synth && !args.config) {
     const warning = staleStackWarning(process.cwd(), locateConfiguration({ cwd: process.cwd(), stack: args.stack }).file);
     if (warning) process.stderr.write(warning);
