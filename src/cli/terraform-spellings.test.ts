@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { applyCommand } from './commands/apply';
+import { stateCommand } from './commands/state';
 import { declaredOptionNames, withDoubleDashes } from './terraform-spellings';
 
 /** A command with options no other command has yet, as Terraform's -var and -lock-timeout. */
@@ -24,5 +25,11 @@ describe("Terraform's single-dash spellings", () => {
 
   it('leaves options of another command as they are', () => {
     expect(withDoubleDashes(['apply', '-detailed-exitcode', '-auto-approve'], [applyCommand as CommandModule<unknown, unknown>])).toEqual(['apply', '-detailed-exitcode', '--auto-approve']);
+  });
+
+  it("takes a subcommand's options from the subcommand (state pull -config=FILE -lock=false)", () => {
+    const commands = [stateCommand as unknown as CommandModule<unknown, unknown>];
+    expect(withDoubleDashes(['state', 'pull', '-config=c.json'], commands)).toEqual(['state', 'pull', '--config=c.json']);
+    expect(withDoubleDashes(['state', 'rm', '-lock=false', 'a.b', '-frobnicate'], commands)).toEqual(['state', 'rm', '--lock=false', 'a.b', '-frobnicate']);
   });
 });

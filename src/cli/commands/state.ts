@@ -2,7 +2,9 @@ import type { CommandModule } from 'yargs';
 import { stateListCommand, statePullCommand, stateShowCommand } from './state-read';
 import { stateMvCommand, statePushCommand, stateRmCommand } from './state-edit';
 
-export const stateCommand: CommandModule<object, object> = {
+const STATE_COMMANDS = [stateListCommand, stateShowCommand, statePullCommand, statePushCommand, stateRmCommand, stateMvCommand] as ReadonlyArray<CommandModule<never, never>>;
+
+export const stateCommand: CommandModule<object, object> & { subcommands: typeof STATE_COMMANDS } = {
   command: 'state <command>',
   describe: "Read and edit the stack's state where its backend keeps it (as terraform state)",
   builder: (y) =>
@@ -13,12 +15,8 @@ export const stateCommand: CommandModule<object, object> = {
           '`terraform` uses. list, show and pull only read (like Terraform, without the lock); push, rm and mv\n' +
           'change only the state, never the platform, under the lock shared with terraform.',
       )
-      .command(stateListCommand)
-      .command(stateShowCommand)
-      .command(statePullCommand)
-      .command(statePushCommand)
-      .command(stateRmCommand)
-      .command(stateMvCommand)
+      .command(STATE_COMMANDS as CommandModule[])
       .demandCommand(1, 'Name a state command: list, show, pull, push, rm or mv.'),
   handler: () => undefined,
+  subcommands: STATE_COMMANDS,
 };
