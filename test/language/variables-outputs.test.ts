@@ -53,7 +53,7 @@ describe('variables, locals and outputs', () => {
     expect(plan.stdout).toContain('Changes to Outputs:');
     expect(plan.stdout).toMatch(/\+ replicas +\= 4/);
     expect(plan.stdout).toMatch(/\+ site_id +\= \(known after apply\)/);
-    expect(plan.stdout).toContain('+ tag = (sensitive value)');
+    expect(plan.stdout).toMatch(/\+ tag +\= \(sensitive value\)/);
 
     const apply = await run(session.world, ['apply', ...args, '--auto-approve'], env);
     expect(apply.code).toBe(0);
