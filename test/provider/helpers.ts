@@ -75,7 +75,7 @@ export async function ensureBuilt(): Promise<void> {
 export function requireTerraform(): string {
   const r = spawnSync('terraform', ['version'], { encoding: 'utf8' });
   if (r.error || r.status !== 0) {
-    throw new Error('The provider tests drive the real `terraform` binary (1.11 or newer), which is not on PATH. Install Terraform to run them.');
+    throw new Error('These tests drive the real `terraform` binary (1.11 or newer), which is not on PATH. Install Terraform to run them.');
   }
   return r.stdout.split('\n')[0];
 }
