@@ -2,7 +2,8 @@
  * Helpers for driving a running emulator over real HTTP in tests (undici as the client).
  */
 import { request } from 'undici';
-import type { RunningEmulator } from './server';
+import type { WorldSummary } from './control';
+import { startEmulator, type RunningEmulator } from './server';
 
 export interface CallResult {
   status: number;
@@ -83,4 +84,39 @@ export async function createClient(e: RunningEmulator, scopes: string[], tenantI
   const res = await call(e.url, 'POST', '/_emulator/clients', { body: tenantId === undefined ? { scopes } : { scopes, tenant_id: tenantId } });
   if (res.status !== 201) throw new Error(`client creation failed: ${res.status} ${res.text}`);
   return new TestClient(e, res.json.client_id as string, res.json.client_secret as string);
+}
+
+/** What a test file shares: one emulator, a client with the root's credentials, and names of the seeded world. */
+export interface EmulatorFixture {
+  readonly emulator: RunningEmulator;
+  readonly api: TestClient;
+  readonly world: WorldSummary;
+  /** The id of a seeded tenant, by name. */
+  tenant(name: string): string;
+  /** The id of a seeded application, by type. */
+  app(type: string): string;
+}
+
+/** Starts one emulator for the calling test file (jest's beforeAll) and closes it after its tests. */
+export function useEmulator(seed: number): EmulatorFixture {
+  const state: { emulator?: RunningEmulator; api?: TestClient; world?: WorldSummary } = {};
+  beforeAll(async () => {
+    state.emulator = await startEmulator({ seed });
+    state.api = new TestClient(state.emulator);
+    state.world = state.emulator.world();
+  });
+  afterAll(() => state.emulator?.close());
+  return {
+    get emulator() {
+      return state.emulator!;
+    },
+    get api() {
+      return state.api!;
+    },
+    get world() {
+      return state.world!;
+    },
+    tenant: (name) => state.world!.tenants[name]?.id as string,
+    app: (type) => state.world!.applications[type]?.id as string,
+  };
 }

@@ -1,27 +1,17 @@
-import { startEmulator, type RunningEmulator, type WorldSummary } from '../index';
-import { TestClient } from '../testing';
+import { TestClient, useEmulator } from '../testing';
 
 describe('emulator: tenant lifecycle', () => {
-  let e: RunningEmulator;
-  let api: TestClient;
-  let w: WorldSummary;
-  const tenant = (name: string): string => w.tenants[name]?.id as string;
+  const fixture = useEmulator(31);
+  const { tenant } = fixture;
 
-  beforeAll(async () => {
-    e = await startEmulator({ seed: 31 });
-    api = new TestClient(e);
-    w = e.world();
-  });
-  afterAll(() => e.close());
-
-  const create = (body: Record<string, unknown>) => api.post('/api/2/tenants', body);
+  const create = (body: Record<string, unknown>) => fixture.api.post('/api/2/tenants', body);
 
   test('create answers 201 with the whole tenant at version 1; the schema is closed; name, parent and kind are required', async () => {
     const res = await create({ name: 'Contoso', parent_id: tenant('Northwind Partner'), kind: 'customer', language: 'de', contact: { email: 'it@contoso.example', types: ['primary'] } });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ name: 'Contoso', kind: 'customer', version: 1, enabled: true, language: 'de', pricing_mode: 'trial', has_children: false });
     expect(res.json.contact).toEqual({ email: 'it@contoso.example', types: ['primary'] });
-    const read = await api.get(`/api/2/tenants/${res.json.id}`);
+    const read = await fixture.api.get(`/api/2/tenants/${res.json.id}`);
     expect(read.json).toMatchObject({ id: res.json.id, version: 1 });
 
     const unknown = await create({ name: 'X', parent_id: tenant('Northwind Partner'), kind: 'customer', version: 1 });
@@ -45,64 +35,64 @@ describe('emulator: tenant lifecycle', () => {
 
   test('update needs the current version: members sent change, a stale version answers 409 code 1001', async () => {
     const t = (await create({ name: 'Versioned', parent_id: tenant('Northwind Partner'), kind: 'customer', contact: { email: 'a@b.example', city: 'Oslo' } })).json;
-    const noVersion = await api.put(`/api/2/tenants/${t.id}`, { name: 'Renamed' });
+    const noVersion = await fixture.api.put(`/api/2/tenants/${t.id}`, { name: 'Renamed' });
     expect(noVersion.status).toBe(400);
     expect(noVersion.json.error.details.info).toBe('version');
-    const ok = await api.put(`/api/2/tenants/${t.id}`, { version: 1, internal_tag: 'gold', contact: { city: 'Bergen' } });
+    const ok = await fixture.api.put(`/api/2/tenants/${t.id}`, { version: 1, internal_tag: 'gold', contact: { city: 'Bergen' } });
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ version: 2, internal_tag: 'gold', name: 'Versioned', contact: { email: 'a@b.example', city: 'Bergen' } });
-    const stale = await api.put(`/api/2/tenants/${t.id}`, { version: 1, name: 'Lost update' });
+    const stale = await fixture.api.put(`/api/2/tenants/${t.id}`, { version: 1, name: 'Lost update' });
     expect(stale.status).toBe(409);
     expect(stale.json.error).toMatchObject({ code: 1001, context: { id: t.id, version: 2, requested_version: 1 } });
-    const kind = await api.put(`/api/2/tenants/${t.id}`, { version: 2, kind: 'partner' });
+    const kind = await fixture.api.put(`/api/2/tenants/${t.id}`, { version: 2, kind: 'partner' });
     expect(kind.json.error.details.info).toBe('kind');
   });
 
   test('delete: an enabled tenant answers 409 code 1006; disabled, it goes with its sub-tenants, users and items', async () => {
     const t = (await create({ name: 'Leaving', parent_id: tenant('Northwind Partner'), kind: 'customer' })).json;
     const unit = (await create({ name: 'Leaving unit', parent_id: t.id, kind: 'unit' })).json;
-    const user = (await api.post('/api/2/users', { tenant_id: unit.id, login: 'leaving-admin' })).json;
-    const enabled = await api.delete(`/api/2/tenants/${t.id}?version=1`);
+    const user = (await fixture.api.post('/api/2/users', { tenant_id: unit.id, login: 'leaving-admin' })).json;
+    const enabled = await fixture.api.delete(`/api/2/tenants/${t.id}?version=1`);
     expect(enabled.status).toBe(409);
     expect(enabled.json.error).toMatchObject({ code: 1006, context: { id: t.id } });
-    const disabled = await api.put(`/api/2/tenants/${t.id}`, { version: 1, enabled: false });
+    const disabled = await fixture.api.put(`/api/2/tenants/${t.id}`, { version: 1, enabled: false });
     expect(disabled.json.version).toBe(2);
-    expect((await api.delete(`/api/2/tenants/${t.id}?version=1`)).json.error.code).toBe(1001);
-    expect((await api.delete(`/api/2/tenants/${t.id}`)).json.error.details.info).toBe('version');
-    expect((await api.delete(`/api/2/tenants/${t.id}?version=2`)).status).toBe(204);
-    expect((await api.get(`/api/2/tenants/${t.id}`)).status).toBe(404);
-    expect((await api.get(`/api/2/tenants/${unit.id}`)).status).toBe(404);
-    expect((await api.get(`/api/2/users/${user.id}`)).status).toBe(404);
-    const soft = await api.get(`/api/2/tenants/${t.id}?allow_deleted=true`);
+    expect((await fixture.api.delete(`/api/2/tenants/${t.id}?version=1`)).json.error.code).toBe(1001);
+    expect((await fixture.api.delete(`/api/2/tenants/${t.id}`)).json.error.details.info).toBe('version');
+    expect((await fixture.api.delete(`/api/2/tenants/${t.id}?version=2`)).status).toBe(204);
+    expect((await fixture.api.get(`/api/2/tenants/${t.id}`)).status).toBe(404);
+    expect((await fixture.api.get(`/api/2/tenants/${unit.id}`)).status).toBe(404);
+    expect((await fixture.api.get(`/api/2/users/${user.id}`)).status).toBe(404);
+    const soft = await fixture.api.get(`/api/2/tenants/${t.id}?allow_deleted=true`);
     expect(soft.status).toBe(200);
     expect(typeof soft.json.deleted_at).toBe('string');
   });
 
   test('pricing: customers only (403 otherwise), its own version, trial to production once and never back', async () => {
     const t = (await create({ name: 'Trialist', parent_id: tenant('Northwind Partner'), kind: 'customer' })).json;
-    const pricing = await api.get(`/api/2/tenants/${t.id}/pricing`);
+    const pricing = await fixture.api.get(`/api/2/tenants/${t.id}/pricing`);
     expect(pricing.json).toEqual({ mode: 'trial', currency: 'USD', version: 1, production_start_date: null });
-    expect((await api.get(`/api/2/tenants/${tenant('Northwind Partner')}/pricing`)).status).toBe(403);
-    const prod = await api.put(`/api/2/tenants/${t.id}/pricing`, { version: 1, mode: 'production' });
+    expect((await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/pricing`)).status).toBe(403);
+    const prod = await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 1, mode: 'production' });
     expect(prod.status).toBe(200);
     expect(prod.json).toMatchObject({ mode: 'production', version: 2 });
     expect(prod.json.production_start_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const back = await api.put(`/api/2/tenants/${t.id}/pricing`, { version: 2, mode: 'trial' });
+    const back = await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 2, mode: 'trial' });
     expect(back.status).toBe(409);
     expect(back.json.error.code).toBe('conflict');
-    expect((await api.put(`/api/2/tenants/${t.id}/pricing`, { version: 1, currency: 'EUR' })).json.error.code).toBe(1001);
-    const tenantNow = await api.get(`/api/2/tenants/${t.id}`);
+    expect((await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 1, currency: 'EUR' })).json.error.code).toBe(1001);
+    const tenantNow = await fixture.api.get(`/api/2/tenants/${t.id}`);
     expect(tenantNow.json).toMatchObject({ pricing_mode: 'production', version: 1 });
   });
 
   test('an update lock lets only the locking tenant change the tenant (403 code 1012)', async () => {
     const t = (await create({ name: 'Locked', parent_id: tenant('Northwind Partner'), kind: 'customer', update_lock: { enabled: true } })).json;
-    expect(t.update_lock).toEqual({ enabled: true, owner_id: e.rootTenantId });
-    const partnerClient = (await api.post('/api/2/clients', { tenant_id: tenant('Northwind Partner') })).json;
-    const partner = new TestClient(e, partnerClient.client_id, partnerClient.client_secret);
+    expect(t.update_lock).toEqual({ enabled: true, owner_id: fixture.emulator.rootTenantId });
+    const partnerClient = (await fixture.api.post('/api/2/clients', { tenant_id: tenant('Northwind Partner') })).json;
+    const partner = new TestClient(fixture.emulator, partnerClient.client_id, partnerClient.client_secret);
     const refused = await partner.put(`/api/2/tenants/${t.id}`, { version: 1, name: 'Mine now' });
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe(1012);
-    expect((await api.put(`/api/2/tenants/${t.id}`, { version: 1, name: 'Still ours' })).status).toBe(200);
+    expect((await fixture.api.put(`/api/2/tenants/${t.id}`, { version: 1, name: 'Still ours' })).status).toBe(200);
   });
 });

@@ -1,51 +1,41 @@
-import { startEmulator, type RunningEmulator, type WorldSummary } from '../index';
-import { TestClient } from '../testing';
+import { useEmulator } from '../testing';
 
 describe('emulator: users and roles', () => {
-  let e: RunningEmulator;
-  let api: TestClient;
-  let w: WorldSummary;
-  const tenant = (name: string): string => w.tenants[name]?.id as string;
-
-  beforeAll(async () => {
-    e = await startEmulator({ seed: 33 });
-    api = new TestClient(e);
-    w = e.world();
-  });
-  afterAll(() => e.close());
+  const fixture = useEmulator(33);
+  const { tenant } = fixture;
 
   test('create answers 200 with version 1; a taken login 409; check_login 204 or 409; contact needs an email', async () => {
-    const res = await api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'globex-admin', contact: { email: 'admin@globex.example', firstname: 'Ada' }, notifications: ['quota'] });
+    const res = await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'globex-admin', contact: { email: 'admin@globex.example', firstname: 'Ada' }, notifications: ['quota'] });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ login: 'globex-admin', version: 1, enabled: true, activated: false, tenant_id: tenant('Globex Retail'), notifications: ['quota'] });
-    expect((await api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'globex-admin' })).status).toBe(409);
-    expect((await api.get('/api/2/users/check_login?username=globex-admin')).status).toBe(409);
-    expect((await api.get('/api/2/users/check_login?username=free-login')).status).toBe(204);
-    const noEmail = await api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'x1', contact: { firstname: 'X' } });
+    expect((await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'globex-admin' })).status).toBe(409);
+    expect((await fixture.api.get('/api/2/users/check_login?username=globex-admin')).status).toBe(409);
+    expect((await fixture.api.get('/api/2/users/check_login?username=free-login')).status).toBe(204);
+    const noEmail = await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'x1', contact: { firstname: 'X' } });
     expect(noEmail.json.error.details.info).toBe('contact.email');
-    expect((await api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), password: 'x' })).json.error.details.info).toBe('password');
-    expect((await api.post(`/api/2/users/${res.json.id}/send-activation-email`)).status).toBe(204);
-    expect((await api.get(`/api/2/users/${res.json.id}`)).json.activated).toBe(true);
+    expect((await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), password: 'x' })).json.error.details.info).toBe('password');
+    expect((await fixture.api.post(`/api/2/users/${res.json.id}/send-activation-email`)).status).toBe(204);
+    expect((await fixture.api.get(`/api/2/users/${res.json.id}`)).json.activated).toBe(true);
   });
 
   test('update needs the version (stale: 409 code 1001); delete of an enabled user is refused, then works disabled', async () => {
-    const u = (await api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'temp-user' })).json;
-    const ok = await api.put(`/api/2/users/${u.id}`, { version: 1, language: 'fr' });
+    const u = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'temp-user' })).json;
+    const ok = await fixture.api.put(`/api/2/users/${u.id}`, { version: 1, language: 'fr' });
     expect(ok.json).toMatchObject({ version: 2, language: 'fr' });
-    expect((await api.put(`/api/2/users/${u.id}`, { version: 1, language: 'de' })).json.error.code).toBe(1001);
-    expect((await api.put(`/api/2/users/${u.id}`, { language: 'de' })).json.error.details.info).toBe('version');
-    const enabled = await api.delete(`/api/2/users/${u.id}?version=2`);
+    expect((await fixture.api.put(`/api/2/users/${u.id}`, { version: 1, language: 'de' })).json.error.code).toBe(1001);
+    expect((await fixture.api.put(`/api/2/users/${u.id}`, { language: 'de' })).json.error.details.info).toBe('version');
+    const enabled = await fixture.api.delete(`/api/2/users/${u.id}?version=2`);
     expect(enabled.status).toBe(409);
     expect(enabled.json.error.code).toBe('conflict');
-    const off = await api.put(`/api/2/users/${u.id}`, { version: 2, enabled: false });
-    expect((await api.delete(`/api/2/users/${u.id}?version=${off.json.version}`)).status).toBe(204);
-    expect((await api.get(`/api/2/users/${u.id}`)).status).toBe(404);
+    const off = await fixture.api.put(`/api/2/users/${u.id}`, { version: 2, enabled: false });
+    expect((await fixture.api.delete(`/api/2/users/${u.id}?version=${off.json.version}`)).status).toBe(204);
+    expect((await fixture.api.get(`/api/2/users/${u.id}`)).status).toBe(404);
   });
 
   test('roles: PUT replaces the whole set; a role on the wrong kind of tenant is 400; versions are checked', async () => {
-    const u = (await api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'role-user' })).json;
+    const u = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'role-user' })).json;
     const nil = '00000000-0000-0000-0000-000000000000';
-    const set = await api.put(`/api/2/users/${u.id}/access_policies`, {
+    const set = await fixture.api.put(`/api/2/users/${u.id}/access_policies`, {
       items: [
         { id: nil, issuer_id: nil, trustee_id: u.id, trustee_type: 'user', tenant_id: tenant('Globex Retail'), role_id: 'company_admin', version: 0 },
         { id: nil, issuer_id: nil, trustee_id: u.id, trustee_type: 'user', tenant_id: tenant('Globex Retail'), role_id: 'backup_user', version: 0 },
@@ -53,21 +43,21 @@ describe('emulator: users and roles', () => {
     });
     expect(set.status).toBe(200);
     expect(set.json.items.map((p: { role_id: string }) => p.role_id)).toEqual(['company_admin', 'backup_user']);
-    const read = await api.get(`/api/2/users/${u.id}/access_policies`);
+    const read = await fixture.api.get(`/api/2/users/${u.id}/access_policies`);
     expect(read.json.items).toEqual(set.json.items);
     const admin = set.json.items[0];
-    const replaced = await api.put(`/api/2/users/${u.id}/access_policies`, { items: [admin] });
+    const replaced = await fixture.api.put(`/api/2/users/${u.id}/access_policies`, { items: [admin] });
     expect(replaced.json.items).toEqual([admin]);
-    const wrongKind = await api.put(`/api/2/users/${u.id}/access_policies`, { items: [{ tenant_id: tenant('Globex Retail'), role_id: 'partner_admin' }] });
+    const wrongKind = await fixture.api.put(`/api/2/users/${u.id}/access_policies`, { items: [{ tenant_id: tenant('Globex Retail'), role_id: 'partner_admin' }] });
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.json.error.details.info).toBe('items[0].role_id');
     expect(wrongKind.json.error.message).toContain('customer');
-    const stale = await api.put(`/api/2/users/${u.id}/access_policies`, { items: [{ ...admin, version: admin.version + 5 }] });
+    const stale = await fixture.api.put(`/api/2/users/${u.id}/access_policies`, { items: [{ ...admin, version: admin.version + 5 }] });
     expect(stale.json.error.code).toBe(1001);
   });
 
   test('the users of a tenant', async () => {
-    const res = await api.get(`/api/2/tenants/${tenant('Globex Retail')}/users`);
+    const res = await fixture.api.get(`/api/2/tenants/${tenant('Globex Retail')}/users`);
     expect(res.status).toBe(200);
     expect(res.json.items.length).toBeGreaterThanOrEqual(2);
   });
