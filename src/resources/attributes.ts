@@ -73,9 +73,16 @@ export type Attributes = Readonly<Record<string, Attribute>>;
 
 type Options<A extends Attribute> = Omit<A, 'type' | 'attributes' | 'element'>;
 
+/** The 8-4-4-4-12 hexadecimal form; account management uses lowercase. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const uuid = z.string().regex(UUID_PATTERN);
+export const UUID_EXPECTS = 'a lowercase uuid (8-4-4-4-12 hexadecimal)';
+
 export const attr = {
   string: <const O extends Options<StringAttribute>>(o: O) => ({ ...o, type: 'string' as const }),
   number: <const O extends Options<NumberAttribute>>(o: O) => ({ ...o, type: 'number' as const }),
+  /** A string holding a platform id: the uuid check and the words of its problem report come with it. */
+  uuid: <const O extends Omit<Options<StringAttribute>, 'check' | 'expects'>>(o: O) => ({ ...o, check: uuid, expects: UUID_EXPECTS, type: 'string' as const }),
   bool: <const O extends Options<BoolAttribute>>(o: O) => ({ ...o, type: 'bool' as const }),
   json: <const O extends Options<JsonAttribute>>(o: O) => ({ ...o, type: 'json' as const }),
   list: <const O extends Options<ListAttribute>>(element: z.ZodType<string>, o: O) => ({
@@ -92,10 +99,6 @@ export const attr = {
 
 // ---- Common checks, each with the words a problem report uses. ----
 
-/** The 8-4-4-4-12 hexadecimal form; account management uses lowercase. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const uuid = z.string().regex(UUID_PATTERN);
-export const UUID_EXPECTS = 'a lowercase uuid (8-4-4-4-12 hexadecimal)';
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentUpdateSettingsItem } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { attr, oneOf, UUID_PATTERN } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import { exactlyOneOf } from '../validate';
 
@@ -17,20 +17,16 @@ export const agentUpdateSettings = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The settings identity, `agent/<agent_id>` or `tenant/<tenant_id>`.' }),
-    agent_id: attr.string({
+    agent_id: attr.uuid({
       mode: 'optional',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The agent whose own settings these are. Set exactly one of `agent_id` and `tenant_id`.',
     }),
-    tenant_id: attr.string({
+    tenant_id: attr.uuid({
       mode: 'optional',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The tenant whose master settings these are. Set exactly one of `agent_id` and `tenant_id`.',
     }),
     update_channel: attr.string({

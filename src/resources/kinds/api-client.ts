@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiClient, ApiClientCreate } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type State } from '../declaration';
 
@@ -19,12 +19,10 @@ export const apiClient = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The client id (`client_id`).' }),
-    tenant_id: attr.string({
+    tenant_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The tenant the client acts for.',
     }),
     type: attr.string({

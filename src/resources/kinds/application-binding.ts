@@ -1,4 +1,4 @@
-import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { attr } from '../attributes';
 import { defineResource, type State } from '../declaration';
 import { isNotFound } from '../../api/errors';
 import { splitImportId } from '../import-id';
@@ -10,20 +10,16 @@ export const applicationBinding = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The binding identity, `<application_id>/<tenant_id>`.' }),
-    application_id: attr.string({
+    application_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The application to turn on (see the `tenantform_application` data source).',
     }),
-    tenant_id: attr.string({
+    tenant_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The tenant that gets the application.',
     }),
   },

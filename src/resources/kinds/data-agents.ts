@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Agent } from '../../api';
-import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { attr, oneOf } from '../attributes';
 import { defineDataSource, type State } from '../declaration';
 
 const OS_FAMILIES = ['WINDOWS', 'LINUX', 'MACOSX'] as const;
@@ -10,7 +10,7 @@ export const dataAgents = defineDataSource({
   description:
     'The agents of a tenant and its sub-tenants, filtered by host name, operating system, online state or unit: the input of per-agent update settings (`for_each` over `ids`).',
   attributes: {
-    tenant_id: attr.string({ mode: 'required', identifying: true, check: uuid, expects: UUID_EXPECTS, description: 'The tenant whose subtree is searched.' }),
+    tenant_id: attr.uuid({ mode: 'required', identifying: true, description: 'The tenant whose subtree is searched.' }),
     hostname: attr.string({
       mode: 'optional',
       check: z.string().min(1),

@@ -1,7 +1,7 @@
 import type { Tenant } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
-import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { attr } from '../attributes';
 import { defineDataSource, type OperationContext, type State } from '../declaration';
 import { exactlyOneOf } from '../validate';
 
@@ -11,11 +11,9 @@ export const dataTenant = defineDataSource({
     'Finds a tenant by its `id`, or by its exact `name` among the direct children of `parent_id`, or, without `parent_id`, ' +
     'in the subtree of the API client\'s own tenant (the platform has no listing of every tenant a client can see).',
   attributes: {
-    id: attr.string({
+    id: attr.uuid({
       mode: 'optional_computed',
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The tenant id. Set exactly one of `id` and `name`.',
     }),
     name: attr.string({
@@ -23,10 +21,8 @@ export const dataTenant = defineDataSource({
       identifying: true,
       description: 'The tenant name, matched exactly (case-sensitive). Set exactly one of `id` and `name`.',
     }),
-    parent_id: attr.string({
+    parent_id: attr.uuid({
       mode: 'optional_computed',
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'With `name`: look only among the direct children of this tenant. Read back: the parent tenant (null for the root).',
     }),
     kind: attr.string({ mode: 'computed', description: 'The tenant kind: `root`, `partner`, `folder`, `customer` or `unit`.' }),

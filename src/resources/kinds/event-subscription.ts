@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { SubscriptionBody } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
-import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { attr, oneOf, uuid } from '../attributes';
 import { defineResource, type State } from '../declaration';
 
 const MAX_ID = 1024;
@@ -56,12 +56,10 @@ export const eventSubscription = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The subscription id (same as `subscription_id`).' }),
-    subscription_id: attr.string({
+    subscription_id: attr.uuid({
       mode: 'optional_computed',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The subscription id. Left out, tenantform generates one before creating the subscription.',
     }),
     topic_id: attr.string({
@@ -87,11 +85,9 @@ export const eventSubscription = defineResource({
       expects: `subject type identifiers of at most ${MAX_ID} characters, * only ending a segment`,
       description: 'Subject types to receive; left out, all.',
     }),
-    tenant_id: attr.string({
+    tenant_id: attr.uuid({
       mode: 'optional',
       forceNew: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The root of the tenant subtree; left out, the tenant of the API client.',
     }),
     tenant_depth: attr.string({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN } from '../attributes';
+import { attr, oneOf, uuid, UUID_PATTERN } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Infra, InfraCreate, InfraUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
@@ -20,12 +20,10 @@ export const infraComponent = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the component.' }),
-    owner_tenant_id: attr.string({
+    owner_tenant_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The tenant that owns the component.',
     }),
     name: attr.string({
@@ -42,10 +40,8 @@ export const infraComponent = defineResource({
       expects: `capabilities (${CAPABILITIES.join(', ')})`,
       description: `What the component provides: any of ${CAPABILITIES.map((c) => `\`${c}\``).join(', ')}.`,
     }),
-    location_id: attr.string({
+    location_id: attr.uuid({
       mode: 'optional_computed',
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The location the component belongs to. Registering a component needs it (POST /infra takes it); left out afterwards, the recorded location is kept.',
     }),
     content_url: attr.string({ mode: 'optional', check: url, expects: URL_EXPECTS, description: 'The address that serves content.' }),

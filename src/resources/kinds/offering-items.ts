@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OfferingItem, OfferingItemWrite } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { attr, uuid } from '../attributes';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { splitImportId } from '../import-id';
 import { Unknown } from '../values';
@@ -28,13 +28,11 @@ export const offeringItems = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The identity, `<tenant_id>/<application_id>`.' }),
-    tenant_id: attr.string({ mode: 'required', forceNew: true, identifying: true, check: uuid, expects: UUID_EXPECTS, description: 'The tenant.' }),
-    application_id: attr.string({
+    tenant_id: attr.uuid({ mode: 'required', forceNew: true, identifying: true, description: 'The tenant.' }),
+    application_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The application whose items these are (see the `tenantform_application` data source).',
     }),
     items: attr.json({

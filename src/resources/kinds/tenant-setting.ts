@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { attr } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Setting } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
@@ -14,20 +14,16 @@ export const tenantSetting = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The setting identity, `<application_id>/<tenant_id>/<name>`.' }),
-    application_id: attr.string({
+    application_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The application the setting belongs to (see the `tenantform_application` data source).',
     }),
-    tenant_id: attr.string({
+    tenant_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The tenant whose own value this is.',
     }),
     name: attr.string({

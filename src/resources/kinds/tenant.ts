@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Tenant, TenantCreate, TenantUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
-import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { Unknown } from '../values';
@@ -36,12 +36,10 @@ export const tenant = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the tenant.' }),
-    parent_id: attr.string({
+    parent_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The parent tenant (see the `tenantform_tenant` data source). Changing it replaces the tenant.',
     }),
     kind: attr.string({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AttributePath } from '../../diagnostics';
-import { attr, oneOf, uuid, UUID_EXPECTS, UUID_PATTERN, type Attributes } from '../attributes';
+import { attr, oneOf, uuid, UUID_PATTERN, type Attributes } from '../attributes';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import type { Report, ReportBody, ReportUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
@@ -21,7 +21,7 @@ const date = z.iso.date();
 const DATE_EXPECTS = 'a date YYYY-MM-DD';
 
 const parameters = {
-  tenant_id: attr.string({ mode: 'required', check: uuid, expects: UUID_EXPECTS, description: 'The tenant the report covers.' }),
+  tenant_id: attr.uuid({ mode: 'required', description: 'The tenant the report covers.' }),
   kind: attr.string({ mode: 'required', check: oneOf(REPORT_KINDS), expects: words(REPORT_KINDS), description: 'What the report counts.' }),
   level: attr.string({ mode: 'required', check: oneOf(REPORT_LEVELS), expects: words(REPORT_LEVELS), description: 'Which tenants below `tenant_id` it details.' }),
   formats: attr.list(oneOf(REPORT_FORMATS), { mode: 'optional', unique: true, expects: `report formats (${REPORT_FORMATS.join(', ')})`, description: 'The file formats produced.' }),

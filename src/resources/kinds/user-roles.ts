@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AccessPolicy, AccessPolicyWrite, Tenant } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { ROLE_IDS as ROLES, ROLE_TENANT_KINDS } from '../../api/roles';
-import { attr, uuid, UUID_EXPECTS } from '../attributes';
+import { attr, uuid } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { Unknown } from '../values';
@@ -19,7 +19,7 @@ export const userRoles = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The user id.' }),
-    user_id: attr.string({ mode: 'required', forceNew: true, identifying: true, check: uuid, expects: UUID_EXPECTS, description: 'The user.' }),
+    user_id: attr.uuid({ mode: 'required', forceNew: true, identifying: true, description: 'The user.' }),
     roles: attr.json({
       mode: 'required',
       description: `The roles, a JSON list (\`jsonencode([...])\`) of \`{tenant_id, role_id}\`; \`role_id\` is one of ${ROLES.map((r) => `\`${r}\``).join(', ')}. Compared as a set.`,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { User, UserUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
-import { attr, oneOf, uuid, UUID_EXPECTS } from '../attributes';
+import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import { updateVersioned, type VersionedObject } from '../versioned';
@@ -16,12 +16,10 @@ export const user = defineResource({
   schemaVersion: 0,
   attributes: {
     id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the user.' }),
-    tenant_id: attr.string({
+    tenant_id: attr.uuid({
       mode: 'required',
       forceNew: true,
       identifying: true,
-      check: uuid,
-      expects: UUID_EXPECTS,
       description: 'The tenant the user belongs to. Changing it replaces the user.',
     }),
     login: attr.string({
