@@ -19,9 +19,16 @@ export interface LanguageScope {
   readonly locals: ReadonlyMap<string, unknown>;
   readonly objects: ReadonlyMap<string, ScopeObject>;
   /** Every block: a repeated one is a list (count) or map (for_each) of its instances, empty when it has none. */
-  readonly blocks: ReadonlyMap<string, { readonly mode: 'managed' | 'data'; readonly type: string; readonly name: string; readonly each?: 'list' | 'map' }>;
+  readonly blocks: ReadonlyMap<string, ScopeBlock>;
   /** `data.terraform_remote_state.<name>` values, read when the configuration was loaded. */
   readonly remoteStates: ReadonlyMap<string, Value>;
+}
+
+interface ScopeBlock {
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly each?: 'list' | 'map';
 }
 
 interface ScopeObject {
@@ -102,34 +109,91 @@ export function referencesIn(
   return out;
 }
 
-/** The names in scope for the values known now (objects absent from `values` are unknown). */
-export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, State>, instance?: InstanceScope): EvalContext {
-  const roots = new Map<string, Value>();
-  if (instance?.each === 'list') roots.set('count', { index: instance.key as number });
-  if (instance?.each === 'map') roots.set('each', { key: instance.key as string, value: instance.eachValue ?? null });
-  roots.set('var', Object.fromEntries([...scope.variables.values()].map((v) => [v.name, v.value])));
-  roots.set('path', { module: dirname(scope.file), root: dirname(scope.file), cwd: process.cwd() });
-  roots.set('terraform', { workspace: 'default' });
-  const byType = new Map<string, Record<string, Value>>();
-  // The object holding a block's value: `data.<type>` or `<type>`.
-  const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
-    const group = byType.get(o.mode === 'data' ? 'data' : o.type) ?? (Object.create(null) as Record<string, Value>);
-    byType.set(o.mode === 'data' ? 'data' : o.type, group);
-    if (o.mode !== 'data') return group;
-    const ofType = (group[o.type] as Record<string, Value> | undefined) ?? (Object.create(null) as Record<string, Value>);
-    group[o.type] = ofType;
-    return ofType;
-  };
-  for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
-  for (const b of scope.blocks.values()) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : (Object.create(null) as Record<string, Value>);
-  for (const [address, o] of scope.objects) {
-    const value = values.has(address) ? fromPlain(markedSensitive(o.kind, values.get(address)!)) : UNKNOWN;
-    const into = holder(o);
-    if (o.key === undefined) into[o.name] = value;
-    else (into[o.name] as Record<string | number, Value>)[o.key] = value;
+/** The declared blocks and objects of a scope grouped by the root name that reaches them (`data` or the type). */
+interface RootIndex {
+  readonly blocks: ReadonlyMap<string, ScopeBlock[]>;
+  readonly objects: ReadonlyMap<string, Array<[string, ScopeObject]>>;
+}
+
+const rootIndexes = new WeakMap<LanguageScope, RootIndex>();
+
+function rootIndexOf(scope: LanguageScope): RootIndex {
+  let index = rootIndexes.get(scope);
+  if (index) return index;
+  const rootName = (o: { mode: 'managed' | 'data'; type: string }) => (o.mode === 'data' ? 'data' : o.type);
+  index = { blocks: groupBy(scope.blocks.values(), rootName), objects: groupBy(scope.objects, ([, o]) => rootName(o)) };
+  rootIndexes.set(scope, index);
+  return index;
+}
+
+function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(keyOf(item));
+    if (group) group.push(item);
+    else groups.set(keyOf(item), [item]);
   }
-  for (const [k, v] of byType) roots.set(k, v);
-  const context: EvalContext = { variables: (root) => (root === 'local' ? locals() : roots.get(root)) };
+  return groups;
+}
+
+/** An object's value as the language sees it, converted once per state value (state values are never changed in place). */
+const languageValues = new WeakMap<State, Value>();
+
+function languageValueOf(kind: AnyKind, state: State): Value {
+  let value = languageValues.get(state);
+  if (value === undefined) {
+    value = fromPlain(markedSensitive(kind, state));
+    languageValues.set(state, value);
+  }
+  return value;
+}
+
+/**
+ * The names in scope for the values known now (objects absent from `values` are unknown).
+ * Each root is built when an expression first names it, so evaluating a value that names
+ * nothing, or one type, costs nothing for the rest of the stack.
+ */
+export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, State>, instance?: InstanceScope): EvalContext {
+  const built = new Map<string, Value | undefined>();
+  const build = (root: string): Value | undefined => {
+    if (root === 'count') return instance?.each === 'list' ? { index: instance.key as number } : undefined;
+    if (root === 'each') return instance?.each === 'map' ? { key: instance.key as string, value: instance.eachValue ?? null } : undefined;
+    if (root === 'var') return Object.fromEntries([...scope.variables.values()].map((v) => [v.name, v.value]));
+    if (root === 'path') return { module: dirname(scope.file), root: dirname(scope.file), cwd: process.cwd() };
+    if (root === 'terraform') return { workspace: 'default' };
+    if (root === 'local') return locals();
+    return objectsUnder(root);
+  };
+  const objectsUnder = (root: string): Value | undefined => {
+    const index = rootIndexOf(scope);
+    const blocks = index.blocks.get(root);
+    const objects = index.objects.get(root);
+    if (!blocks && !objects && !(root === 'data' && scope.remoteStates.size > 0)) return undefined;
+    const group = Object.create(null) as Record<string, Value>;
+    // The object holding a block's value: the root itself, or `data.<type>`.
+    const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
+      if (o.mode !== 'data') return group;
+      const ofType = (group[o.type] as Record<string, Value> | undefined) ?? (Object.create(null) as Record<string, Value>);
+      group[o.type] = ofType;
+      return ofType;
+    };
+    if (root === 'data') for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
+    for (const b of blocks ?? []) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : (Object.create(null) as Record<string, Value>);
+    for (const [address, o] of objects ?? []) {
+      const state = values.get(address);
+      const value = state === undefined ? UNKNOWN : languageValueOf(o.kind, state);
+      const into = holder(o);
+      if (o.key === undefined) into[o.name] = value;
+      else (into[o.name] as Record<string | number, Value>)[o.key] = value;
+    }
+    return group;
+  };
+  const context: EvalContext = {
+    variables: (root) => {
+      if (!built.has(root)) built.set(root, build(root));
+      return built.get(root);
+    },
+  };
   let computed: Record<string, Value> | undefined;
   const locals = (): Value => {
     if (computed) return computed;
