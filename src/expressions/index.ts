@@ -38,9 +38,23 @@ export {
   type UnknownValue,
 } from './values';
 
+type Parsed = { expr: Expr } | { problem: ExpressionProblem };
+
+/** Templates parsed so far: a configuration repeats the same few templates across many objects. */
+const parsedTemplates = new Map<string, Parsed>();
+const PARSED_TEMPLATES_KEPT = 50_000;
+
 /** Parses a configuration string: literal text, or a template with `${...}` and `%{...}`. */
-export function parseTemplate(source: string): { expr: Expr } | { problem: ExpressionProblem } {
-  return guarded(() => ({ expr: parseStringTemplate(source) }));
+export function parseTemplate(source: string): Parsed {
+  // Without `${` or `%{` there is nothing to interpolate and no escape to undo: the text is the value.
+  if (!source.includes('${') && !source.includes('%{')) return { expr: { kind: 'literal', value: source.normalize('NFC'), range: { start: 0, end: source.length } } };
+  let parsed = parsedTemplates.get(source);
+  if (parsed === undefined) {
+    parsed = guarded(() => ({ expr: parseStringTemplate(source) }));
+    if (parsedTemplates.size >= PARSED_TEMPLATES_KEPT) parsedTemplates.clear();
+    parsedTemplates.set(source, parsed);
+  }
+  return parsed;
 }
 
 /** Evaluates a parsed expression; unknown inputs give unknown results, sensitive inputs sensitive ones. */

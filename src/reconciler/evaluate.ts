@@ -24,10 +24,35 @@ export function lookupIn(scope: LanguageScope, values: ReadonlyMap<string, State
  * Values still unknown are validated when this runs again during apply. `sensitive` lists the
  * top-level arguments that carry a sensitive value (a sensitive variable): never shown.
  */
-export function evaluateArguments(
-  o: Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key' | 'each' | 'eachValue'>,
-  known: Known,
-): { config: State; sensitive: string[]; diagnostics: Diagnostic[] } {
+export function evaluateArguments(o: EvaluatedObject, known: Known): EvaluatedArguments {
+  if (known.context) return evaluateAndValidate(o, known);
+  let evaluated = constantArguments.get(o);
+  if (evaluated === undefined) {
+    evaluated = evaluateAndValidate(o, known);
+    if (!hasTemplate(o.config)) constantArguments.set(o, evaluated);
+  }
+  return evaluated;
+}
+
+type EvaluatedObject = Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key' | 'each' | 'eachValue'>;
+
+interface EvaluatedArguments {
+  readonly config: State;
+  readonly sensitive: string[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Arguments without a template are the same whatever is known: evaluated and validated once per object. */
+const constantArguments = new WeakMap<EvaluatedObject, EvaluatedArguments>();
+
+function hasTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('${') || value.includes('%{');
+  if (Array.isArray(value)) return value.some(hasTemplate);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasTemplate);
+  return false;
+}
+
+function evaluateAndValidate(o: EvaluatedObject, known: Known): EvaluatedArguments {
   const evaluated = evaluateValue(o.config, known.context ?? contextFor(known.scope, known.values, o), o.address);
   const config = evaluated.value as State;
   const sensitive = [...new Set(evaluated.sensitive.map((p) => String(p[0])))];
