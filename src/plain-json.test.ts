@@ -3,7 +3,7 @@ import { hasOwn, ownValue, parsePlainJson, toPlainTree } from './plain-json';
 describe('plain JSON', () => {
   it('keeps toString, constructor and __proto__ as ordinary keys, never inherited ones', () => {
     const v = parsePlainJson('{"__proto__": {"polluted": true}, "constructor": 1, "a": {"b": 2}}') as Record<string, unknown>;
-    expect(Object.getPrototypeOf(v)).toBeNull();
+    expect('toString' in v || 'hasOwnProperty' in v).toBe(false);
     expect(Object.keys(v)).toEqual(['__proto__', 'constructor', 'a']);
     expect(ownValue(v, '__proto__')).toEqual({ polluted: true });
     expect(ownValue(v, 'toString')).toBeUndefined();

@@ -11,7 +11,7 @@ import { ALL_KINDS } from '../resources/registry.generated';
 import { validateAttributes, validateConfig } from '../resources/validate';
 import { canonicalJson, Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
-import { hasOwn, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
+import { adoptPlainTree, hasOwn, MAX_DEPTH, ownValue, plainObject, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { instanceAddress, type InstanceKey } from './addresses';
 import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRead, type RemoteStateRequest } from './remote-state';
@@ -126,13 +126,21 @@ const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', 'count', 'for
  * at once (address and attribute path each), before anything is sent to the platform.
  */
 export function loadConfiguration(location: ConfigLocation): { configuration?: Configuration; diagnostics: Diagnostic[] } {
-  return parseConfiguration(readConfigDocument(location.file), location);
+  return parseConfiguration(readConfigDocument(location.file), location, { owned: true });
 }
 
-function readConfigDocument(file: string): Record<string, unknown> {
+function readConfigText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
+  }
+}
+
+function readConfigDocument(file: string, text = readConfigText(file)): Record<string, unknown> {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc = JSON.parse(text);
   } catch (err) {
     throw reconcilerErrors.configUnreadable(file, (err as Error).message);
   }
@@ -145,7 +153,10 @@ function readConfigDocument(file: string): Record<string, unknown> {
  * through their backends) before it is loaded; its problems are reported by the load.
  */
 export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest[] {
-  const plain = toPlainTree(readConfigDocument(location.file));
+  const text = readConfigText(location.file);
+  // Most stacks read no other stack's state: no need to read the whole document twice.
+  if (!text.includes(REMOTE_STATE_TYPE)) return [];
+  const plain = adoptPlainTree(readConfigDocument(location.file, text));
   if ('tooDeep' in plain) return [];
   const doc = plain.value as Record<string, unknown>;
   const { beforeObjects } = languagePrelude(doc, location, [], []);
@@ -165,11 +176,13 @@ function languagePrelude(doc: Record<string, unknown>, location: Pick<ConfigLoca
 export function parseConfiguration(
   raw: Record<string, unknown>,
   location: Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'>,
+  /** owned: nothing else holds `raw` (fresh from the file), so it is converted in place instead of copied. */
+  options: { readonly owned?: boolean } = {},
 ): {
   configuration?: Configuration;
   diagnostics: Diagnostic[];
 } {
-  const plain = toPlainTree(raw);
+  const plain = options.owned ? adoptPlainTree(raw) : toPlainTree(raw);
   if ('tooDeep' in plain) {
     const { address, path } = addressOfDocumentPath(plain.tooDeep);
     return { diagnostics: [reconcilerErrors.nestedTooDeeply(address, path, MAX_DEPTH).toDiagnostic()] };
@@ -308,7 +321,7 @@ function declaredObject(
     }
   };
   const provider = collect(() => providerReference(address, body.provider)) ?? PROVIDER_TYPE;
-  const config = Object.create(null) as State;
+  const config = plainObject() as State;
   for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
   const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
   const used = referencesIn(config, address, names, problems);
@@ -401,7 +414,7 @@ export function dependencies(configuration: Configuration): DependencyMap {
 function withoutMetadata(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutMetadata);
   if (isRecord(v)) {
-    const out = Object.create(null) as Record<string, unknown>;
+    const out = plainObject<unknown>();
     for (const [k, x] of Object.entries(v)) if (k !== '//') out[k] = withoutMetadata(x);
     return out;
   }

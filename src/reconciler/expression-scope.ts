@@ -3,6 +3,7 @@ import type { AttributePath, Diagnostic } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
 import { evaluate, fromPlain, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import type { AnyKind, State } from '../resources/declaration';
+import { plainObject } from '../plain-json';
 import type { InputVariable } from './variables';
 
 /**
@@ -169,16 +170,16 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
     const blocks = index.blocks.get(root);
     const objects = index.objects.get(root);
     if (!blocks && !objects && !(root === 'data' && scope.remoteStates.size > 0)) return undefined;
-    const group = Object.create(null) as Record<string, Value>;
+    const group = plainObject<Value>();
     // The object holding a block's value: the root itself, or `data.<type>`.
     const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
       if (o.mode !== 'data') return group;
-      const ofType = (group[o.type] as Record<string, Value> | undefined) ?? (Object.create(null) as Record<string, Value>);
+      const ofType = (group[o.type] as Record<string, Value> | undefined) ?? plainObject<Value>();
       group[o.type] = ofType;
       return ofType;
     };
     if (root === 'data') for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
-    for (const b of blocks ?? []) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : (Object.create(null) as Record<string, Value>);
+    for (const b of blocks ?? []) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : plainObject<Value>();
     for (const [address, o] of objects ?? []) {
       const state = values.get(address);
       const value = state === undefined ? UNKNOWN : languageValueOf(o.kind, state);
@@ -197,7 +198,7 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
   let computed: Record<string, Value> | undefined;
   const locals = (): Value => {
     if (computed) return computed;
-    const partial = Object.create(null) as Record<string, Value>;
+    const partial = plainObject<Value>();
     computed = partial;
     // In dependency order: each local sees those before it; one that fails is unknown (reported when loading).
     for (const [name, raw] of scope.locals) partial[name] = evaluateRaw(raw, context) ?? UNKNOWN;
@@ -242,7 +243,7 @@ export function evaluateValue(raw: unknown, context: EvalContext, address: strin
     }
     if (Array.isArray(v)) return v.map((x, i) => visit(x, [...path, i]));
     if (v !== null && typeof v === 'object') {
-      const out = Object.create(null) as Record<string, unknown>;
+      const out = plainObject<unknown>();
       for (const [k, x] of Object.entries(v)) out[k] = visit(x, [...path, k]);
       return out;
     }
@@ -263,7 +264,7 @@ function evaluateRaw(raw: unknown, context: EvalContext): Value | undefined {
     return items.some((i) => i === undefined) ? undefined : (items as Value[]);
   }
   if (raw !== null && typeof raw === 'object') {
-    const out = Object.create(null) as Record<string, Value>;
+    const out = plainObject<Value>();
     for (const [k, x] of Object.entries(raw)) {
       const v = evaluateRaw(x, context);
       if (v === undefined) return undefined;
@@ -283,7 +284,7 @@ function plainOf(v: Value, path: AttributePath, sensitive: AttributePath[]): unk
   if (v instanceof SetValue) return v.elements.map((x, i) => plainOf(x, [...path, i], sensitive));
   if (Array.isArray(v)) return v.map((x, i) => plainOf(x, [...path, i], sensitive));
   if (v !== null && typeof v === 'object') {
-    const out = Object.create(null) as Record<string, unknown>;
+    const out = plainObject<unknown>();
     for (const [k, x] of Object.entries(v)) out[k] = plainOf(x as Value, [...path, k], sensitive);
     return out;
   }

@@ -10,12 +10,12 @@ export function documentPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(the whole document)' : out;
 }
 
-/** What is wrong with a parsed document: the first problem, at its path; undefined when it fits. */
-export function documentProblem(schema: z.ZodType, doc: unknown): string | undefined {
+/** What is wrong with a parsed document (or the part of one at `at`): the first problem, at its path; undefined when it fits. */
+export function documentProblem(schema: z.ZodType, doc: unknown, at: readonly PropertyKey[] = []): string | undefined {
   const r = schema.safeParse(doc);
   if (r.success) return undefined;
   const issue = r.error.issues[0]!;
-  return `at ${documentPath(issue.path)}: ${issue.message}`;
+  return `at ${documentPath([...at, ...issue.path])}: ${issue.message}`;
 }
 
 /** A value as a problem message quotes it: short, and never a whole object. */

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
 import type { EvalContext } from '../expressions';
-import { hasOwn, ownValue } from '../plain-json';
+import { hasOwn, ownValue, plainObject } from '../plain-json';
 import type { Attributes } from '../resources/attributes';
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
 import { validateAttributes } from '../resources/validate';
@@ -31,7 +31,7 @@ export function providerBlocks(raw: unknown, context: EvalContext, diagnostics: 
     }
     out.set(name, providerArguments(name, candidate, context, diagnostics));
   }
-  if (!out.has(PROVIDER_TYPE)) out.set(PROVIDER_TYPE, Object.create(null) as Record<string, unknown>);
+  if (!out.has(PROVIDER_TYPE)) out.set(PROVIDER_TYPE, plainObject<unknown>());
   return out;
 }
 
@@ -41,7 +41,7 @@ export function providerBlocks(raw: unknown, context: EvalContext, diagnostics: 
  */
 function providerArguments(name: string, block: Record<string, unknown>, context: EvalContext, diagnostics: Diagnostic[]): Record<string, unknown> {
   const address = `provider.${name}`;
-  const out = Object.create(null) as Record<string, unknown>;
+  const out = plainObject<unknown>();
   const attributes: Attributes = PROVIDER_ATTRIBUTES;
   for (const [k, v] of Object.entries(block)) {
     if (k === '//' || k === 'alias') continue;

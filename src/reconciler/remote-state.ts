@@ -1,3 +1,4 @@
+import { plainObject } from '../plain-json';
 import { dirname } from 'node:path';
 import { BackendSettings, configuredBackend, SPOKEN_BACKENDS } from '../backends';
 import { languageErrors, TenantformError } from '../errors';
@@ -93,7 +94,7 @@ export function remoteStateValues(requests: readonly RemoteStateRequest[], reads
       problems.push(languageErrors.remoteState(r.address, ['config'], (err as Error).message));
       continue;
     }
-    const values: Record<string, Value> = Object.create(null) as Record<string, Value>;
+    const values: Record<string, Value> = plainObject<Value>();
     for (const [k, v] of Object.entries(r.defaults)) values[k] = fromPlain(v);
     // As in Terraform, another stack's outputs are not sensitive here (cdktf marks every cross-stack output sensitive).
     for (const [k, o] of Object.entries(outputs)) values[k] = fromPlain((o as { value?: unknown }).value);

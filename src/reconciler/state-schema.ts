@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentProblem, quoted } from './file-schema';
+import { documentPath, documentProblem, quoted } from './file-schema';
 
 /**
  * The state file as tenantform reads it (Terraform's format version 4, plus the keys
@@ -41,30 +41,41 @@ const resource = z
     });
   });
 
-export const StateFileSchema = z
-  .looseObject({
+/** The document around its resources, which are checked one at a time (see stateProblem). */
+const envelope = z.looseObject(
+  {
     version: z.literal(4, { error: (i) => `state format version ${quoted(i.input)}; tenantform reads version 4` }),
     terraform_version: z.string().optional(),
     serial: z.number({ error: (i) => `expected the serial number, found ${quoted(i.input)}` }).int().min(0),
     lineage: text('the lineage (a string)').min(1),
     outputs: z.record(z.string(), z.unknown()).nullish(),
-    resources: z.array(resource, { error: (i) => `expected a list of resources, found ${quoted(i.input)}` }),
+    resources: z.array(z.unknown(), { error: (i) => `expected a list of resources, found ${quoted(i.input)}` }),
     check_results: z.unknown().optional(),
     tenantform_pending: z
       .array(z.looseObject({ address, attributes, started: z.string().optional() }), { error: (i) => `expected a list of interrupted creates, found ${quoted(i.input)}` })
       .optional(),
     tenantform_protected: z.array(address, { error: (i) => `expected a list of protected addresses, found ${quoted(i.input)}` }).optional(),
-  }, { error: (i) => `expected a JSON object, found ${quoted(i.input)}` })
-  .superRefine((doc, ctx) => {
-    const seen = new Set<string>();
-    doc.resources.forEach((r, i) => {
-      const a = `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
-      if (seen.has(a)) ctx.addIssue({ code: 'custom', path: ['resources', i], message: `${a} is recorded twice` });
-      seen.add(a);
-    });
-  });
+  },
+  { error: (i) => `expected a JSON object, found ${quoted(i.input)}` },
+);
 
-/** The first problem of a parsed state document, with its path; undefined when it is valid. */
+/**
+ * The first problem of a parsed state document, with its path; undefined when it is valid.
+ * Resources are checked one by one, so that the checked copy of a large state never exists
+ * whole beside the state itself.
+ */
 export function stateProblem(doc: unknown): string | undefined {
-  return documentProblem(StateFileSchema, doc);
+  const outer = documentProblem(envelope, doc);
+  if (outer !== undefined) return outer;
+  const resources = (doc as { resources: unknown[] }).resources;
+  const seen = new Set<string>();
+  for (let i = 0; i < resources.length; i++) {
+    const problem = documentProblem(resource, resources[i], ['resources', i]);
+    if (problem !== undefined) return problem;
+    const r = resources[i] as { mode: string; type: string; name: string };
+    const a = `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+    if (seen.has(a)) return `at ${documentPath(['resources', i])}: ${a} is recorded twice`;
+    seen.add(a);
+  }
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import { plainObject } from '../plain-json';
 import { SensitiveValue, SetValue, UNKNOWN, type Value } from '../expressions';
 
 /**
@@ -151,14 +152,14 @@ function convert(t: TypeConstraint, v: Value, at: string): Value {
       return elements.map((e, i) => convert(t.elements[i], e, `${at}[${i}]`));
     case 'map': {
       if (!isMap) throw new Error(`a map is required${where}`);
-      const out: Record<string, Value> = Object.create(null) as Record<string, Value>;
+      const out: Record<string, Value> = plainObject<Value>();
       for (const [k, x] of Object.entries(v)) out[k] = convert(t.element, x as Value, `${at}["${k}"]`);
       return out;
     }
     case 'object': {
       if (!isMap) throw new Error(`an object is required${where}`);
       const given = v as Readonly<Record<string, Value>>;
-      const out: Record<string, Value> = Object.create(null) as Record<string, Value>;
+      const out: Record<string, Value> = plainObject<Value>();
       for (const [k, a] of t.attributes) {
         if (!Object.prototype.hasOwnProperty.call(given, k)) {
           if (!a.optional) throw new Error(`attribute "${k}" is required${where}`);
