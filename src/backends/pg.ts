@@ -1,4 +1,4 @@
-import { Client, type ClientConfig } from 'pg';
+import type { Client, ClientConfig } from 'pg';
 import { backendErrors } from '../errors';
 import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';
@@ -169,6 +169,8 @@ export class PgBackend implements StateBackend {
 
   private connect(): Promise<Client> {
     this.client ??= (async () => {
+      // Loaded when a pg backend is used: most runs never need the driver.
+      const { Client } = await import('pg');
       const client = new Client(this.settings.connection);
       // A connection dropped later surfaces on the next query; an unhandled 'error' event would end the process.
       client.on('error', () => undefined);
