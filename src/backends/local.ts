@@ -4,6 +4,7 @@ import { backendErrors } from '../errors';
 import { localStateFile, writeAtomically } from '../reconciler/state';
 import { FcntlLocker } from './fcntl';
 import { parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
+import type { JournalStore } from '../reconciler/journal';
 import type { HeldLock, LockAttempt, StateBackend } from './types';
 
 /** Where Terraform's local backend records who holds the lock: `.<state file name>.lock.info` beside it. */
@@ -36,8 +37,8 @@ export class LocalBackend implements StateBackend {
     return this.path;
   }
 
-  get journalPath(): string | undefined {
-    return this.file.journalPath;
+  get journal(): JournalStore | undefined {
+    return this.file.journal;
   }
 
   read(): Promise<string | undefined> {

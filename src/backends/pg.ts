@@ -1,9 +1,12 @@
 import type { Client, ClientConfig } from 'pg';
+import type { JournalStore } from '../reconciler/journal';
 import { backendErrors } from '../errors';
 import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';
 import type { HeldLock, LockAttempt, StateBackend } from './types';
 
+/** tenantform's own table beside Terraform's, for the apply journal. */
+const JOURNAL_TABLE = 'tenantform_journal';
 const TABLE = 'states';
 /** The advisory lock Terraform takes while a workspace's row does not exist yet. */
 const CREATION_LOCK = '-1';
@@ -106,6 +109,46 @@ export class PgBackend implements StateBackend {
       this.settings.workspace,
       text,
     ]);
+  }
+
+  /**
+   * The apply journal, in a table of its own beside Terraform's (which Terraform never reads):
+   * a row per line, by workspace. None where the tables are managed outside (skip_table_creation).
+   */
+  get journal(): JournalStore | undefined {
+    if (this.settings.skipTableCreation) return undefined;
+    const table = `${quote(this.settings.schema)}.${JOURNAL_TABLE}`;
+    const name = this.settings.workspace;
+    let created = false;
+    const ready = async () => {
+      const db = await this.connect();
+      if (!created) {
+        await this.query(db, `CREATE TABLE IF NOT EXISTS ${table} (seq bigserial PRIMARY KEY, name text NOT NULL, line text NOT NULL)`);
+        await this.query(db, `CREATE INDEX IF NOT EXISTS ${JOURNAL_TABLE}_by_name ON ${table} (name, seq)`);
+        created = true;
+      }
+      return db;
+    };
+    return {
+      location: `${this.location}, table ${JOURNAL_TABLE}`,
+      restart: async (header) => {
+        // One statement: the old journal gone and the new header in, or neither.
+        await this.query(await ready(), `WITH gone AS (DELETE FROM ${table} WHERE name = $1) INSERT INTO ${table} (name, line) VALUES ($1, $2)`, [name, header]);
+      },
+      append: async (lines) => {
+        await this.query(await ready(), `INSERT INTO ${table} (name, line) SELECT $1, line FROM unnest($2::text[]) WITH ORDINALITY AS l(line, n) ORDER BY n`, [name, lines]);
+      },
+      read: async () => {
+        const db = await this.connect();
+        const exists = await this.query(db, 'SELECT to_regclass($1) IS NOT NULL AS present', [table]);
+        if (!(exists.rows[0] as { present: boolean }).present) return undefined;
+        const rows = (await this.query(db, `SELECT line FROM ${table} WHERE name = $1 ORDER BY seq`, [name])).rows as Array<{ line: string }>;
+        return rows.length === 0 ? undefined : { header: rows[0].line, lines: rows.slice(1).map((r) => r.line) };
+      },
+      remove: async () => {
+        await this.query(await ready(), `DELETE FROM ${table} WHERE name = $1`, [name]);
+      },
+    };
   }
 
   async tryLock(info: LockInfo): Promise<LockAttempt> {

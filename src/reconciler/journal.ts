@@ -4,14 +4,16 @@ import { reconcilerErrors } from '../errors';
 import { addressOf, writeAtomically, type StateChange, type StateDocument, type StateStore } from './state';
 
 /**
- * The apply journal: what an apply changes in the state, appended beside the state file as
- * it happens, so that persisting one object costs one short append instead of rewriting the
- * whole state. One line per change (JSON), after a header naming the state it continues
- * (lineage and serial). Loading a state replays a journal that continues it, which covers a
- * crash at any point; the end of the apply writes the state and removes the journal.
+ * The apply journal: what an apply changes in the state, appended beside the state as it
+ * happens (a file beside a local state, a table beside pg's), so that persisting one object
+ * costs one short append instead of rewriting the whole state. One line per change (JSON),
+ * after a header naming the state it continues (lineage and serial). Loading a state replays a
+ * journal that continues it, which covers a crash at any point; the end of the apply writes the
+ * state and removes the journal.
  *
- * Appends are grouped: changes made while an fsync is under way go out in the next one, so
- * many objects finishing together cost one fsync.
+ * Appends are grouped: changes made while an append is under way go out in the next one, so
+ * many objects finishing together cost one fsync or one INSERT. Where a backend has no place
+ * for a journal (http), the whole state is written instead, grouped the same way.
  */
 
 interface Header {
@@ -27,32 +29,86 @@ export function journalPath(statePath: string): string {
   return join(dirname(statePath), `${basename(statePath)}.journal`);
 }
 
+/** Where a backend keeps the journal of its state. Each call is durable when it resolves. */
+export interface JournalStore {
+  readonly location: string;
+  /** Replaces any journal with one holding only `header`. */
+  restart(header: string): Promise<void>;
+  /** Appends lines, all or none. */
+  append(lines: readonly string[]): Promise<void>;
+  /** The header and the complete lines after it; undefined when there is no journal. */
+  read(): Promise<{ header: string; lines: string[] } | undefined>;
+  remove(): Promise<void>;
+}
+
+/** The journal file beside a local state file. */
+export function journalFile(statePath: string): JournalStore {
+  const path = journalPath(statePath);
+  return {
+    location: path,
+    restart: (header) => writeAtomically(path, `${header}\n`, { backup: false }),
+    append: async (lines) => {
+      const handle = await fs.open(path, 'a', 0o600);
+      try {
+        await handle.writeFile(`${lines.join('\n')}\n`, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    },
+    read: async () => {
+      let text: string;
+      try {
+        text = await fs.readFile(path, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+      }
+      const lines = text.split('\n');
+      // Only complete lines count: the text after the last newline may be a torn write.
+      return { header: lines[0], lines: lines.slice(1, -1) };
+    },
+    remove: () => fs.rm(path, { force: true }),
+  };
+}
+
 export class StateJournal {
   /** Changes not yet written to the journal file. */
   #unwritten: string[] = [];
   /** Every write, fsync and compaction, one after another. */
   #queue: Promise<void> = Promise.resolve();
   #failed: Error | undefined;
+  /** A whole-state write queued and not started yet: whoever needs one joins it. */
+  #queuedSave: Promise<void> | undefined;
 
   private constructor(
     private readonly state: StateStore,
-    /** Undefined for a state kept elsewhere than a local file: every change then writes the whole state. */
-    private readonly path: string | undefined,
+    /** Undefined where the backend keeps no journal: every change then writes the whole state. */
+    private readonly store: JournalStore | undefined,
   ) {}
 
-  /** Starts journaling the changes of `state` (saved first, so the journal continues a state on disk). */
+  /** Starts journaling the changes of `state` (saved first, so the journal continues a stored state). */
   static async begin(state: StateStore): Promise<StateJournal> {
-    const journal = new StateJournal(state, state.journalPath);
-    if (journal.path === undefined) return journal;
+    const journal = new StateJournal(state, state.journal);
+    if (journal.store === undefined) return journal;
     await journal.restart();
     state.observer = (change) => journal.#unwritten.push(JSON.stringify(change));
     return journal;
   }
 
-  /** Resolves once every change made so far is on disk (in the journal or in the state file). */
+  /** Resolves once every change made so far is stored (in the journal or in the state). */
   durable(): Promise<void> {
-    if (this.path === undefined) return this.#enqueue(() => this.state.save());
+    if (this.store === undefined) return this.#save();
     return this.#enqueue(() => this.#append());
+  }
+
+  /** The whole state written; changes made while a write is under way go out together in the next one. */
+  #save(): Promise<void> {
+    this.#queuedSave ??= this.#enqueue(() => {
+      this.#queuedSave = undefined;
+      return this.state.save();
+    });
+    return this.#queuedSave;
   }
 
   /**
@@ -60,7 +116,7 @@ export class StateJournal {
    * whole state is written, exactly as without a journal; past that, the journal holds it.
    */
   durablePending(): Promise<void> {
-    if (this.path === undefined || this.state.size >= WHOLE_STATE_WRITE_LIMIT) return this.durable();
+    if (this.store === undefined || this.state.size >= WHOLE_STATE_WRITE_LIMIT) return this.durable();
     // Durable once the state is written: the create need not wait for the fresh journal.
     return new Promise((resolve, reject) => {
       this.#enqueue(() => this.#compact(resolve)).catch(reject);
@@ -75,7 +131,7 @@ export class StateJournal {
     const done = this.#queue.then(async () => {
       await this.state.save();
       // A journal left behind by a crash here is ignored: the state's serial moved past it.
-      if (this.path !== undefined) await fs.rm(this.path, { force: true });
+      await this.store?.remove();
     });
     this.#queue = done.catch(() => undefined);
     await done;
@@ -94,14 +150,7 @@ export class StateJournal {
 
   async #append(): Promise<void> {
     if (this.#unwritten.length === 0) return;
-    const lines = this.#unwritten.splice(0);
-    const handle = await fs.open(this.path!, 'a', 0o600);
-    try {
-      await handle.writeFile(`${lines.join('\n')}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await this.store!.append(this.#unwritten.splice(0));
   }
 
   /**
@@ -119,7 +168,7 @@ export class StateJournal {
 
   private async restart(): Promise<void> {
     const header: Header = { tenantform_journal: 1, lineage: this.state.lineage, serial: this.state.serial };
-    await writeAtomically(this.path!, `${JSON.stringify(header)}\n`, { backup: false });
+    await this.store!.restart(JSON.stringify(header));
   }
 }
 
@@ -128,19 +177,13 @@ export class StateJournal {
  * applied in order. A journal of another state, or of an older serial (its apply finished
  * and wrote the state), is ignored. A last line cut short by a crash is ignored.
  */
-export async function replayJournal(journalFile: string, doc: StateDocument): Promise<StateDocument> {
-  let text: string;
-  try {
-    text = await fs.readFile(journalFile, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return doc;
-    throw reconcilerErrors.stateUnreadable(journalFile, (err as Error).message);
-  }
-  const lines = text.split('\n');
-  const header = parseLine(lines[0]) as Header | undefined;
+export async function replayJournal(store: JournalStore, doc: StateDocument): Promise<StateDocument> {
+  const journal = await store.read();
+  if (journal === undefined) return doc;
+  const header = parseLine(journal.header) as Header | undefined;
   if (header?.tenantform_journal !== 1 || header.lineage !== doc.lineage || header.serial !== doc.serial) return doc;
-  // Only complete lines count: the text after the last newline may be a torn write.
-  const changes = lines.slice(1, -1).map(parseLine);
+  const changes = journal.lines.map(parseLine);
+  // A line that does not parse ends the journal: nothing after it is trusted.
   const cut = changes.findIndex((c) => c === undefined);
   return applyChanges(doc, (cut < 0 ? changes : changes.slice(0, cut)) as StateChange[]);
 }

@@ -8,7 +8,7 @@ import { containsUnknown, hashSecret } from '../resources/values';
 import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
-import { journalPath, replayJournal } from './journal';
+import { journalFile, replayJournal, type JournalStore } from './journal';
 
 /**
  * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
@@ -138,7 +138,7 @@ export class StateStore {
     if (text === undefined) return new StateStore(storage, emptyState(), false);
     const doc = parseState(storage.location, text);
     // Changes journaled by an apply that never finished are part of the state.
-    return new StateStore(storage, storage.journalPath ? await replayJournal(storage.journalPath, doc) : doc, true);
+    return new StateStore(storage, storage.journal ? await replayJournal(storage.journal, doc) : doc, true);
   }
 
   /** Where the state is kept, for messages. */
@@ -146,9 +146,9 @@ export class StateStore {
     return this.storage.location;
   }
 
-  /** The apply journal's file, for a state kept in a local file; undefined elsewhere. */
-  get journalPath(): string | undefined {
-    return this.storage.journalPath;
+  /** Where the apply journal of this state is kept; undefined where the backend has no place for one. */
+  get journal(): JournalStore | undefined {
+    return this.storage.journal;
   }
 
   get lineage(): string {
@@ -319,8 +319,8 @@ export class StateStore {
 /** Reads and replaces a state document's text wherever it is kept (a file, a database row, a URL). */
 export interface StateStorage {
   readonly location: string;
-  /** Where an apply journals its changes between whole-state writes (local files only). */
-  readonly journalPath?: string;
+  /** Where an apply journals its changes between whole-state writes (none: each change writes the whole state). */
+  readonly journal?: JournalStore;
   /** The text, or undefined when there is no state yet. */
   read(): Promise<string | undefined>;
   write(text: string): Promise<void>;
@@ -330,7 +330,7 @@ export interface StateStorage {
 export function localStateFile(path: string): StateStorage {
   return {
     location: path,
-    journalPath: journalPath(path),
+    journal: journalFile(path),
     read: async () => {
       try {
         const text = await fs.readFile(path, 'utf8');
