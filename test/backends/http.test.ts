@@ -36,6 +36,22 @@ describe('http backend', () => {
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'], auth())).code).toBe(0);
   });
 
+  it('groups the whole-state writes of objects recorded together, there being no journal on http', async () => {
+    const sites = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`grouped_${i}`, infra(`Grouped Site ${i}`)]));
+    const file = writeConfig(world, { ...configWith({ tenantform_infra_component: sites }), terraform: { backend: { http: gitlabBackend(server, 'grouped') } } }, 'grouped.tf.json');
+    world.emulator.setFaults({ latency_ms: 100 });
+    const r = await run(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '10'], auth());
+    world.emulator.setFaults({ latency_ms: 0 });
+    expect(r.code).toBe(0);
+    // Each create is recorded as pending before it is sent and again when it finishes: one write
+    // each would be 40 writes; ten at a time, they share writes.
+    const writes = server.log.filter((l) => /^POST \/api\/v4\/projects\/42\/terraform\/state\/grouped\?ID=/.test(l));
+    expect(writes.length).toBeLessThan(20);
+    const state = JSON.parse(server.state('grouped') ?? '{}') as { resources: { name: string }[]; tenantform_pending?: unknown };
+    expect(state.resources.filter((x) => x.name.startsWith('grouped_'))).toHaveLength(20);
+    expect(state.tenantform_pending).toBeUndefined();
+  });
+
   it("speaks Terraform's default LOCK and UNLOCK methods, with the address from TF_HTTP_ADDRESS", async () => {
     const file = writeConfig(world, { ...configWith({}), terraform: { backend: { http: {} } } }, 'defaults.tf.json');
     const address = `${server.url}/api/v4/projects/42/terraform/state/defaults`;
