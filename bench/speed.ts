@@ -7,7 +7,8 @@
  *     one's ratio to the batching bound: the native plan's own requests sent `parallelism`
  *     at a time, each costing the latency. The native plan without latency shows what
  *     start-up, loading and planning cost apart from the requests.
- *  2. Apply scaling: 1,000 and 10,000 creates (emulator without latency), and the ratio.
+ *  2. Apply scaling: 1,000 and 10,000 creates (emulator without latency), and the ratio, with
+ *     the state in a local file and in PostgreSQL (started here, as the tests start it).
  *  3. `plan --refresh=false` of the 10,000: CPU per resource (loading, diffing, rendering:
  *     the difference to the 1,000 plan, so process start-up cancels out) and peak memory.
  *
@@ -20,6 +21,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../src/emulator';
+import { Client } from 'pg';
+import { createDatabase, startPostgres, type RunningPostgres } from '../test/helpers/postgres';
 import { createsStack, mixedStack, terraformJson } from './mix';
 
 const ROOT = join(__dirname, '..');
@@ -86,11 +89,24 @@ class Bench {
   }
 
   /** A working directory with the stack as Terraform JSON. */
-  workdir(name: string, resources: ReturnType<typeof mixedStack>): string {
+  workdir(name: string, resources: ReturnType<typeof mixedStack>, backend?: Record<string, unknown>): string {
     const cwd = join(this.dir, name);
     mkdirSync(cwd, { recursive: true });
-    writeFileSync(join(cwd, 'main.tf.json'), JSON.stringify(terraformJson(resources)));
+    const doc = terraformJson(resources);
+    if (backend) (doc.terraform as Record<string, unknown>).backend = backend;
+    writeFileSync(join(cwd, 'main.tf.json'), JSON.stringify(doc));
     return cwd;
+  }
+
+  /** An empty pg state: each apply starts from nothing, as the local one does in a fresh folder. */
+  async resetPg(backend: Record<string, unknown>): Promise<void> {
+    const client = new Client({ connectionString: (backend.pg as { conn_str: string }).conn_str });
+    await client.connect();
+    try {
+      await client.query('DROP SCHEMA IF EXISTS terraform_remote_state CASCADE');
+    } finally {
+      await client.end();
+    }
   }
 
   async counted<T>(work: () => Promise<T>): Promise<{ value: T; requests: number }> {
@@ -150,17 +166,24 @@ async function planMix(b: Bench): Promise<void> {
   );
 }
 
-async function applyScaling(b: Bench): Promise<void> {
+async function applyScaling(b: Bench, pg: RunningPostgres): Promise<void> {
   console.log(`Apply of plain creates (half infrastructure components, half settings), no latency`);
-  const walls: number[] = [];
-  for (const n of [SMALL, LARGE]) {
-    const cwd = b.workdir(`creates-${n}`, createsStack(b.emulator, n));
-    const applied = await b.counted(() => b.tenantform(['apply', '--auto-approve', '--config', 'main.tf.json', '--state', 'terraform.tfstate'], cwd));
-    expectCode(applied.value, [0], `apply of ${n}`);
-    walls.push(applied.value.ms);
-    console.log(`  ${String(n).padStart(6)} creates: ${seconds(applied.value.ms).padStart(8)}, ${applied.requests} requests`);
+  const places: Array<{ label: string; dir: string; backend?: Record<string, unknown>; args: string[] }> = [
+    { label: 'local state file', dir: 'creates', args: ['--state', 'terraform.tfstate'] },
+    { label: 'pg backend', dir: 'creates-pg', backend: { pg: { conn_str: await createDatabase(pg, 'bench') } }, args: [] },
+  ];
+  for (const place of places) {
+    const walls: number[] = [];
+    for (const n of [SMALL, LARGE]) {
+      if (place.backend) await b.resetPg(place.backend);
+      const cwd = b.workdir(`${place.dir}-${n}`, createsStack(b.emulator, n), place.backend);
+      const applied = await b.counted(() => b.tenantform(['apply', '--auto-approve', '--config', 'main.tf.json', ...place.args], cwd));
+      expectCode(applied.value, [0], `apply of ${n} (${place.label})`);
+      walls.push(applied.value.ms);
+      console.log(`  ${place.label.padEnd(17)} ${String(n).padStart(6)} creates: ${seconds(applied.value.ms).padStart(8)}, ${applied.requests} requests`);
+    }
+    console.log(`  ${place.label.padEnd(17)} ${LARGE} / ${SMALL}: ${(walls[1] / walls[0]).toFixed(1)}x the wall time for 10x the objects`);
   }
-  console.log(`  ${LARGE} / ${SMALL}: ${(walls[1] / walls[0]).toFixed(1)}x the wall time for 10x the objects`);
 }
 
 async function planWithoutRefresh(b: Bench): Promise<void> {
@@ -181,12 +204,14 @@ async function planWithoutRefresh(b: Bench): Promise<void> {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-bench-'));
   const bench = new Bench(await startEmulator({ port: 0, seed: 11, log: () => bench.requests++ }), dir);
+  const pg = await startPostgres();
   try {
     await planMix(bench);
-    await applyScaling(bench);
+    await applyScaling(bench, pg);
     await planWithoutRefresh(bench);
   } finally {
     await bench.emulator.close();
+    await pg.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

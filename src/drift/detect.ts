@@ -10,7 +10,7 @@ import { buildPlan } from '../reconciler/planner';
 import { refresh, type Refreshed } from '../reconciler/refresh';
 import type { StateStore } from '../reconciler/state';
 import type { Action } from '../resources/plan';
-import { versionAttribute, type ResourceKind, type State } from '../resources/declaration';
+import { attributeNames, versionAttribute, type ResourceKind, type State } from '../resources/declaration';
 import type { Coverage, UnmanagedObject } from './unmanaged';
 
 /** `unknown`: the object could not be read (an error says why). */
@@ -76,7 +76,7 @@ export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
     .filter((o) => o.mode === 'managed')
     .map((o) => {
       const kind = opts.kindOf(o.type);
-      const sensitive = kind ? Object.entries(kind.attributes).filter(([, a]) => a.sensitive).map(([n]) => n) : [];
+      const sensitive = kind ? [...attributeNames(kind, 'sensitive')] : [];
       const version = kind ? versionAttribute(kind) : undefined;
       if (!kind || unread.has(o.address)) return { address: o.address, type: o.type, status: 'unknown' as const, changes: [], ignored: [], sensitive };
       return judge(o.address, o.type, withoutVersion(drifted.get(o.address), version), opts.configuration.objects.get(o.address)?.ignoreChanges, sensitive);

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
 import { evaluate, fromPlain, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
-import type { AnyKind, State } from '../resources/declaration';
+import { attributeNames, type AnyKind, type State } from '../resources/declaration';
 import { plainObject } from '../plain-json';
 import type { InputVariable } from './variables';
 
@@ -209,7 +209,7 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
 
 /** Attributes the kind declares sensitive are sensitive wherever they are used, as in Terraform. */
 function markedSensitive(kind: AnyKind, value: State): State {
-  const names = Object.keys(kind.attributes).filter((n) => kind.attributes[n].sensitive && n in value && !(value[n] instanceof SensitiveValue));
+  const names = attributeNames(kind, 'sensitive').filter((n) => n in value && !(value[n] instanceof SensitiveValue));
   if (names.length === 0) return value;
   const out: State = { ...value };
   for (const n of names) out[n] = new SensitiveValue(fromPlain(value[n]));

@@ -2,7 +2,7 @@ import type { AttributePath, Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
 import type { Attributes } from '../resources/attributes';
-import { versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
+import { attributeNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
 import { livePlanDiagnostics, readDataSource } from '../resources/operations';
 import { planResource, type PlanResponse } from '../resources/plan';
 import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
@@ -195,7 +195,6 @@ function plannedChange(
   r: PlanResponse,
 ): PlannedChange {
   const index = parseInstanceAddress(o.address)?.key;
-  const names = (test: (a: Attributes[string]) => boolean | undefined) => Object.entries(kind.attributes).filter(([, a]) => test(a)).map(([n]) => n);
   return {
     address: o.address,
     mode: 'managed',
@@ -207,8 +206,8 @@ function plannedChange(
     after: r.planned,
     requiresReplace: r.requiresReplace,
     changed: r.changed,
-    sensitive: names((a) => a.sensitive),
-    identifying: names((a) => a.identifying),
+    sensitive: [...attributeNames(kind, 'sensitive')],
+    identifying: [...attributeNames(kind, 'identifying')],
     ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
     ...(prior ? { seen: seenOf(kind, prior) } : {}),
   };

@@ -124,5 +124,16 @@ export function defineDataSource<const As extends Attributes>(k: Omit<DataSource
 
 /** The name of the attribute that carries the platform's version, if any. */
 export function versionAttribute(kind: AnyKind): string | undefined {
-  return Object.entries(kind.attributes).find(([, a]) => a.version)?.[0];
+  return attributeNames(kind, 'version')[0];
+}
+
+const namesByFlag = new WeakMap<AnyKind, Map<string, string[]>>();
+
+/** The names of the kind's attributes that have `flag` set (kinds never change: worked out once per kind). */
+export function attributeNames(kind: AnyKind, flag: 'version' | 'sensitive' | 'identifying'): readonly string[] {
+  let byFlag = namesByFlag.get(kind);
+  if (!byFlag) namesByFlag.set(kind, (byFlag = new Map()));
+  let names = byFlag.get(flag);
+  if (!names) byFlag.set(flag, (names = Object.entries(kind.attributes).filter(([, a]) => a[flag]).map(([n]) => n)));
+  return names;
 }

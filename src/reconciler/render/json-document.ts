@@ -1,4 +1,4 @@
-import type { AnyKind, State } from '../../resources/declaration';
+import { attributeNames, type AnyKind, type State } from '../../resources/declaration';
 import { ALL_KINDS } from '../../resources/registry.generated';
 import { isUnknown } from '../../resources/values';
 import { dependencies, type Configuration, type DeclaredObject } from '../config';
@@ -97,7 +97,7 @@ function schemaVersion(kind: AnyKind | undefined): number {
 }
 
 export function sensitiveNames(kind: AnyKind | undefined): Set<string> {
-  return new Set(kind ? Object.entries(kind.attributes).filter(([, a]) => a.sensitive).map(([n]) => n) : []);
+  return new Set(kind ? attributeNames(kind, 'sensitive') : []);
 }
 
 const byAddress = <T extends { address: string }>(a: T, b: T) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
