@@ -28,8 +28,10 @@ export function evaluateArguments(o: EvaluatedObject, known: Known): EvaluatedAr
   if (known.context) return evaluateAndValidate(o, known);
   let evaluated = constantArguments.get(o);
   if (evaluated === undefined) {
-    evaluated = evaluateAndValidate(o, known);
-    if (!hasTemplate(o.config)) constantArguments.set(o, evaluated);
+    const constant = isConstant(o.config);
+    // Arguments with nothing to evaluate are their own value: no copy made, validated once.
+    evaluated = constant ? validated(o, o.config, []) : evaluateAndValidate(o, known);
+    if (constant) constantArguments.set(o, evaluated);
   }
   return evaluated;
 }
@@ -45,19 +47,29 @@ interface EvaluatedArguments {
 /** Arguments without a template are the same whatever is known: evaluated and validated once per object. */
 const constantArguments = new WeakMap<EvaluatedObject, EvaluatedArguments>();
 
-function hasTemplate(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('${') || value.includes('%{');
-  if (Array.isArray(value)) return value.some(hasTemplate);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(hasTemplate);
-  return false;
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** No template anywhere, and every string as the language reads it (in NFC): evaluating changes nothing. */
+function isConstant(value: unknown): boolean {
+  if (typeof value === 'string') return !value.includes('${') && !value.includes('%{') && (ASCII.test(value) || value.normalize('NFC') === value);
+  if (Array.isArray(value)) return value.every(isConstant);
+  if (value !== null && typeof value === 'object') return Object.values(value).every(isConstant);
+  return true;
 }
 
 function evaluateAndValidate(o: EvaluatedObject, known: Known): EvaluatedArguments {
   const evaluated = evaluateValue(o.config, known.context ?? contextFor(known.scope, known.values, o), o.address);
-  const config = evaluated.value as State;
   const sensitive = [...new Set(evaluated.sensitive.map((p) => String(p[0])))];
-  const diagnostics = evaluated.diagnostics.length > 0 ? evaluated.diagnostics : validateConfig(o.kind, config, o.address).map(problemToDiagnostic);
-  // A sensitive value is never quoted back, not even when it is wrong.
+  if (evaluated.diagnostics.length > 0) return withSensitiveMasked(evaluated.value as State, sensitive, evaluated.diagnostics);
+  return validated(o, evaluated.value as State, sensitive);
+}
+
+function validated(o: EvaluatedObject, config: State, sensitive: string[]): EvaluatedArguments {
+  return withSensitiveMasked(config, sensitive, validateConfig(o.kind, config, o.address).map(problemToDiagnostic));
+}
+
+/** A sensitive value is never quoted back, not even when it is wrong. */
+function withSensitiveMasked(config: State, sensitive: string[], diagnostics: Diagnostic[]): EvaluatedArguments {
   return { config, sensitive, diagnostics: diagnostics.map((d) => (d.path && sensitive.includes(String(d.path[0])) ? masked(d) : d)) };
 }
 
