@@ -19,6 +19,7 @@ import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
 import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
+import { dependsOn, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
 import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 
@@ -340,43 +341,6 @@ function declaredObject(
     preventDestroy: collect(() => preventDestroy(address, lifecycle.prevent_destroy)) ?? false,
     provider,
   };
-}
-
-/** `provider = "tenantform"` or `"tenantform.<alias>"` (cdktf writes the name; `${...}` around it is accepted too). */
-function providerReference(address: string, raw: unknown): string {
-  if (raw === undefined || raw === null) return PROVIDER_TYPE;
-  const name = typeof raw === 'string' ? raw.replace(/^\$\{(.*)\}$/, '$1').trim() : undefined;
-  if (name === undefined || !new RegExp(`^${PROVIDER_TYPE}(\\.[A-Za-z_][A-Za-z0-9_-]*)?$`).test(name)) {
-    throw reconcilerErrors.invalidMetaArgument(address, 'provider', `"${PROVIDER_TYPE}" or "${PROVIDER_TYPE}.<alias>" naming a provider block`);
-  }
-  return name;
-}
-
-function preventDestroy(address: string, raw: unknown): boolean {
-  if (raw === undefined || raw === null || typeof raw === 'boolean') return raw === true;
-  throw reconcilerErrors.invalidMetaArgument(address, 'lifecycle.prevent_destroy', 'true or false');
-}
-
-function dependsOn(address: string, raw: unknown): string[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'string')) {
-    throw reconcilerErrors.invalidMetaArgument(address, 'depends_on', 'a list of addresses such as "tenantform_infra_component.primary"');
-  }
-  return (raw as string[]).map((d) => d.replace(/^\$\{(.*)\}$/, '$1').trim());
-}
-
-function ignoreChanges(address: string, kind: AnyKind, raw: unknown): string[] | 'all' | undefined {
-  if (raw === undefined) return undefined;
-  if (raw === 'all' || (Array.isArray(raw) && raw.length === 1 && raw[0] === 'all')) return 'all';
-  const names = Array.isArray(raw) ? raw.map((n) => (typeof n === 'string' ? n.replace(/^\$\{(.*)\}$/, '$1') : n)) : undefined;
-  if (!names || names.some((n) => typeof n !== 'string' || !hasOwn(kind.attributes, n))) {
-    throw reconcilerErrors.invalidMetaArgument(
-      address,
-      'lifecycle',
-      `ignore_changes to be "all" or a list of attribute names of ${kind.type} (${Object.keys(kind.attributes).join(', ')})`,
-    );
-  }
-  return names as string[];
 }
 
 /** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */

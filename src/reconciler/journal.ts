@@ -73,7 +73,7 @@ export function journalFile(statePath: string): JournalStore {
 }
 
 export class StateJournal {
-  /** Changes not yet written to the journal file. */
+  /** Changes not yet written to the journal. */
   #unwritten: string[] = [];
   /** Every write, fsync and compaction, one after another. */
   #queue: Promise<void> = Promise.resolve();
