@@ -1,4 +1,5 @@
 import yargs from 'yargs';
+import { TENANTFORM_VERSION } from '../reconciler/session';
 import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
 import { withDoubleDashes } from './terraform-spellings';
@@ -21,7 +22,7 @@ export async function main(argv: string[]): Promise<void> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version()
+    .version(TENANTFORM_VERSION)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, err) => {
       if (err) throw err;

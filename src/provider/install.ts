@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { packageErrors } from '../errors';
+import { packageRoot } from '../package-root';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 
 export interface InstallOptions {
@@ -23,9 +24,9 @@ export interface Installed {
   readonly platform: string;
 }
 
-/** The compiled entry point: beside this file once built, in dist/ when this runs from source. */
+/** The compiled entry point of the provider, in the package's dist/ (built from source, or installed). */
 export function providerMainPath(): string {
-  return __filename.endsWith('.ts') ? resolve(__dirname, '..', '..', 'dist', 'provider', 'main.js') : join(__dirname, 'main.js');
+  return join(packageRoot(), 'dist', 'provider', 'main.js');
 }
 
 export function packageVersion(): string {
@@ -34,8 +35,7 @@ export function packageVersion(): string {
 }
 
 function packageJsonPath(): string {
-  // src/provider or dist/provider: the package root is two levels up.
-  return resolve(__dirname, '..', '..', 'package.json');
+  return join(packageRoot(), 'package.json');
 }
 
 /** Terraform's names for this machine: linux_amd64, darwin_arm64, ... */

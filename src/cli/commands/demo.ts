@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { PlatformClient } from '../../api';
 import { startEmulator, type RunningEmulator } from '../../emulator';
+import { packageRoot } from '../../package-root';
 
-const PROJECT_ROOT = join(__dirname, '../../..');
+const PROJECT_ROOT = packageRoot();
 const CLI = join(PROJECT_ROOT, 'bin/tenantform.js');
 const STACK = 'msp-onboarding';
 

@@ -1,14 +1,17 @@
 /**
- * Start-up time of the Terraform provider. Terraform launches it several times per command
- * (plan 3, apply 4, destroy 5), so each launch counts. In one run, interleaved so that a busy
- * moment of the machine weighs on all alike, it measures:
+ * Start-up times of the command and of the Terraform provider. A CI job runs tenantform
+ * several times, and Terraform launches the provider several times per command (plan 3,
+ * apply 4, destroy 5), so each launch counts. In one run, interleaved so that a busy moment of
+ * the machine weighs on all alike, it measures:
  *   - a bare `node -e` printing one line (the floor),
+ *   - `tenantform --version` as installed: the launcher, the bundle and its code cache,
+ *   - the same bundle required without the code cache, and the compiled modules of dist/cli,
  *   - the provider's handshake line (what Terraform waits for before connecting),
  *   - the provider ready: handshake, mutual-TLS connection and the schema answered (what
  *     Terraform waits for before its first real step), then Shutdown.
  * and reports the medians and their ratio to bare node. Needs a build (`npm run build`).
  *
- *   npx tsx bench/provider-startup.ts [launches]
+ *   npx tsx bench/startup.ts [launches]
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,7 +21,15 @@ import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../src/provider/handshake'
 import { loadProtocol } from '../src/provider/protocol';
 import { createServerIdentity, toPem } from '../src/provider/tls';
 
-const MAIN = join(__dirname, '..', 'dist', 'provider', 'main.js');
+const DIST = join(__dirname, '..', 'dist');
+const MAIN = join(DIST, 'provider', 'main.js');
+const LAUNCHER = join(__dirname, '..', 'bin', 'tenantform.js');
+/** `tenantform --version` three ways: as installed, the bundle without its code cache, the compiled modules. */
+const CLI_LAUNCHES = {
+  'tenantform --version': [LAUNCHER, '--version'],
+  '  bundle without code cache': ['-e', `require(${JSON.stringify(join(DIST, 'tenantform.cjs'))}).main(['--version'])`],
+  '  compiled modules (dist/cli)': ['-e', `require(${JSON.stringify(join(DIST, 'cli', 'main.js'))}).main(['--version'])`],
+};
 const client = createServerIdentity();
 // As Terraform launches it: with a client certificate, so the launch includes the TLS set-up.
 const env = {
@@ -59,6 +70,13 @@ async function bareNode(): Promise<number> {
   return ms;
 }
 
+async function cli(args: string[]): Promise<number> {
+  const { started, child } = await launch(args);
+  const ms = elapsed(started);
+  await exited(child);
+  return ms;
+}
+
 async function provider(): Promise<{ handshake: number; ready: number }> {
   const { line, started, child } = await launch([MAIN]);
   const handshake = elapsed(started);
@@ -92,8 +110,10 @@ async function main(): Promise<void> {
   const bare: number[] = [];
   const handshake: number[] = [];
   const ready: number[] = [];
+  const clis = new Map<string, number[]>(Object.keys(CLI_LAUNCHES).map((k) => [k, []]));
   for (let i = 0; i < launches; i++) {
     bare.push(await bareNode());
+    for (const [label, args] of Object.entries(CLI_LAUNCHES)) clis.get(label)!.push(await cli(args));
     const p = await provider();
     handshake.push(p.handshake);
     ready.push(p.ready);
@@ -103,6 +123,7 @@ async function main(): Promise<void> {
     `${label.padEnd(34)} median ${median(values).toFixed(1).padStart(6)} ms   min ${Math.min(...values).toFixed(1).padStart(6)} ms   ${(median(values) / b).toFixed(2)}x bare node`;
   console.log(`${launches} launches each, interleaved`);
   console.log(row('bare `node -e` (one line)', bare));
+  for (const [label, values] of clis) console.log(row(label, values));
   console.log(row('provider: handshake line', handshake));
   console.log(row('provider: schema answered (mTLS)', ready));
 }
