@@ -9,7 +9,7 @@ import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
 import { validateAttributes, validateConfig } from '../resources/validate';
-import { canonicalJson, Unknown } from '../resources/values';
+import { sortedKeys, Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
 import { adoptPlainTree, hasOwn, MAX_DEPTH, ownValue, plainObject, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
@@ -268,7 +268,7 @@ export function parseConfiguration(
   const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
   const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
   const hash = createHash('sha256')
-    .update(canonicalJson({ data: withoutMetadata(doc.data ?? {}), resource: withoutMetadata(doc.resource ?? {}), locals: withoutMetadata(doc.locals ?? {}), inputs, remote }))
+    .update(configurationText(doc, inputs, remote))
     .digest('hex');
   const provider = providers.get(PROVIDER_TYPE)!;
   return {
@@ -323,7 +323,7 @@ function declaredObject(
   };
   const provider = collect(() => providerReference(address, body.provider)) ?? PROVIDER_TYPE;
   const config = plainObject() as State;
-  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = withoutMetadata(v);
+  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = hasMetadata(v) ? withoutMetadata(v) : v;
   const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
   const used = referencesIn(config, address, names, problems);
   return {
@@ -372,6 +372,25 @@ export function dependencies(configuration: Configuration): DependencyMap {
     out.set(o.address, new Set(targets.filter((t) => t !== o.address && configuration.objects.has(t))));
   }
   return out;
+}
+
+/** cdktf's metadata key, left out of the configuration at every level. */
+const METADATA_KEY = '//';
+
+/**
+ * What the configuration's hash covers, as canonical JSON: the blocks without cdktf's metadata
+ * (sorted and filtered in one copy), the variables' values and other stacks' outputs.
+ */
+function configurationText(doc: Record<string, unknown>, inputs: unknown, remote: unknown): string {
+  const blocks = (v: unknown) => sortedKeys(v ?? {}, METADATA_KEY);
+  // Keys in sorted order, as canonicalJson writes them.
+  return JSON.stringify({ data: blocks(doc.data), inputs: sortedKeys(inputs), locals: blocks(doc.locals), remote: sortedKeys(remote), resource: blocks(doc.resource) });
+}
+
+function hasMetadata(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasMetadata);
+  if (isRecord(v)) return hasOwn(v, METADATA_KEY) || Object.values(v).some(hasMetadata);
+  return false;
 }
 
 /** Removes cdktf's `//` metadata keys, at every level. */

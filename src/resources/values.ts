@@ -14,16 +14,18 @@ export function parseJson(text: unknown): unknown {
 
 /** JSON with object keys sorted, so equal values have equal text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  return JSON.stringify(sortedKeys(value));
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+/** A copy with every object's keys in sorted order; keys named `omit` are left out at every level. */
+export function sortedKeys(value: unknown, omit?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => sortedKeys(v, omit));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.keys(value as object)
+        .filter((k) => k !== omit)
         .sort()
-        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+        .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k], omit)]),
     );
   }
   return value;
