@@ -86,6 +86,11 @@ export function ownValue(object: unknown, key: string | number): unknown {
   return Object.prototype.hasOwnProperty.call(object, key) ? (object as Record<string | number, unknown>)[key] : undefined;
 }
 
+/** A JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export function hasOwn(object: object, key: string | number): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }

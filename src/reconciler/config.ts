@@ -9,9 +9,9 @@ import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
 import { validateAttributes, validateConfig } from '../resources/validate';
-import { sortedKeys, Unknown } from '../resources/values';
+import { Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
-import { adoptPlainTree, hasOwn, MAX_DEPTH, ownValue, plainObject, toPlainTree } from '../plain-json';
+import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { instanceAddress, type InstanceKey } from './addresses';
 import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRead, type RemoteStateRequest } from './remote-state';
@@ -20,6 +20,7 @@ import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
 import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
 import { dependsOn, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
+import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 
@@ -354,8 +355,16 @@ function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address:
   return { address: block ?? '(configuration)', path: path.slice(1) };
 }
 
-/** The dependencies of every declared object: references and depends_on. */
+/** The dependencies of every declared object: references and depends_on (worked out once per configuration). */
 export function dependencies(configuration: Configuration): DependencyMap {
+  let deps = dependencyMaps.get(configuration);
+  if (deps === undefined) dependencyMaps.set(configuration, (deps = dependenciesOf(configuration)));
+  return deps;
+}
+
+const dependencyMaps = new WeakMap<Configuration, DependencyMap>();
+
+function dependenciesOf(configuration: Configuration): DependencyMap {
   const out = new Map<string, Set<string>>();
   for (const o of configuration.objects.values()) {
     // A reference to a repeated block depends on the instance it names, or on all of them.
@@ -374,40 +383,6 @@ export function dependencies(configuration: Configuration): DependencyMap {
   return out;
 }
 
-/** cdktf's metadata key, left out of the configuration at every level. */
-const METADATA_KEY = '//';
-
-/**
- * What the configuration's hash covers, as canonical JSON: the blocks without cdktf's metadata
- * (sorted and filtered in one copy), the variables' values and other stacks' outputs.
- */
-function configurationText(doc: Record<string, unknown>, inputs: unknown, remote: unknown): string {
-  const blocks = (v: unknown) => sortedKeys(v ?? {}, METADATA_KEY);
-  // Keys in sorted order, as canonicalJson writes them.
-  return JSON.stringify({ data: blocks(doc.data), inputs: sortedKeys(inputs), locals: blocks(doc.locals), remote: sortedKeys(remote), resource: blocks(doc.resource) });
-}
-
-function hasMetadata(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some(hasMetadata);
-  if (isRecord(v)) return hasOwn(v, METADATA_KEY) || Object.values(v).some(hasMetadata);
-  return false;
-}
-
-/** Removes cdktf's `//` metadata keys, at every level. */
-function withoutMetadata(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutMetadata);
-  if (isRecord(v)) {
-    const out = plainObject<unknown>();
-    for (const [k, x] of Object.entries(v)) if (k !== '//') out[k] = withoutMetadata(x);
-    return out;
-  }
-  return v;
-}
-
 function blocks(v: unknown): Array<[string, unknown]> {
   return isRecord(v) ? Object.entries(v).filter(([k]) => k !== '//') : [];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

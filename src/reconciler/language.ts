@@ -1,6 +1,7 @@
 import type { AttributePath } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
 import { referencesIn, type Reference } from './expression-scope';
+import { isRecord } from '../plain-json';
 
 /**
  * The `locals` and `output` blocks of a configuration: what each refers to, and locals in an
@@ -81,8 +82,4 @@ export function parseOutputs(block: unknown, names: DeclaredNames, locals: Local
 
 export function entriesOf(block: unknown): Array<[string, unknown]> {
   return isRecord(block) ? Object.entries(block).filter(([k]) => k !== '//') : [];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

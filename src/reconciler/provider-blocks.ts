@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
 import type { EvalContext } from '../expressions';
-import { hasOwn, ownValue, plainObject } from '../plain-json';
+import { hasOwn, isRecord, ownValue, plainObject } from '../plain-json';
 import type { Attributes } from '../resources/attributes';
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
 import { validateAttributes } from '../resources/validate';
@@ -55,8 +55,4 @@ function providerArguments(name: string, block: Record<string, unknown>, context
   }
   diagnostics.push(...validateAttributes(PROVIDER_ATTRIBUTES, out, address).map(problemToDiagnostic));
   return out;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

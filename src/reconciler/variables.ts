@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
 import { contextOf, evaluateTemplate, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
-import { ownValue, parsePlainJson } from '../plain-json';
+import { isRecord, ownValue, parsePlainJson } from '../plain-json';
 import { convertTo, parseTypeConstraint, takesRawText, type TypeConstraint } from './variable-types';
 
 /**
@@ -204,8 +204,4 @@ function bracketBalance(line: string): number {
 
 function entriesOf(block: unknown): Array<[string, unknown]> {
   return isRecord(block) ? Object.entries(block).filter(([k]) => k !== '//') : [];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,0 +1,38 @@
+import { hasOwn, isRecord, plainObject } from '../plain-json';
+import { sortedKeys } from '../resources/values';
+
+/**
+ * cdktf's metadata in a synthesized configuration (`"//"` keys: construct paths, versions),
+ * which is no argument of anything: left out of the configuration and of its hash, so that
+ * moving a construct in the app changes neither.
+ */
+
+/** cdktf's metadata key, left out of the configuration at every level. */
+export const METADATA_KEY = '//';
+
+/**
+ * What the configuration's hash covers, as canonical JSON: the blocks without cdktf's metadata
+ * (sorted and filtered in one copy), the variables' values and other stacks' outputs.
+ */
+export function configurationText(doc: Record<string, unknown>, inputs: unknown, remote: unknown): string {
+  const blocks = (v: unknown) => sortedKeys(v ?? {}, METADATA_KEY);
+  // Keys in sorted order, as canonicalJson writes them.
+  return JSON.stringify({ data: blocks(doc.data), inputs: sortedKeys(inputs), locals: blocks(doc.locals), remote: sortedKeys(remote), resource: blocks(doc.resource) });
+}
+
+export function hasMetadata(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasMetadata);
+  if (isRecord(v)) return hasOwn(v, METADATA_KEY) || Object.values(v).some(hasMetadata);
+  return false;
+}
+
+/** Removes cdktf's `//` metadata keys, at every level. */
+export function withoutMetadata(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutMetadata);
+  if (isRecord(v)) {
+    const out = plainObject<unknown>();
+    for (const [k, x] of Object.entries(v)) if (k !== METADATA_KEY) out[k] = withoutMetadata(x);
+    return out;
+  }
+  return v;
+}
