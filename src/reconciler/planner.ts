@@ -209,7 +209,8 @@ function plannedChange(
     sensitive: [...attributeNames(kind, 'sensitive')],
     identifying: [...attributeNames(kind, 'identifying')],
     ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
-    ...(prior ? { seen: seenOf(kind, prior) } : {}),
+    // Re-checked before a saved plan is applied, for the objects it changes.
+    ...(prior && r.action !== 'no-op' ? { seen: seenOf(kind, prior) } : {}),
   };
 }
 
