@@ -51,6 +51,35 @@ describe('state file', () => {
     expect(reopened).toMatchObject({ existed: true, serial: 2, lineage: store.lineage });
   });
 
+  it('finds each instance by its address after objects before it were removed, and keeps the order of the rest', async () => {
+    const store = await StateStore.open(path);
+    const at = (address: string) => store.get(address)?.attributes.id;
+    store.put('tenantform_infra_component.a', infraComponent, { ...attributes, id: 'a' }, []);
+    store.put('tenantform_infra_component.b', infraComponent, { ...attributes, id: 'b' }, []);
+    store.put('tenantform_infra_component.many[0]', infraComponent, { ...attributes, id: 'm0' }, []);
+    store.put('tenantform_infra_component.many[1]', infraComponent, { ...attributes, id: 'm1' }, []);
+    store.put('tenantform_infra_component.keyed["x"]', infraComponent, { ...attributes, id: 'kx' }, []);
+    store.put('tenantform_infra_component.c', infraComponent, { ...attributes, id: 'c' }, []);
+
+    store.remove('tenantform_infra_component.a');
+    store.remove('tenantform_infra_component.many[0]');
+    expect([at('tenantform_infra_component.b'), at('tenantform_infra_component.many[1]'), at('tenantform_infra_component.keyed["x"]'), at('tenantform_infra_component.c')]).toEqual(['b', 'm1', 'kx', 'c']);
+    expect(store.get('tenantform_infra_component.a')).toBeUndefined();
+    expect(store.get('tenantform_infra_component.many[0]')).toBeUndefined();
+    expect(store.get('tenantform_infra_component.keyed["y"]')).toBeUndefined();
+
+    store.remove('tenantform_infra_component.b');
+    store.put('tenantform_infra_component.c', infraComponent, { ...attributes, id: 'c2' }, []);
+    store.put('tenantform_infra_component.d', infraComponent, { ...attributes, id: 'd' }, []);
+    expect(store.objects().map((o) => `${o.address}=${o.attributes.id}`)).toEqual([
+      'tenantform_infra_component.many[1]=m1',
+      'tenantform_infra_component.keyed["x"]=kx',
+      'tenantform_infra_component.c=c2',
+      'tenantform_infra_component.d=d',
+    ]);
+    expect(at('tenantform_infra_component.d')).toBe('d');
+  });
+
   it('queues concurrent writes so that each lands whole, in order', async () => {
     const store = await StateStore.open(path);
     await Promise.all(

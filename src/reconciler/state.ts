@@ -96,6 +96,19 @@ function providerName(address: string): string {
   return alias ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
 }
 
+function recordedObject(r: StateResource, i: StateInstance): RecordedObject {
+  return {
+    address: instanceAddress(addressOf(r), i.index_key),
+    mode: r.mode,
+    type: r.type,
+    name: r.name,
+    schemaVersion: i.schema_version,
+    attributes: i.attributes,
+    dependencies: i.dependencies ?? [],
+    provider: providerName(r.provider),
+  };
+}
+
 function splitAddress(address: string): InstanceAddress {
   const parsed = parseInstanceAddress(address);
   if (!parsed) throw new Error(`${address} is not a resource instance address`);
@@ -170,22 +183,23 @@ export class StateStore {
   }
 
   objects(): RecordedObject[] {
-    return this.doc.resources.flatMap((r) =>
-      r.instances.filter((i) => !('deposed' in i)).map((i) => ({
-        address: instanceAddress(addressOf(r), i.index_key),
-        mode: r.mode,
-        type: r.type,
-        name: r.name,
-        schemaVersion: i.schema_version,
-        attributes: i.attributes,
-        dependencies: i.dependencies ?? [],
-        provider: providerName(r.provider),
-      })),
-    );
+    return this.doc.resources.flatMap((r) => r.instances.filter((i) => !('deposed' in i)).map((i) => recordedObject(r, i)));
   }
 
+  /** One recorded instance, found through the index of blocks (a drift of thousands of objects asks for each). */
   get(address: string): RecordedObject | undefined {
-    return this.objects().find((o) => o.address === address);
+    const parsed = parseInstanceAddress(address);
+    if (!parsed) return undefined;
+    const at = this.indexOfBlock(parsed.block);
+    if (at === undefined) return undefined;
+    const r = this.doc.resources[at];
+    const instance = r.instances.find((i) => !('deposed' in i) && i.index_key === parsed.key);
+    return instance && recordedObject(r, instance);
+  }
+
+  private indexOfBlock(block: string): number | undefined {
+    this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
+    return this.positions.get(block);
   }
 
   /**
@@ -213,8 +227,7 @@ export class StateStore {
       dependencies: [...new Set(dependencies.map(blockOf))].sort(),
     };
     const each = key === undefined ? undefined : typeof key === 'number' ? ('list' as const) : ('map' as const);
-    this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
-    const at = this.positions.get(block);
+    const at = this.indexOfBlock(block);
     const existing = at === undefined ? undefined : this.doc.resources[at];
     const resource: StateResource = {
       mode,
@@ -226,14 +239,13 @@ export class StateStore {
       instances: [...(existing && existing.each === each ? existing.instances.filter((i) => i.index_key !== key) : []), instance].sort(byIndexKey),
     };
     if (at !== undefined) this.doc.resources[at] = resource;
-    else this.positions.set(block, this.doc.resources.push(resource) - 1);
+    else this.positions!.set(block, this.doc.resources.push(resource) - 1);
     this.observer?.({ op: 'put', resource });
   }
 
   remove(address: string): void {
     const { block, key } = splitAddress(address);
-    this.positions ??= new Map(this.doc.resources.map((r, n) => [addressOf(r), n]));
-    const at = this.positions.get(block);
+    const at = this.indexOfBlock(block);
     if (at === undefined) return;
     const instances = this.doc.resources[at].instances.filter((i) => i.index_key !== key);
     if (instances.length > 0) {
@@ -243,7 +255,9 @@ export class StateStore {
       return;
     }
     this.doc.resources.splice(at, 1);
-    this.positions = undefined;
+    // The blocks after it moved up by one: shifting their positions is cheaper than rebuilding the index.
+    this.positions!.delete(block);
+    for (const [other, n] of this.positions!) if (n > at) this.positions!.set(other, n - 1);
     this.observer?.({ op: 'remove', address: block });
   }
 
