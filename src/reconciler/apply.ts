@@ -10,10 +10,10 @@ import { containsUnknown, normalize, preserveJsonText } from '../resources/value
 import { CreateGate, heldIdentities } from './adoption';
 import { dependencies, type Configuration } from './config';
 import { createOrAdopt, type PendingCreateResult } from './create-pending';
-import { dependencyOrder, runInOrder, withDependencies } from './graph';
+import { applyGraph, batchMembers, BATCH_NODE, BATCHED_TYPE } from './apply-graph';
+import { runInOrder } from './graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
-import { blockOf } from './addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
 import { StateJournal } from './journal';
 import { evaluateOutputs, recordedOutputs } from './outputs';
@@ -38,8 +38,6 @@ export interface ApplyResult {
   readonly diagnostics: Diagnostic[];
 }
 
-const BATCHED_TYPE = 'tenantform_agent_update_settings';
-const BATCH_NODE = `batch:${BATCHED_TYPE}`;
 
 /**
  * Applies a plan: dependency order (deletes in reverse), at most `parallelism` at a time, the
@@ -125,7 +123,7 @@ class ApplyRun {
 
   async execute(journal: StateJournal): Promise<ApplyResult> {
     this.journal = journal;
-    const nodes = this.nodes();
+    const nodes = applyGraph({ changes: this.changes, configDeps: this.configDeps, recorded: this.opts.state.objects(), knownData: this.opts.data });
     const { failed, skipped } = await runInOrder(nodes, this.opts.parallelism, (node) => this.run(node));
     for (const node of skipped) {
       for (const address of this.membersOf(node)) {
@@ -143,28 +141,8 @@ class ApplyRun {
     return { ...this.counts, diagnostics: this.diagnostics };
   }
 
-  /** The work as a dependency graph: changes, data sources known only now, one batch of agent update settings. */
-  private nodes(): Map<string, Set<string>> {
-    const nodes = new Map<string, Set<string>>();
-    const active = [...this.changes.values()].filter((c) => c.action !== 'no-op').map((c) => c.address);
-    // Data sources read only now: those the changes need, whose arguments were not known at plan time.
-    const lateData = [...withDependencies(active, this.configDeps)].filter((a) => a.startsWith('data.') && !(a in this.opts.data));
-    const inGraph = new Set([...active, ...lateData]);
-    for (const address of inGraph) {
-      const c = this.changes.get(address);
-      if (c?.action === 'delete') {
-        // Deleted after everything recorded as depending on it.
-        const dependents = this.opts.state.objects().filter((o) => o.dependencies.includes(blockOf(address)) && this.changes.get(o.address)?.action === 'delete');
-        nodes.set(address, new Set(dependents.map((o) => o.address)));
-      } else {
-        nodes.set(address, new Set([...(this.configDeps.get(address) ?? [])].filter((d) => inGraph.has(d))));
-      }
-    }
-    return withBatch(nodes, [...this.changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address));
-  }
-
   private membersOf(node: string): string[] {
-    return node === BATCH_NODE ? [...this.changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address) : [node];
+    return node === BATCH_NODE ? batchMembers(this.changes) : [node];
   }
 
   /** Arguments given a sensitive value (not those the kind declares sensitive, which Terraform knows from the schema). */
@@ -374,25 +352,6 @@ class ApplyRun {
     for (const s of steps) s.failed();
     this.diagnostics.push(...diagnostics);
     return false;
-  }
-}
-
-/** Merges the batched addresses into one node, unless that would make a cycle. */
-function withBatch(nodes: Map<string, Set<string>>, members: string[]): Map<string, Set<string>> {
-  if (members.length < 2) return nodes;
-  const merged = new Map<string, Set<string>>();
-  const rename = (a: string) => (members.includes(a) ? BATCH_NODE : a);
-  for (const [a, ds] of nodes) {
-    const target = rename(a);
-    const set = merged.get(target) ?? new Set<string>();
-    for (const d of ds) if (rename(d) !== target) set.add(rename(d));
-    merged.set(target, set);
-  }
-  try {
-    dependencyOrder(merged);
-    return merged;
-  } catch {
-    return nodes;
   }
 }
 
