@@ -1,8 +1,8 @@
 import { applyGraph, BATCH_NODE } from './apply-graph';
-import type { Action, PlannedChange } from './model';
+import type { PlannedChange } from './model';
 import type { RecordedObject } from './state';
 
-const change = (address: string, action: Action): PlannedChange => {
+const change = (address: string, action: PlannedChange['action']): PlannedChange => {
   const [type, name] = address.split('.');
   return { address, mode: 'managed', type, name, action, before: null, after: null, requiresReplace: [], changed: [], sensitive: [], identifying: [] };
 };
