@@ -66,6 +66,42 @@ describe('apply journal', () => {
     store.put('tenantform_infra_component.c1', infraComponent, component('c1'), ['data.tenantform_tenant.a']);
     await journal.durable();
     const line = JSON.parse(readFileSync(journalPath(path), 'utf8').split('\n')[1]);
-    expect(line).toEqual({ op: 'put', resource: JSON.parse(JSON.stringify(store.snapshot().resources[0])) });
+    const { instances, ...block } = JSON.parse(JSON.stringify(store.snapshot().resources[0]));
+    expect(line).toEqual({ op: 'put-instance', resource: block, instance: instances[0] });
+  });
+
+  it('journals the instances of a large for_each block one line each, and replays them in order', async () => {
+    const store = await StateStore.open(path);
+    await store.save();
+    const journal = await StateJournal.begin(store);
+    const keys = Array.from({ length: 300 }, (_, i) => `tenant-${String(i).padStart(3, '0')}`).reverse();
+    for (const key of keys) store.put(`tenantform_infra_component.each["${key}"]`, infraComponent, component(key), []);
+    store.remove('tenantform_infra_component.each["tenant-150"]');
+    await journal.durable();
+
+    const lines = readFileSync(journalPath(path), 'utf8').trim().split('\n').slice(1);
+    expect(lines).toHaveLength(301);
+    // Each line carries one instance: the journal grows with the instances, not with their square.
+    const longest = Math.max(...lines.map((l) => l.length));
+    expect(longest).toBeLessThan(2_000);
+    expect(JSON.parse(lines[300])).toEqual({ op: 'remove', address: 'tenantform_infra_component.each["tenant-150"]' });
+
+    const replayed = await StateStore.open(path);
+    const expected = keys.filter((k) => k !== 'tenant-150').sort();
+    expect(ids(replayed)).toEqual(expected);
+    expect(replayed.snapshot().resources[0].instances.map((i) => i.index_key)).toEqual(expected);
+    expect(replayed.snapshot().resources[0].each).toBe('map');
+  });
+
+  it('replays a removal by block address, as journals written before instances were journaled have it', async () => {
+    const store = await StateStore.open(path);
+    store.put('tenantform_infra_component.many[0]', infraComponent, component('m0'), []);
+    store.put('tenantform_infra_component.many[1]', infraComponent, component('m1'), []);
+    store.put('tenantform_infra_component.one', infraComponent, component('one'), []);
+    await store.save();
+    const journal = await StateJournal.begin(store);
+    await journal.durable();
+    appendFileSync(journalPath(path), `${JSON.stringify({ op: 'remove', address: 'tenantform_infra_component.many' })}\n`);
+    expect(ids(await StateStore.open(path))).toEqual(['one']);
   });
 });

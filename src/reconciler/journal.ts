@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
-import { addressOf, writeAtomically, type StateChange, type StateDocument, type StateStore } from './state';
+import { parseInstanceAddress } from './addresses';
+import { addressOf, withInstance, writeAtomically, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
 
 /**
  * The apply journal: what an apply changes in the state, appended beside the state as it
@@ -196,13 +197,27 @@ function parseLine(line: string | undefined): unknown {
   }
 }
 
+/** Removes an instance, or a whole block when the address names no instance (as journals before instances did). */
+function removeFrom(resources: Map<string, StateResource>, address: string): void {
+  const parsed = parseInstanceAddress(address);
+  const block = resources.get(parsed?.block ?? address);
+  if (!parsed || parsed.key === undefined || !block) {
+    resources.delete(parsed?.block ?? address);
+    return;
+  }
+  const instances = block.instances.filter((i) => i.index_key !== parsed.key);
+  if (instances.length > 0) resources.set(parsed.block, { ...block, instances });
+  else resources.delete(parsed.block);
+}
+
 function applyChanges(doc: StateDocument, changes: readonly StateChange[]): StateDocument {
   const resources = new Map(doc.resources.map((r) => [addressOf(r), r]));
   const pending = new Map((doc.tenantform_pending ?? []).map((p) => [p.address, p]));
   const protectedSet = new Set(doc.tenantform_protected ?? []);
   for (const c of changes) {
     if (c.op === 'put') resources.set(addressOf(c.resource), c.resource);
-    else if (c.op === 'remove') resources.delete(c.address);
+    else if (c.op === 'put-instance') resources.set(addressOf(c.resource), withInstance(resources.get(addressOf(c.resource)), c.resource, c.instance));
+    else if (c.op === 'remove') removeFrom(resources, c.address);
     else if (c.op === 'pending') pending.set(c.entry.address, c.entry);
     else if (c.op === 'unpending') pending.delete(c.address);
     else if (c.protect) protectedSet.add(c.address);

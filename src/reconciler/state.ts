@@ -72,9 +72,15 @@ export interface RecordedObject {
   readonly provider: string;
 }
 
+/** A block of the state without its instances. */
+export type StateBlock = Omit<StateResource, 'instances'>;
+
 /** One change to the document, as the journal records it (see journal.ts). */
 export type StateChange =
+  /** A whole block: what journals held before instances were journaled one by one (still replayed). */
   | { readonly op: 'put'; readonly resource: StateResource }
+  | { readonly op: 'put-instance'; readonly resource: StateBlock; readonly instance: StateInstance }
+  /** An instance address removes that instance; a block address the whole block. */
   | { readonly op: 'remove'; readonly address: string }
   | { readonly op: 'pending'; readonly entry: PendingCreate }
   | { readonly op: 'unpending'; readonly address: string }
@@ -94,6 +100,29 @@ function providerAddress(name: string | undefined): string {
 function providerName(address: string): string {
   const alias = /\]\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(address)?.[1];
   return alias ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
+}
+
+/**
+ * The block `header` with `instance` recorded in it: in the place of the instance with the same
+ * key, or where Terraform's order puts it. Instances of another kind of block (count before,
+ * for_each now) are dropped. Copies the instances once and never sorts them again, so that
+ * recording a block's instances one by one stays linear in each.
+ */
+export function withInstance(existing: StateResource | undefined, header: StateBlock, instance: StateInstance): StateResource {
+  const instances = existing && existing.each === header.each ? [...existing.instances] : [];
+  const same = instances.findIndex((i) => i.index_key === instance.index_key);
+  if (same >= 0) instances[same] = instance;
+  else {
+    let low = 0;
+    let high = instances.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (byIndexKey(instances[middle], instance) < 0) low = middle + 1;
+      else high = middle;
+    }
+    instances.splice(low, 0, instance);
+  }
+  return { ...header, instances };
 }
 
 function recordedObject(r: StateResource, i: StateInstance): RecordedObject {
@@ -229,18 +258,12 @@ export class StateStore {
     const each = key === undefined ? undefined : typeof key === 'number' ? ('list' as const) : ('map' as const);
     const at = this.indexOfBlock(block);
     const existing = at === undefined ? undefined : this.doc.resources[at];
-    const resource: StateResource = {
-      mode,
-      type,
-      name,
-      ...(each ? { each } : {}),
-      provider: providerAddress(provider ?? (existing ? providerName(existing.provider) : undefined)),
-      // Instances of another kind of block (count before, for_each now) are replaced.
-      instances: [...(existing && existing.each === each ? existing.instances.filter((i) => i.index_key !== key) : []), instance].sort(byIndexKey),
-    };
+    const header: StateBlock = { mode, type, name, ...(each ? { each } : {}), provider: providerAddress(provider ?? (existing ? providerName(existing.provider) : undefined)) };
+    const resource = withInstance(existing, header, instance);
     if (at !== undefined) this.doc.resources[at] = resource;
     else this.positions!.set(block, this.doc.resources.push(resource) - 1);
-    this.observer?.({ op: 'put', resource });
+    // One instance, not its whole block: a for_each over thousands of tenants journals each once.
+    this.observer?.({ op: 'put-instance', resource: header, instance });
   }
 
   remove(address: string): void {
@@ -249,9 +272,8 @@ export class StateStore {
     if (at === undefined) return;
     const instances = this.doc.resources[at].instances.filter((i) => i.index_key !== key);
     if (instances.length > 0) {
-      const resource = { ...this.doc.resources[at], instances };
-      this.doc.resources[at] = resource;
-      this.observer?.({ op: 'put', resource });
+      this.doc.resources[at] = { ...this.doc.resources[at], instances };
+      this.observer?.({ op: 'remove', address });
       return;
     }
     this.doc.resources.splice(at, 1);
