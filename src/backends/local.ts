@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { backendErrors } from '../errors';
-import { localStateFile, writeAtomically } from '../reconciler/state';
+import { localStateFile, writeAtomically } from '../reconciler/state-file';
 import { FcntlLocker } from './fcntl';
 import { parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
 import type { JournalStore } from '../reconciler/journal';

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
 import { parseInstanceAddress } from './addresses';
-import { addressOf, withInstance, writeAtomically, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
+import { addressOf, withInstance, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
+import { writeAtomically } from './state-file';
 
 /**
  * The apply journal: what an apply changes in the state, appended beside the state as it

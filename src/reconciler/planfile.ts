@@ -10,7 +10,8 @@ import type { PlannedChange } from './model';
 import type { PlanResult } from './planner';
 import { seenOf } from './planner';
 import { planFileProblem } from './plan-schema';
-import { writeAtomically, type StateStore } from './state';
+import type { StateStore } from './state';
+import { writeAtomically } from './state-file';
 import { MAX_DEPTH, ownValue, parsePlainJson } from '../plain-json';
 
 /**

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
@@ -8,7 +7,8 @@ import { containsUnknown, hashSecret } from '../resources/values';
 import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
-import { journalFile, replayJournal, type JournalStore } from './journal';
+import { replayJournal, type JournalStore } from './journal';
+import { localStateFile } from './state-file';
 
 /**
  * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
@@ -362,25 +362,6 @@ export interface StateStorage {
   write(text: string): Promise<void>;
 }
 
-/** A state file read and written as it is, without a lock. */
-export function localStateFile(path: string): StateStorage {
-  return {
-    location: path,
-    journal: journalFile(path),
-    read: async () => {
-      try {
-        const text = await fs.readFile(path, 'utf8');
-        // Terraform creates the file empty when it takes its lock on a new state.
-        return text.trim() === '' ? undefined : text;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
-      }
-    },
-    write: (text) => writeAtomically(path, text),
-  };
-}
-
 export function serializeState(doc: StateDocument): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
@@ -400,49 +381,4 @@ export function parseState(path: string, text: string): StateDocument {
   if (problem !== undefined) throw reconcilerErrors.stateUnreadable(path, problem);
   const d = doc as StateDocument;
   return { ...d, outputs: d.outputs ?? {}, check_results: null };
-}
-
-/** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
-export async function writeAtomically(
-  path: string,
-  text: string,
-  opts: { backup: boolean } = { backup: true },
-): Promise<void> {
-  const dir = dirname(path);
-  await fs.mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
-  await writeSynced(temp, text);
-  try {
-    if (opts.backup) {
-      await fs.copyFile(path, `${temp}.backup`);
-      await fs.rename(`${temp}.backup`, `${path}.backup`);
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  await fs.rename(temp, path);
-  await syncDirectory(dir);
-}
-
-async function writeSynced(path: string, text: string): Promise<void> {
-  const handle = await fs.open(path, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await fs.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic.
-  }
 }

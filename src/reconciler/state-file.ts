@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { reconcilerErrors } from '../errors';
+import { journalFile } from './journal';
+import type { StateStorage } from './state';
+
+/** A state kept in a local file: read as it is, replaced atomically and durably. */
+
+/** A state file read and written as it is, without a lock. */
+export function localStateFile(path: string): StateStorage {
+  return {
+    location: path,
+    journal: journalFile(path),
+    read: async () => {
+      try {
+        const text = await fs.readFile(path, 'utf8');
+        // Terraform creates the file empty when it takes its lock on a new state.
+        return text.trim() === '' ? undefined : text;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+      }
+    },
+    write: (text) => writeAtomically(path, text),
+  };
+}
+
+/** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
+export async function writeAtomically(
+  path: string,
+  text: string,
+  opts: { backup: boolean } = { backup: true },
+): Promise<void> {
+  const dir = dirname(path);
+  await fs.mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  await writeSynced(temp, text);
+  try {
+    if (opts.backup) {
+      await fs.copyFile(path, `${temp}.backup`);
+      await fs.rename(`${temp}.backup`, `${path}.backup`);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await fs.rename(temp, path);
+  await syncDirectory(dir);
+}
+
+async function writeSynced(path: string, text: string): Promise<void> {
+  const handle = await fs.open(path, 'wx', 0o600);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  }
+}
