@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import { reconcilerErrors } from '../errors';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
