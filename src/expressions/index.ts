@@ -44,10 +44,15 @@ type Parsed = { expr: Expr } | { problem: ExpressionProblem };
 const parsedTemplates = new Map<string, Parsed>();
 const PARSED_TEMPLATES_KEPT = 50_000;
 
+/** Whether a configuration string is a template: without `${` or `%{` there is nothing to interpolate and no escape to undo. */
+export function isTemplate(source: string): boolean {
+  return source.includes('${') || source.includes('%{');
+}
+
 /** Parses a configuration string: literal text, or a template with `${...}` and `%{...}`. */
 export function parseTemplate(source: string): Parsed {
-  // Without `${` or `%{` there is nothing to interpolate and no escape to undo: the text is the value.
-  if (!source.includes('${') && !source.includes('%{')) return { expr: { kind: 'literal', value: source.normalize('NFC'), range: { start: 0, end: source.length } } };
+  // Not a template: the text is the value.
+  if (!isTemplate(source)) return { expr: { kind: 'literal', value: source.normalize('NFC'), range: { start: 0, end: source.length } } };
   let parsed = parsedTemplates.get(source);
   if (parsed === undefined) {
     parsed = guarded(() => ({ expr: parseStringTemplate(source) }));

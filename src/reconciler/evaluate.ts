@@ -1,6 +1,6 @@
 import { problemToDiagnostic, type Diagnostic } from '../diagnostics';
 import type { State } from '../resources/declaration';
-import { fromPlain, SensitiveValue, type EvalContext } from '../expressions';
+import { fromPlain, isTemplate, SensitiveValue, type EvalContext } from '../expressions';
 import { validateConfig } from '../resources/validate';
 import type { DeclaredObject } from './config';
 import { contextFor, evaluateValue, type LanguageScope } from './expression-scope';
@@ -51,7 +51,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** No template anywhere, and every string as the language reads it (in NFC): evaluating changes nothing. */
 function isConstant(value: unknown): boolean {
-  if (typeof value === 'string') return !value.includes('${') && !value.includes('%{') && (ASCII.test(value) || value.normalize('NFC') === value);
+  if (typeof value === 'string') return !isTemplate(value) && (ASCII.test(value) || value.normalize('NFC') === value);
   if (Array.isArray(value)) return value.every(isConstant);
   if (value !== null && typeof value === 'object') return Object.values(value).every(isConstant);
   return true;
