@@ -1,11 +1,9 @@
 import { applyGraph, BATCH_NODE } from './apply-graph';
 import type { PlannedChange } from './model';
+import { changeAt } from './testing';
 import type { RecordedObject } from './state';
 
-const change = (address: string, action: PlannedChange['action']): PlannedChange => {
-  const [type, name] = address.split('.');
-  return { address, mode: 'managed', type, name, action, before: null, after: null, requiresReplace: [], changed: [], sensitive: [], identifying: [] };
-};
+const change = (address: string, action: PlannedChange['action']) => changeAt(address, action);
 const recorded = (address: string, dependencies: string[]): RecordedObject => {
   const [type, name] = address.split('.');
   return { address, mode: 'managed', type, name, schemaVersion: 0, attributes: { id: name }, dependencies, provider: 'tenantform' };

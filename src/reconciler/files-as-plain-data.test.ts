@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Unknown } from '../resources/values';
 import { loadPlan } from './planfile';
 import { parseState } from './state';
+import { changeAt } from './testing';
 
 /** State and plan files are read as plain data: no inherited names, no unbounded nesting. */
 describe('state and plan files as plain data', () => {
@@ -29,19 +30,8 @@ describe('state and plan files as plain data', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenantform-planfile-'));
     try {
       const file = join(dir, 'p.plan');
-      const change = {
-        address: 'tenantform_infra_component.a',
-        mode: 'managed',
-        type: 'tenantform_infra_component',
-        name: 'a',
-        action: 'create',
-        before: null,
-        after: { id: { $tenantform: 'unknown' } },
-        requiresReplace: [],
-        changed: [],
-        sensitive: [],
-        identifying: [],
-      };
+      // As a saved plan writes a value known only after apply.
+      const change = changeAt('tenantform_infra_component.a', 'create', { after: { id: { $tenantform: 'unknown' } } });
       const plan = { stack: 'main', configHash: 'h', priorState: null, changes: [change], drift: [], diagnostics: [], refreshOnly: false };
       writeFileSync(file, JSON.stringify({ format: 'tenantform-plan', version: 1, plan, data: {} }));
       const loaded = loadPlan(file);

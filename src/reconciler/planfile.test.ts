@@ -12,6 +12,7 @@ import { seenOf } from './planner';
 import { resourceKind } from './session';
 import { StateStore } from './state';
 import { ProviderClients } from './clients';
+import { changeAt } from './testing';
 
 const configuration = parseConfiguration({ resource: {} }, { file: 'main.tf.json', stack: 'main' }).configuration!;
 
@@ -51,19 +52,7 @@ describe('saved plans', () => {
 
   it('round-trips values known only after apply', async () => {
     const state = await StateStore.open(join(dir, 's.tfstate'));
-    const change: PlannedChange = {
-      address: 'tenantform_infra_component.a',
-      mode: 'managed',
-      type: 'tenantform_infra_component',
-      name: 'a',
-      action: 'create',
-      before: null,
-      after: { id: Unknown, list: ['x', Unknown] },
-      requiresReplace: [],
-      changed: [],
-      sensitive: [],
-      identifying: [],
-    };
+    const change = changeAt('tenantform_infra_component.a', 'create', { after: { id: Unknown, list: ['x', Unknown] } });
     await savePlan(join(dir, 'p.plan'), { plan: plan(state, [change]), data: {} });
     const loaded = loadPlan(join(dir, 'p.plan'));
     expect(loaded.plan.changes[0].after).toEqual({ id: Unknown, list: ['x', Unknown] });
@@ -96,20 +85,7 @@ describe('saved plans', () => {
     const owner = emulator.world().tenants['Northwind Partner'].id;
     const created = await client.createInfra({ owner_tenant_id: owner, location_id: owner, name: 'c', url: 'https://c.example', capabilities: ['backup'] });
     const live = (await infraComponent.read({ client }, { id: created.id }))!;
-    const change: PlannedChange = {
-      address: 'tenantform_infra_component.c',
-      mode: 'managed',
-      type: 'tenantform_infra_component',
-      name: 'c',
-      action: 'update',
-      before: live,
-      after: { ...live, name: 'd' },
-      requiresReplace: [],
-      changed: ['name'],
-      sensitive: [],
-      identifying: [],
-      seen: seenOf(infraComponent, live),
-    };
+    const change = changeAt('tenantform_infra_component.c', 'update', { before: live, after: { ...live, name: 'd' }, changed: ['name'], seen: seenOf(infraComponent, live) });
     const state = await StateStore.open(join(dir, 's.tfstate'));
     const saved = { plan: plan(state, [change]), data: {} };
     await expect(check(saved, state)).resolves.toBeUndefined();
