@@ -107,6 +107,14 @@ export function configWith(resources: Record<string, Record<string, unknown>>): 
   return { '//': { metadata: { backend: 'local' } }, provider: { tenantform: [{}] }, data: COMMON_DATA, resource: resources };
 }
 
+/** Acme's agents on the stable channel, updated automatically at weekend nights. */
+export const ACME_AGENT_UPDATES = {
+  tenant_id: '${data.tenantform_tenant.acme.id}',
+  update_channel: 'STABLE',
+  automatic: true,
+  maintenance_window: { time_from: '22:00:00', time_to: '06:00:00', days_of_week: ['SATURDAY', 'SUNDAY'] },
+};
+
 /** A monthly usage report and a subscription to tenant events, both of Northwind. */
 export const NORTHWIND_REPORT_AND_EVENTS = {
   tenantform_usage_report: {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+import { ACME_AGENT_UPDATES, configWith, infra, NORTHWIND_REPORT_AND_EVENTS, run, startWorld, writeConfig, type World } from './helpers';
 
 /** One of each resource kind, with references between them. */
 function everyKind(): Record<string, Record<string, unknown>> {
@@ -23,30 +23,11 @@ function everyKind(): Record<string, Record<string, unknown>> {
       mirror: infra('Northwind mirror', { content_url: 'https://mirror.example.com/${tenantform_infra_component.primary.id}' }),
     },
     tenantform_agent_update_settings: {
-      acme: {
-        tenant_id: '${data.tenantform_tenant.acme.id}',
-        update_channel: 'STABLE',
-        automatic: true,
-        maintenance_window: { time_from: '22:00:00', time_to: '06:00:00', days_of_week: ['SATURDAY', 'SUNDAY'] },
-      },
+      acme: ACME_AGENT_UPDATES,
       globex: { tenant_id: '${data.tenantform_tenant.globex.id}', update_channel: 'CURRENT', automatic: false },
     },
-    tenantform_usage_report: {
-      monthly: {
-        result_action: 'save',
-        parameters: { tenant_id: '${data.tenantform_tenant.northwind.id}', kind: 'usage_summary', level: 'accounts', formats: ['csv'] },
-        schedule: { type: 'monthly' },
-        depends_on: ['tenantform_tenant_setting.window'],
-      },
-    },
-    tenantform_event_subscription: {
-      tenant_events: {
-        topic_id: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0',
-        types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
-        tenant_depth: 'ALL',
-        tenant_id: '${data.tenantform_tenant.northwind.id}',
-      },
-    },
+    ...NORTHWIND_REPORT_AND_EVENTS,
+    tenantform_usage_report: { monthly: { ...NORTHWIND_REPORT_AND_EVENTS.tenantform_usage_report.monthly, depends_on: ['tenantform_tenant_setting.window'] } },
   };
 }
 

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, requireTerraform, run as runCommand, terraformEnvironment } from '../provider/helpers';
-import { LOCATION_ID, run, startWorld, type World } from './helpers';
+import { ACME_AGENT_UPDATES, LOCATION_ID, run, startWorld, type World } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -25,14 +25,7 @@ function configuration(version: 1 | 2): Record<string, unknown> {
     tenantform_application_binding: {
       backup: { application_id: '${data.tenantform_application.backup.id}', tenant_id: version === 1 ? '${data.tenantform_tenant.acme.id}' : '${data.tenantform_tenant.globex.id}' },
     },
-    tenantform_agent_update_settings: {
-      acme: {
-        tenant_id: '${data.tenantform_tenant.acme.id}',
-        update_channel: 'STABLE',
-        automatic: true,
-        maintenance_window: { time_from: '22:00:00', time_to: '06:00:00', days_of_week: ['SATURDAY', 'SUNDAY'] },
-      },
-    },
+    tenantform_agent_update_settings: { acme: ACME_AGENT_UPDATES },
     tenantform_usage_report: {
       monthly: {
         result_action: 'save',

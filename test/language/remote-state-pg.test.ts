@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMON_DATA, infra, run, writeConfig } from '../cli/helpers';
 import { createDatabase, startPostgres, type RunningPostgres } from '../helpers/postgres';
-import { withWorld } from './helpers';
+import { expectOtherStackNotApplied, withWorld } from './helpers';
 
 const REQUIRED = { required_providers: { tenantform: { source: 'tenantform/tenantform' } } };
 
@@ -47,11 +47,7 @@ describe('terraform_remote_state from a pg backend', () => {
     const args = ['--config', 'pg-sites/main.tf.json', '--state', 'pg-sites/terraform.tfstate'];
 
     // The producing stack's workspace has no row yet.
-    const early = await run(world, ['plan', ...args]);
-    expect(early.code).toBe(1);
-    expect(early.stderr).toContain('data.terraform_remote_state.network');
-    expect(early.stderr).toContain('apply the other stack first');
-    expect(early.stderr).not.toContain(pg.password);
+    await expectOtherStackNotApplied(world, args, pg.password);
 
     // Applied in the `network` workspace, as the remote state's `workspace` names it.
     expect((await run(world, ['apply', '--config', 'pg-network/main.tf.json', '--auto-approve'], { TF_WORKSPACE: 'network' })).code).toBe(0);

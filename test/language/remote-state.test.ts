@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMON_DATA, infra, run, writeConfig } from '../cli/helpers';
 import { gitlabBackend, startHttpStateServer } from '../helpers/http-state-server';
-import { terraformPlan, withWorld } from './helpers';
+import { expectOtherStackNotApplied, terraformPlan, withWorld } from './helpers';
 
 const REQUIRED = { required_providers: { tenantform: { source: 'tenantform/tenantform' } } };
 
@@ -107,11 +107,7 @@ describe('terraform_remote_state', () => {
       const args = ['--config', 'http-sites/main.tf.json', '--state', 'http-sites/terraform.tfstate'];
 
       // Before the other stack is applied there is no state to read.
-      const early = await run(world, ['plan', ...args]);
-      expect(early.code).toBe(1);
-      expect(early.stderr).toContain('data.terraform_remote_state.network');
-      expect(early.stderr).toContain('apply the other stack first');
-      expect(early.stderr).not.toContain(server.password);
+      await expectOtherStackNotApplied(world, args, server.password);
 
       expect((await run(world, ['apply', '--config', 'http-network/main.tf.json', '--auto-approve'], auth)).code).toBe(0);
       const primaryId = (JSON.parse(server.state('network')!) as { outputs: Record<string, { value: string }> }).outputs['cross-stack-output-primary-id'].value;

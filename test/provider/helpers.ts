@@ -11,6 +11,17 @@ import { join } from 'node:path';
 export const ROOT = join(__dirname, '..', '..');
 export const PROVIDER_MAIN = join(ROOT, 'dist', 'provider', 'main.js');
 
+/** The head of a test configuration in HCL: tenantform's provider, its credentials from TENANTFORM_* in the environment. */
+export const PROVIDER_HCL = `
+terraform {
+  required_providers {
+    tenantform = { source = "tenantform/tenantform" }
+  }
+}
+
+provider "tenantform" {}
+`;
+
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { isNotFound } from '../../src/api/errors';
 import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment } from './helpers';
+import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment, PROVIDER_HCL } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -22,15 +22,7 @@ interface Knobs {
 }
 
 function mainTf(k: Knobs = {}): string {
-  return `
-terraform {
-  required_providers {
-    tenantform = { source = "tenantform/tenantform" }
-  }
-}
-
-provider "tenantform" {}
-
+  return `${PROVIDER_HCL}
 data "tenantform_current_client" "me" {}
 
 data "tenantform_tenant" "northwind" {

@@ -8,19 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment } from './helpers';
+import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment, PROVIDER_HCL } from './helpers';
 
 jest.setTimeout(180_000);
 
-const mainTf = (roleId: string) => `
-terraform {
-  required_providers {
-    tenantform = { source = "tenantform/tenantform" }
-  }
-}
-
-provider "tenantform" {}
-
+const mainTf = (roleId: string) => `${PROVIDER_HCL}
 data "tenantform_tenant" "northwind" {
   name = "Northwind Partner"
 }

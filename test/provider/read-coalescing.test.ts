@@ -7,22 +7,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, run, terraformEnvironment, type RunResult } from './helpers';
+import { ensureBuilt, leftoverProviders, requireTerraform, run, terraformEnvironment, type RunResult, PROVIDER_HCL } from './helpers';
 
 jest.setTimeout(180_000);
 
 const SETTINGS = 6;
 const COMPONENTS = 4;
 
-const MAIN_TF = `
-terraform {
-  required_providers {
-    tenantform = { source = "tenantform/tenantform" }
-  }
-}
-
-provider "tenantform" {}
-
+const MAIN_TF = `${PROVIDER_HCL}
 data "tenantform_tenant" "globex" {
   name = "Globex Retail"
 }

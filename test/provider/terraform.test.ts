@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment } from './helpers';
+import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment, PROVIDER_HCL } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -29,16 +29,7 @@ interface Knobs {
 const MOVED: Knobs = { settingValue: 'jsonencode(120)', infraName: 'Globex primary storage', bindingTenant: 'acme', infraUrl: 'https://new.globex.example.com' };
 
 function mainTf(k: Knobs = {}): string {
-  return `
-terraform {
-  required_providers {
-    tenantform = { source = "tenantform/tenantform" }
-  }
-}
-
-# Credentials come from TENANTFORM_* in the environment.
-provider "tenantform" {}
-
+  return `${PROVIDER_HCL}
 data "tenantform_tenant" "globex" {
   name = "Globex Retail"
 }
