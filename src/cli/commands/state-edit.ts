@@ -3,12 +3,19 @@ import type { CommandModule } from 'yargs';
 import { checkPush } from '../../backends/push';
 import { stateCommandErrors } from '../../errors';
 import { withLockedBackend } from '../../reconciler/session';
-import { parseState } from '../../reconciler/state';
+import { parseState, type StateStore } from '../../reconciler/state';
+import type { StateBackend } from '../../backends/types';
 import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
 import { backendOf, RESOURCE_ADDRESS, stateFlags, type StateArgs } from './state-args';
 
 /** Terraform's lock records name state subcommands this way. */
 const OPERATION = 'OperationTypeInvalid';
+
+/** Changes the state of the stack's backend under its lock, as Terraform's state subcommands do. */
+function editState(args: StateArgs & LockArgs, edit: (state: StateStore, backend: StateBackend) => Promise<void>): Promise<void> {
+  const backend = backendOf(args);
+  return withLockedBackend(backend, OPERATION, (state) => edit(state, backend), stateLockFlags(args));
+}
 
 interface PushArgs extends StateArgs, LockArgs {
   file: string;
@@ -25,18 +32,12 @@ export const statePushCommand: CommandModule<object, PushArgs> = {
   handler: async (args) => {
     const text = readFileSync(args.file === '-' ? 0 : args.file, 'utf8');
     const pushed = parseState(args.file, text);
-    const backend = backendOf(args);
-    await withLockedBackend(
-      backend,
-      OPERATION,
-      async (state) => {
-        const decision = checkPush(state.existed ? state.snapshot() : undefined, pushed, args.force);
-        if ('refused' in decision) throw stateCommandErrors.pushRefused(args.file, decision.refused);
-        await state.overwrite(decision.write);
-        process.stdout.write(`Pushed ${args.file} to ${backend.location} (serial ${decision.write.serial}, lineage ${decision.write.lineage}).\n`);
-      },
-      stateLockFlags(args),
-    );
+    await editState(args, async (state, backend) => {
+      const decision = checkPush(state.existed ? state.snapshot() : undefined, pushed, args.force);
+      if ('refused' in decision) throw stateCommandErrors.pushRefused(args.file, decision.refused);
+      await state.overwrite(decision.write);
+      process.stdout.write(`Pushed ${args.file} to ${backend.location} (serial ${decision.write.serial}, lineage ${decision.write.lineage}).\n`);
+    });
   },
 };
 
@@ -49,22 +50,16 @@ export const stateRmCommand: CommandModule<object, RmArgs> = {
   describe: 'Forget objects: they stay on the platform, no longer managed by this stack',
   builder: (y) => lockFlags(stateFlags(y)).positional('addresses', { type: 'string', array: true, demandOption: true }),
   handler: async (args) => {
-    const backend = backendOf(args);
-    await withLockedBackend(
-      backend,
-      OPERATION,
-      async (state) => {
-        for (const address of args.addresses) if (!state.get(address)) throw stateCommandErrors.notInState(address, backend.location);
-        for (const address of args.addresses) {
-          state.remove(address);
-          state.setProtected(address, false);
-        }
-        await state.save();
-        for (const address of args.addresses) process.stdout.write(`Removed ${address}\n`);
-        process.stdout.write(`Successfully removed ${args.addresses.length} resource instance(s).\n`);
-      },
-      stateLockFlags(args),
-    );
+    await editState(args, async (state, backend) => {
+      for (const address of args.addresses) if (!state.get(address)) throw stateCommandErrors.notInState(address, backend.location);
+      for (const address of args.addresses) {
+        state.remove(address);
+        state.setProtected(address, false);
+      }
+      await state.save();
+      for (const address of args.addresses) process.stdout.write(`Removed ${address}\n`);
+      process.stdout.write(`Successfully removed ${args.addresses.length} resource instance(s).\n`);
+    });
   },
 };
 
@@ -81,18 +76,12 @@ export const stateMvCommand: CommandModule<object, MvArgs> = {
     for (const address of [args.from, args.to]) if (!RESOURCE_ADDRESS.test(address)) throw stateCommandErrors.invalidAddress(address);
     const typeOf = (a: string) => a.split('.').slice(0, -1).join('.');
     if (typeOf(args.from) !== typeOf(args.to)) throw stateCommandErrors.moveTypeMismatch(args.from, args.to);
-    const backend = backendOf(args);
-    await withLockedBackend(
-      backend,
-      OPERATION,
-      async (state) => {
-        if (!state.get(args.from)) throw stateCommandErrors.notInState(args.from, backend.location);
-        if (state.get(args.to)) throw stateCommandErrors.moveTargetExists(args.to);
-        state.move(args.from, args.to);
-        await state.save();
-        process.stdout.write(`Move "${args.from}" to "${args.to}"\nSuccessfully moved 1 object(s).\n`);
-      },
-      stateLockFlags(args),
-    );
+    await editState(args, async (state, backend) => {
+      if (!state.get(args.from)) throw stateCommandErrors.notInState(args.from, backend.location);
+      if (state.get(args.to)) throw stateCommandErrors.moveTargetExists(args.to);
+      state.move(args.from, args.to);
+      await state.save();
+      process.stdout.write(`Move "${args.from}" to "${args.to}"\nSuccessfully moved 1 object(s).\n`);
+    });
   },
 };
