@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
 import { parseInstanceAddress } from './addresses';
 import { addressOf, withInstance, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
-import { writeAtomically } from './state-file';
+import { writeAtomically, writeSynced } from './state-file';
 
 /**
  * The apply journal: what an apply changes in the state, appended beside the state as it
@@ -49,15 +49,7 @@ export function journalFile(statePath: string): JournalStore {
   return {
     location: path,
     restart: (header) => writeAtomically(path, `${header}\n`, { backup: false }),
-    append: async (lines) => {
-      const handle = await fs.open(path, 'a', 0o600);
-      try {
-        await handle.writeFile(`${lines.join('\n')}\n`, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    },
+    append: (lines) => writeSynced(path, `${lines.join('\n')}\n`, 'a'),
     read: async () => {
       let text: string;
       try {

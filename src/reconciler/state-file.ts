@@ -48,8 +48,9 @@ export async function writeAtomically(
   await syncDirectory(dir);
 }
 
-async function writeSynced(path: string, text: string): Promise<void> {
-  const handle = await fs.open(path, 'wx', 0o600);
+/** Writes text and waits until it is on disk: `wx` a new file, `a` appended to one. */
+export async function writeSynced(path: string, text: string, flag: 'wx' | 'a' = 'wx'): Promise<void> {
+  const handle = await fs.open(path, flag, 0o600);
   try {
     await handle.writeFile(text, 'utf8');
     await handle.sync();
