@@ -4,12 +4,14 @@
  * and the kinds load after the handshake line, while Terraform connects.
  */
 import { launchProblem } from './handshake';
+import { keepWasmOnBaselineCompiler } from '../wasm-tiering';
 
 function log(line: string): void {
   process.stderr.write(`[tenantform provider] ${line}\n`);
 }
 
 async function run(): Promise<void> {
+  keepWasmOnBaselineCompiler();
   const problem = launchProblem(process.env);
   if (problem) {
     process.stderr.write(problem);
