@@ -1,8 +1,8 @@
 /**
  * JSON documents as plain data: objects without a prototype, so that names every JavaScript
  * object has (`toString`, `constructor`, `__proto__`) are never mistaken for keys, and a bound
- * on nesting, checked without recursion, so that a document nested thousands of levels deep is
- * refused with the place where it gets too deep instead of exhausting the stack.
+ * on nesting, so that a document nested thousands of levels deep is refused with the place where
+ * it gets too deep instead of exhausting the stack.
  */
 
 /**
@@ -39,45 +39,43 @@ export function adoptPlainTree(root: unknown, maxDepth = MAX_DEPTH, replace?: (o
   return plainTree(root, maxDepth, replace, true);
 }
 
-function plainTree(root: unknown, maxDepth: number, replace: ((object: object) => unknown) | undefined, inPlace: boolean): PlainTree {
-  const holder = plainObject();
-  // Each item links to its parent's instead of carrying its path: the path is only built for the refusal.
-  interface Item {
-    readonly source: unknown;
-    readonly into: Record<string | number, unknown>;
-    readonly key: string | number;
-    readonly depth: number;
-    readonly parent: Item | undefined;
-  }
-  const work: Item[] = [{ source: root, into: holder, key: 'root', depth: 0, parent: undefined }];
-  while (work.length > 0) {
-    const item = work.pop()!;
-    const { source, into, key, depth } = item;
-    const replacement = source !== null && typeof source === 'object' && replace ? replace(source) : undefined;
-    if (replacement !== undefined || source === null || typeof source !== 'object') {
-      into[key] = replacement ?? source;
-      continue;
-    }
-    if (depth >= maxDepth) return { tooDeep: pathOf(item) };
-    if (Array.isArray(source)) {
-      const copy = inPlace ? (source as unknown[]) : new Array<unknown>(source.length);
-      into[key] = copy;
-      for (let i = source.length - 1; i >= 0; i--) work.push({ source: source[i] as unknown, into: copy as unknown as Record<number, unknown>, key: i, depth: depth + 1, parent: item });
-    } else {
-      const copy = inPlace ? (Object.setPrototypeOf(source, NOTHING_INHERITED) as Record<string, unknown>) : plainObject();
-      into[key] = copy;
-      // Pushed last to first so that keys are copied in their original order.
-      const keys = Object.keys(source);
-      for (let i = keys.length - 1; i >= 0; i--) work.push({ source: (source as Record<string, unknown>)[keys[i]], into: copy, key: keys[i], depth: depth + 1, parent: item });
-    }
-  }
-  return { value: holder.root };
-}
+/** Stands for "too deep here" while the walk unwinds, collecting the path. */
+const TOO_DEEP: unique symbol = Symbol('too deep');
 
-function pathOf(item: { readonly key: string | number; readonly parent: { readonly key: string | number; readonly parent: unknown } | undefined }): Array<string | number> {
-  const path: Array<string | number> = [];
-  for (let at: typeof item | undefined = item; at?.parent !== undefined; at = at.parent as typeof item | undefined) path.unshift(at.key);
-  return path;
+function plainTree(root: unknown, maxDepth: number, replace: ((object: object) => unknown) | undefined, inPlace: boolean): PlainTree {
+  const tooDeep: Array<string | number> = [];
+  // Recursion stops at maxDepth, so the stack stays shallow whatever the document's nesting.
+  const convert = (source: object, depth: number): unknown => {
+    const replacement = replace ? replace(source) : undefined;
+    if (replacement !== undefined) return replacement;
+    if (depth >= maxDepth) return TOO_DEEP;
+    if (Array.isArray(source)) {
+      const copy: unknown[] = inPlace ? source : new Array<unknown>(source.length);
+      for (let i = 0; i < source.length; i++) {
+        const item: unknown = source[i];
+        const value = item !== null && typeof item === 'object' ? convert(item, depth + 1) : item;
+        if (value === TOO_DEEP) {
+          tooDeep.unshift(i);
+          return TOO_DEEP;
+        }
+        if (!inPlace || value !== item) copy[i] = value;
+      }
+      return copy;
+    }
+    const copy = inPlace ? (Object.setPrototypeOf(source, NOTHING_INHERITED) as Record<string, unknown>) : plainObject();
+    for (const key of Object.keys(source)) {
+      const item = (source as Record<string, unknown>)[key];
+      const value = item !== null && typeof item === 'object' ? convert(item, depth + 1) : item;
+      if (value === TOO_DEEP) {
+        tooDeep.unshift(key);
+        return TOO_DEEP;
+      }
+      if (!inPlace || value !== item) copy[key] = value;
+    }
+    return copy;
+  };
+  const value = root !== null && typeof root === 'object' ? convert(root, 0) : root;
+  return value === TOO_DEEP ? { tooDeep } : { value };
 }
 
 /** The value of an own key only: never something inherited from Object.prototype. */

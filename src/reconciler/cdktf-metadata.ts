@@ -1,5 +1,5 @@
 import { hasOwn, isRecord, plainObject } from '../plain-json';
-import { sortedKeys } from '../resources/values';
+import { canonicalJson } from '../resources/values';
 
 /**
  * cdktf's metadata in a synthesized configuration (`"//"` keys: construct paths, versions),
@@ -12,12 +12,12 @@ export const METADATA_KEY = '//';
 
 /**
  * What the configuration's hash covers, as canonical JSON: the blocks without cdktf's metadata
- * (sorted and filtered in one copy), the variables' values and other stacks' outputs.
+ * (sorted and filtered as it is written), the variables' values and other stacks' outputs.
  */
 export function configurationText(doc: Record<string, unknown>, inputs: unknown, remote: unknown): string {
-  const blocks = (v: unknown) => sortedKeys(v ?? {}, METADATA_KEY);
+  const blocks = (v: unknown) => canonicalJson(v ?? {}, METADATA_KEY);
   // Keys in sorted order, as canonicalJson writes them.
-  return JSON.stringify({ data: blocks(doc.data), inputs: sortedKeys(inputs), locals: blocks(doc.locals), remote: sortedKeys(remote), resource: blocks(doc.resource) });
+  return `{"data":${blocks(doc.data)},"inputs":${canonicalJson(inputs)},"locals":${blocks(doc.locals)},"remote":${canonicalJson(remote)},"resource":${blocks(doc.resource)}}`;
 }
 
 export function hasMetadata(v: unknown): boolean {

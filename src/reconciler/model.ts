@@ -27,9 +27,9 @@ export interface PlannedChange {
   /** Top-level attributes whose value changes. */
   readonly changed: string[];
   /** Top-level attributes that are sensitive (never shown). */
-  readonly sensitive: string[];
+  readonly sensitive: readonly string[];
   /** Attributes that identify the object, shown even when unchanged. */
-  readonly identifying: string[];
+  readonly identifying: readonly string[];
   /**
    * Terraform's action_reason: `replace_because_cannot_update` for replacement,
    * `delete_because_no_resource_config` for removal from configuration.

@@ -206,8 +206,8 @@ function plannedChange(
     after: r.planned,
     requiresReplace: r.requiresReplace,
     changed: r.changed,
-    sensitive: [...attributeNames(kind, 'sensitive')],
-    identifying: [...attributeNames(kind, 'identifying')],
+    sensitive: attributeNames(kind, 'sensitive'),
+    identifying: attributeNames(kind, 'identifying'),
     ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
     // Re-checked before a saved plan is applied, for the objects it changes.
     ...(prior && r.action !== 'no-op' ? { seen: seenOf(kind, prior) } : {}),
@@ -234,6 +234,8 @@ export function seenOf(kind: AnyKind, live: State): { version?: number | null; f
 function driftOf(address: string, type: string, name: string, kind: ResourceKind, recorded: State, live: State | null): DriftedResource[] {
   const base = { address, mode: 'managed' as const, type, name, before: recorded, after: live };
   if (!live) return [{ ...base, action: 'delete', changes: [] }];
+  // Without a refresh the live object is the recorded one.
+  if (live === recorded) return [];
   // The platform bumps the version on every change: an unmoved version proves nothing moved.
   const version = versionAttribute(kind);
   if (version && typeof recorded[version] === 'number' && recorded[version] === live[version]) return [];

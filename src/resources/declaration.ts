@@ -127,13 +127,14 @@ export function versionAttribute(kind: AnyKind): string | undefined {
   return attributeNames(kind, 'version')[0];
 }
 
-const namesByFlag = new WeakMap<AnyKind, Map<string, string[]>>();
+const namesByFlag = new WeakMap<AnyKind, Map<string, readonly string[]>>();
 
 /** The names of the kind's attributes that have `flag` set (kinds never change: worked out once per kind). */
 export function attributeNames(kind: AnyKind, flag: 'version' | 'sensitive' | 'identifying'): readonly string[] {
   let byFlag = namesByFlag.get(kind);
   if (!byFlag) namesByFlag.set(kind, (byFlag = new Map()));
   let names = byFlag.get(flag);
-  if (!names) byFlag.set(flag, (names = Object.entries(kind.attributes).filter(([, a]) => a[flag]).map(([n]) => n)));
+  // Frozen: every caller shares the one list.
+  if (!names) byFlag.set(flag, (names = Object.freeze(Object.entries(kind.attributes).filter(([, a]) => a[flag]).map(([n]) => n))));
   return names;
 }

@@ -12,23 +12,46 @@ export function parseJson(text: unknown): unknown {
   }
 }
 
-/** JSON with object keys sorted, so equal values have equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortedKeys(value));
+/**
+ * JSON with object keys sorted, so equal values have equal text; keys named `omit` are left
+ * out at every level. Written directly, without a sorted copy of the value; the text is
+ * JSON.stringify's for such a copy.
+ */
+export function canonicalJson(value: unknown, omit?: string): string {
+  return canonicalText(value, omit) as string;
 }
 
-/** A copy with every object's keys in sorted order; keys named `omit` are left out at every level. */
-export function sortedKeys(value: unknown, omit?: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => sortedKeys(v, omit));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as object)
-        .filter((k) => k !== omit)
-        .sort()
-        .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k], omit)]),
-    );
+/**
+ * Keys in the order JSON.stringify writes them for a copy with sorted keys: JavaScript lists an
+ * object's array-index keys ("0", "12") first, in numeric order, whatever the order they were
+ * added in; the other keys follow, sorted.
+ */
+function sortedKeysOf(value: object): string[] {
+  const keys = Object.keys(value);
+  let indices = 0;
+  while (indices < keys.length && isArrayIndex(keys[indices])) indices++;
+  return indices === 0 ? keys.sort() : [...keys.slice(0, indices), ...keys.slice(indices).sort()];
+}
+
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
+}
+
+/** undefined where JSON.stringify leaves a value out (undefined, functions, symbols). */
+function canonicalText(value: unknown, omit: string | undefined): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) as string | undefined;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonicalText(value[i], omit) ?? 'null'}`;
+    return `${out}]`;
   }
-  return value;
+  let out = '{';
+  for (const key of sortedKeysOf(value)) {
+    if (key === omit) continue;
+    const text = canonicalText((value as Record<string, unknown>)[key], omit);
+    if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${text}`;
+  }
+  return `${out}}`;
 }
 
 export function jsonEqual(a: unknown, b: unknown): boolean {
