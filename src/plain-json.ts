@@ -51,28 +51,22 @@ function plainTree(root: unknown, maxDepth: number, replace: ((object: object) =
     if (depth >= maxDepth) return TOO_DEEP;
     if (Array.isArray(source)) {
       const copy: unknown[] = inPlace ? source : new Array<unknown>(source.length);
-      for (let i = 0; i < source.length; i++) {
-        const item: unknown = source[i];
-        const value = item !== null && typeof item === 'object' ? convert(item, depth + 1) : item;
-        if (value === TOO_DEEP) {
-          tooDeep.unshift(i);
-          return TOO_DEEP;
-        }
-        if (!inPlace || value !== item) copy[i] = value;
-      }
+      for (let i = 0; i < source.length; i++) if (!convertInto(copy, i, source[i], depth + 1)) return TOO_DEEP;
       return copy;
     }
     const copy = inPlace ? (Object.setPrototypeOf(source, NOTHING_INHERITED) as Record<string, unknown>) : plainObject();
-    for (const key of Object.keys(source)) {
-      const item = (source as Record<string, unknown>)[key];
-      const value = item !== null && typeof item === 'object' ? convert(item, depth + 1) : item;
-      if (value === TOO_DEEP) {
-        tooDeep.unshift(key);
-        return TOO_DEEP;
-      }
-      if (!inPlace || value !== item) copy[key] = value;
-    }
+    for (const key of Object.keys(source)) if (!convertInto(copy, key, (source as Record<string, unknown>)[key], depth + 1)) return TOO_DEEP;
     return copy;
+  };
+  /** Converts one member into the copy; false when it nests too deeply (its key is then on the path). */
+  const convertInto = (copy: Record<string | number, unknown> | unknown[], key: string | number, item: unknown, depth: number): boolean => {
+    const value = item !== null && typeof item === 'object' ? convert(item, depth) : item;
+    if (value === TOO_DEEP) {
+      tooDeep.unshift(key);
+      return false;
+    }
+    if (!inPlace || value !== item) (copy as Record<string | number, unknown>)[key] = value;
+    return true;
   };
   const value = root !== null && typeof root === 'object' ? convert(root, 0) : root;
   return value === TOO_DEEP ? { tooDeep } : { value };
