@@ -6,6 +6,10 @@
 const { existsSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
+// WebAssembly stays on V8's baseline compiler (see src/wasm-tiering.ts). Set here, before the
+// bundle is compiled, because V8 accepts a code cache only under the flags it was made with.
+require('node:v8').setFlagsFromString('--liftoff-only');
+
 const dist = join(__dirname, '..', 'dist');
 const bundle = join(dist, 'tenantform.cjs');
 const modules = join(dist, 'cli', 'main.js');

@@ -7,7 +7,8 @@ import { setFlagsFromString } from 'node:v8';
  * parser with its optimizing compiler in the background, which costs about 35 MB of memory
  * and 100 ms of CPU at every launch: more than the optimized parser saves on the few
  * thousand responses a command reads. Call it before the first connection; the flag applies
- * to modules compiled after it.
+ * to modules compiled after it. The provider calls it; the CLI's launcher (bin/tenantform.js)
+ * sets the same flag before it compiles the bundle.
  */
 export function keepWasmOnBaselineCompiler(): void {
   setFlagsFromString('--liftoff-only');

@@ -3,14 +3,12 @@ import { TENANTFORM_VERSION } from '../reconciler/session';
 import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
 import { withDoubleDashes } from './terraform-spellings';
-import { keepWasmOnBaselineCompiler } from '../wasm-tiering';
 
 /**
  * The `tenantform` command. Each command sets process.exitCode itself, following
  * Terraform's convention: 0 success (or no changes), 1 error, 2 changes or drift.
  */
 export async function main(argv: string[]): Promise<void> {
-  keepWasmOnBaselineCompiler();
   const cli = yargs(withDoubleDashes(argv, COMMANDS))
     .scriptName('tenantform')
     .usage(
