@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
-import { evaluate, fromPlain, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import { evaluate, fromPlain, isTemplate, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { attributeNames, type AnyKind, type State } from '../resources/declaration';
 import { plainObject } from '../plain-json';
 import type { InputVariable } from './variables';
@@ -79,7 +79,7 @@ export function referencesIn(
   at: AttributePath = [],
 ): ValueReferences {
   const out: ValueReferences = { references: [], locals: new Set() };
-  walkStrings(value, at, (text, path) => {
+  walkTemplates(value, at, (text, path) => {
     const parsed = parseTemplate(text);
     if ('problem' in parsed) {
       problems.push(languageErrors.expression(address, path, parsed.problem));
@@ -291,8 +291,25 @@ function plainOf(v: Value, path: AttributePath, sensitive: AttributePath[]): unk
   return v;
 }
 
-function walkStrings(value: unknown, at: AttributePath, visit: (text: string, path: AttributePath) => void): void {
-  if (typeof value === 'string') visit(value, at);
-  else if (Array.isArray(value)) value.forEach((v, i) => walkStrings(v, [...at, i], visit));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walkStrings(v, [...at, k], visit);
+/** Calls visit for each template string in the value, with its path (one path, copied only for a template). */
+function walkTemplates(value: unknown, at: AttributePath, visit: (text: string, path: AttributePath) => void): void {
+  const path = [...at];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (isTemplate(v)) visit(v, [...path]);
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i]);
+        path.pop();
+      }
+    } else if (v !== null && typeof v === 'object') {
+      for (const key of Object.keys(v)) {
+        path.push(key);
+        walk((v as Record<string, unknown>)[key]);
+        path.pop();
+      }
+    }
+  };
+  walk(value);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRecord } from '../plain-json';
 import { documentPath, documentProblem, quoted } from './file-schema';
 
 /**
@@ -9,7 +10,9 @@ import { documentPath, documentProblem, quoted } from './file-schema';
 const ADDRESS = /^(data\.)?[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*(\[(\d+|"(?:[^"\\]|\\.)*")\])?$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
-const attributes = z.record(z.string(), z.unknown(), { error: (i) => `expected an object of attributes, found ${quoted(i.input)}` });
+// Checked as an object, not key by key: the keys of parsed JSON are strings, and a per-key
+// check would copy every object's attributes.
+const attributes = z.custom<Record<string, unknown>>(isRecord, { error: (i) => `expected an object of attributes, found ${quoted(i.input)}` });
 const text = (what: string) => z.string({ error: (i) => `expected ${what}, found ${quoted(i.input)}` });
 const address = text('a resource address').regex(ADDRESS, { error: (i) => `expected a resource address such as tenantform_infra_component.primary, found ${quoted(i.input)}` });
 

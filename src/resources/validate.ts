@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AttributePath, Problem } from '../diagnostics';
 import type { Attribute, Attributes } from './attributes';
 import type { AnyKind, RuleViolation, State } from './declaration';
-import { hasOwn } from '../plain-json';
+import { hasOwn, isRecord } from '../plain-json';
 import { isUnknown, normalize, parseJson } from './values';
 
 /** Describes a found value briefly, for problem reports. */
@@ -31,14 +31,15 @@ function typeWords(a: Attribute): string {
   }
 }
 
-const baseSchemas = {
-  string: z.string(),
-  number: z.number(),
-  bool: z.boolean(),
-  json: z.string(),
-  list: z.array(z.unknown()),
-  object: z.record(z.string(), z.unknown()),
-} as const;
+/** Whether a value has the attribute's type, before the attribute's own rules. */
+const hasType: Readonly<Record<Attribute['type'], (v: unknown) => boolean>> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  bool: (v) => typeof v === 'boolean',
+  json: (v) => typeof v === 'string',
+  list: (v) => Array.isArray(v),
+  object: (v) => isRecord(v),
+};
 
 /**
  * Checks a configuration against a kind's declaration and its cross-attribute rules.
@@ -68,26 +69,27 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
       });
     }
   }
-  for (const [name, a] of Object.entries(attributes)) {
-    const path = [...at, name];
+  for (const name of Object.keys(attributes)) {
+    const a = attributes[name];
     const v = input[name];
     if (v === undefined || v === null) {
       if (a.mode === 'required') {
-        out.push({ code: 'required', path, expected: typeWords(a), found: 'nothing', message: `"${name}" is required.` });
+        out.push({ code: 'required', path: [...at, name], expected: typeWords(a), found: 'nothing', message: `"${name}" is required.` });
       }
       continue;
     }
     if (a.mode === 'computed') {
       out.push({
         code: 'computed_attribute',
-        path,
+        path: [...at, name],
         expected: 'no value (the platform sets it)',
         found: describeFound(v),
         message: `"${name}" is set by the platform and cannot be configured.`,
       });
       continue;
     }
-    const violations = checkValue(a, v, path);
+    const violations = checkValue(a, v, [...at, name]);
+    if (violations.length === 0) continue;
     // A sensitive value is never quoted back, not even when it is wrong.
     out.push(...(a.sensitive ? violations.map((x) => ({ ...x, found: 'a sensitive value' })) : violations));
   }
@@ -96,8 +98,7 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
 
 function checkValue(a: Attribute, v: unknown, path: AttributePath): RuleViolation[] {
   if (isUnknown(v)) return [];
-  const base = baseSchemas[a.type].safeParse(v);
-  if (!base.success) {
+  if (!hasType[a.type](v)) {
     return [{ code: 'invalid_type', path, expected: typeWords(a), found: describeFound(v), message: 'Wrong type.' }];
   }
   switch (a.type) {
