@@ -18,6 +18,14 @@ export function plainObject<T = unknown>(): Record<string, T> {
   return Object.create(NOTHING_INHERITED) as Record<string, T>;
 }
 
+/** The one empty list that many objects share instead of each holding its own (never changed: frozen). */
+export const NO_ITEMS: readonly never[] = Object.freeze([]);
+
+/** An empty list shared, or the list itself when it has items. */
+export function sharedIfEmpty<T>(items: readonly T[]): readonly T[] {
+  return items.length === 0 ? NO_ITEMS : items;
+}
+
 /** Deeper than any argument of any kind by far; the bound only stops pathological documents. */
 export const MAX_DEPTH = 64;
 

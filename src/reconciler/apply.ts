@@ -194,7 +194,7 @@ class ApplyRun {
     const declared = this.opts.configuration.objects.get(change.address)!;
     const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
     // Values known only now are checked before the request that would carry them.
-    if (invalid.length > 0) return invalid;
+    if (invalid.length > 0) return [...invalid];
     const r = planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
     const expected = prior ? 'update' : 'create';
     if (!r.planned || containsUnknown(config) || (r.action !== expected && r.action !== 'no-op')) {
@@ -344,11 +344,11 @@ class ApplyRun {
     await this.journal.durable();
   }
 
-  private fail(step: Step, diagnostics: Diagnostic[]): false {
+  private fail(step: Step, diagnostics: readonly Diagnostic[]): false {
     return this.failAll([step], diagnostics);
   }
 
-  private failAll(steps: Step[], diagnostics: Diagnostic[]): false {
+  private failAll(steps: Step[], diagnostics: readonly Diagnostic[]): false {
     for (const s of steps) s.failed();
     this.diagnostics.push(...diagnostics);
     return false;

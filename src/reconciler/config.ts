@@ -11,7 +11,7 @@ import { ALL_KINDS } from '../resources/registry.generated';
 import { validateAttributes, validateConfig } from '../resources/validate';
 import { Unknown } from '../resources/values';
 import type { DependencyMap } from './graph';
-import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, toPlainTree } from '../plain-json';
+import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, sharedIfEmpty, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { instanceAddress, type InstanceKey } from './addresses';
 import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRead, type RemoteStateRequest } from './remote-state';
@@ -42,11 +42,11 @@ export interface DeclaredObject {
   readonly kind: AnyKind;
   /** The arguments as written, references still in `${...}` form. */
   readonly config: State;
-  readonly references: Reference[];
+  readonly references: readonly Reference[];
   /** Objects it depends on through the locals it uses. */
-  readonly throughLocals: string[];
+  readonly throughLocals: readonly string[];
   /** Addresses named in `depends_on`. */
-  readonly dependsOn: string[];
+  readonly dependsOn: readonly string[];
   readonly ignoreChanges?: string[] | 'all';
   readonly preventDestroy: boolean;
   /** The provider configuration it uses: `tenantform`, or `tenantform.<alias>`. */
@@ -335,9 +335,9 @@ function declaredObject(
     name,
     kind,
     config,
-    references: used.references,
-    throughLocals: targetsThroughLocals(used.locals, locals),
-    dependsOn: collect(() => dependsOn(address, body.depends_on)) ?? [],
+    references: sharedIfEmpty(used.references),
+    throughLocals: sharedIfEmpty(targetsThroughLocals(used.locals, locals)),
+    dependsOn: sharedIfEmpty(collect(() => dependsOn(address, body.depends_on)) ?? []),
     ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
     preventDestroy: collect(() => preventDestroy(address, lifecycle.prevent_destroy)) ?? false,
     provider,
@@ -365,8 +365,12 @@ export function dependencies(configuration: Configuration): DependencyMap {
 const dependencyMaps = new WeakMap<Configuration, DependencyMap>();
 
 function dependenciesOf(configuration: Configuration): DependencyMap {
-  const out = new Map<string, Set<string>>();
+  const out = new Map<string, ReadonlySet<string>>();
   for (const o of configuration.objects.values()) {
+    if (o.references.length === 0 && o.throughLocals.length === 0 && o.dependsOn.length === 0) {
+      out.set(o.address, NO_DEPENDENCIES);
+      continue;
+    }
     // A reference to a repeated block depends on the instance it names, or on all of them.
     const instancesOf = (block: string, key?: unknown): string[] => {
       const b = configuration.blocks.get(block);
@@ -382,6 +386,9 @@ function dependenciesOf(configuration: Configuration): DependencyMap {
   }
   return out;
 }
+
+/** Shared by every object that depends on nothing (a read-only view: never added to). */
+const NO_DEPENDENCIES: ReadonlySet<string> = new Set();
 
 function blocks(v: unknown): Array<[string, unknown]> {
   return isRecord(v) ? Object.entries(v).filter(([k]) => k !== '//') : [];

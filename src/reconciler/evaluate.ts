@@ -2,6 +2,7 @@ import { problemToDiagnostic, type Diagnostic } from '../diagnostics';
 import type { State } from '../resources/declaration';
 import { fromPlain, isTemplate, SensitiveValue, type EvalContext } from '../expressions';
 import { validateConfig } from '../resources/validate';
+import { NO_ITEMS, sharedIfEmpty } from '../plain-json';
 import type { DeclaredObject } from './config';
 import { contextFor, evaluateValue, type LanguageScope } from './expression-scope';
 
@@ -30,7 +31,7 @@ export function evaluateArguments(o: EvaluatedObject, known: Known): EvaluatedAr
   if (evaluated === undefined) {
     const constant = isConstant(o.config);
     // Arguments with nothing to evaluate are their own value: no copy made, validated once.
-    evaluated = constant ? validated(o, o.config, []) : evaluateAndValidate(o, known);
+    evaluated = constant ? validated(o, o.config, NO_ITEMS) : evaluateAndValidate(o, known);
     if (constant) constantArguments.set(o, evaluated);
   }
   return evaluated;
@@ -40,8 +41,8 @@ type EvaluatedObject = Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key
 
 interface EvaluatedArguments {
   readonly config: State;
-  readonly sensitive: string[];
-  readonly diagnostics: Diagnostic[];
+  readonly sensitive: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** Arguments without a template are the same whatever is known: evaluated and validated once per object. */
@@ -64,13 +65,14 @@ function evaluateAndValidate(o: EvaluatedObject, known: Known): EvaluatedArgumen
   return validated(o, evaluated.value as State, sensitive);
 }
 
-function validated(o: EvaluatedObject, config: State, sensitive: string[]): EvaluatedArguments {
+function validated(o: EvaluatedObject, config: State, sensitive: readonly string[]): EvaluatedArguments {
   return withSensitiveMasked(config, sensitive, validateConfig(o.kind, config, o.address).map(problemToDiagnostic));
 }
 
 /** A sensitive value is never quoted back, not even when it is wrong. */
-function withSensitiveMasked(config: State, sensitive: string[], diagnostics: Diagnostic[]): EvaluatedArguments {
-  return { config, sensitive, diagnostics: diagnostics.map((d) => (d.path && sensitive.includes(String(d.path[0])) ? masked(d) : d)) };
+function withSensitiveMasked(config: State, sensitive: readonly string[], diagnostics: Diagnostic[]): EvaluatedArguments {
+  if (diagnostics.length === 0) return { config, sensitive: sharedIfEmpty(sensitive), diagnostics: NO_ITEMS };
+  return { config, sensitive: sharedIfEmpty(sensitive), diagnostics: diagnostics.map((d) => (d.path && sensitive.includes(String(d.path[0])) ? masked(d) : d)) };
 }
 
 /** The object's value with the arguments given a sensitive value marked, so that what refers to them is sensitive too. */

@@ -95,11 +95,16 @@ function providerAddress(name: string | undefined): string {
   return alias ? `${PROVIDER}.${alias}` : PROVIDER;
 }
 
-/** `tenantform` or `tenantform.<alias>` from Terraform's provider address. */
+/** `tenantform` or `tenantform.<alias>` from Terraform's provider address (a state names few: each is worked out once). */
 function providerName(address: string): string {
-  const alias = /\]\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(address)?.[1];
-  return alias ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
+  let name = providerNames.get(address);
+  if (name === undefined) {
+    const alias = /\]\.([A-Za-z_][A-Za-z0-9_-]*)$/.exec(address)?.[1];
+    providerNames.set(address, (name = alias ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE));
+  }
+  return name;
 }
+const providerNames = new Map<string, string>();
 
 /**
  * The block `header` with `instance` recorded in it: in the place of the instance with the same
@@ -158,6 +163,8 @@ export class StateStore {
   private writes: Promise<void> = Promise.resolve();
   /** Position of each resource by address, rebuilt after a removal (keeps a large apply linear). */
   private positions: Map<string, number> | undefined;
+  /** The recorded objects, listed once until the next change (a plan asks for them several times). */
+  private recorded: readonly RecordedObject[] | undefined;
   /** Told of every change as it is made (the apply journal listens). */
   observer: ((change: StateChange) => void) | undefined;
 
@@ -210,8 +217,13 @@ export class StateStore {
     return structuredClone(this.doc);
   }
 
-  objects(): RecordedObject[] {
-    return this.doc.resources.flatMap((r) => r.instances.filter((i) => !('deposed' in i)).map((i) => recordedObject(r, i)));
+  objects(): readonly RecordedObject[] {
+    if (this.recorded === undefined) {
+      const recorded: RecordedObject[] = [];
+      for (const r of this.doc.resources) for (const i of r.instances) if (!('deposed' in i)) recorded.push(recordedObject(r, i));
+      this.recorded = Object.freeze(recorded);
+    }
+    return this.recorded;
   }
 
   /** One recorded instance, found through the index of blocks (a drift of thousands of objects asks for each). */
@@ -261,6 +273,7 @@ export class StateStore {
     const resource = withInstance(existing, header, instance);
     if (at !== undefined) this.doc.resources[at] = resource;
     else this.positions!.set(block, this.doc.resources.push(resource) - 1);
+    this.recorded = undefined;
     // One instance, not its whole block: a for_each over thousands of tenants journals each once.
     this.observer?.({ op: 'put-instance', resource: header, instance });
   }
@@ -270,6 +283,7 @@ export class StateStore {
     const at = this.indexOfBlock(block);
     if (at === undefined) return;
     const instances = this.doc.resources[at].instances.filter((i) => i.index_key !== key);
+    this.recorded = undefined;
     if (instances.length > 0) {
       this.doc.resources[at] = { ...this.doc.resources[at], instances };
       this.observer?.({ op: 'remove', address });
@@ -298,6 +312,7 @@ export class StateStore {
     const resource = this.doc.resources.find((r) => addressOf(r) === from);
     if (resource) Object.assign(resource, { mode: target.mode, type: target.type, name: target.name });
     this.positions = undefined;
+    this.recorded = undefined;
     this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));
   }
 
@@ -306,6 +321,7 @@ export class StateStore {
     await this.writes;
     this.doc = structuredClone(doc);
     this.positions = undefined;
+    this.recorded = undefined;
     await this.storage.write(serializeState(this.doc));
   }
 

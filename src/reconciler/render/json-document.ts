@@ -190,7 +190,7 @@ function configResource(o: DeclaredObject): JsonConfigResource {
     provider_config_key: PROVIDER_KEY,
     expressions: Object.fromEntries(Object.keys(o.config).map((name) => [name, expressionOf(o, name)])),
     schema_version: schemaVersion(o.kind),
-    ...(o.dependsOn.length > 0 ? { depends_on: o.dependsOn } : {}),
+    ...(o.dependsOn.length > 0 ? { depends_on: [...o.dependsOn] } : {}),
   };
 }
 
