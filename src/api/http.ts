@@ -2,7 +2,7 @@
  * The HTTP layer: one undici `Pool` per data-center origin, request timeouts, JSON and form
  * bodies, query and path encoding. It knows nothing of tokens, retries or error bodies.
  */
-import { Pool } from 'undici';
+import { Pool } from './undici-pool';
 
 /** A query value; arrays become repeated parameters, `undefined` and `null` are left out. */
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { backendErrors } from '../errors';
 import { describeHolder, parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';
 import type { HeldLock, LockAttempt, StateBackend } from './types';
+
+/** All of undici, loaded when an http backend is first used (see src/api/undici-pool.ts for why not at launch). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const undici = (): typeof import('undici') => require('undici') as typeof import('undici');
 
 export interface HttpSettings {
   readonly address: string;
@@ -70,7 +74,7 @@ export class HttpBackend implements StateBackend {
   private lockId?: string;
 
   constructor(private readonly settings: HttpSettings) {
-    if (settings.skipCertVerification) this.dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    if (settings.skipCertVerification) this.dispatcher = new (undici().Agent)({ connect: { rejectUnauthorized: false } });
   }
 
   get location(): string {
@@ -151,7 +155,7 @@ export class HttpBackend implements StateBackend {
     for (let attempt = 0; ; attempt++) {
       let failure: string;
       try {
-        const r = await request(address, {
+        const r = await undici().request(address, {
           method: method as Dispatcher.HttpMethod,
           body,
           headers: { ...headers, ...auth },
