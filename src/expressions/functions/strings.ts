@@ -4,12 +4,12 @@ import { formatFunctions } from './format';
 import { regexFunctions, regexPattern } from './regex';
 import { callFailed, define } from './spec';
 
-const graphemeSegmenter = new Intl.Segmenter(undefined, {
-  granularity: 'grapheme',
-});
+/** Made when first needed: loading the break rules takes a noticeable part of a launch. */
+let graphemeSegmenter: Intl.Segmenter | undefined;
 
 /** The user-perceived characters of a string, as Terraform counts them in length and substr. */
 export function graphemes(s: string): string[] {
+  graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   return Array.from(graphemeSegmenter.segment(s), (g) => g.segment);
 }
 
