@@ -3,7 +3,7 @@ import { backendErrors } from '../errors';
 import { HttpBackend, httpSettings } from './http';
 import { LocalBackend } from './local';
 import { PgBackend, pgSettings } from './pg';
-import { BackendSettings, readBackendBlock } from './settings';
+import { backendBlockOf, BackendSettings, readBackendBlock } from './settings';
 
 export { BackendSettings } from './settings';
 import type { StateBackend } from './types';
@@ -17,6 +17,8 @@ export const SPOKEN_BACKENDS = ['local', 'pg', 'http'] as const;
 export interface BackendRequest {
   /** The Terraform JSON configuration whose `terraform.backend` says where the state is. */
   readonly configFile: string;
+  /** Its `terraform.backend` value when the configuration is already parsed (the file is then not read again). */
+  readonly backendValue?: { readonly value: unknown };
   /** Where the state is when the configuration declares no backend. */
   readonly defaultState: string;
   /** `--state FILE`: the local backend's file instead (local backend only). */
@@ -30,7 +32,7 @@ export interface BackendRequest {
  * variables. Nothing is connected until the state is read or locked.
  */
 export function openBackend(req: BackendRequest): StateBackend {
-  const block = readBackendBlock(req.configFile);
+  const block = req.backendValue ? backendBlockOf(req.backendValue.value) : readBackendBlock(req.configFile);
   const type = block?.type ?? 'local';
   const settings = new BackendSettings(type, block?.settings ?? {}, req.env);
   const workspace = req.env.TF_WORKSPACE || 'default';

@@ -9,13 +9,17 @@ export interface BackendBlock {
 
 /** Reads `terraform.backend` from a Terraform JSON configuration; undefined when it declares none. */
 export function readBackendBlock(configFile: string): BackendBlock | undefined {
-  const doc = JSON.parse(readFileSync(configFile, 'utf8')) as { terraform?: { backend?: Record<string, unknown> } };
-  const backend = doc.terraform?.backend;
+  const doc = JSON.parse(readFileSync(configFile, 'utf8')) as { terraform?: { backend?: unknown } };
+  return backendBlockOf(doc.terraform?.backend);
+}
+
+/** The backend that a configuration's `terraform.backend` value declares; undefined when it declares none. */
+export function backendBlockOf(backend: unknown): BackendBlock | undefined {
   if (!backend || typeof backend !== 'object') return undefined;
   const [type, ...others] = Object.keys(backend);
   if (type === undefined) return undefined;
   if (others.length > 0) throw backendErrors.invalidSetting(type, 'terraform.backend', `declares ${others.length + 1} backends; a stack has one`);
-  const settings = backend[type];
+  const settings = (backend as Record<string, unknown>)[type];
   return { type, settings: typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>) : {} };
 }
 

@@ -72,6 +72,8 @@ export interface Configuration {
   readonly blocks: ReadonlyMap<string, BlockInstances>;
   /** Other stacks' outputs, by `data.terraform_remote_state` name. */
   readonly remoteStates: ReadonlyMap<string, Value>;
+  /** `terraform.backend` as written (checked when the backend is opened). */
+  readonly backend: unknown;
 }
 
 export interface BlockInstances {
@@ -208,6 +210,8 @@ export function parseConfiguration(
   const remoteStates = remoteStateValues(requests, location.remoteStates ?? new Map(), remoteProblems);
   remoteProblems.forEach(report);
   const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
+  // The names a block without count or for_each can use, the same for all of them.
+  const namesOfSingle = { ...names, perInstance: new Set<string>() };
   for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
     for (const [type, byName] of blocks(doc[blockKey])) {
       if (mode === 'data' && type === REMOTE_STATE_TYPE) continue;
@@ -217,9 +221,9 @@ export function parseConfiguration(
           const problems: TenantformError[] = [];
           const repeated = isRecord(body) && (body.count !== undefined || body.for_each !== undefined);
           const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
-          const perInstance = new Set(repeated ? [body.count !== undefined ? 'count' : 'each'] : []);
-          const declared = declaredObject(address, mode, type, name, body, { ...names, perInstance }, locals, problems);
-          if (declared) templates.set(address, { ...declared, ...(repetition ? { each: repetition.each } : {}) });
+          const blockNames = repeated ? { ...names, perInstance: new Set([body.count !== undefined ? 'count' : 'each']) } : namesOfSingle;
+          const declared = declaredObject(address, mode, type, name, body, blockNames, locals, problems);
+          if (declared) templates.set(address, repetition ? { ...declared, each: repetition.each } : declared);
           if (declared && !repeated) objects.set(address, declared);
           for (const instance of (declared && repetition?.instances) || []) {
             const at = instanceAddress(address, instance.key);
@@ -273,7 +277,7 @@ export function parseConfiguration(
     .digest('hex');
   const provider = providers.get(PROVIDER_TYPE)!;
   return {
-    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs, blocks: blockInstances, remoteStates },
+    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs, blocks: blockInstances, remoteStates, backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined },
     diagnostics,
   };
 }

@@ -194,7 +194,8 @@ function plannedChange(
   prior: State | null,
   r: PlanResponse,
 ): PlannedChange {
-  const index = parseInstanceAddress(o.address)?.key;
+  // Only an instance of count or for_each has a key, at the end of its address.
+  const index = o.address.endsWith(']') ? parseInstanceAddress(o.address)?.key : undefined;
   return {
     address: o.address,
     mode: 'managed',

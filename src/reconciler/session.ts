@@ -43,7 +43,14 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
   const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location), location.file, opts.env);
   const { configuration, diagnostics } = loadConfiguration({ ...location, remoteStates });
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
-  const backend = openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+  const backend = openBackend({
+    configFile: location.file,
+    backendValue: { value: configuration.backend },
+    defaultState: location.defaultState,
+    stateOverride: opts.state,
+    cwd: opts.cwd,
+    env: opts.env,
+  });
   return { configuration, diagnostics, backend };
 }
 
