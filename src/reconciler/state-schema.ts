@@ -16,33 +16,65 @@ const attributes = z.custom<Record<string, unknown>>(isRecord, { error: (i) => `
 const text = (what: string) => z.string({ error: (i) => `expected ${what}, found ${quoted(i.input)}` });
 const address = text('a resource address').regex(ADDRESS, { error: (i) => `expected a resource address such as tenantform_infra_component.primary, found ${quoted(i.input)}` });
 
-const instance = z.looseObject({
-  // count index or for_each key
-  index_key: z.union([z.number().int().min(0), z.string()], { error: (i) => `expected a count index or a for_each key, found ${quoted(i.input)}` }).optional(),
-  schema_version: z.number({ error: (i) => `expected a schema version number, found ${quoted(i.input)}` }).int().min(0),
-  attributes,
-  sensitive_attributes: z.array(z.unknown()).optional(),
-  dependencies: z.array(address).optional(),
-});
+/** A problem inside one recorded resource: where (from the resource), and what. */
+interface ResourceProblem {
+  readonly path: ReadonlyArray<string | number>;
+  readonly message: string;
+}
 
-const resource = z
-  .looseObject({
-    mode: z.enum(['managed', 'data'], { error: (i) => `expected "managed" or "data", found ${quoted(i.input)}` }),
-    type: text('a resource type').regex(NAME),
-    name: text('a resource name').regex(NAME),
-    provider: z.string().optional(),
-    instances: z.array(instance, { error: (i) => `expected a list of instances, found ${quoted(i.input)}` }).min(1, { error: 'expected at least one instance' }),
-  })
-  .superRefine((r, ctx) => {
-    if (r.mode !== 'managed') return;
+/**
+ * The first problem of one recorded resource. Written out rather than as a schema: it runs for
+ * every resource of every state read, mostly before the code is warm, and a schema's checks
+ * and copies cost several times as much.
+ */
+function resourceProblem(r: unknown): ResourceProblem | undefined {
+  if (!isRecord(r)) return { path: [], message: `expected a resource (an object), found ${quoted(r)}` };
+  if (r.mode !== 'managed' && r.mode !== 'data') return { path: ['mode'], message: `expected "managed" or "data", found ${quoted(r.mode)}` };
+  for (const key of ['type', 'name'] as const) {
+    const v = r[key];
+    if (typeof v !== 'string' || !NAME.test(v)) return { path: [key], message: `expected a resource ${key} (letters, digits, _ and -), found ${quoted(v)}` };
+  }
+  if (r.provider !== undefined && typeof r.provider !== 'string') return { path: ['provider'], message: `expected a provider address, found ${quoted(r.provider)}` };
+  const instances = r.instances;
+  if (!Array.isArray(instances)) return { path: ['instances'], message: `expected a list of instances, found ${quoted(instances)}` };
+  if (instances.length === 0) return { path: ['instances'], message: 'expected at least one instance' };
+  for (let n = 0; n < instances.length; n++) {
+    const problem = instanceProblem(instances[n]);
+    if (problem) return { path: ['instances', n, ...problem.path], message: problem.message };
+  }
+  if (r.mode === 'managed') {
     // Every managed object is recorded with the platform's identity; without it nothing can be read back.
-    r.instances.forEach((instance, n) => {
-      const id = instance.attributes.id;
+    for (let n = 0; n < instances.length; n++) {
+      const id = (instances[n] as { attributes: Record<string, unknown> }).attributes.id;
       if (typeof id !== 'string' || id.trim() === '' || id !== id.trim() || /[\u0000-\u001f]/.test(id)) {
-        ctx.addIssue({ code: 'custom', path: ['instances', n, 'attributes', 'id'], message: `expected the object's id (a non-empty string), found ${quoted(id)}` });
+        return { path: ['instances', n, 'attributes', 'id'], message: `expected the object's id (a non-empty string), found ${quoted(id)}` };
       }
-    });
-  });
+    }
+  }
+  return undefined;
+}
+
+function instanceProblem(i: unknown): ResourceProblem | undefined {
+  if (!isRecord(i)) return { path: [], message: `expected an instance (an object), found ${quoted(i)}` };
+  const key = i.index_key;
+  if (key !== undefined && typeof key !== 'string' && !(typeof key === 'number' && Number.isInteger(key) && key >= 0)) {
+    return { path: ['index_key'], message: `expected a count index or a for_each key, found ${quoted(key)}` };
+  }
+  const version = i.schema_version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) return { path: ['schema_version'], message: `expected a schema version number, found ${quoted(version)}` };
+  if (!isRecord(i.attributes)) return { path: ['attributes'], message: `expected an object of attributes, found ${quoted(i.attributes)}` };
+  if (i.sensitive_attributes !== undefined && !Array.isArray(i.sensitive_attributes)) {
+    return { path: ['sensitive_attributes'], message: `expected a list of sensitive attribute paths, found ${quoted(i.sensitive_attributes)}` };
+  }
+  const dependencies = i.dependencies;
+  if (dependencies === undefined) return undefined;
+  if (!Array.isArray(dependencies)) return { path: ['dependencies'], message: `expected a list of resource addresses, found ${quoted(dependencies)}` };
+  for (let n = 0; n < dependencies.length; n++) {
+    const d: unknown = dependencies[n];
+    if (typeof d !== 'string' || !ADDRESS.test(d)) return { path: ['dependencies', n], message: `expected a resource address such as tenantform_infra_component.primary, found ${quoted(d)}` };
+  }
+  return undefined;
+}
 
 /** The document around its resources, which are checked one at a time (see stateProblem). */
 const envelope = z.looseObject(
@@ -64,8 +96,7 @@ const envelope = z.looseObject(
 
 /**
  * The first problem of a parsed state document, with its path; undefined when it is valid.
- * Resources are checked one by one, so that the checked copy of a large state never exists
- * whole beside the state itself.
+ * Resources are checked one by one, where they are, without a copy.
  */
 export function stateProblem(doc: unknown): string | undefined {
   const outer = documentProblem(envelope, doc);
@@ -73,8 +104,8 @@ export function stateProblem(doc: unknown): string | undefined {
   const resources = (doc as { resources: unknown[] }).resources;
   const seen = new Set<string>();
   for (let i = 0; i < resources.length; i++) {
-    const problem = documentProblem(resource, resources[i], ['resources', i]);
-    if (problem !== undefined) return problem;
+    const problem = resourceProblem(resources[i]);
+    if (problem !== undefined) return `at ${documentPath(['resources', i, ...problem.path])}: ${problem.message}`;
     const r = resources[i] as { mode: string; type: string; name: string };
     const a = `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
     if (seen.has(a)) return `at ${documentPath(['resources', i])}: ${a} is recorded twice`;
