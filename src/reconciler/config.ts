@@ -223,7 +223,7 @@ export function parseConfiguration(
           const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
           const blockNames = repeated ? { ...names, perInstance: new Set([body.count !== undefined ? 'count' : 'each']) } : namesOfSingle;
           const declared = declaredObject(address, mode, type, name, body, blockNames, locals, problems);
-          if (declared) templates.set(address, repetition ? { ...declared, each: repetition.each } : declared);
+          if (declared) templates.set(address, { ...declared, ...(repetition ? { each: repetition.each } : {}) });
           if (declared && !repeated) objects.set(address, declared);
           for (const instance of (declared && repetition?.instances) || []) {
             const at = instanceAddress(address, instance.key);
