@@ -2,6 +2,7 @@
  * The HTTP layer: one undici `Pool` per data-center origin, request timeouts, JSON and form
  * bodies, query and path encoding. It knows nothing of tokens, retries or error bodies.
  */
+import type { Dispatcher } from 'undici';
 import { Pool } from './undici-pool';
 
 /** A query value; arrays become repeated parameters, `undefined` and `null` are left out. */
@@ -131,32 +132,70 @@ export class HttpTimeoutError extends Error {
  * Sends one request and reads the whole body. Transport failures are thrown as undici raised
  * them. The headers, then the body, each get `timeoutMs`: undici's own timers for these run on a
  * coarse clock (about a second), so a precise timer of ours aborts the request as well.
+ *
+ * The response is taken from undici's dispatch handler directly, without a body stream: a plan
+ * reads hundreds of small answers, and the stream cost more than the request itself.
  */
-export async function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpResponse> {
-  const pool = pools.get(req.origin);
-  const abort = new AbortController();
-  let phase: HttpTimeoutError['code'] = 'UND_ERR_HEADERS_TIMEOUT';
-  const arm = (): NodeJS.Timeout => setTimeout(() => abort.abort(new HttpTimeoutError(phase, req.timeoutMs)), req.timeoutMs);
-  let timer = arm();
-  try {
-    const res = await pool.request({
-      method: req.method,
-      path: req.path,
-      headers: req.headers,
-      body: req.body,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
-      signal: abort.signal,
-    });
-    clearTimeout(timer);
-    phase = 'UND_ERR_BODY_TIMEOUT';
-    timer = arm();
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, text };
-  } finally {
-    clearTimeout(timer);
-  }
+export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpResponse> {
+  return new Promise<HttpResponse>((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let failure: Error | undefined;
+    let done = false;
+    let phase: HttpTimeoutError['code'] = 'UND_ERR_HEADERS_TIMEOUT';
+    let status = 0;
+    let headers: HttpResponse['headers'] = {};
+    const chunks: Buffer[] = [];
+    const fail = (err: Error): void => {
+      if (done) return;
+      done = true;
+      failure = err;
+      clearTimeout(timer);
+      reject(err);
+    };
+    const arm = (): NodeJS.Timeout =>
+      setTimeout(() => {
+        const err = new HttpTimeoutError(phase, req.timeoutMs);
+        controller?.abort(err);
+        fail(err);
+      }, req.timeoutMs);
+    let timer = arm();
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        // Timed out while still queued in the pool: it must not go out at all.
+        if (failure) c.abort(failure);
+      },
+      onResponseStart(_c, statusCode, responseHeaders) {
+        if (statusCode < 200) return; // informational: the answer follows
+        status = statusCode;
+        headers = responseHeaders;
+        clearTimeout(timer);
+        phase = 'UND_ERR_BODY_TIMEOUT';
+        timer = arm();
+      },
+      onResponseData(_c, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve({ status, headers, text: UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) });
+      },
+      onResponseError(_c, err) {
+        fail(err);
+      },
+    };
+    try {
+      pools.get(req.origin).dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs }, handler);
+    } catch (err) {
+      fail(err as Error);
+    }
+  });
 }
+
+/** UTF-8 as a fetch body's text() reads it: a leading byte-order mark dropped, bad bytes replaced. */
+const UTF8 = new TextDecoder('utf-8');
 
 /** The first value of a response header. */
 export function header(res: HttpResponse, name: string): string | undefined {

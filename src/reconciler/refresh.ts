@@ -73,7 +73,9 @@ async function readManaged(opts: RefreshOptions, ctxOf: (address: string) => Ope
   const byProvider = new Map<string, ReadRequest[]>();
   for (const r of requests) {
     const provider = opts.clients.providerOf(r.address);
-    byProvider.set(provider, [...(byProvider.get(provider) ?? []), r]);
+    const group = byProvider.get(provider);
+    if (group) group.push(r);
+    else byProvider.set(provider, [r]);
   }
   await Promise.all(
     [...byProvider.values()].map(async (group) => {
