@@ -6,21 +6,26 @@
 const { existsSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
-// Two V8 settings for a command that runs for seconds and exits, set here, before the bundle is
-// compiled, because V8 accepts a code cache only under the flags it was made with:
-// - WebAssembly stays on the baseline compiler (see src/wasm-tiering.ts);
-// - the heap grows to twice its live data between full collections (as Go's GOGC=100 does),
-//   not the up to four times V8 allows a long-running process: a plan of 10,000 objects
-//   peaks about 10 MB lower for about the same CPU time.
-require('node:v8').setFlagsFromString('--liftoff-only --heap-growing-percent=100');
-
 const dist = join(__dirname, '..', 'dist');
 const bundle = join(dist, 'tenantform.cjs');
 const modules = join(dist, 'cli', 'main.js');
+// V8 settings for a command that runs for seconds and exits (see src/v8-flags.ts): set once the
+// program is loaded, and reset before the bundle's code cache is written.
+const v8Settings = () => {
+  const file = join(dist, 'v8-flags.js');
+  if (!existsSync(file)) return { apply: () => undefined, reset: () => undefined };
+  const flags = require(file);
+  return { apply: () => flags.applyV8Settings(flags.CLI_V8_SETTINGS), reset: () => flags.resetV8Settings(flags.CLI_V8_SETTINGS) };
+};
 if (existsSync(bundle)) {
-  runBundle(bundle).main(process.argv.slice(2));
+  const settings = v8Settings();
+  const cli = runBundle(bundle, settings.reset);
+  settings.apply();
+  cli.main(process.argv.slice(2));
 } else if (existsSync(modules)) {
-  require(modules).main(process.argv.slice(2));
+  const cli = require(modules);
+  v8Settings().apply();
+  cli.main(process.argv.slice(2));
 } else {
   process.stderr.write(
     `tenantform is not built: ${modules} is missing.\n` +
@@ -36,7 +41,7 @@ if (existsSync(bundle)) {
  * so that it also holds what this run compiled; where the folder cannot be written (a global
  * install), the CLI runs without one.
  */
-function runBundle(file) {
+function runBundle(file, resetV8Settings) {
   const vm = require('node:vm');
   const Module = require('node:module');
   const cacheFile = `${file}.cache`;
@@ -51,6 +56,7 @@ function runBundle(file) {
     process.once('exit', () => {
       const temp = `${cacheFile}.${process.pid}`;
       try {
+        resetV8Settings();
         writeFileSync(temp, script.createCachedData());
         renameSync(temp, cacheFile);
       } catch {

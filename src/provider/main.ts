@@ -4,14 +4,13 @@
  * and the kinds load after the handshake line, while Terraform connects.
  */
 import { launchProblem } from './handshake';
-import { keepWasmOnBaselineCompiler } from '../wasm-tiering';
+import { applyV8Settings, WASM_ON_BASELINE_COMPILER } from '../v8-flags';
 
 function log(line: string): void {
   process.stderr.write(`[tenantform provider] ${line}\n`);
 }
 
 async function run(): Promise<void> {
-  keepWasmOnBaselineCompiler();
   const problem = launchProblem(process.env);
   if (problem) {
     process.stderr.write(problem);
@@ -41,6 +40,8 @@ async function run(): Promise<void> {
         log,
       });
       provider.kinds();
+      // Set once the modules are loaded (see v8-flags.ts), before the first connection.
+      applyV8Settings([WASM_ON_BASELINE_COMPILER]);
     }
     return provider;
   };
