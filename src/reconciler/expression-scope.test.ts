@@ -31,29 +31,28 @@ class CountingValues extends Map<string, State> {
   }
 }
 
+/** Evaluates one object of a stack of 50 components, counting whose values were looked at. */
+function evaluatedIn50(address: string) {
+  const configuration = stack(50);
+  const values = new CountingValues([...configuration.objects.values()].map((o) => [o.address, { id: `id-${o.address}`, ...(o.config as State) }]));
+  return { ...evaluateArguments(configuration.objects.get(address)!, lookupIn(configuration, values)), read: values.read };
+}
+
 describe('the names in scope of an expression', () => {
   it('evaluating a value that names no object looks at no object', () => {
-    const configuration = stack(50);
-    const values = new CountingValues([...configuration.objects.values()].map((o) => [o.address, { id: `id-${o.address}`, ...(o.config as State) }]));
-    const plain = configuration.objects.get('tenantform_infra_component.c_7')!;
-
-    const { config, diagnostics } = evaluateArguments(plain, lookupIn(configuration, values));
+    const { config, diagnostics, read } = evaluatedIn50('tenantform_infra_component.c_7');
 
     expect(diagnostics).toEqual([]);
     expect(config).toMatchObject({ name: 'c7' });
-    expect([...values.read]).toEqual([]);
+    expect([...read]).toEqual([]);
   });
 
   it('a reference looks at the objects of the type it names, and gets their values', () => {
-    const configuration = stack(50);
-    const values = new CountingValues([...configuration.objects.values()].map((o) => [o.address, { id: `id-${o.address}`, ...(o.config as State) }]));
-    const setting = configuration.objects.get('tenantform_tenant_setting.named')!;
-
-    const { config, diagnostics } = evaluateArguments(setting, lookupIn(configuration, values));
+    const { config, diagnostics, read } = evaluatedIn50('tenantform_tenant_setting.named');
 
     expect(diagnostics).toEqual([]);
     expect(config).toMatchObject({ tenant_id: OWNER, value: '"c1"' });
-    expect([...values.read].every((a) => a.startsWith('tenantform_infra_component.'))).toBe(true);
-    expect(values.read.has('tenantform_tenant_setting.named')).toBe(false);
+    expect([...read].every((a) => a.startsWith('tenantform_infra_component.'))).toBe(true);
+    expect(read.has('tenantform_tenant_setting.named')).toBe(false);
   });
 });
