@@ -60,9 +60,12 @@ describe('state file', () => {
     store.put('tenantform_infra_component.many[1]', infraComponent, { ...attributes, id: 'm1' }, []);
     store.put('tenantform_infra_component.keyed["x"]', infraComponent, { ...attributes, id: 'kx' }, []);
     store.put('tenantform_infra_component.c', infraComponent, { ...attributes, id: 'c' }, []);
+    // Listed between changes: the list is kept until the next change, never past it.
+    expect(store.objects()).toHaveLength(6);
 
     store.remove('tenantform_infra_component.a');
     store.remove('tenantform_infra_component.many[0]');
+    expect(store.objects()).toHaveLength(4);
     expect([at('tenantform_infra_component.b'), at('tenantform_infra_component.many[1]'), at('tenantform_infra_component.keyed["x"]'), at('tenantform_infra_component.c')]).toEqual(['b', 'm1', 'kx', 'c']);
     expect(store.get('tenantform_infra_component.a')).toBeUndefined();
     expect(store.get('tenantform_infra_component.many[0]')).toBeUndefined();
