@@ -71,6 +71,18 @@ export type Attribute =
 
 export type Attributes = Readonly<Record<string, Attribute>>;
 
+/**
+ * The attributes as [name, attribute] pairs, made once per declaration and shared (frozen):
+ * planning, normalizing and comparing walk them for every object.
+ */
+export function attributeEntries(attributes: Attributes): ReadonlyArray<readonly [string, Attribute]> {
+  let entries = entriesOf.get(attributes);
+  if (!entries) entriesOf.set(attributes, (entries = Object.freeze(Object.entries(attributes).map((e) => Object.freeze(e)))));
+  return entries;
+}
+
+const entriesOf = new WeakMap<Attributes, ReadonlyArray<readonly [string, Attribute]>>();
+
 type Options<A extends Attribute> = Omit<A, 'type' | 'attributes' | 'element'>;
 
 /** The 8-4-4-4-12 hexadecimal form; account management uses lowercase. */

@@ -1,4 +1,5 @@
 import type { AttributePath, Diagnostic } from '../diagnostics';
+import { attributeEntries } from './attributes';
 import type { ResourceKind, RuleViolation, State } from './declaration';
 import { normalize, Unknown, valueEqual } from './values';
 
@@ -49,7 +50,7 @@ export function planResource(req: PlanRequest): PlanResponse {
 
   const planned: State = {};
   const changed: string[] = [];
-  for (const [name, a] of Object.entries(kind.attributes)) {
+  for (const [name, a] of attributeEntries(kind.attributes)) {
     const configured = config[name];
     const settable = a.mode !== 'computed' && !(a.mode === 'optional_computed' && configured === null);
     if (!settable) {
@@ -69,7 +70,7 @@ export function planResource(req: PlanRequest): PlanResponse {
   if (requiresReplace.length > 0) {
     return { action: 'replace', planned: plannedForCreate(kind, config), requiresReplace, changed, diagnostics };
   }
-  for (const [name, a] of Object.entries(kind.attributes)) {
+  for (const [name, a] of attributeEntries(kind.attributes)) {
     if (a.mode === 'computed' && (a.version || a.changesOnUpdate)) planned[name] = Unknown;
   }
   return { action: 'update', planned, requiresReplace, changed, diagnostics };
@@ -82,7 +83,7 @@ export function planProblemDiagnostic(address: string, v: RuleViolation): Diagno
 
 function plannedForCreate(kind: ResourceKind, config: State): State {
   const planned: State = {};
-  for (const [name, a] of Object.entries(kind.attributes)) {
+  for (const [name, a] of attributeEntries(kind.attributes)) {
     const computedHere = a.mode === 'computed' || (a.mode === 'optional_computed' && config[name] === null);
     planned[name] = computedHere ? Unknown : config[name];
   }

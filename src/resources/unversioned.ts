@@ -1,4 +1,5 @@
 import { errors } from '../errors';
+import { attributeEntries } from './attributes';
 import { versionAttribute, type OperationContext, type ResourceKind, type State } from './declaration';
 import { normalize, valueEqual } from './values';
 
@@ -16,13 +17,13 @@ export async function recheckUnversioned(kind: ResourceKind, ctx: OperationConte
   const read = await kind.read(ctx, seen);
   if (!read) return null;
   const fresh = normalize(kind.attributes, read);
-  const changed = Object.entries(kind.attributes)
+  const changed = attributeEntries(kind.attributes)
     // Values the platform derives (an effective value) are not the object's own.
     .filter(([name, a]) => !(a.mode === 'computed' && a.changesOnUpdate) && !valueEqual(a, seen[name], fresh[name]))
     .map(([name]) => name);
   if (changed.length > 0) throw errors.changedSincePlan(address, changed);
   const merged: State = { ...planned };
-  for (const [name, a] of Object.entries(kind.attributes)) {
+  for (const [name, a] of attributeEntries(kind.attributes)) {
     if (valueEqual(a, seen[name], planned[name])) merged[name] = fresh[name];
   }
   return merged;

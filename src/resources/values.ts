@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Attribute, Attributes } from './attributes';
+import { attributeEntries, type Attribute, type Attributes } from './attributes';
 import type { State } from './declaration';
 
 /** Parses a JSON string; undefined when it is not JSON. */
@@ -70,9 +70,7 @@ export function valueEqual(a: Attribute, x: unknown, y: unknown): boolean {
     case 'list':
       return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => v === y[i]);
     case 'object':
-      return Object.entries(a.attributes).every(([k, n]) =>
-        valueEqual(n, (x as State)[k], (y as State)[k]),
-      );
+      return attributeEntries(a.attributes).every(([k, n]) => valueEqual(n, (x as State)[k], (y as State)[k]));
     default:
       return x === y;
   }
@@ -84,7 +82,7 @@ export function valueEqual(a: Attribute, x: unknown, y: unknown): boolean {
  */
 export function normalize(attributes: Attributes, input: State | null | undefined): State {
   const out: State = {};
-  for (const [name, a] of Object.entries(attributes)) {
+  for (const [name, a] of attributeEntries(attributes)) {
     let v = input?.[name];
     if ((v === undefined || v === null) && a.default !== undefined && a.mode !== 'computed') v = a.default;
     // An object known only after apply stays unknown as a whole.
@@ -101,7 +99,7 @@ export function normalize(attributes: Attributes, input: State | null | undefine
 export function preserveJsonText(attributes: Attributes, recorded: State | null, live: State): State {
   if (!recorded) return live;
   const out: State = { ...live };
-  for (const [name, a] of Object.entries(attributes)) {
+  for (const [name, a] of attributeEntries(attributes)) {
     if (a.type === 'json' && jsonEqual(recorded[name], live[name]) && recorded[name] !== null) {
       out[name] = recorded[name];
     }
@@ -112,7 +110,7 @@ export function preserveJsonText(attributes: Attributes, recorded: State | null,
 /** A stable digest of an object, for plans to detect change where there is no version. */
 export function fingerprint(attributes: Attributes, state: State): string {
   const comparable: State = {};
-  for (const [name, a] of Object.entries(attributes)) {
+  for (const [name, a] of attributeEntries(attributes)) {
     const v = state[name];
     comparable[name] = a.type === 'json' ? parseJson(v) ?? v : v;
   }
