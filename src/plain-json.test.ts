@@ -1,4 +1,5 @@
-import { hasOwn, ownValue, parsePlainJson, toPlainTree } from './plain-json';
+import fc from 'fast-check';
+import { hasOwn, isBlank, ownValue, parsePlainJson, toPlainTree } from './plain-json';
 
 describe('plain JSON', () => {
   it('keeps toString, constructor and __proto__ as ordinary keys, never inherited ones', () => {
@@ -26,5 +27,14 @@ describe('plain JSON', () => {
     const marker = Symbol('m');
     const v = parsePlainJson('{"x":{"$mark":1},"y":[{"$mark":1}]}', 64, (o) => (ownValue(o, '$mark') === 1 ? marker : undefined));
     expect(v).toEqual({ x: marker, y: [marker] });
+  });
+
+  it('calls a text blank exactly when trimming it leaves nothing, whatever whitespace it holds', () => {
+    // Every character String.prototype.trim removes, and a few it keeps.
+    const characters = [...' \t\n\v\f\r\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff', 'x', '{', '\u200b', '\u0085'];
+    const texts = fc.array(fc.constantFrom(...characters), { maxLength: 12 }).map((cs) => cs.join(''));
+    fc.assert(fc.property(texts, (text) => isBlank(text) === (text.trim() === '')));
+    expect(isBlank('')).toBe(true);
+    expect(isBlank(' \n{"version": 4}\n')).toBe(false);
   });
 });

@@ -80,6 +80,11 @@ function plainTree(root: unknown, maxDepth: number, replace: ((object: object) =
   return value === TOO_DEEP ? { tooDeep } : { value };
 }
 
+/** Nothing but whitespace: an empty document. Looks for one other character instead of trimming a copy of a large text. */
+export function isBlank(text: string): boolean {
+  return !/\S/.test(text);
+}
+
 /** The value of an own key only: never something inherited from Object.prototype. */
 export function ownValue(object: unknown, key: string | number): unknown {
   if (object === null || typeof object !== 'object') return undefined;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { backendErrors } from '../errors';
+import { isBlank } from '../plain-json';
 import { describeHolder, parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';
 import type { HeldLock, LockAttempt, StateBackend } from './types';
@@ -85,7 +86,7 @@ export class HttpBackend implements StateBackend {
     const a = await this.send('GET', this.settings.address);
     if (a.status === 204 || a.status === 404) return undefined;
     this.expect(a, [200], 'reading the state');
-    return a.body.trim() === '' ? undefined : a.body;
+    return isBlank(a.body) ? undefined : a.body;
   }
 
   async write(text: string): Promise<void> {

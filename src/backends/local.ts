@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { backendErrors } from '../errors';
+import { isBlank } from '../plain-json';
 import { localStateFile, writeAtomically } from '../reconciler/state-file';
 import { FcntlLocker } from './fcntl';
 import { parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
@@ -134,7 +135,7 @@ export class LocalBackend implements StateBackend {
  */
 async function writeInPlace(path: string, text: string): Promise<void> {
   const previous = await fs.readFile(path, 'utf8').catch(() => '');
-  if (previous.trim() !== '') await writeAtomically(`${path}.backup`, previous, { backup: false });
+  if (!isBlank(previous)) await writeAtomically(`${path}.backup`, previous, { backup: false });
   const recovery = `${path}.writing`;
   await writeAtomically(recovery, text, { backup: false });
   const handle = await fs.open(path, 'r+');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
+import { isBlank } from '../plain-json';
 import { journalFile } from './journal';
 import type { StateStorage } from './state';
 
@@ -16,7 +17,7 @@ export function localStateFile(path: string): StateStorage {
       try {
         const text = await fs.readFile(path, 'utf8');
         // Terraform creates the file empty when it takes its lock on a new state.
-        return text.trim() === '' ? undefined : text;
+        return isBlank(text) ? undefined : text;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
