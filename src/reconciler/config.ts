@@ -270,16 +270,34 @@ export function parseConfiguration(
     if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
-  const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
-  const hash = createHash('sha256')
-    .update(configurationText(doc, inputs, remote))
-    .digest('hex');
   const provider = providers.get(PROVIDER_TYPE)!;
+  let hash: string | undefined;
   return {
-    configuration: { file: location.file, stack: location.stack, provider, providers, objects, hash, variables, locals: locals.ordered, outputs, blocks: blockInstances, remoteStates, backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined },
+    configuration: {
+      file: location.file,
+      stack: location.stack,
+      provider,
+      providers,
+      objects,
+      // Only a saved or JSON plan reads it: made when first read, the whole configuration written out once.
+      get hash() {
+        return (hash ??= configurationHash(doc, variables, remoteStates));
+      },
+      variables,
+      locals: locals.ordered,
+      outputs,
+      blocks: blockInstances,
+      remoteStates,
+      backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined,
+    },
     diagnostics,
   };
+}
+
+function configurationHash(doc: Record<string, unknown>, variables: ReadonlyMap<string, InputVariable>, remoteStates: ReadonlyMap<string, Value>): string {
+  const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
+  const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
+  return createHash('sha256').update(configurationText(doc, inputs, remote)).digest('hex');
 }
 
 /** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */

@@ -110,7 +110,10 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   diagnostics.push(...outputs.diagnostics);
   const plan: Plan = {
     stack: configuration.stack,
-    configHash: configuration.hash,
+    // Read when the plan is saved or shown as JSON: worked out then (see Configuration.hash).
+    get configHash() {
+      return configuration.hash;
+    },
     priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
     changes,
     drift,
