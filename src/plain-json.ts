@@ -63,7 +63,9 @@ function plainTree(root: unknown, maxDepth: number, replace: ((object: object) =
       return copy;
     }
     const copy = inPlace ? (Object.setPrototypeOf(source, NOTHING_INHERITED) as Record<string, unknown>) : plainObject();
-    for (const key of Object.keys(source)) if (!convertInto(copy, key, (source as Record<string, unknown>)[key], depth + 1)) return TOO_DEEP;
+    const keys = Object.keys(source);
+    // Indexed: every object of a large document passes here, where for-of makes an object per key.
+    for (let i = 0; i < keys.length; i++) if (!convertInto(copy, keys[i], (source as Record<string, unknown>)[keys[i]], depth + 1)) return TOO_DEEP;
     return copy;
   };
   /** Converts one member into the copy; false when it nests too deeply (its key is then on the path). */

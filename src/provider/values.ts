@@ -7,7 +7,7 @@
  * missing attribute.
  */
 import { decode, encode, ExtData } from '@msgpack/msgpack';
-import { attributeEntries, type Attribute, type Attributes } from '../resources/attributes';
+import { attributeList, type Attribute, type Attributes } from '../resources/attributes';
 import type { State } from '../resources/declaration';
 import { Unknown } from '../resources/values';
 
@@ -59,7 +59,7 @@ export function decodeState(attributes: Attributes, value: DynamicValue | null |
 /** Same conformance for a plain object (for example JSON state read from a file). */
 export function conformObject(attributes: Attributes, input: Record<string, unknown>): State {
   const out: State = {};
-  for (const [name, a] of attributeEntries(attributes)) out[name] = conformValue(a, input[name], name);
+  for (const { name, attribute: a } of attributeList(attributes)) out[name] = conformValue(a, input[name], name);
   return out;
 }
 
@@ -112,7 +112,7 @@ export function encodeMsgpack(value: unknown): Buffer {
 
 function toWire(attributes: Attributes, state: State): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, a] of attributeEntries(attributes)) out[name] = wireValue(a, state[name], name);
+  for (const { name, attribute: a } of attributeList(attributes)) out[name] = wireValue(a, state[name], name);
   return out;
 }
 

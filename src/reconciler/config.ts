@@ -346,7 +346,12 @@ function declaredObject(
   };
   const provider = collect(() => providerReference(address, body.provider)) ?? PROVIDER_TYPE;
   const config = plainObject() as State;
-  for (const [k, v] of Object.entries(body)) if (!META.has(k)) config[k] = hasMetadata(v) ? withoutMetadata(v) : v;
+  const keys = Object.keys(body);
+  // Indexed: runs for every declared object, where for-of over entries makes objects per key.
+  for (let i = 0; i < keys.length; i++) {
+    const v = body[keys[i]];
+    if (!META.has(keys[i])) config[keys[i]] = hasMetadata(v) ? withoutMetadata(v) : v;
+  }
   const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
   const used = referencesIn(config, address, names, problems);
   return {

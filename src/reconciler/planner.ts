@@ -1,7 +1,7 @@
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
-import { attributeEntries, type Attributes } from '../resources/attributes';
+import { attributeList, type Attributes } from '../resources/attributes';
 import { attributeNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
 import { livePlanDiagnostics, readDataSource } from '../resources/operations';
 import { planResource, type PlanResponse } from '../resources/plan';
@@ -248,7 +248,7 @@ function driftOf(address: string, type: string, name: string, kind: ResourceKind
 }
 
 function attributeDrift(attributes: Attributes, recorded: State, live: State, at: AttributePath): AttributeDrift[] {
-  return attributeEntries(attributes).flatMap(([name, a]): AttributeDrift[] => {
+  return attributeList(attributes).flatMap(({ name, attribute: a }): AttributeDrift[] => {
     // Values the platform derives (effective settings) are shown, never judged as drift.
     if (a.mode === 'computed' && a.changesOnUpdate) return [];
     const before = recorded[name] ?? null;

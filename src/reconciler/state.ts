@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { reconcilerErrors } from '../errors';
-import { attributeEntries } from '../resources/attributes';
+import { attributeList } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 import { containsUnknown, hashSecret } from '../resources/values';
@@ -251,7 +251,7 @@ export class StateStore {
     if (containsUnknown(attributes)) throw new Error(`${address}: refusing to record a value that is not known yet`);
     const { mode, type, name, block, key } = splitAddress(address);
     const stored: State = { ...attributes };
-    for (const [attr, a] of attributeEntries(kind.attributes)) {
+    for (const { name: attr, attribute: a } of attributeList(kind.attributes)) {
       if (a.sensitive && !a.keptInState && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
     }
     const instance: StateInstance = {
@@ -260,7 +260,7 @@ export class StateStore {
       attributes: stored,
       // Terraform's marks (paths of get_attr steps): sensitive values kept as they are, and arguments given a sensitive value.
       sensitive_attributes: [
-        ...new Set([...attributeEntries(kind.attributes).filter(([, a]) => a.sensitive && a.keptInState).map(([attr]) => attr), ...sensitiveArguments]),
+        ...new Set([...attributeList(kind.attributes).filter(({ attribute: a }) => a.sensitive && a.keptInState).map(({ name }) => name), ...sensitiveArguments]),
       ]
         .sort()
         .map((attr) => [{ type: 'get_attr', value: attr }]),

@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../api';
 import type { AttributePath } from '../diagnostics';
-import { attributeEntries, type Attributes } from './attributes';
+import { attributeList, type Attributes } from './attributes';
 
 /**
  * A resource's attributes as Terraform stores them: snake_case keys, every attribute of
@@ -135,6 +135,6 @@ export function attributeNames(kind: AnyKind, flag: 'version' | 'sensitive' | 'i
   if (!byFlag) namesByFlag.set(kind, (byFlag = new Map()));
   let names = byFlag.get(flag);
   // Frozen: every caller shares the one list.
-  if (!names) byFlag.set(flag, (names = Object.freeze(attributeEntries(kind.attributes).filter(([, a]) => a[flag]).map(([n]) => n))));
+  if (!names) byFlag.set(flag, (names = Object.freeze(attributeList(kind.attributes).filter(({ attribute }) => attribute[flag]).map(({ name }) => name))));
   return names;
 }

@@ -1,5 +1,5 @@
 import { errors } from '../errors';
-import { attributeEntries } from './attributes';
+import { attributeList } from './attributes';
 import { versionAttribute, type OperationContext, type ResourceKind, type State } from './declaration';
 import { normalize, valueEqual } from './values';
 
@@ -17,13 +17,13 @@ export async function recheckUnversioned(kind: ResourceKind, ctx: OperationConte
   const read = await kind.read(ctx, seen);
   if (!read) return null;
   const fresh = normalize(kind.attributes, read);
-  const changed = attributeEntries(kind.attributes)
+  const changed = attributeList(kind.attributes)
     // Values the platform derives (an effective value) are not the object's own.
-    .filter(([name, a]) => !(a.mode === 'computed' && a.changesOnUpdate) && !valueEqual(a, seen[name], fresh[name]))
-    .map(([name]) => name);
+    .filter(({ name, attribute: a }) => !(a.mode === 'computed' && a.changesOnUpdate) && !valueEqual(a, seen[name], fresh[name]))
+    .map(({ name }) => name);
   if (changed.length > 0) throw errors.changedSincePlan(address, changed);
   const merged: State = { ...planned };
-  for (const [name, a] of attributeEntries(kind.attributes)) {
+  for (const { name, attribute: a } of attributeList(kind.attributes)) {
     if (valueEqual(a, seen[name], planned[name])) merged[name] = fresh[name];
   }
   return merged;
