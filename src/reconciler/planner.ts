@@ -199,12 +199,11 @@ function plannedChange(
 ): PlannedChange {
   // Only an instance of count or for_each has a key, at the end of its address.
   const index = o.address.endsWith(']') ? parseInstanceAddress(o.address)?.key : undefined;
-  return {
+  const change: PlannedChange = {
     address: o.address,
     mode: 'managed',
     type: o.type,
     name: o.name,
-    ...(index === undefined ? {} : { index }),
     action: r.action,
     before: prior,
     after: r.planned,
@@ -212,6 +211,12 @@ function plannedChange(
     changed: r.changed,
     sensitive: attributeNames(kind, 'sensitive'),
     identifying: attributeNames(kind, 'identifying'),
+  };
+  // Most changes are no-ops of objects without an index: no optional member, nothing else made.
+  if (index === undefined && r.action === 'no-op') return change;
+  return {
+    ...change,
+    ...(index === undefined ? {} : { index }),
     ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
     // Re-checked before a saved plan is applied, for the objects it changes.
     ...(prior && r.action !== 'no-op' ? { seen: seenOf(kind, prior) } : {}),

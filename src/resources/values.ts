@@ -68,12 +68,18 @@ export function valueEqual(a: Attribute, x: unknown, y: unknown): boolean {
     case 'json':
       return jsonEqual(x, y);
     case 'list':
-      return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => v === y[i]);
+      return Array.isArray(x) && Array.isArray(y) && sameItems(x, y);
     case 'object':
       return attributeList(a.attributes).every(({ name, attribute }) => valueEqual(attribute, (x as State)[name], (y as State)[name]));
     default:
       return x === y;
   }
+}
+
+function sameItems(x: readonly unknown[], y: readonly unknown[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 /**

@@ -277,9 +277,15 @@ export function driftLines(changes: ReadonlyArray<AttributeDrift>, sensitiveName
 }
 
 /** Sensitive attribute names per address, so drift of the same object is masked too. */
-export function sensitiveByAddress(plan: Plan): Map<string, Set<string>> {
-  const map = new Map<string, Set<string>>();
-  for (const c of plan.changes) map.set(c.address, new Set(c.sensitive));
+export function sensitiveByAddress(plan: Plan): Map<string, ReadonlySet<string>> {
+  const map = new Map<string, ReadonlySet<string>>();
+  // Objects of one kind share their list of sensitive names: one set per list.
+  const setOf = new Map<readonly string[], ReadonlySet<string>>();
+  for (const c of plan.changes) {
+    let names = setOf.get(c.sensitive);
+    if (!names) setOf.set(c.sensitive, (names = new Set(c.sensitive)));
+    map.set(c.address, names);
+  }
   return map;
 }
 
