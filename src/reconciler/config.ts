@@ -238,11 +238,11 @@ export function parseConfiguration(
       }
     }
   }
-  const references = [
-    ...[...templates.values()].flatMap((o) => o.references.map((reference) => ({ address: o.address, reference }))),
-    ...locals.references,
-    ...[...outputs.values()].flatMap((o) => o.references.map((reference) => ({ address: `output.${o.name}`, reference }))),
-  ];
+  // Most objects reference nothing: only references are listed, nothing per object.
+  const references: Array<{ address: string; reference: Reference }> = [];
+  for (const o of templates.values()) for (const reference of o.references) references.push({ address: o.address, reference });
+  references.push(...locals.references);
+  for (const o of outputs.values()) for (const reference of o.references) references.push({ address: `output.${o.name}`, reference });
   for (const { address, reference } of references) {
     if (reference.target.startsWith(`data.${REMOTE_STATE_TYPE}.`) && remoteStates.has(reference.target.split('.')[2])) continue;
     const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target));
