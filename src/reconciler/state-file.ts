@@ -15,7 +15,8 @@ export function localStateFile(path: string): StateStorage {
     journal: journalFile(path),
     read: async () => {
       try {
-        const text = await fs.readFile(path, 'utf8');
+        // Decoded at once: read with an encoding, the text is built piece by piece and copied again to be parsed.
+        const text = (await fs.readFile(path)).toString('utf8');
         // Terraform creates the file empty when it takes its lock on a new state.
         return isBlank(text) ? undefined : text;
       } catch (err) {
