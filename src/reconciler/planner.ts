@@ -126,14 +126,17 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   return { plan, data };
 }
 
+/** Every address: a plan without `--target` (no set of every address made). */
+const EVERYTHING: Pick<ReadonlySet<string>, 'has'> = { has: () => true };
+
 function selectTargets(
   opts: PlanOptions,
   deps: ReturnType<typeof dependencies>,
   recorded: ReadonlyMap<string, unknown>,
   diagnostics: Diagnostic[],
-): Set<string> {
+): Pick<ReadonlySet<string>, 'has'> {
+  if (opts.targets.length === 0) return EVERYTHING;
   const everything = new Set([...deps.keys(), ...recorded.keys()]);
-  if (opts.targets.length === 0) return everything;
   // A block's address targets all its instances, as in Terraform.
   const targets = opts.targets.flatMap((t) => (everything.has(t) ? [t] : [...everything].filter((a) => blockOf(a) === t && a !== t)));
   for (const t of opts.targets) {
