@@ -64,7 +64,7 @@ function plainTree(root: unknown, maxDepth: number, replace: ((object: object) =
     }
     const copy = inPlace ? (Object.setPrototypeOf(source, NOTHING_INHERITED) as Record<string, unknown>) : plainObject();
     const keys = Object.keys(source);
-    // Indexed: every object of a large document passes here, where for-of makes an object per key.
+    // By index, as in normalize (resources/values.ts): every object of a large document passes here.
     for (let i = 0; i < keys.length; i++) if (!convertInto(copy, keys[i], (source as Record<string, unknown>)[keys[i]], depth + 1)) return TOO_DEEP;
     return copy;
   };

@@ -347,7 +347,7 @@ function declaredObject(
   const provider = collect(() => providerReference(address, body.provider)) ?? PROVIDER_TYPE;
   const config = plainObject() as State;
   const keys = Object.keys(body);
-  // Indexed: runs for every declared object, where for-of over entries makes objects per key.
+  // By index, as in normalize (resources/values.ts): once per declared object.
   for (let i = 0; i < keys.length; i++) {
     const v = body[keys[i]];
     if (!META.has(keys[i])) config[keys[i]] = hasMetadata(v) ? withoutMetadata(v) : v;

@@ -89,7 +89,8 @@ function sameItems(x: readonly unknown[], y: readonly unknown[]): boolean {
 export function normalize(attributes: Attributes, input: State | null | undefined): State {
   const out: State = {};
   const list = attributeList(attributes);
-  // Indexed: runs for every object, mostly before V8 optimizes it, where for-of makes an object per step.
+  // By index: this runs for every object, much of it before V8 optimizes the code, and until then
+  // for-of makes an object at every step. The other per-object loops do the same.
   for (let i = 0; i < list.length; i++) {
     const { name, attribute: a } = list[i];
     let v = input?.[name];
