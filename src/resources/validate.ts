@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AttributePath, Problem } from '../diagnostics';
 import { attributeList, type Attribute, type Attributes } from './attributes';
 import type { AnyKind, RuleViolation, State } from './declaration';
-import { hasOwn, isRecord } from '../plain-json';
+import { hasOwn, isRecord, NO_ITEMS } from '../plain-json';
 import { isUnknown, normalize, parseJson } from './values';
 
 /** Describes a found value briefly, for problem reports. */
@@ -102,17 +102,17 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
 
 /** The problems of one value at `at`.`key`; its path is made only for a problem (most values have none). */
 function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string): readonly RuleViolation[] {
-  if (isUnknown(v)) return NO_VIOLATIONS;
+  if (isUnknown(v)) return NO_ITEMS;
   if (!hasType[a.type](v)) {
     return [{ code: 'invalid_type', path: [...at, key], expected: typeWords(a), found: describeFound(v), message: 'Wrong type.' }];
   }
   switch (a.type) {
     case 'string':
-      return a.check ? zodViolations(a.check, v, at, key, typeWords(a)) : NO_VIOLATIONS;
+      return a.check ? zodViolations(a.check, v, at, key, typeWords(a)) : NO_ITEMS;
     case 'json':
       return parseJson(v) === undefined
         ? [{ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describeFound(v), message: 'Not valid JSON.' }]
-        : NO_VIOLATIONS;
+        : NO_ITEMS;
     case 'list': {
       const path = [...at, key];
       const items = v as unknown[];
@@ -133,16 +133,13 @@ function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string): r
     case 'object':
       return checkAttributes(a.attributes, v as State, [...at, key]);
     default:
-      return NO_VIOLATIONS;
+      return NO_ITEMS;
   }
 }
 
-/** Shared by every valid value. */
-const NO_VIOLATIONS: readonly RuleViolation[] = Object.freeze([]);
-
 function zodViolations(schema: z.ZodType, v: unknown, at: AttributePath, key: string | number, expected: string): readonly RuleViolation[] {
   const r = schema.safeParse(v);
-  if (r.success) return NO_VIOLATIONS;
+  if (r.success) return NO_ITEMS;
   return r.error.issues.map((issue) => ({
     code: issue.code === 'invalid_format' || issue.code === 'invalid_value' ? 'invalid_value' : issue.code,
     path: [...at, key, ...(issue.path as (string | number)[])],
