@@ -7,8 +7,9 @@ const ROOT = join(__dirname, '..', '..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
- * The launcher (bin/tenantform.js) in a package folder of its own: a copy of the launcher and
- * of the built bundle, with the checkout's compiled modules and dependencies linked in.
+ * The launcher (bin/tenantform.js) in a package folder of its own: a copy of the launcher, of
+ * the built bundle and of its V8 settings, with the checkout's compiled modules and dependencies
+ * linked in.
  */
 describe('the tenantform launcher', () => {
   let pkg: string;
@@ -26,6 +27,8 @@ describe('the tenantform launcher', () => {
     copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
     copyFileSync(join(ROOT, 'bin', 'tenantform.js'), join(pkg, 'bin', 'tenantform.js'));
     copyFileSync(join(ROOT, 'dist', 'tenantform.cjs'), bundle());
+    // The V8 settings the launcher makes: the cache must stay valid under them.
+    copyFileSync(join(ROOT, 'dist', 'v8-flags.js'), join(pkg, 'dist', 'v8-flags.js'));
     symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   });
   afterEach(() => rmSync(pkg, { recursive: true, force: true }));
