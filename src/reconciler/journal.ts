@@ -1,9 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { reconcilerErrors } from '../errors';
 import { parseInstanceAddress } from './addresses';
 import { addressOf, withInstance, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
-import { writeAtomically, writeSynced } from './state-file';
+import { readStateText, writeAtomically, writeSynced } from './state-file';
 
 /**
  * The apply journal: what an apply changes in the state, appended beside the state as it
@@ -51,13 +50,8 @@ export function journalFile(statePath: string): JournalStore {
     restart: (header) => writeAtomically(path, `${header}\n`, { backup: false }),
     append: (lines) => writeSynced(path, `${lines.join('\n')}\n`, 'a'),
     read: async () => {
-      let text: string;
-      try {
-        text = await fs.readFile(path, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
-      }
+      const text = await readStateText(path);
+      if (text === undefined) return undefined;
       const lines = text.split('\n');
       // Only complete lines count: the text after the last newline may be a torn write.
       return { header: lines[0], lines: lines.slice(1, -1) };

@@ -14,18 +14,23 @@ export function localStateFile(path: string): StateStorage {
     location: path,
     journal: journalFile(path),
     read: async () => {
-      try {
-        // Decoded at once: read with an encoding, the text is built piece by piece and copied again to be parsed.
-        const text = (await fs.readFile(path)).toString('utf8');
-        // Terraform creates the file empty when it takes its lock on a new state.
-        return isBlank(text) ? undefined : text;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
-      }
+      const text = await readStateText(path);
+      // Terraform creates the file empty when it takes its lock on a new state.
+      return text === undefined || isBlank(text) ? undefined : text;
     },
     write: (text) => writeAtomically(path, text),
   };
+}
+
+/** The text of a state-side file (the state, its journal); undefined when there is none. */
+export async function readStateText(path: string): Promise<string | undefined> {
+  try {
+    // Decoded at once: read with an encoding, the text is built piece by piece and copied again to be parsed.
+    return (await fs.readFile(path)).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+  }
 }
 
 /** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
