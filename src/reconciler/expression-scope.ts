@@ -304,9 +304,11 @@ function walkTemplates(value: unknown, at: AttributePath, visit: (text: string, 
         path.pop();
       }
     } else if (v !== null && typeof v === 'object') {
-      for (const key of Object.keys(v)) {
-        path.push(key);
-        walk((v as Record<string, unknown>)[key]);
+      // By index, as in normalize (resources/values.ts): every declared object passes here.
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        path.push(keys[i]);
+        walk((v as Record<string, unknown>)[keys[i]]);
         path.pop();
       }
     }
