@@ -3,6 +3,7 @@
  * control endpoints onto one `node:http` server.
  */
 import * as http from 'node:http';
+import { channel } from 'node:diagnostics_channel';
 import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { accountRoutes } from './accounts';
@@ -39,6 +40,25 @@ export interface RunningEmulator {
   world(): WorldSummary;
   close(): Promise<void>;
 }
+
+/** One request the emulator answered, as observers of `exchangeChannel` see it. */
+export interface Exchange {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  requestBody: Buffer;
+  status: number;
+  responseBody: unknown;
+  /** The answer is an injected fault (429, 5xx), not the platform's behaviour. */
+  injected: boolean;
+}
+
+/**
+ * Every answered /api and token request is published here, for observers such as the contract
+ * tests; nothing is built while nobody listens.
+ */
+export const exchangeChannel = channel('tenantform.emulator.exchange');
 
 const TOKEN_PATHS = new Set(['/api/2/idp/token', '/bc/idp/token']);
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -105,6 +125,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     }
 
     let reply: Reply;
+    let injected = false;
+    const publish = () => {
+      if (exchangeChannel.hasSubscribers && !path.startsWith('/_emulator/')) {
+        const exchange: Exchange = { method, path, query: url.searchParams, headers: req.headers, requestBody: raw, status: reply.status, responseBody: reply.body, injected };
+        exchangeChannel.publish(exchange);
+      }
+    };
     try {
       if (path.startsWith('/_emulator/')) {
         reply = handleControl(method, path, raw, store, faults);
@@ -121,10 +148,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
           done('dropped');
           return;
         }
+        injected = decision.kind === 'too_many_requests' || decision.kind === 'server_error';
         if (decision.kind === 'too_many_requests') reply = errorReply(errorsFor[api].tooManyRequests(decision.retryAfterSeconds));
         else if (decision.kind === 'server_error') reply = errorReply(errorsFor[api].serverError(decision.status));
         else reply = await router.dispatch({ method, path, query: url.searchParams, headers: req.headers, rawBody: raw }, tokens, store);
         if (decision.kind === 'lose_answer') {
+          publish();
           req.socket.destroy();
           done(`${reply.status} answer lost`);
           return;
@@ -139,6 +168,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         reply = errorReply(errorsFor[api].serverError(500));
       }
     }
+    publish();
     send(res, reply);
     done(reply.status);
   };

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { configWith, infra, run, start, startWorld, writeConfig, type World } from './helpers';
+import { exchangeChannel, type Exchange } from '../../src/emulator';
+import { configWith, infra, run, start, startWorld, writeConfig, type CliResult, type World } from './helpers';
 
 function readState(world: World, file = 'terraform.main.tfstate') {
   return JSON.parse(readFileSync(join(world.dir, file), 'utf8'));
@@ -96,19 +98,25 @@ describe('crashes and locking', () => {
       },
     };
     const file = writeConfig(world, configWith(resources));
-    world.emulator.setFaults({ latency_ms: 250 });
-    const { child, result } = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
-    let killed = false;
-    child.stderr!.on('data', (chunk: Buffer) => {
-      if (!killed && chunk.toString().includes('Creation complete')) {
-        killed = true;
-        // The next create is in flight: its request reaches the platform, its answer never the state.
-        setTimeout(() => child.kill('SIGKILL'), 60);
-      }
-    });
-    const crashed = await result;
+    // The kill lands on an event, not a moment: when the platform has processed the second create
+    // and before its answer leaves, so that create reaches the platform and never the state.
+    let creates = 0;
+    let child: ChildProcess | undefined;
+    const killOnSecondCreate = (message: unknown) => {
+      const exchange = message as Exchange;
+      if (exchange.method === 'POST' && (exchange.path === '/api/2/infra' || exchange.path === '/api/2/reports') && ++creates === 2) child?.kill('SIGKILL');
+    };
+    exchangeChannel.subscribe(killOnSecondCreate);
+    let crashed: CliResult;
+    try {
+      const started = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
+      child = started.child;
+      crashed = await started.result;
+    } finally {
+      exchangeChannel.unsubscribe(killOnSecondCreate);
+    }
     expect(crashed.signal).toBe('SIGKILL');
-    world.emulator.setFaults({ latency_ms: 0 });
+    expect(creates).toBe(2);
 
     const state = readState(world);
     expect(state.version).toBe(4);
