@@ -13,6 +13,7 @@ import {
   PoolRegistry,
   send,
   transportFailure,
+  USER_AGENT,
   type BaseUrl,
   type HttpRequest,
   type HttpResponse,
@@ -320,7 +321,7 @@ export class PlatformCore {
     const idempotent = spec.idempotent ?? method !== 'POST';
 
     const once = async (token: string, attempt: number): Promise<HttpResponse> => {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const t0 = Date.now();
       try {

@@ -100,6 +100,9 @@ export class PoolRegistry {
   }
 }
 
+/** Names the caller to the platform (and lets the contract tests tell tenantform's requests apart). */
+export const USER_AGENT = `tenantform/${(require('../../package.json') as { version: string }).version}`;
+
 export interface HttpRequest {
   origin: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';

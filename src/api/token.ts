@@ -6,7 +6,7 @@
  * it used so that the next caller gets a fresh one.
  */
 import { inspect } from 'node:util';
-import { encodeForm } from './http';
+import { encodeForm, USER_AGENT } from './http';
 import type { TokenResponse } from './schemas';
 
 export const TOKEN_PATH = '/api/2/idp/token';
@@ -19,6 +19,7 @@ export function tokenRequest(clientId: string, clientSecret: string): { headers:
       authorization: `Basic ${basic}`,
       'content-type': 'application/x-www-form-urlencoded',
       accept: 'application/json',
+      'user-agent': USER_AGENT,
     },
     body: encodeForm({ grant_type: 'client_credentials' }),
   };
