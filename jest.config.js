@@ -4,6 +4,8 @@ module.exports = {
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  // Every exchange with an emulator is checked against the vendor's references (test/contract).
+  setupFilesAfterEnv: ['<rootDir>/test/contract/setup.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
