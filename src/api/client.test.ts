@@ -229,7 +229,7 @@ describe('agents and agent update settings', () => {
 
     const acme = tenant('Acme Manufacturing');
     const seen: string[] = [];
-    for await (const a of client.agents({ tenantId: acme, limit: 1 })) seen.push(a.tenant_id);
+    for await (const a of client.agents({ tenantId: acme, limit: 1 })) seen.push(a.tenant.id);
     expect(seen.length).toBe(world.agents['Acme Manufacturing']?.length);
     expect(new Set(seen)).toEqual(new Set([acme]));
   });
@@ -305,7 +305,7 @@ describe('event manager', () => {
 describe('alert manager', () => {
   test('register a type, read it, raise an alert, list it', async () => {
     const type = `TenantformDrift${Date.now()}`;
-    await client.registerAlertTypes([{ id: type, severity: 'warning', enabled: true, category: 'tenantform' }]);
+    await client.registerAlertTypes([{ id: type, severity: 'warning', enabled: true, category: 'tenantform', contextKeys: [], searchableDetails: [], supportedOS: [] }]);
     expect(await client.getAlertType(type)).toMatchObject({ id: type });
     const customer = tenant('Globex Retail');
     const id = await client.createAlert({ type, tenantID: customer, severity: 'warning', details: { drifted: 3 } });

@@ -18,6 +18,25 @@ describe('emulator: agent management', () => {
   afterAll(() => e.close());
 
   describe('agent listing', () => {
+    const VENDOR_AGENT_MEMBERS = [
+      'auto_update', 'core_version', 'enabled', 'hostname', 'id', 'installer_version', 'meta', 'name', 'online',
+      'platform', 'registration_date', 'registration_id', 'tenant', 'timezone', 'units',
+    ];
+    interface Listed {
+      id: string;
+      hostname: string;
+      online: boolean;
+      tenant: { id: string; name: string };
+      platform: { family: string; arch: string };
+      units: Array<{ name: string; version: { current: { build: string }; latest?: { build: string } } }>;
+      core_version: { current: { build: string }; latest?: { build: string } };
+      installer_version: { current: Record<string, number>; latest?: Record<string, number> };
+      unattended_update?: { automatic: boolean; update_channel: string; status: string; inherited_from_tenant_id?: string };
+      auto_update: boolean;
+    }
+    const upToDate = (a: Listed): boolean =>
+      a.core_version.current.build === a.core_version.latest?.build && a.units.every((u) => u.version.current.build === u.version.latest?.build);
+
     test('three agents per customer; the barrier customer is left out of its ancestors’ listings', async () => {
       expect(Object.keys(w.agents).sort()).toEqual(
         ['Acme Manufacturing', 'Globex Retail', 'Initech Finance', 'Stark Logistics', 'Umbrella Health', 'Wayne Legal'].sort(),
@@ -25,16 +44,50 @@ describe('emulator: agent management', () => {
       const all = await api.get(`${BASE}/agents`);
       expect(all.status).toBe(200);
       expect(all.json.items).toHaveLength(15);
-      expect(all.json.paging.cursors.after).toBeUndefined();
-      const tenants = new Set(all.json.items.map((a: { tenant_id: string }) => a.tenant_id));
+      expect(all.json.paging).toEqual({ cursors: {} });
+      const tenants = new Set(all.json.items.map((a: Listed) => a.tenant.id));
       expect(tenants.has(tenant('Initech Finance'))).toBe(false);
-      const agent = all.json.items[0];
-      expect(Object.keys(agent).sort()).toEqual(['hostname', 'id', 'online', 'os_family', 'tenant_id', 'unit', 'up_to_date']);
+      for (const a of all.json.items as Listed[]) {
+        // the vendor's Agent: every required member, none of the flat members of old
+        expect(Object.keys(a)).toEqual(expect.arrayContaining(VENDOR_AGENT_MEMBERS));
+        for (const flat of ['tenant_id', 'os_family', 'up_to_date', 'unit']) expect(a).not.toHaveProperty(flat);
+      }
 
       const partner = await api.get(`${BASE}/agents?tenant_id=${tenant('Northwind Partner')}`);
       expect(partner.json.items).toHaveLength(6);
       const behindBarrier = await api.get(`${BASE}/agents?tenant_id=${tenant('Initech Finance')}`);
       expect(behindBarrier.json.items).toHaveLength(3);
+    });
+
+    test('an agent in the vendor’s nested shape', async () => {
+      const id = agentOf('Acme Manufacturing');
+      const res = await api.get(`${BASE}/agents?tenant_id=${tenant('Acme Manufacturing')}&hostname=acme-manufacturing-host-01`);
+      expect(res.json.items).toHaveLength(1);
+      const a = res.json.items[0];
+      expect(a).toEqual({
+        id,
+        name: 'acme-manufacturing-host-01',
+        hostname: 'acme-manufacturing-host-01',
+        tenant: { id: tenant('Acme Manufacturing'), name: 'Acme Manufacturing' },
+        platform: { family: 'WINDOWS', arch: 'X64', name: 'Microsoft Windows Server 2022 Standard', version_major: 10, version_minor: 0 },
+        online: true,
+        enabled: true,
+        auto_update: true,
+        registration_date: expect.stringMatching(/^2024-0[12]-\d\dT\d\d:\d\d:00Z$/),
+        registration_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        timezone: expect.stringMatching(/^(UTC|[+-](?:[01]\d|2[0-3])[0-5]\d)$/),
+        meta: {},
+        installer_version: { current: { major: 24, minor: 6, build_number: 38396 }, latest: { major: 24, minor: 6, build_number: 38396 } },
+        core_version: {
+          current: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' },
+          latest: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' },
+        },
+        units: [{ name: 'servers', version: { current: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' }, latest: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' } } }],
+        // the seeded master settings of the root apply
+        unattended_update: { automatic: true, update_channel: 'STABLE', status: 'OK', inherited_from_tenant_id: w.rootTenantId },
+      });
+      // the same on every read
+      expect((await api.get(`${BASE}/agents?tenant_id=${tenant('Acme Manufacturing')}&hostname=acme-manufacturing-host-01`)).json.items[0]).toEqual(a);
     });
 
     test('limit and after page through the agents in hostname order with the filters kept', async () => {
@@ -54,12 +107,44 @@ describe('emulator: agent management', () => {
       expect((await api.get(`${BASE}/agents?after=abc&online=true`)).status).toBe(400);
     });
 
-    test('filters: online, os_family, hostname masks, order', async () => {
+    test('before pages back; after and before take no other parameter than limit', async () => {
+      const first = await api.get(`${BASE}/agents?tenant_id=${tenant('Southridge Partner')}&limit=4`);
+      expect(first.json.paging.cursors.before).toBeUndefined();
+      const second = await api.get(`${BASE}/agents?after=${encodeURIComponent(first.json.paging.cursors.after)}&limit=4`);
+      expect(second.status).toBe(200);
+      const back = await api.get(`${BASE}/agents?before=${encodeURIComponent(second.json.paging.cursors.before)}`);
+      expect(back.status).toBe(200);
+      expect(back.json.items.map((a: Listed) => a.id)).toEqual(first.json.items.map((a: Listed) => a.id));
+      expect(back.json.paging.cursors.before).toBeUndefined();
+      expect(back.json.paging.cursors.after).toBeDefined();
+
+      const after = encodeURIComponent(first.json.paging.cursors.after);
+      for (const extra of ['online=true', `tenant_id=${tenant('Southridge Partner')}`, 'hostname=x', `before=${after}`]) {
+        const res = await api.get(`${BASE}/agents?after=${after}&${extra}`);
+        expect([extra, res.status]).toEqual([extra, 400]);
+        expect(res.json).toMatchObject({ domain: 'AGENT_MANAGER', code: 'BAD_REQUEST' });
+      }
+      expect((await api.get(`${BASE}/agents?before=${encodeURIComponent(second.json.paging.cursors.before)}&up_to_date=true`)).status).toBe(400);
+      // a cursor is for its own direction
+      expect((await api.get(`${BASE}/agents?before=${after}`)).status).toBe(400);
+    });
+
+    test('filters: online, os_family, up_to_date, unit, hostname masks, order', async () => {
       const online = await api.get(`${BASE}/agents?online=false`);
-      expect(online.json.items.every((a: { online: boolean }) => !a.online)).toBe(true);
+      expect(online.json.items.every((a: Listed) => !a.online)).toBe(true);
       expect(online.json.items.length).toBeGreaterThan(0);
       const linux = await api.get(`${BASE}/agents?os_family=linux`);
-      expect(linux.json.items.every((a: { os_family: string }) => a.os_family === 'LINUX')).toBe(true);
+      expect(linux.json.items.length).toBeGreaterThan(0);
+      expect(linux.json.items.every((a: Listed) => a.platform.family === 'LINUX')).toBe(true);
+      const stale = await api.get(`${BASE}/agents?up_to_date=false`);
+      expect(stale.json.items.length).toBeGreaterThan(0);
+      expect(stale.json.items.every((a: Listed) => !upToDate(a))).toBe(true);
+      const current = await api.get(`${BASE}/agents?up_to_date=true`);
+      expect(current.json.items.every((a: Listed) => upToDate(a))).toBe(true);
+      expect(stale.json.items.length + current.json.items.length).toBe(15);
+      const servers = await api.get(`${BASE}/agents?unit=servers`);
+      expect(servers.json.items).toHaveLength(5);
+      expect(servers.json.items.every((a: Listed) => a.units.some((u) => u.name === 'servers'))).toBe(true);
       const mask = await api.get(`${BASE}/agents?hostname=hlike(acme)`);
       expect(mask.json.items).toHaveLength(3);
       const desc = await api.get(`${BASE}/agents?order=desc(hostname)&limit=1`);
@@ -67,6 +152,18 @@ describe('emulator: agent management', () => {
       const bad = await api.get(`${BASE}/agents?tenant_id=00000000-0000-4000-8000-000000000000`);
       expect(bad.status).toBe(400);
       expect(bad.json).toMatchObject({ domain: 'AGENT_MANAGER', code: 'BAD_REQUEST' });
+      expect((await api.get(`${BASE}/agents?os_family=BEOS`)).status).toBe(400);
+    });
+
+    test('an agent’s own update settings show as its unattended update and auto_update', async () => {
+      const id = agentOf('Stark Logistics', 1);
+      const listed = async (): Promise<Listed> =>
+        ((await api.get(`${BASE}/agents?tenant_id=${tenant('Stark Logistics')}`)).json.items as Listed[]).find((a) => a.id === id) as Listed;
+      expect((await api.put(`${BASE}/agent_update_settings`, { items: [{ agent_id: id, update_channel: 'CURRENT', automatic: false }] })).status).toBe(204);
+      expect(await listed()).toMatchObject({ auto_update: false, unattended_update: { automatic: false, update_channel: 'CURRENT', status: 'OK' } });
+      expect((await listed()).unattended_update).not.toHaveProperty('inherited_from_tenant_id');
+      expect((await api.delete(`${BASE}/agent_update_settings/${id}`)).status).toBe(204);
+      expect(await listed()).toMatchObject({ auto_update: true, unattended_update: { automatic: true, update_channel: 'STABLE', inherited_from_tenant_id: w.rootTenantId } });
     });
   });
 

@@ -1,7 +1,10 @@
 /**
  * Agent management interface (`/api/agent_manager/v2`): agent listing and unattended agent
- * update settings with the resolution rules of spec 02.
+ * update settings with the resolution rules of spec 02. Agents are answered in the vendor's shape
+ * (test/contract/vendor/agents-v2.openapi.json, `Agent`), rendered from the stored agents by
+ * ./agent-view.
  */
+import { OS_FAMILIES, resolveMaster, vendorAgent, type VendorAgent } from './agent-view';
 import { agentBadRequest, agentError } from './errors';
 import {
   decodeCursor,
@@ -59,8 +62,6 @@ interface AgentQuery {
   limit: number;
 }
 
-const OS_FAMILIES = ['UNKNOWN', 'WINDOWS', 'LINUX', 'MACOSX', 'SOLARIS'];
-
 function parseAgentQuery(ctx: RequestContext): AgentQuery {
   const q = ctx.query;
   const tenantId = q.get('tenant_id') ?? ctx.caller.tenantId;
@@ -74,7 +75,7 @@ function parseAgentQuery(ctx: RequestContext): AgentQuery {
   }
   const os = q.get('os_family');
   if (os !== null) {
-    if (!OS_FAMILIES.includes(os.toUpperCase())) throw agentBadRequest(`os_family must be one of ${OS_FAMILIES.join(', ')}`);
+    if (!(OS_FAMILIES as readonly string[]).includes(os.toUpperCase())) throw agentBadRequest(`os_family must be one of ${OS_FAMILIES.join(', ')}`);
     out.os_family = os.toUpperCase();
   }
   const hostname = q.get('hostname');
@@ -108,37 +109,54 @@ function hostnameMatches(filter: string, hostname: string): boolean {
   return h.includes(needle);
 }
 
-function listAgents(ctx: RequestContext): Reply {
+/** A listing cursor: the query, a position and its direction (`a` items from `o` on, `b` items before `o`). */
+interface AgentCursor {
+  q: AgentQuery;
+  o: number;
+  d?: 'a' | 'b';
+}
+
+/** The query and the page bounds of a request: a first page, or `after`/`before` with at most `limit`. */
+function pageRequest(ctx: RequestContext): { query: AgentQuery; from: number; direction: 'a' | 'b' } {
   const after = ctx.query.get('after');
-  let query: AgentQuery;
-  let offset = 0;
-  if (after !== null) {
-    const others = [...ctx.query.keys()].filter((k) => k !== 'after' && k !== 'limit');
-    if (others.length > 0) throw agentBadRequest(`after cannot be combined with ${others.join(', ')}`);
-    const state = decodeCursor<{ q: AgentQuery; o: number }>(after);
-    if (state === undefined || !isObject(state.q) || typeof state.o !== 'number') throw agentBadRequest('after is not a cursor of this listing');
-    query = state.q;
-    offset = state.o;
-    if (ctx.query.get('limit') !== null) query = { ...query, limit: parseLimit(ctx.query.get('limit')) };
-  } else {
-    query = parseAgentQuery(ctx);
+  const before = ctx.query.get('before');
+  const cursor = after ?? before;
+  if (cursor === null) return { query: parseAgentQuery(ctx), from: 0, direction: 'a' };
+  const name = after !== null ? 'after' : 'before';
+  // agents-v2 reference: x-exclusive-with-all-but-limit [after, before]
+  const others = [...new Set(ctx.query.keys())].filter((k) => k !== name && k !== 'limit');
+  if (others.length > 0) throw agentBadRequest(`${name} cannot be combined with ${others.join(', ')}`);
+  const state = decodeCursor<AgentCursor>(cursor);
+  const direction = name === 'after' ? 'a' : 'b';
+  if (state === undefined || !isObject(state.q) || typeof state.o !== 'number' || (state.d ?? 'a') !== direction) {
+    throw agentBadRequest(`${name} is not a cursor of this listing`);
   }
+  let query = state.q;
+  if (ctx.query.get('limit') !== null) query = { ...query, limit: parseLimit(ctx.query.get('limit')) };
+  return { query, from: state.o, direction };
+}
+
+function listAgents(ctx: RequestContext): Reply {
+  const { query, from, direction } = pageRequest(ctx);
   const tenants = tenantsSeenFrom(ctx.store, query.tenant_id);
-  const matches = ctx.store.world.agents
+  const matches: VendorAgent[] = ctx.store.world.agents
     .filter((a) => tenants.has(a.tenant_id))
+    .filter((a) => query.up_to_date === undefined || a.up_to_date === query.up_to_date)
+    .map((a) => vendorAgent(ctx.store, a))
     .filter((a) => query.hostname === undefined || hostnameMatches(query.hostname, a.hostname))
     .filter((a) => query.online === undefined || a.online === query.online)
-    .filter((a) => query.up_to_date === undefined || a.up_to_date === query.up_to_date)
-    .filter((a) => query.os_family === undefined || a.os_family === query.os_family)
-    .filter((a) => query.unit === undefined || a.unit === query.unit)
+    .filter((a) => query.os_family === undefined || a.platform.family === query.os_family)
+    .filter((a) => query.unit === undefined || a.units.some((u) => u.name === query.unit))
     // spec 02: ordered by hostname, ties ascending by agent id
     .sort((a, b) => (query.order === 'asc' ? 1 : -1) * a.hostname.localeCompare(b.hostname) || a.id.localeCompare(b.id));
-  const page = query.limit === 0 ? matches.slice(offset) : matches.slice(offset, offset + query.limit);
-  const next = offset + page.length;
-  const cursors: Record<string, string> = {};
-  // platform-interface: agents listing ({items, paging: {cursors: {after?}}})
-  if (next < matches.length) cursors.after = encodeCursor({ q: query, o: next });
-  return json(200, { items: page, paging: { cursors } });
+  // `after` pages from its position on; `before` pages up to (not including) its position.
+  const start = direction === 'a' ? Math.min(from, matches.length) : query.limit === 0 ? 0 : Math.max(0, Math.min(from, matches.length) - query.limit);
+  const end = direction === 'a' ? (query.limit === 0 ? matches.length : Math.min(matches.length, start + query.limit)) : Math.min(from, matches.length);
+  const cursors: { after?: string; before?: string } = {};
+  // agents-v2 reference: AgentCollection {items, paging: {cursors: {after?, before?}}}
+  if (end < matches.length) cursors.after = encodeCursor({ q: query, o: end, d: 'a' } satisfies AgentCursor);
+  if (start > 0) cursors.before = encodeCursor({ q: query, o: start, d: 'b' } satisfies AgentCursor);
+  return json(200, { items: matches.slice(start, end), paging: { cursors } });
 }
 
 // ---------------------------------------------------------------- unattended update settings
@@ -193,17 +211,6 @@ function putSettings(ctx: RequestContext): Reply {
   }
   ctx.store.save();
   return noContent(); // GAPS: PUT response (204, no body)
-}
-
-/** spec 02: own master settings, else the nearest ancestor's, never looking above a visibility barrier. */
-function resolveMaster(store: Store, tenantId: string): AgentUpdateSettings | undefined {
-  const byTenant = store.world.agentUpdateSettings.byTenant;
-  for (const t of store.pathUp(tenantId)) {
-    const own = byTenant[t.id];
-    if (own !== undefined) return own;
-    if (t.barrier) return undefined;
-  }
-  return undefined;
 }
 
 function masterFlag(ctx: RequestContext): boolean {
