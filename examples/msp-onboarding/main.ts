@@ -56,8 +56,11 @@ class MspOnboarding extends TerraformStack {
     new OfferingItems(this, 'contoso_backup', {
       tenantId: contoso.id,
       applicationId: backup.id,
-      // Storage in gigabytes; null would mean unlimited.
-      items: JSON.stringify([{ name: 'storage', quota: { value: 1024, overage: 100 } }, { name: 'workstations', quota: { value: 50 } }]),
+      // Quotas are in the platform's measurement units: storage in bytes, so 1 TiB is
+      // 1099511627776 (1024 would be 1024 bytes), with 100 GiB (107374182400) of overage;
+      // workstations by count. null would mean unlimited. Without `infra_id`, the storage item
+      // is for the one storage component the partner offers (name it where there are several).
+      items: JSON.stringify([{ name: 'storage', quota: { value: 1099511627776, overage: 107374182400 } }, { name: 'workstations', quota: { value: 50 } }]),
     });
     const contosoAdmin = new User(this, 'contoso_admin', {
       tenantId: contoso.id,

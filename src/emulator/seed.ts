@@ -1,7 +1,7 @@
 /** The seeded world: a fixed tenant tree, the application catalogue, agents, topics and an API client. */
 import { SeededRandom, deriveSeed } from './prng';
-import { catalogueOf, offeringItem, UNLIMITED } from './offerings';
-import type { Agent, ApiClient, Application, EventType, OfferingItem, OwnSetting, Tenant, TenantKind, Topic, World } from './world';
+import { catalogueOf, offeringItem, storageComponentsFor, UNLIMITED } from './offerings';
+import type { Agent, ApiClient, Application, EventType, InfraComponent, OfferingItem, OwnSetting, Tenant, TenantKind, Topic, World } from './world';
 
 /** Scopes of the seeded API client: every scope that an emulated endpoint checks. */
 export const ALL_SCOPES: readonly string[] = [
@@ -89,7 +89,7 @@ export function seedWorld(seed: number): World {
       ...tenantDefaults(t.kind, SEED_TIME),
       barrier: t.barrier === true,
     };
-    if (t.kind === 'customer') tenant.pricing = { ...tenant.pricing, mode: 'production', production_start_date: SEED_TIME.slice(0, 10) };
+    if (t.kind === 'customer') tenant.pricing = { ...tenant.pricing, mode: 'production', production_start_date: SEED_TIME };
     tenants.push(tenant);
     byName.set(t.name, tenant);
   }
@@ -169,6 +169,35 @@ export function seedWorld(seed: number): World {
     status: 'enabled',
   };
 
+  // Storage is offered per storage infrastructure component (type infra, in bytes; vendor
+  // reference account-management-v2): one platform-owned storage, with a storage item wherever
+  // the application's items are, and partners' storage quota of 10 TiB (1 TiB overage) in bytes.
+  // Its id comes from a generator of its own, so that every other seeded id stays as it was.
+  const storageIds = new SeededRandom(deriveSeed(seed, 0x570));
+  const storage: InfraComponent = {
+    id: storageIds.uuid(),
+    owner_tenant_id: root.id,
+    location_id: storageIds.uuid(),
+    name: 'Cloud storage',
+    url: 'https://storage.cloud.example',
+    capabilities: ['backup', 'files_cloud'],
+    content_url: null,
+    content_mobile_url: null,
+    backend_type: null,
+    platform_owned: true,
+    version: 1,
+    readonly: true,
+  };
+  const partnerStorageQuota = { value: 10 * 2 ** 40, overage: 2 ** 40, version: 1 };
+  for (const t of tenants) {
+    for (const app of applications) {
+      if (t.kind !== 'root' && !(bindings[t.id] ?? []).includes(app.id)) continue;
+      for (const item of catalogueOf(app, storageComponentsFor(app, { [storage.id]: storage })).filter((i) => i.infra_id !== undefined)) {
+        offeringItems.push(offeringItem(app, item, t.id, 1, t.kind === 'partner' && item.name === 'storage' ? partnerStorageQuota : UNLIMITED));
+      }
+    }
+  }
+
   return {
     format: 'tenantform-emulator-world',
     formatVersion: 1,
@@ -180,7 +209,7 @@ export function seedWorld(seed: number): World {
     applications,
     bindings,
     settings,
-    infra: {},
+    infra: { [storage.id]: storage },
     reports: {},
     agents,
     agentUpdateSettings: {

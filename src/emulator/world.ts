@@ -35,7 +35,12 @@ export interface TenantPricing {
   production_start_date: string | null;
 }
 
-/** GAPS: offering item. Within a tenant, identified by (application_id, name, infra_id). */
+/**
+ * GAPS: offering item. Within a tenant, identified by (application_id, name, infra_id).
+ * The members are those of the vendor's reference (account-management-v2 `offeringItemList`
+ * items): a storage item is `type: infra` in `bytes`, with the `infra_id` of its storage
+ * infrastructure component; its quota is in bytes too.
+ */
 export interface OfferingItem {
   application_id: string;
   name: string;
@@ -45,9 +50,12 @@ export interface OfferingItem {
   /** 0 off, 1 on. */
   status: 0 | 1;
   type: 'count' | 'feature' | 'infra';
-  measurement_unit: string;
+  /** The reference's `measurementUnits`. */
+  measurement_unit: 'bytes' | 'quantity' | 'seconds' | 'n/a';
   locked?: boolean;
+  /** In `measurement_unit`: bytes for storage items. */
   quota?: Quota;
+  /** Infra items only: the infrastructure component the item is for. */
   infra_id?: string;
 }
 
@@ -83,6 +91,8 @@ export interface AccessPolicy {
   tenant_id: string;
   role_id: string;
   version: number;
+  created_at?: string;
+  updated_at?: string;
 }
 
 export interface Application {

@@ -1,9 +1,13 @@
-/** A tenant's offering items: listing, what a new child can get, and setting items and quotas. */
+/**
+ * A tenant's offering items: listing, what a new child can get, and setting items and quotas.
+ * Answers are the vendor reference's `offeringItemList` (`timestamp` beside `items`); storage
+ * items are per storage infrastructure component (`type: infra`, `bytes`, `infra_id`).
+ */
 import { accountBadRequest, accountError } from '../errors';
-import { catalogueOf, offeringItem, UNLIMITED } from '../offerings';
+import { catalogueOf, isStorageUsage, offeringItem, storageComponentsFor, UNLIMITED } from '../offerings';
 import { isObject, json, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import type { OfferingItem, Store, Tenant } from '../store';
-import { ADMIN_TENANTS, closedBody, PREFIX, requireVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
+import { ADMIN_TENANTS, closedBody, nowIso, PREFIX, requireVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
 
 const sameItem = (a: { application_id: string; name: string; infra_id?: string | undefined }, b: typeof a): boolean =>
   a.application_id === b.application_id && a.name === b.name && (a.infra_id ?? null) === (b.infra_id ?? null);
@@ -12,19 +16,26 @@ function itemsOf(store: Store, tenantId: string): OfferingItem[] {
   return store.world.offeringItems.filter((i) => i.tenant_id === tenantId);
 }
 
-/** GAPS: list a tenant's offering items (`edition` defaults to `standard`, `*` for all). */
+/** The reference's `offeringItemList`. */
+function itemList(items: OfferingItem[]): Reply {
+  return json(200, { timestamp: nowIso(), items });
+}
+
+/** GAPS: list a tenant's offering items (`edition` defaults to `standard`, `*` for all; `infra_uuid` keeps one component's items). */
 function filterItems(ctx: RequestContext, items: OfferingItem[]): OfferingItem[] {
   const edition = ctx.query.get('edition') ?? 'standard';
   const usages = queryList(ctx.query, 'usage_names');
   const status = ctx.query.get('status');
   const type = ctx.query.get('type');
+  const infra = ctx.query.get('infra_uuid');
   if (status !== null && status !== '0' && status !== '1') throw accountBadRequest('status', 'must be 0 or 1');
   return items.filter(
     (i) =>
       (edition === '*' || i.edition === edition) &&
       (usages.length === 0 || usages.includes(i.usage_name)) &&
       (status === null || String(i.status) === status) &&
-      (type === null || i.type === type),
+      (type === null || i.type === type) &&
+      (infra === null || i.infra_id === infra),
   );
 }
 
@@ -66,12 +77,23 @@ function putItems(ctx: RequestContext): Reply {
     if (raw.infra_id !== undefined && raw.infra_id !== null && (typeof raw.infra_id !== 'string' || !UUID_RE.test(raw.infra_id))) throw accountBadRequest(`${at}.infra_id`, 'must be a uuid');
     if (raw.status !== undefined && raw.status !== 0 && raw.status !== 1) throw accountBadRequest(`${at}.status`, 'must be 0 (off) or 1 (on)');
     const app = store.application(raw.application_id);
-    const known = app === undefined ? undefined : catalogueOf(app).find((c) => c.name === raw.name);
-    if (app === undefined || known === undefined) throw notAvailable(tenant, raw, 'the application offers no such item');
+    if (app === undefined) throw notAvailable(tenant, raw, 'the application offers no such item');
+    const catalogue = catalogueOf(app, storageComponentsFor(app, store.world.infra));
+    const infraId = typeof raw.infra_id === 'string' ? raw.infra_id : null;
+    const known = catalogue.find((c) => c.name === raw.name && (c.infra_id ?? null) === infraId);
+    if (known === undefined) {
+      // GAPS: offering item (a storage item is offered per storage infrastructure component: it is named by its infra_id)
+      if (app.usages.includes(raw.name) && isStorageUsage(raw.name)) {
+        if (infraId === null) throw accountBadRequest(`${at}.infra_id`, `is required: ${raw.name} is offered per storage infrastructure component`);
+        throw notAvailable(tenant, raw, `infrastructure component ${infraId} is no storage of this application`);
+      }
+      if (infraId !== null && catalogue.some((c) => c.name === raw.name)) throw notAvailable(tenant, raw, 'the item is not offered per infrastructure component');
+      throw notAvailable(tenant, raw, 'the application offers no such item');
+    }
     const key = { application_id: app.id, name: raw.name, ...(typeof raw.infra_id === 'string' ? { infra_id: raw.infra_id } : {}) };
     let item = next.find((x) => sameItem(x, key));
     if (item === undefined) {
-      item = { ...offeringItem(app, known, tenant.id, 0, UNLIMITED), ...(key.infra_id ? { infra_id: key.infra_id } : {}) };
+      item = offeringItem(app, known, tenant.id, 0, UNLIMITED);
       next.push(item);
     }
     if (raw.status !== undefined) item.status = raw.status as 0 | 1;
@@ -92,7 +114,7 @@ function putItems(ctx: RequestContext): Reply {
   // Items not named stay as they are.
   store.world.offeringItems = [...store.world.offeringItems.filter((i) => i.tenant_id !== tenant.id), ...next];
   store.save();
-  return json(200, { items: next });
+  return itemList(next);
 }
 
 /** A quota's version: 0 is valid (an unlimited quota that never changed). */
@@ -106,7 +128,8 @@ function availableForChild(ctx: RequestContext): Reply {
   const kind = ctx.query.get('kind');
   if (kind === null || !['partner', 'folder', 'customer', 'unit'].includes(kind)) throw accountBadRequest('kind', 'must be partner, folder, customer or unit');
   const own = itemsOf(ctx.store, tenant.id).filter((i) => i.status === 1);
-  return json(200, { items: filterItems(ctx, own).map(({ quota: _quota, tenant_id: _tenant, ...rest }) => ({ ...rest, status: 0 })) });
+  // The reference's items carry `tenant_id` (required): the tenant asked about, whose items these are.
+  return itemList(filterItems(ctx, own).map(({ quota: _quota, ...rest }) => ({ ...rest, status: 0 })));
 }
 
 export const offeringItemRoutes: Route[] = [
@@ -114,7 +137,7 @@ export const offeringItemRoutes: Route[] = [
     method: 'GET',
     pattern: `${PREFIX}/tenants/:tenant/offering_items`,
     scopes: VIEW_TENANTS,
-    handler: (ctx) => json(200, { items: filterItems(ctx, itemsOf(ctx.store, visibleTenant(ctx, ctx.params.tenant as string).id)) }),
+    handler: (ctx) => itemList(filterItems(ctx, itemsOf(ctx.store, visibleTenant(ctx, ctx.params.tenant as string).id))),
   },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/offering_items/available_for_child`, scopes: VIEW_TENANTS, handler: availableForChild },
   { method: 'PUT', pattern: `${PREFIX}/tenants/:tenant/offering_items`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putItems },

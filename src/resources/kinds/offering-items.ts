@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OfferingItem, OfferingItemWrite } from '../../api';
 import { isNotFound } from '../../api/errors';
+import { TenantformError } from '../../errors';
 import { attr, uuid } from '../attributes';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { splitImportId } from '../import-id';
@@ -21,6 +22,9 @@ const Items = z.array(Item).min(1);
 const ITEMS_EXPECTS =
   'a JSON list of items `{"name": "...", "infra_id"?: "<uuid>", "enabled"?: true, "quota"?: {"value": 100 or null, "overage"?: 10 or null}}`';
 
+/** 1 TiB in bytes: the unit of a storage item's quota. */
+const TIB = 2 ** 40;
+
 export const offeringItems = defineResource({
   type: 'tenantform_offering_items',
   description:
@@ -38,11 +42,13 @@ export const offeringItems = defineResource({
     items: attr.json({
       mode: 'required',
       description:
-        'The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota value or overage of null means unlimited.',
+        'The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota is in the item\'s measurement unit: bytes for storage (1 TiB is `1099511627776`), a count otherwise; a value or overage of null means unlimited. `infra_id` is the storage infrastructure component a storage item is for.',
     }),
   },
   notes: [
     'Items that are not listed are left as they are. An item removed from the list, or the whole resource destroyed, is turned off.',
+    'Quotas are in the item\'s measurement unit, as the platform has it: storage items (`type: infra`) are measured in bytes, so a storage quota of 1 TiB is `1099511627776` (not `1024`); other items count workloads or seats.',
+    'Storage is offered once per storage infrastructure component: a storage item is identified by its name and its `infra_id`. An item without `infra_id` of a name the platform offers per component is for the one component the tenant is offered it on (its own items, and what its parent offers a child); where there are several, the plan is refused with an error at `items[N].infra_id` listing them, and the item must say which.',
     'Every quota change carries the quota\'s current version; a quota changed by someone else in between is a version conflict.',
     'An item the parent tenant does not have on is refused by the platform with an error naming the item.',
     'Drift: `enabled` is compared for every listed item, the quota only where the configuration sets one.',
@@ -50,6 +56,15 @@ export const offeringItems = defineResource({
   check(config) {
     if (config.items === null || config.items === Unknown) return [];
     return checkItems(String(config.items));
+  },
+  // Which storage components an item without `infra_id` could be for is known only to the
+  // platform: read what the tenant is offered, so that an ambiguous item is refused by the plan.
+  async livePlanProblems(ctx, planned) {
+    if (typeof planned.tenant_id !== 'string' || typeof planned.application_id !== 'string' || typeof planned.items !== 'string') return [];
+    const items = parseItems(planned.items);
+    if (items.every((i) => i.infra_id !== undefined)) return [];
+    const offered = await offeredItems(ctx, planned);
+    return offered === null ? [] : resolveInfra(items, offered).problems;
   },
   importId: {
     format: '`<tenant_id>/<application_id>` (imports the items that are on)',
@@ -61,7 +76,8 @@ export const offeringItems = defineResource({
     config: {
       tenant_id: '${tenantform_tenant.contoso.id}',
       application_id: '${data.tenantform_application.backup.id}',
-      items: JSON.stringify([{ name: 'storage', quota: { value: 1024, overage: 100 } }, { name: 'workstations', quota: { value: 50 } }]),
+      // Storage in bytes: 1 TiB (1099511627776), 100 GiB overage; workstations by count.
+      items: JSON.stringify([{ name: 'storage', quota: { value: TIB, overage: 100 * 2 ** 30 } }, { name: 'workstations', quota: { value: 50 } }]),
     },
   },
   async read(ctx, state) {
@@ -136,9 +152,79 @@ async function liveItems(ctx: OperationContext, s: State): Promise<OfferingItem[
   }
 }
 
+/**
+ * The items of `live` (one tenant's, one application's) that a configured item is: the one of its
+ * key; for an item without `infra_id` of a name the tenant has per component, the only such item,
+ * or else the only one that is on.
+ */
+function liveItemOf(wanted: Item, live: OfferingItem[]): OfferingItem | undefined {
+  const exact = live.find((i) => key(i) === key(wanted));
+  if (exact !== undefined || wanted.infra_id !== undefined) return exact;
+  const perComponent = live.filter((i) => i.name === wanted.name && typeof i.infra_id === 'string');
+  if (perComponent.length === 1) return perComponent[0];
+  const on = perComponent.filter((i) => i.status === 1);
+  return on.length === 1 ? on[0] : undefined;
+}
+
+/**
+ * The items the tenant has or is offered (its parent's items available for a child of its
+ * kind), of the resource's application; null when the tenant is out of reach.
+ */
+async function offeredItems(ctx: OperationContext, s: State): Promise<OfferingItem[] | null> {
+  const own = await liveItems(ctx, s);
+  if (own === null) return null;
+  let fromParent: OfferingItem[] = [];
+  try {
+    const tenant = await ctx.client.getTenant(String(s.tenant_id));
+    if (tenant.parent_id !== null && typeof tenant.kind === 'string') {
+      fromParent = (await ctx.client.listOfferingItemsForChild(tenant.parent_id, tenant.kind)).filter((i) => i.application_id === s.application_id);
+    }
+  } catch (err) {
+    // A parent this client cannot see: the tenant's own items are all it knows.
+    if (!isNotFound(err)) throw err;
+  }
+  return [...own, ...fromParent];
+}
+
+/**
+ * The configured items with the `infra_id` of the one storage component each item without one is
+ * for, and an error at `items[N].infra_id` for each that could be for several.
+ */
+function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; problems: RuleViolation[] } {
+  const problems: RuleViolation[] = [];
+  const resolved = items.map((item, n): Item => {
+    if (item.infra_id !== undefined) return item;
+    const ids = [...new Set(offered.filter((o) => o.name === item.name && typeof o.infra_id === 'string').map((o) => String(o.infra_id)))].sort();
+    if (ids.length === 1) return { ...item, infra_id: ids[0] };
+    if (ids.length > 1) {
+      problems.push({
+        code: 'infra_id_required',
+        path: ['items', n, 'infra_id'],
+        expected: `the storage infrastructure component the item is for, one of ${ids.join(', ')}`,
+        found: 'no infra_id',
+        message: `${item.name} is offered per storage infrastructure component, and the tenant is offered it on ${ids.length}: the item must say which`,
+      });
+    }
+    return item;
+  });
+  const keys = resolved.map(key);
+  const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+  if (dup >= 0 && problems.length === 0) {
+    const first = keys.indexOf(keys[dup]);
+    problems.push({
+      code: 'duplicate_item',
+      path: ['items', dup],
+      expected: 'each item once',
+      found: `"${resolved[dup].name}" twice (items[${first}] is for the same storage component ${resolved[dup].infra_id})`,
+      message: 'An item is listed twice.',
+    });
+  }
+  return { items: resolved, problems };
+}
+
 /** What the platform has for a configured item, in the configured shape (so that only real differences show). */
 function observed(wanted: Item, live: OfferingItem[]): Item {
-  const found = live.find((i) => key(i) === key(wanted));
+  const found = liveItemOf(wanted, live);
   const on = found?.status === 1;
   const out: Item = { name: wanted.name, ...(wanted.infra_id ? { infra_id: wanted.infra_id } : {}) };
   if (wanted.enabled !== undefined || !on) out.enabled = on;
@@ -149,9 +235,21 @@ function observed(wanted: Item, live: OfferingItem[]): Item {
   return out;
 }
 
-/** One PUT: the configured items, and the items dropped from the configuration turned off. */
-async function write(ctx: OperationContext, s: State, items: Item[], previously: Item[]): Promise<void> {
+/**
+ * One PUT: the configured items, and the items dropped from the configuration turned off. A
+ * configured storage item without `infra_id` is written for the one component it can be for.
+ */
+async function write(ctx: OperationContext, s: State, configured: Item[], previously: Item[]): Promise<void> {
   const live = (await liveItems(ctx, s)) ?? [];
+  let items = configured;
+  if (configured.some((i) => i.infra_id === undefined)) {
+    const resolved = resolveInfra(configured, (await offeredItems(ctx, s)) ?? live);
+    const problem = resolved.problems[0];
+    if (problem !== undefined) {
+      throw new TenantformError(problem.code, problem.message, `Expected ${problem.expected}; found ${problem.found}. Nothing was changed.`, false, ctx.address, problem.path);
+    }
+    items = resolved.items;
+  }
   const body: OfferingItemWrite[] = items.map((i) => {
     const current = live.find((l) => key(l) === key(i));
     const out: OfferingItemWrite = { application_id: String(s.application_id), name: i.name, status: i.enabled === false ? 0 : 1 };
@@ -162,7 +260,10 @@ async function write(ctx: OperationContext, s: State, items: Item[], previously:
   });
   const kept = new Set(items.map(key));
   for (const p of previously) {
-    if (!kept.has(key(p))) body.push({ application_id: String(s.application_id), name: p.name, status: 0, ...(p.infra_id ? { infra_id: p.infra_id } : {}) });
+    // An item configured without `infra_id` was written for the component the tenant has it on.
+    const infraId = p.infra_id ?? liveItemOf(p, live)?.infra_id ?? undefined;
+    const was = { ...p, ...(infraId ? { infra_id: infraId } : {}) };
+    if (!kept.has(key(was))) body.push({ application_id: String(s.application_id), name: p.name, status: 0, ...(infraId ? { infra_id: infraId } : {}) });
   }
   if (body.length > 0) await ctx.client.putOfferingItems(String(s.tenant_id), body);
 }
