@@ -82,7 +82,8 @@ export type Infra = z.infer<typeof Infra>;
 export const InfraList = z.looseObject({ items: z.array(Infra) });
 
 /** GAPS.md: infrastructure components of a tenant. */
-export const TenantInfraList = z.looseObject({ infras: z.array(z.string()) });
+export const LocationList = z.looseObject({ items: z.array(z.looseObject({ id: z.string() })) });
+export const LocationInfraList = z.looseObject({ infras: z.array(z.string()) });
 
 // --- usage report configurations (spec 1; GAPS.md report rows) -------------------------------
 
@@ -102,24 +103,58 @@ export const Report = z.looseObject({
 });
 export type Report = z.infer<typeof Report>;
 
-// --- agents (spec 2; platform-interface: agents listing) -------------------------------------
+// --- agents (spec 2; agents-v2 reference: FetchAgents, AgentCollection, Agent) ---------------
+
+/** `{build, release_id, release_name?}`: the current or latest release of an agent or a unit. */
+const AgentRelease = z.looseObject({ build: z.string(), release_id: z.string(), release_name: z.string().optional() });
+const AgentInstallerVersion = z.looseObject({ major: int, minor: int, build_number: int });
 
 export const Agent = z.looseObject({
   id: z.string(),
+  name: z.string(),
   hostname: z.string(),
-  tenant_id: z.string(),
-  os_family: z.string(),
+  tenant: z.looseObject({ id: z.string(), name: z.string() }),
+  /** family: UNKNOWN, WINDOWS, LINUX, MACOSX or SOLARIS; arch: X86, X64, ARM or ARM64. */
+  platform: z.looseObject({ family: z.string(), arch: z.string(), name: z.string(), version_major: int, version_minor: int }),
   online: z.boolean(),
-  up_to_date: z.boolean(),
-  unit: z.string().nullish(),
+  enabled: z.boolean(),
+  auto_update: z.boolean(),
+  registration_date: z.string(),
+  registration_id: z.string(),
+  /** `UTC` or `±hhmm`. */
+  timezone: z.string(),
+  meta: z.looseObject({}),
+  installer_version: z.looseObject({ current: AgentInstallerVersion, latest: AgentInstallerVersion.optional() }),
+  core_version: z.looseObject({ current: AgentRelease, latest: AgentRelease.optional() }),
+  /** Software units (`SoftwareUnit`). */
+  units: z.array(z.looseObject({ name: z.string(), version: z.looseObject({ current: AgentRelease, latest: AgentRelease.optional() }) })),
+  unattended_update: z
+    .looseObject({
+      automatic: z.boolean(),
+      update_channel: z.string(),
+      status: z.string(),
+      inherited_from_tenant_id: z.string().optional(),
+      maintenance_window: z.looseObject({ time_from: z.string(), time_to: z.string(), days_of_week: z.array(z.string()) }).optional(),
+    })
+    .optional(),
+  network: z
+    .looseObject({
+      network_interfaces: z.array(z.looseObject({ cidr_notations: z.array(z.string()), mac_address: z.string().optional() })),
+      gateway: z.string().optional(),
+      dns_server_ip_addresses: z.array(z.string()).optional(),
+    })
+    .optional(),
+  comment: z.string().optional(),
+  distribution_type: z.string().optional(),
 });
 export type Agent = z.infer<typeof Agent>;
 
 const Cursors = z.looseObject({ after: z.string().nullish() });
 
+/** `AgentCollection`: the next page is at `paging.cursors.after` (absent on the last page). */
 export const AgentPage = z.looseObject({
   items: z.array(Agent),
-  paging: z.looseObject({ cursors: Cursors }),
+  paging: z.looseObject({ cursors: z.looseObject({ after: z.string().nullish(), before: z.string().nullish() }) }),
 });
 
 // --- agent update settings (GAPS.md: settings item shape) ------------------------------------

@@ -37,7 +37,7 @@ describe('raiseDriftAlert against the emulator', () => {
     expect(first.typeRegistered).toBe(true);
     expect(second.typeRegistered).toBe(false);
     expect(requests('POST', '/types')).toHaveLength(1);
-    expect(await client.getAlertType(DRIFT_ALERT_TYPE)).toMatchObject({ id: DRIFT_ALERT_TYPE, severity: 'warning', enabled: true });
+    expect(await client.getAlertType(DRIFT_ALERT_TYPE)).toMatchObject({ id: DRIFT_ALERT_TYPE, severity: 'warning', enabled: true, contextKeys: [], supportedOS: [] });
     expect(first.alertId).not.toBe(second.alertId);
   });
 

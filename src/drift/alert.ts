@@ -72,7 +72,11 @@ export async function ensureAlertType(client: PlatformClient): Promise<boolean> 
   }
   // GAPS "Registering a custom alert type": POST /types {items: [...]} -> 204. The id is ours,
   // so registering again (two runs at once) only stores the same type twice.
-  await client.registerAlertTypes([{ id: DRIFT_ALERT_TYPE, severity: SEVERITY, enabled: true, category: 'custom' }]);
+  // The reference requires the context keys, searchable details and operating systems too: the
+  // drift alert has no context keys, is found by its stack, and is about no operating system.
+  await client.registerAlertTypes([
+    { id: DRIFT_ALERT_TYPE, severity: SEVERITY, enabled: true, category: 'custom', contextKeys: [], searchableDetails: ['stack', 'source'], supportedOS: [] },
+  ]);
   return true;
 }
 
@@ -128,6 +132,7 @@ export async function syncDriftAlert(client: PlatformClient, drift: DriftAlert, 
     return { action: 'raised', alertId: (await raiseDriftAlert(client, drift)).alertId };
   }
   if (active.length === 0) return { action: 'none' };
-  await client.dismissAlerts({ type: DRIFT_ALERT_TYPE, tenant: drift.tenantId, id: active });
+  // The reference's DELETE /alerts has no `tenant` filter: the ids select the stack's alerts.
+  await client.dismissAlerts({ type: DRIFT_ALERT_TYPE, id: active });
   return { action: 'dismissed', alertIds: active };
 }

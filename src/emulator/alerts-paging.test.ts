@@ -12,7 +12,7 @@ const TYPE = 'PagingProbe';
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 9 });
   client = new PlatformClient({ baseUrl: emu.url, clientId: emu.clientId, clientSecret: emu.clientSecret });
-  await client.registerAlertTypes([{ id: TYPE, severity: 'warning', enabled: true, category: 'custom' }]);
+  await client.registerAlertTypes([{ id: TYPE, severity: 'warning', enabled: true, category: 'custom', contextKeys: [], searchableDetails: [], supportedOS: [] }]);
   const acme = emu.world().tenants['Acme Manufacturing']!.id;
   const severities = ['information', 'warning', 'error', 'critical'];
   for (let i = 0; i < 25; i++) {

@@ -1,6 +1,8 @@
 import { startEmulator, type RunningEmulator } from './index';
 import { createClient, TestClient } from './testing';
 
+const LISTS = { contextKeys: [], searchableDetails: [], supportedOS: [] };
+
 const BASE = '/api/alert_manager/v1';
 
 describe('emulator: alerts', () => {
@@ -20,12 +22,14 @@ describe('emulator: alerts', () => {
     expect(missing.json).toHaveProperty('kbLink');
     expect(missing.json).toHaveProperty('debug');
 
-    const reg = await api.post(`${BASE}/types`, { items: [{ id: 'TenantformDrift', severity: 'warning', enabled: true, category: 'Configuration' }] });
+    const reg = await api.post(`${BASE}/types`, { items: [{ id: 'TenantformDrift', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS }] });
     expect(reg.status).toBe(204);
     const found = await api.get(`${BASE}/types/TenantformDrift`);
     expect(found.status).toBe(200);
     expect(found.json).toMatchObject({ id: 'TenantformDrift', severity: 'warning', enabled: true, category: 'Configuration' });
     expect((await api.post(`${BASE}/types`, { items: [{ severity: 'warning' }] })).status).toBe(400);
+    // The reference requires the three lists.
+    expect((await api.post(`${BASE}/types`, { items: [{ id: 'NoLists', severity: 'warning', enabled: true, category: 'Configuration' }] })).status).toBe(400);
   });
 
   test('raising an alert of an unregistered type answers 400 InvalidContext', async () => {
@@ -36,7 +40,7 @@ describe('emulator: alerts', () => {
   });
 
   test('alerts are raised (200 {id}) and listed with type, tenant and limit filters', async () => {
-    await api.post(`${BASE}/types`, { items: [{ id: 'DriftA', severity: 'warning', enabled: true, category: 'Configuration' }, { id: 'DriftB', enabled: true, category: 'Configuration' }] });
+    await api.post(`${BASE}/types`, { items: [{ id: 'DriftA', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS }, { id: 'DriftB', enabled: true, category: 'Configuration', ...LISTS }] });
     const acme = e.world().tenants['Acme Manufacturing']?.id as string;
     const a1 = await api.post(`${BASE}/alerts`, { type: 'DriftA', tenantID: acme, severity: 'error', details: { resources: 3 } });
     expect(a1.status).toBe(200);

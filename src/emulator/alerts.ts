@@ -26,6 +26,11 @@ function registerTypes(ctx: RequestContext): Reply {
     }
     if (raw.enabled !== undefined && typeof raw.enabled !== 'boolean') throw badRequest(`items[${i}].enabled must be a boolean`);
     if (raw.category !== undefined && typeof raw.category !== 'string') throw badRequest(`items[${i}].category must be a string`);
+    // The reference requires these three lists on every type.
+    for (const list of ['contextKeys', 'searchableDetails', 'supportedOS']) {
+      const v = raw[list];
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw badRequest(`items[${i}].${list} is required (a list of strings)`);
+    }
     return { ...structuredClone(raw), id: raw.id, enabled: raw.enabled !== false, category: (raw.category as string | undefined) ?? 'custom' };
   });
   for (const t of types) ctx.store.world.alertTypes[t.id] = t;

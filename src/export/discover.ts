@@ -180,7 +180,8 @@ function sameSettings(a: AgentUpdateSettings, b: AgentUpdateSettings): boolean {
 }
 
 function toInfo(t: Tenant): TenantInfo {
-  return { id: t.id, name: t.name ?? t.id, kind: t.kind ?? 'tenant', parentId: t.parent_id };
+  // The platform's root tenant is its own parent.
+  return { id: t.id, name: t.name ?? t.id, kind: t.kind ?? 'tenant', parentId: t.parent_id === t.id ? null : t.parent_id };
 }
 
 /** Parents before children, siblings by name then id, starting at the root. */

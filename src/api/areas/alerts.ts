@@ -68,7 +68,7 @@ export const alertsMethods = {
   },
 
   /** Spec 03: DELETE /alerts dismisses the alerts matching the filter (never call it without one). */
-  async dismissAlerts(this: PlatformCore, filter: { type: string | string[]; tenant?: string | string[]; id?: string[] }): Promise<void> {
-    await this[call]({ method: 'DELETE', endpoint: `${ALERTS}/alerts`, query: { type: filter.type, tenant: filter.tenant, id: filter.id }, schema: null });
+  async dismissAlerts(this: PlatformCore, filter: { type: string | string[]; id?: string[] }): Promise<void> {
+    await this[call]({ method: 'DELETE', endpoint: `${ALERTS}/alerts`, query: { type: filter.type, id: filter.id }, schema: null });
   },
 };

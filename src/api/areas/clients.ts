@@ -19,7 +19,9 @@ export interface ApiClientUpdate {
 export const clientsMethods = {
   /** Spec 1: POST /clients (201 with `client_secret`). Not idempotent: never retried. */
   createApiClient(this: PlatformCore, body: ApiClientCreate): Promise<S.CreatedApiClient> {
-    return this[call]({ method: 'POST', endpoint: `${AM}/clients`, json: body, schema: S.CreatedApiClient });
+    // `clientPost` requires both; these are the platform's defaults for an API client.
+    const json = { type: 'api_client', token_endpoint_auth_method: 'client_secret_basic', ...body };
+    return this[call]({ method: 'POST', endpoint: `${AM}/clients`, json, schema: S.CreatedApiClient });
   },
 
   /** GAPS: API client read (never the secret); with the client's own id, its tenant. */

@@ -72,14 +72,23 @@ export const infrastructureMethods = {
     });
   },
 
-  /** GAPS.md: infrastructure components of a tenant. */
+  /**
+   * Ids of the components at a tenant's locations. The reference has no listing by tenant: it
+   * lists a tenant's locations, and the components of a location. A location may hold other
+   * tenants' components too: callers that need the tenant's own filter on `owner_tenant_id`.
+   */
   async listTenantInfra(this: PlatformCore, tenantId: string): Promise<string[]> {
-    const r = await this[call]({
+    const locations = await this[call]({
       method: 'GET',
-      endpoint: `${AM}/tenants/{tenant_id}/infra`,
+      endpoint: `${AM}/tenants/{tenant_id}/locations`,
       params: { tenant_id: tenantId },
-      schema: S.TenantInfraList,
+      schema: S.LocationList,
     });
-    return r.infras;
+    const perLocation = await Promise.all(
+      locations.items.map((l) =>
+        this[call]({ method: 'GET', endpoint: `${AM}/locations/{location_id}/infra`, params: { location_id: l.id }, schema: S.LocationInfraList }),
+      ),
+    );
+    return [...new Set(perLocation.flatMap((r) => r.infras))];
   },
 };

@@ -17,9 +17,11 @@ function render(c: ApiClient): Record<string, unknown> {
     status: c.status,
     redirect_uris: [...(c.redirect_uris ?? [])],
     created_at: c.created_at ?? null,
-    created_by: c.created_by ?? null,
+    // The reference: `created_by` is a string; a client made by the seed was made by no one in the world.
+    created_by: c.created_by ?? '',
     client_secret_expires_at: 0,
     last_access_at: null,
+    last_access_from_ip: null,
   };
 }
 

@@ -1,4 +1,5 @@
 /** Infrastructure components. */
+import { createHash } from 'node:crypto';
 import { accountBadRequest, accountConflict, accountNotFound } from '../errors';
 import { isObject, json, noContent, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import type { InfraComponent } from '../store';
@@ -33,6 +34,21 @@ function checkInfraFields(body: Record<string, unknown>, required: string[]): vo
   }
 }
 
+/**
+ * The location a component registered without one belongs to: its owner's default location (the
+ * reference requires a `location_id` on every component). Derived from the owner, so stable.
+ */
+function defaultLocationOf(tenantId: string): string {
+  const h = createHash('sha256').update(`location:${tenantId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A component as the platform answers it: the content addresses only when set (links, never null). */
+function renderInfra(c: InfraComponent): Record<string, unknown> {
+  const { content_url, content_mobile_url, ...rest } = c;
+  return { ...rest, ...(content_url !== null ? { content_url } : {}), ...(content_mobile_url !== null ? { content_mobile_url } : {}) };
+}
+
 function infraOr404(ctx: RequestContext, id: string): InfraComponent {
   const c = ctx.store.world.infra[id];
   // platform-interface: not found codes (infra_not_found)
@@ -45,7 +61,7 @@ function infraOr404(ctx: RequestContext, id: string): InfraComponent {
 function getInfra(ctx: RequestContext): Reply {
   const ids = queryList(ctx.query, 'uuids');
   if (ids.length === 0) throw accountBadRequest('uuids', 'is required');
-  return json(200, { items: ids.map((id) => infraOr404(ctx, id)) });
+  return json(200, { items: ids.map((id) => renderInfra(infraOr404(ctx, id))) });
 }
 
 function createInfra(ctx: RequestContext): Reply {
@@ -57,7 +73,7 @@ function createInfra(ctx: RequestContext): Reply {
   const component: InfraComponent = {
     id: ctx.store.newId(),
     owner_tenant_id: owner.id,
-    location_id: (body.location_id as string | null | undefined) ?? null,
+    location_id: (body.location_id as string | null | undefined) ?? defaultLocationOf(owner.id),
     name: body.name as string,
     url: body.url as string,
     capabilities: [...((body.capabilities as string[] | undefined) ?? [])],
@@ -70,7 +86,7 @@ function createInfra(ctx: RequestContext): Reply {
   };
   ctx.store.world.infra[component.id] = component;
   ctx.store.save();
-  return json(201, component);
+  return json(201, renderInfra(component));
 }
 
 function updateInfra(ctx: RequestContext): Reply {
@@ -87,7 +103,7 @@ function updateInfra(ctx: RequestContext): Reply {
   // platform-interface: partial updates
   const next: InfraComponent = { ...current, version: current.version + 1 };
   if (body.name !== undefined) next.name = body.name as string;
-  if (body.location_id !== undefined) next.location_id = body.location_id as string | null;
+  if (body.location_id !== undefined && body.location_id !== null) next.location_id = body.location_id as string;
   if (body.url !== undefined) next.url = body.url as string;
   if (body.capabilities !== undefined) next.capabilities = [...(body.capabilities as string[])];
   if (body.content_url !== undefined) next.content_url = body.content_url as string | null;
@@ -95,7 +111,7 @@ function updateInfra(ctx: RequestContext): Reply {
   if ('backend_type' in body) next.backend_type = body.backend_type;
   ctx.store.world.infra[current.id] = next;
   ctx.store.save();
-  return json(200, next);
+  return json(200, renderInfra(next));
 }
 
 function deleteInfra(ctx: RequestContext): Reply {
@@ -119,10 +135,22 @@ function deleteInfra(ctx: RequestContext): Reply {
   return noContent();
 }
 
-function tenantInfra(ctx: RequestContext): Reply {
+/**
+ * A tenant's locations (reference operation listed, not transcribed; shape ours): its default
+ * location and every location its components name.
+ */
+function tenantLocations(ctx: RequestContext): Reply {
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-  // GAPS: infrastructure components of a tenant
-  return json(200, { infras: Object.values(ctx.store.world.infra).filter((c) => c.owner_tenant_id === tenant.id).map((c) => c.id) });
+  const ids = new Set([defaultLocationOf(tenant.id)]);
+  for (const c of Object.values(ctx.store.world.infra)) if (c.owner_tenant_id === tenant.id) ids.add(c.location_id as string);
+  return json(200, { items: [...ids].map((id) => ({ id, owner_tenant_id: tenant.id, platform_owned: false })) });
+}
+
+/** GAPS (corrected by the reference): the components at a location, `{infras: [ids]}`, as far as the caller sees. */
+function locationInfra(ctx: RequestContext): Reply {
+  const location = ctx.params.location as string;
+  const visible = Object.values(ctx.store.world.infra).filter((c) => c.location_id === location && ctx.store.isInSubtree(c.owner_tenant_id, ctx.caller.tenantId));
+  return json(200, { infras: visible.map((c) => c.id) });
 }
 
 export const infrastructureRoutes: Route[] = [
@@ -130,5 +158,6 @@ export const infrastructureRoutes: Route[] = [
   { method: 'POST', pattern: `${PREFIX}/infra`, scopes: ADMIN_INFRA, jsonBody: true, handler: createInfra },
   { method: 'PUT', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, jsonBody: true, handler: updateInfra },
   { method: 'DELETE', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, handler: deleteInfra },
-  { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/infra`, scopes: VIEW_INFRA, handler: tenantInfra },
+  { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/locations`, scopes: VIEW_INFRA, handler: tenantLocations },
+  { method: 'GET', pattern: `${PREFIX}/locations/:location/infra`, scopes: VIEW_INFRA, handler: locationInfra },
 ];

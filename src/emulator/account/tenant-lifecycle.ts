@@ -225,7 +225,7 @@ function putPricing(ctx: RequestContext): Reply {
     // GAPS: pricing mode (trial to production once, never back)
     throw accountConflict(`Tenant ${t.id} is in ${t.pricing.mode}; a tenant never returns to trial`, { id: t.id, mode: t.pricing.mode });
   }
-  const start = t.pricing.production_start_date ?? (mode === 'production' ? nowIso().slice(0, 10) : null);
+  const start = t.pricing.production_start_date ?? (mode === 'production' ? nowIso() : null);
   t.pricing = { mode, currency: (body.currency as string | undefined) ?? t.pricing.currency, version: t.pricing.version + 1, production_start_date: start };
   t.updated_at = nowIso();
   ctx.store.save();

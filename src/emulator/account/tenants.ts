@@ -6,10 +6,31 @@ import { parseLimit, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
 
 export type Lod = 'stamps' | 'basic' | 'full';
 
+/** The emulator's one brand and identity provider: the reference requires their ids on a full tenant. */
+const DEFAULT_BRAND_UUID = '00000000-0000-4000-8000-00000000b4a9';
+const DEFAULT_IDP_ID = '00000000-0000-4000-8000-0000000001d9';
+
+/** A contact as the platform answers it: every member present, `email` a string, `types` a list. */
+function renderContact(t: Tenant): Record<string, unknown> {
+  const c = t.contact;
+  const text = (k: string) => (typeof c[k] === 'string' ? c[k] : null);
+  return {
+    ...c,
+    id: t.id,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+    types: Array.isArray(c.types) ? c.types : [],
+    email: typeof c.email === 'string' ? c.email : '',
+    firstname: text('firstname'),
+    lastname: text('lastname'),
+  };
+}
+
 export function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, unknown> {
   const stamps: Record<string, unknown> = {
     id: t.id,
-    parent_id: t.parent_id,
+    // The reference: the root tenant's parent is itself.
+    parent_id: t.parent_id ?? t.id,
     version: t.version,
     created_at: t.created_at,
     updated_at: t.updated_at,
@@ -25,19 +46,19 @@ export function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, 
     customer_type: t.customer_type,
     customer_id: t.customer_id,
     brand_id: 1,
-    brand_uuid: null,
+    brand_uuid: DEFAULT_BRAND_UUID,
     brand_enabled: false,
-    barrier: t.barrier,
+    barrier: t.barrier ? 1 : 0,
     internal_tag: t.internal_tag,
     language: t.language,
     owner_id: null,
     has_children: store.children(t.id).length > 0,
-    default_idp_id: null,
+    default_idp_id: DEFAULT_IDP_ID,
     update_lock: { ...t.update_lock },
     ancestral_access: !t.barrier,
     mfa_status: 'disabled',
     pricing_mode: t.pricing.mode,
-    contact: { ...t.contact },
+    contact: renderContact(t),
     external_operation_status: null,
     production_start_date: t.pricing.production_start_date,
   };

@@ -135,6 +135,15 @@ function checkRole(tenant: Tenant, roleId: string, at: string): void {
   if (!kinds.includes(tenant.kind)) throw accountBadRequest(`${at}.role_id`, `${roleId} cannot be granted on a ${tenant.kind} tenant (only on ${kinds.join(', ')})`);
 }
 
+/** A user's access policies as the platform answers them: the list's `timestamp`, each item's times. */
+function renderPolicies(policies: readonly AccessPolicy[]): Reply {
+  const now = nowIso();
+  return json(200, {
+    timestamp: now,
+    items: policies.map((p) => ({ ...p, created_at: p.created_at ?? now, updated_at: p.updated_at ?? now, deleted_at: null })),
+  });
+}
+
 function putPolicies(ctx: RequestContext): Reply {
   const user = userOr404(ctx);
   const body = closedBody(ctx, ['items'], 'an access policy set');
@@ -152,16 +161,16 @@ function putPolicies(ctx: RequestContext): Reply {
       const version = requireVersion(raw.version, `${at}.version`);
       if (version !== known.version) throw versionMismatch('Access policy', known.id, version, known.version);
       const same = known.tenant_id === raw.tenant_id && known.role_id === raw.role_id;
-      return same ? known : { ...known, tenant_id: raw.tenant_id, role_id: raw.role_id, version: known.version + 1 };
+      return same ? known : { ...known, tenant_id: raw.tenant_id, role_id: raw.role_id, version: known.version + 1, updated_at: nowIso() };
     }
     // GAPS: user roles (new entries: nil id and issuer, version 0)
-    return { id: ctx.store.newId(), issuer_id: ctx.caller.tenantId, trustee_id: user.id, trustee_type: 'user', tenant_id: raw.tenant_id, role_id: raw.role_id, version: 1 };
+    return { id: ctx.store.newId(), issuer_id: ctx.caller.tenantId, trustee_id: user.id, trustee_type: 'user', tenant_id: raw.tenant_id, role_id: raw.role_id, version: 1, created_at: nowIso(), updated_at: nowIso() };
   });
   const keys = next.map((p) => `${p.tenant_id}/${p.role_id}`);
   if (new Set(keys).size !== keys.length) throw accountBadRequest('items', 'names the same role on the same tenant twice');
   ctx.store.world.accessPolicies[user.id] = next;
   ctx.store.save();
-  return json(200, { items: next });
+  return renderPolicies(next);
 }
 
 export const userRoutes: Route[] = [
@@ -175,7 +184,7 @@ export const userRoutes: Route[] = [
     method: 'GET',
     pattern: `${PREFIX}/users/:id/access_policies`,
     scopes: VIEW_TENANTS,
-    handler: (ctx) => json(200, { items: ctx.store.world.accessPolicies[userOr404(ctx).id] ?? [] }),
+    handler: (ctx) => renderPolicies(ctx.store.world.accessPolicies[userOr404(ctx).id] ?? []),
   },
   { method: 'PUT', pattern: `${PREFIX}/users/:id/access_policies`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putPolicies },
   {

@@ -44,12 +44,12 @@ export const infraComponent = defineResource({
       mode: 'optional_computed',
       description: 'The location the component belongs to. Registering a component needs it (POST /infra takes it); left out afterwards, the recorded location is kept.',
     }),
-    content_url: attr.string({ mode: 'optional', check: url, expects: URL_EXPECTS, description: 'The address that serves content.' }),
+    content_url: attr.string({ mode: 'optional', check: url, expects: URL_EXPECTS, description: 'The address that serves content. Once set it cannot be cleared: the platform has no way to.' }),
     content_mobile_url: attr.string({
       mode: 'optional',
       check: url,
       expects: URL_EXPECTS,
-      description: 'The address that serves content to mobile clients.',
+      description: 'The address that serves content to mobile clients. Once set it cannot be cleared: the platform has no way to.',
     }),
     // GAPS "backend_type values": any string or null.
     backend_type: attr.string({ mode: 'optional', description: 'The storage backend, for example `azure` or `acronis`.' }),
@@ -89,6 +89,19 @@ export const infraComponent = defineResource({
   },
   // The POST creates a new component each time it is sent.
   nonIdempotentCreate: true,
+  planProblems(prior, planned) {
+    // The reference's `infraPut` takes the content addresses as links only: once set, the
+    // platform has no way to clear them.
+    return (['content_url', 'content_mobile_url'] as const)
+      .filter((name) => typeof prior[name] === 'string' && planned[name] === null)
+      .map((name) => ({
+        code: 'cannot_clear',
+        path: [name],
+        expected: 'an address (the platform cannot clear it once set)',
+        found: 'null',
+        message: `The platform has no way to clear ${name} once it is set: give the address, or register a new component.`,
+      }));
+  },
   async read(ctx, state) {
     const live = await fetchOne(ctx, String(state.id));
     return live ? withRecorded(fromInfra(live), state) : null;
@@ -112,9 +125,9 @@ export const infraComponent = defineResource({
     // Only what the state keeps changed (force_delete): nothing to send.
     if (JSON.stringify(body(prior)) === JSON.stringify({ ...body(planned), location_id: planned.location_id ?? prior.location_id })) return withRecorded(prior, planned);
     // GAPS "Infrastructure component update": the version the change is based on, 409 when stale.
-    // Cleared optional members are sent as null: a member left out would stay unchanged.
+    // Unset members are left out (`infraPut` has no null for them; planProblems refuses a clear).
     const updated = await updateVersioned(ctx, prior, components, (version) =>
-      ctx.client.updateInfra(String(prior.id), { ...body(planned), location_id: planned.location_id ?? undefined, version } as InfraUpdate),
+      ctx.client.updateInfra(String(prior.id), { ...withoutNulls(body(planned)), ...(planned.backend_type === null && prior.backend_type !== null ? { backend_type: null } : {}), version } as InfraUpdate),
     );
     return withRecorded(fromInfra(updated), planned);
   },

@@ -100,24 +100,8 @@ export const tenantSetting = defineResource({
       path: ['value'],
     };
   },
-  // One listing answers every setting of an application and tenant.
-  batchKey: (s) => `${String(s.application_id)}/${String(s.tenant_id)}`,
-  async readMany(ctx, states) {
-    const { appId, tenantId } = key(states[0]);
-    let listed: Setting[];
-    try {
-      listed = await ctx.client.listSettings(appId, tenantId);
-    } catch (err) {
-      // The application or the tenant is gone: so is every own value (as a single read finds).
-      if (isNotFound(err)) return states.map(() => null);
-      throw err;
-    }
-    const byName = new Map(listed.map((s) => [s.name, s]));
-    return states.map((s) => {
-      const found = byName.get(String(s.name));
-      return found ? fromSetting(tenantId, found) : null;
-    });
-  },
+  // Read by name only: the reference has no listing of a tenant's settings (the per-name reads of
+  // a plan run side by side, within the client's concurrency).
   create: (ctx, planned) => put(ctx, planned),
   update: (ctx, _prior, planned) => put(ctx, planned),
   async delete(ctx, prior) {

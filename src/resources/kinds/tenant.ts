@@ -179,7 +179,7 @@ export const tenant = defineResource({
       name: String(planned.name),
       parent_id: String(planned.parent_id),
       kind: planned.kind as TenantCreate['kind'],
-      ...writable(planned),
+      ...writable(planned, 'create'),
     };
     const created = await ctx.client.createTenant(body);
     if (typeof planned.customer_type === 'string' && planned.customer_type !== created.customer_type) {
@@ -190,7 +190,7 @@ export const tenant = defineResource({
   },
   async update(ctx, prior, planned) {
     const id = String(prior.id);
-    const changes: Omit<TenantUpdate, 'version'> = { name: String(planned.name), ...writable(planned) };
+    const changes: Omit<TenantUpdate, 'version'> = { name: String(planned.name), ...writable(planned, 'update') };
     if (typeof planned.customer_type === 'string') changes.customer_type = planned.customer_type;
     await updateVersioned(ctx, prior, tenants, async (version) => withVersion(await ctx.client.updateTenant(id, { ...changes, version })));
     if (planned.pricing_mode !== prior.pricing_mode) await setPricing(ctx, id, planned.pricing_mode);
@@ -212,26 +212,35 @@ export const tenant = defineResource({
   },
 });
 
-/** The members a create and an update both send. */
-function writable(s: State): Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> {
+/**
+ * The members a create and an update both send. Unset members are left out where the platform's
+ * schema has no `null` for them (a create's `customer_id`, a contact's `email` and `types`).
+ */
+function writable(s: State, on: 'create' | 'update'): Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> {
   const out: Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> = {
     enabled: s.enabled !== false,
-    customer_id: typeof s.customer_id === 'string' ? s.customer_id : null,
     internal_tag: typeof s.internal_tag === 'string' ? s.internal_tag : null,
     update_lock: { enabled: s.update_lock === true },
     contact: toContact(s.contact),
   };
+  // `tenantPut` takes a null `customer_id` (which clears it); `tenantPost` only a string.
+  if (typeof s.customer_id === 'string') out.customer_id = s.customer_id;
+  else if (on === 'update') out.customer_id = null;
   if (typeof s.language === 'string') out.language = s.language;
   if (typeof s.ancestral_access === 'boolean') out.ancestral_access = s.ancestral_access;
   return out;
 }
 
-/** Every member is sent (null when unset): the platform merges a contact, so a member left out would stay. */
+/**
+ * Every member is sent: the platform merges a contact, so a member left out would stay. A member
+ * left unset is cleared with `null`, the email with `""` (its schema has no null), and `types`,
+ * which has at least one item, is left out: the platform keeps the types it has.
+ */
 function toContact(v: unknown): Record<string, unknown> {
   const c = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
   const out: Record<string, unknown> = {};
-  for (const [name, platform] of Object.entries(CONTACT_NAMES)) out[platform] = typeof c[name] === 'string' ? c[name] : null;
-  out.types = Array.isArray(c.types) ? c.types : [];
+  for (const [name, platform] of Object.entries(CONTACT_NAMES)) out[platform] = typeof c[name] === 'string' ? c[name] : platform === 'email' ? '' : null;
+  if (Array.isArray(c.types) && c.types.length > 0) out.types = c.types;
   return out;
 }
 
