@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { startEmulator } from '../emulator';
 import { isConflict, isNotFound, PlatformClient, PlatformError, PoolRegistry, type ClientEvent } from './index';
+import { allowRefusedRequests } from '../../test/contract/refusals';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 type World = ReturnType<Emulator['world']>;
@@ -100,7 +101,7 @@ describe('applications and bindings', () => {
 });
 
 describe('tenant settings', () => {
-  test('put, get, list, delete; inheritance shows in effective', async () => {
+  test('put, get, delete by name; inheritance shows in effective', async () => {
     const backup = app('backup');
     const partner = tenant('Southridge Partner');
     const before = await client.getSetting(backup, partner, 'retention_days');
@@ -111,8 +112,6 @@ describe('tenant settings', () => {
     expect(put.own).toEqual({ value: 45, lock: false, exclusive: false });
     const got = await client.getSetting(backup, partner, 'retention_days');
     expect(got.own?.value).toBe(45);
-    const all = await client.listSettings(backup, partner);
-    expect(all.map((s) => s.name)).toContain('retention_days');
 
     await client.deleteSetting(backup, partner, 'retention_days');
     const after = await client.getSetting(backup, partner, 'retention_days');
@@ -172,6 +171,7 @@ describe('infrastructure components', () => {
   });
 
   test('a create with an invalid url is a 400 naming the field', async () => {
+    allowRefusedRequests(); // the platform's own refusal is what this test looks at
     const e = await failure(
       client.createInfra({ owner_tenant_id: tenant('Northwind Partner'), location_id: randomUUID(), name: 'bad', url: 'HTTP://x', capabilities: ['backup'] }),
     );
@@ -257,6 +257,7 @@ describe('agents and agent update settings', () => {
   });
 
   test('an unknown agent is a 404 in the agent manager shape', async () => {
+    allowRefusedRequests(); // the platform's own refusal is what this test looks at
     const e = await failure(client.getAgentUpdateSettings(randomUUID(), { master: false }));
     expect(e).toMatchObject({ status: 404, interface: 'agent_manager', domain: 'AGENT_MANAGER', code: 'AGENT_NOT_FOUND' });
     const bad = await failure(client.putAgentUpdateSettings([{ tenant_id: tenant('Umbrella Health'), update_channel: 'NIGHTLY', automatic: true }]));
@@ -277,6 +278,7 @@ describe('event manager', () => {
   });
 
   test('create a subscription and check it exists; duplicates and invalid ones fail', async () => {
+    allowRefusedRequests(); // the platform's own refusal is what this test looks at
     const id = randomUUID();
     const sub = await client.createSubscription({
       subscription_id: id,

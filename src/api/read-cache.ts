@@ -9,7 +9,6 @@ const CACHED_READS = [
   'getApplication',
   'listTenantApplications',
   'getSetting',
-  'listSettings',
   'getInfra',
   'listTenantInfra',
   'getReport',

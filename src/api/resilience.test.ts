@@ -124,7 +124,7 @@ describe('tokens', () => {
       third = await startEmulator({ port: Number(port), seed: 99 });
       events.length = 0;
       const e = await failure(client.listApplications());
-      expect(e).toMatchObject({ status: 401, interface: 'token', code: 'unauthorized', attempts: 1 });
+      expect(e).toMatchObject({ status: 401, interface: 'token', code: 'access_denied', attempts: 1 });
       // (a connection the restart closed may first be dropped and retried)
       const answered = events.filter((x) => x.status !== undefined).map((x) => `${x.endpoint} ${x.status}`);
       expect(answered).toEqual(['/api/2/applications 401', `${TOKEN} 401`]);
@@ -138,7 +138,7 @@ describe('tokens', () => {
     const secret = 'wrong-secret-value-1234567890';
     const { client, events } = make({ clientSecret: secret });
     const e = await failure(client.listApplications());
-    expect(e).toMatchObject({ status: 401, interface: 'token', code: 'unauthorized', retryable: false, attempts: 1 });
+    expect(e).toMatchObject({ status: 401, interface: 'token', code: 'access_denied', retryable: false, attempts: 1 });
     expect(e.endpoint).toBe(TOKEN);
     expect(tokenRequests(events)).toBe(1);
     for (const text of [e.message, String(e), inspect(e, { depth: 10 }), JSON.stringify(e), JSON.stringify(events)]) {

@@ -59,7 +59,6 @@ export const Setting = z.looseObject({
 export type Setting = z.infer<typeof Setting>;
 
 /** GAPS.md: list all settings of an application for a tenant. */
-export const SettingList = z.looseObject({ settings: z.array(Setting) });
 
 // --- infrastructure components (spec 1) ------------------------------------------------------
 
@@ -170,6 +169,8 @@ export const MaintenanceWindow = z.looseObject({
 export const AgentUpdateSettings = z.looseObject({
   agent_id: z.string().optional(),
   tenant_id: z.string().optional(),
+  /** Present when the target has no own settings: the tenant whose settings apply. */
+  inherited_from_tenant_id: z.string().optional(),
   update_channel: z.string(),
   automatic: z.boolean(),
   maintenance_window: MaintenanceWindow.nullish(),

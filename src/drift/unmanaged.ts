@@ -44,7 +44,10 @@ export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptio
     }),
   );
   const tenants = new Set(opts.tenantIds);
-  const discovery = tenants.size === 0 ? null : await discover(client, await stackRootTenant(client, opts.tenantIds));
+  // The platform lists no tenant's settings: those looked for are the names the stack manages
+  // anywhere (a name managed on one tenant and set by hand on another is found).
+  const settingNames = opts.recorded.filter((o) => o.type === 'tenantform_tenant_setting').map((o) => String(o.attributes.name));
+  const discovery = tenants.size === 0 ? null : await discover(client, await stackRootTenant(client, opts.tenantIds), { settingNames });
   const tenantById = new Map((discovery?.tenants ?? []).map((t) => [t.id, t]));
   let managed = 0;
   const unmanaged: UnmanagedObject[] = [];

@@ -173,13 +173,14 @@ describe('emulator: agent management', () => {
     test('the seeded master settings on the root reach an agent with no settings of its own', async () => {
       const res = await api.get(`${BASE}/agent_update_settings/${agentOf('Acme Manufacturing')}`);
       expect(res.status).toBe(200);
-      expect(res.json).toEqual({ agent_id: agentOf('Acme Manufacturing'), update_channel: 'STABLE', automatic: true });
+      // The reference marks where inherited settings live.
+      expect(res.json).toEqual({ agent_id: agentOf('Acme Manufacturing'), update_channel: 'STABLE', automatic: true, inherited_from_tenant_id: w.rootTenantId });
     });
 
     test('a tenant without its own settings gets the nearest ancestor’s, carrying the requested tenant id', async () => {
       const res = await api.get(`${BASE}/agent_update_settings/${tenant('Globex Retail')}?master=true`);
       expect(res.status).toBe(200);
-      expect(res.json).toEqual({ tenant_id: tenant('Globex Retail'), update_channel: 'STABLE', automatic: true });
+      expect(res.json).toEqual({ tenant_id: tenant('Globex Retail'), update_channel: 'STABLE', automatic: true, inherited_from_tenant_id: w.rootTenantId });
 
       const put = await api.put(`${BASE}/agent_update_settings`, {
         items: [{ tenant_id: tenant('Northwind Partner'), update_channel: 'CURRENT', automatic: false, maintenance_window: window }],
@@ -187,9 +188,9 @@ describe('emulator: agent management', () => {
       expect(put.status).toBe(204);
       expect(put.text).toBe('');
       const inherited = await api.get(`${BASE}/agent_update_settings/${tenant('Globex Retail')}?master=true`);
-      expect(inherited.json).toEqual({ tenant_id: tenant('Globex Retail'), update_channel: 'CURRENT', automatic: false, maintenance_window: window });
+      expect(inherited.json).toEqual({ tenant_id: tenant('Globex Retail'), update_channel: 'CURRENT', automatic: false, maintenance_window: window, inherited_from_tenant_id: tenant('Northwind Partner') });
       const agent = await api.get(`${BASE}/agent_update_settings/${agentOf('Globex Retail', 1)}`);
-      expect(agent.json).toEqual({ agent_id: agentOf('Globex Retail', 1), update_channel: 'CURRENT', automatic: false, maintenance_window: window });
+      expect(agent.json).toEqual({ agent_id: agentOf('Globex Retail', 1), update_channel: 'CURRENT', automatic: false, maintenance_window: window, inherited_from_tenant_id: tenant('Northwind Partner') });
     });
 
     test('a barrier tenant does not look above itself', async () => {
@@ -202,7 +203,7 @@ describe('emulator: agent management', () => {
 
       await api.put(`${BASE}/agent_update_settings`, { items: [{ tenant_id: tenant('Initech Finance'), update_channel: 'STABLE', automatic: false }] });
       const own = await api.get(`${BASE}/agent_update_settings/${agentOf('Initech Finance')}`);
-      expect(own.json).toEqual({ agent_id: agentOf('Initech Finance'), update_channel: 'STABLE', automatic: false });
+      expect(own.json).toEqual({ agent_id: agentOf('Initech Finance'), update_channel: 'STABLE', automatic: false, inherited_from_tenant_id: tenant('Initech Finance') });
     });
 
     test('an agent’s own settings win; deleting them falls back to the master settings', async () => {

@@ -237,8 +237,10 @@ function getSettings(ctx: RequestContext): Reply {
     if (tenant === undefined) throw agentError(404, 'TENANT_NOT_FOUND', `Tenant ${id} not found`);
     const found = resolveMaster(ctx.store, tenant.id);
     if (found === undefined) settingsNotFound(id);
-    // spec 02: a substitute is returned carrying the requested tenant id
-    return json(200, { tenant_id: tenant.id, ...withoutTarget(found) });
+    // spec 02: a substitute is returned carrying the requested tenant id; the reference marks
+    // where inherited settings live.
+    const inherited = found.tenant_id !== undefined && found.tenant_id !== tenant.id ? { inherited_from_tenant_id: found.tenant_id } : {};
+    return json(200, { tenant_id: tenant.id, ...withoutTarget(found), ...inherited });
   }
   const agent: Agent | undefined = ctx.store.agent(id);
   if (agent === undefined || visibleTenant(ctx, agent.tenant_id) === undefined) throw agentError(404, 'AGENT_NOT_FOUND', `Agent ${id} not found`);
@@ -246,8 +248,9 @@ function getSettings(ctx: RequestContext): Reply {
   if (own !== undefined) return json(200, { agent_id: agent.id, ...withoutTarget(own) });
   const master = resolveMaster(ctx.store, agent.tenant_id);
   if (master === undefined) settingsNotFound(id);
-  // spec 02: the master settings that apply, marked with the agent id and without a tenant id
-  return json(200, { agent_id: agent.id, ...withoutTarget(master) });
+  // spec 02: the master settings that apply, marked with the agent id and without a tenant id;
+  // the reference marks the tenant they are inherited from.
+  return json(200, { agent_id: agent.id, ...withoutTarget(master), ...(master.tenant_id !== undefined ? { inherited_from_tenant_id: master.tenant_id } : {}) });
 }
 
 function deleteSettings(ctx: RequestContext, id: string | null): Reply {

@@ -44,13 +44,14 @@ describe('emulator authentication and gateway rules', () => {
   test('wrong credentials and a wrong grant type are refused', async () => {
     const bad = await issueToken(e.url, e.clientId, 'not-the-secret');
     expect(bad.status).toBe(401);
-    expect(bad.json.error.code).toBe('unauthorized');
+    expect(bad.json).toEqual({ error: 'access_denied', error_description: 'Invalid client credentials' });
     const grant = await call(e.url, 'POST', '/api/2/idp/token', {
       raw: 'grant_type=password',
       contentType: 'application/x-www-form-urlencoded',
       headers: { authorization: `Basic ${Buffer.from(`${e.clientId}:${e.clientSecret}`).toString('base64')}` },
     });
     expect(grant.status).toBe(400);
+    expect(grant.json).toMatchObject({ error: 'invalid_request' });
   });
 
   test('a disabled client cannot obtain a token', async () => {
@@ -67,7 +68,7 @@ describe('emulator authentication and gateway rules', () => {
 
     const agent = await call(e.url, 'GET', '/api/agent_manager/v2/agents', { token: 'nope' });
     expect(agent.status).toBe(401);
-    expect(agent.json).toMatchObject({ domain: 'AGENT_MANAGER', code: 'UNAUTHORIZED' });
+    expect(agent.json).toMatchObject({ domain: 'GENERAL', code: 'UNAUTHORIZED_REQUEST' });
     expect(agent.json.debug).toHaveProperty('msg');
 
     const eventsUnknown = await call(e.url, 'GET', '/api/event_manager/v1/topics', { token: 'nope' });

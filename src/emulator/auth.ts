@@ -27,6 +27,11 @@ export interface TokenResponse {
 
 const b64url = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+/** The reference's token endpoint error (`tokenError`): an OAuth-style `error` and its description. */
+function tokenError(status: 400 | 401, error: 'invalid_request' | 'access_denied', description: string): HttpError {
+  return new HttpError(status, { error, error_description: description });
+}
+
 export class TokenService {
   /** Tokens live in memory only: after a restart clients simply obtain new ones. */
   private readonly tokens = new Map<string, IssuedToken>();
@@ -41,7 +46,7 @@ export class TokenService {
     const form = new URLSearchParams(rawBody);
     const grant = form.get('grant_type');
     if (grant !== 'client_credentials') {
-      throw accountError(400, 400, `grant_type ${grant === null ? 'is missing' : `${grant} is not supported`}`, { info: 'grant_type' });
+      throw tokenError(400, 'invalid_request', `grant_type ${grant === null ? 'is missing' : `${grant} is not supported`}`);
     }
     let clientId = form.get('client_id');
     let secret = form.get('client_secret');
@@ -58,7 +63,7 @@ export class TokenService {
     const client = clientId === null ? undefined : this.store.client(clientId);
     // platform-interface: token errors (wrong credentials or a disabled client: 401 unauthorized)
     if (client === undefined || secret === null || client.client_secret !== secret || client.status !== 'enabled') {
-      throw accountError(401, 'unauthorized', 'Invalid client credentials');
+      throw tokenError(401, 'access_denied', 'Invalid client credentials');
     }
     const nowMs = Date.now();
     const expiresAtMs = nowMs + lifetimeSeconds * 1000;

@@ -64,6 +64,11 @@ export function agentError(status: number, code: string, msg: string, headers?: 
   return new HttpError(status, { code, domain: 'AGENT_MANAGER', debug: { msg } }, headers);
 }
 
+/** The reference: the agent manager's 401 comes from the gateway, in domain `GENERAL`. */
+function agentUnauthorized(msg: string): HttpError {
+  return new HttpError(401, { code: 'UNAUTHORIZED_REQUEST', domain: 'GENERAL', debug: { msg } });
+}
+
 export function agentBadRequest(msg: string): HttpError {
   return agentError(400, 'BAD_REQUEST', msg);
 }
@@ -139,8 +144,8 @@ const accountErrors: InterfaceErrors = {
 
 // platform-interface: agent manager error codes
 const agentErrors: InterfaceErrors = {
-  unauthorized: (message) => agentError(401, 'UNAUTHORIZED', message),
-  missingToken: () => agentError(401, 'UNAUTHORIZED', 'An access token is required'),
+  unauthorized: (message) => agentUnauthorized(message),
+  missingToken: () => agentUnauthorized('An access token is required'),
   forbidden: (required) => agentError(403, 'ACCESS_DENIED', `Requires one of the scopes: ${required.join(', ')}`),
   invalidContentType: () => agentError(415, 'invalid_content_type', 'Request content is not JSON'),
   malformedBody: (message) => agentBadRequest(message),

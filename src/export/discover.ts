@@ -57,7 +57,17 @@ const kinds = {
   roles: userRoles as unknown as ResourceKind,
 };
 
-export async function discover(client: PlatformClient, rootTenantId: string): Promise<Discovery> {
+export interface DiscoverOptions {
+  /**
+   * The setting names to look for. The platform lists no tenant's settings (the reference reads,
+   * writes and deletes one setting by name), so only these names are read, for every application
+   * each tenant has.
+   */
+  readonly settingNames?: readonly string[];
+}
+
+export async function discover(client: PlatformClient, rootTenantId: string, opts: DiscoverOptions = {}): Promise<Discovery> {
+  const settingNames = [...new Set(opts.settingNames ?? [])].sort();
   const [subtree, applications] = await Promise.all([
     client.getTenants({ subtreeRootId: rootTenantId, lod: 'basic' }),
     client.listApplications(),
@@ -85,15 +95,22 @@ export async function discover(client: PlatformClient, rootTenantId: string): Pr
       if (!isPlatformRoot) add(kinds.binding, { application_id: appId, tenant_id: tenant.id }, [appLabel(appById, appId)]);
     }
 
-    // GAPS "List all settings of an application for a tenant": `own` is null for inherited values.
-    const settingLists = await mapLimit(ownApps, CONCURRENCY, (appId) => client.listSettings(appId, tenant.id));
-    ownApps.forEach((appId, i) => {
-      const own = settingLists[i].filter((s) => s.own !== null).sort((a, b) => a.name.localeCompare(b.name));
-      for (const s of own) add(kinds.setting, { application_id: appId, tenant_id: tenant.id, name: s.name }, [appLabel(appById, appId), s.name]);
+    // One read per application and setting name, side by side: `own` is null for an inherited value.
+    const probes = ownApps.flatMap((appId) => settingNames.map((name) => ({ appId, name })));
+    const settings = await mapLimit(probes, CONCURRENCY, async ({ appId, name }) => {
+      try {
+        return await client.getSetting(appId, tenant.id, name);
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+    });
+    probes.forEach(({ appId, name }, i) => {
+      if (settings[i]?.own != null) add(kinds.setting, { application_id: appId, tenant_id: tenant.id, name }, [appLabel(appById, appId), name]);
     });
 
-    // GAPS "Infrastructure components of a tenant". Components the platform owns, or that this
-    // client sees only in part, cannot be managed by a configuration.
+    // The components at the tenant's locations. Those of other owners, those the platform owns,
+    // or that this client sees only in part, cannot be managed by this tenant's configuration.
     const infraIds = await client.listTenantInfra(tenant.id);
     const components = infraIds.length > 0 ? await client.getInfra(infraIds) : [];
     for (const c of components.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))) {

@@ -47,12 +47,14 @@ export interface ExportOptions {
   readonly tenantId: string;
   /** Stack name; by default made from the tenant's name. */
   readonly stack?: string;
+  /** The tenant setting names to export (the platform lists no tenant's settings). */
+  readonly settingNames?: readonly string[];
   readonly signal?: AbortSignal;
 }
 
 /** Reads everything the export declares. Read only: nothing on the platform changes. */
 export async function exportTenant(client: PlatformClient, opts: ExportOptions): Promise<TenantExport> {
-  const found = await discover(client, opts.tenantId);
+  const found = await discover(client, opts.tenantId, { settingNames: opts.settingNames });
   const names = uniqueNames(found.objects.map((o) => resourceName(o.tenant.name, ...o.label)));
   const addresses = found.objects.map((o, i) => `${o.kind.type}.${names[i]}`);
   const ctx = { client, signal: opts.signal };

@@ -1,5 +1,5 @@
 import type { AttributePath, Diagnostic } from '../diagnostics';
-import { attributeList } from './attributes';
+import { attributeList, type Attribute } from './attributes';
 import type { ResourceKind, RuleViolation, State } from './declaration';
 import { normalize, Unknown, valueEqual } from './values';
 
@@ -60,8 +60,10 @@ export function planResource(req: PlanRequest): PlanResponse {
       planned[name] = prior[name] ?? null;
       continue;
     }
-    planned[name] = configured;
-    if (configured === Unknown || !valueEqual(a, configured, prior[name])) changed.push(name);
+    const priorObject = prior[name];
+    const value = withComputedMembers(a, configured, (member) => (priorObject !== null && typeof priorObject === 'object' ? ((priorObject as State)[member] ?? null) : null));
+    planned[name] = value;
+    if (value === Unknown || !valueEqual(a, value, prior[name])) changed.push(name);
   }
   if (changed.length === 0) return { action: 'no-op', planned, requiresReplace: [], changed, diagnostics };
   for (const v of kind.planProblems?.(prior, planned) ?? []) diagnostics.push(planProblemDiagnostic(address, v));
@@ -88,11 +90,23 @@ function plannedForCreate(kind: ResourceKind, config: State): State {
   const planned: State = {};
   for (const { name, attribute: a } of attributeList(kind.attributes)) {
     const computedHere = a.mode === 'computed' || (a.mode === 'optional_computed' && config[name] === null);
-    planned[name] = computedHere ? Unknown : config[name];
+    planned[name] = computedHere ? Unknown : withComputedMembers(a, config[name], () => Unknown);
   }
   return planned;
 }
 
+/**
+ * An object's members that are optional and computed, left out of the configuration, take what
+ * the platform decided: the prior value on an update, unknown on a create.
+ */
+function withComputedMembers(a: Attribute, configured: unknown, decided: (member: string) => unknown): unknown {
+  if (a.type !== 'object' || configured === null || configured === Unknown || typeof configured !== 'object') return configured;
+  let out = configured as State;
+  for (const { name, attribute: m } of attributeList(a.attributes)) {
+    if (m.mode === 'optional_computed' && out[name] === null) out = { ...out, [name]: decided(name) };
+  }
+  return out;
+}
 function withIgnoredChanges(
   kind: ResourceKind,
   config: State,

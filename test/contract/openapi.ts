@@ -52,6 +52,8 @@ interface Document {
 
 interface CompiledOperation {
   name: string;
+  /** The reference's `operationId`. */
+  operationId: string;
   method: string;
   regex: RegExp;
   pathNames: string[];
@@ -110,7 +112,7 @@ export class Contract {
           .join('/');
         for (const [method, operation] of Object.entries(methods)) {
           if (!METHODS.has(method)) continue;
-          this.#operations.push({ name: `${method.toUpperCase()} ${ref.prefix}${template}`, method: method.toUpperCase(), regex: new RegExp(`^${escapeRegex(ref.prefix)}${source}/?$`), pathNames, operation, document: ref.file });
+          this.#operations.push({ name: `${method.toUpperCase()} ${ref.prefix}${template}`, operationId: operation.operationId ?? '', method: method.toUpperCase(), regex: new RegExp(`^${escapeRegex(ref.prefix)}${source}/?$`), pathNames, operation, document: ref.file });
         }
       }
     }
@@ -217,7 +219,9 @@ export class Contract {
     }
     const schema = response.content?.['application/json']?.schema;
     if (schema === undefined) {
-      if (exchange.responseBody !== undefined && exchange.status !== 204) return [{ operation: name, code: 'invalid_response_body', path: 'response', message: 'the reference documents no body for this status' }];
+      // A documented plain-text answer (the alert manager's 401 page) is a string body.
+      const text = response.content?.['text/plain'] !== undefined && typeof exchange.responseBody === 'string';
+      if (exchange.responseBody !== undefined && exchange.status !== 204 && !text) return [{ operation: name, code: 'invalid_response_body', path: 'response', message: 'the reference documents no body for this status' }];
       return [];
     }
     return this.#schemaProblems(document, schema, exchange.responseBody, 'response', name, 'invalid_response_body');

@@ -3,13 +3,15 @@
  * checked against the vendor's references, and a violation fails the test that caused it, naming
  * the operation and the member. Requests are checked when tenantform sent them (tests also send
  * malformed requests on purpose); answers whenever the request was valid and the answer was not
- * an injected fault. `TENANTFORM_CONTRACT_REPORT=FILE` also appends every violation, excepted ones
+ * an injected fault. A test that drives the platform's refusal of a bad request on purpose says so
+ * (`allowRefusedRequests`). `TENANTFORM_CONTRACT_REPORT=FILE` also appends every violation, excepted ones
  * included, to FILE as JSON lines.
  */
 import { appendFileSync } from 'node:fs';
 import { exchangeChannel, type Exchange } from '../../src/emulator';
 import { exceptionFor } from './exceptions';
 import { Contract, type Violation } from './openapi';
+import { refusedRequestsAllowed, resetRefusals } from './refusals';
 
 const contract = new Contract();
 const pending = new Map<string, Violation>();
@@ -21,7 +23,8 @@ function observe(message: unknown): void {
   const fromTenantform = String(exchange.headers['user-agent'] ?? '').startsWith('tenantform/');
   const checked = { ...exchange, contentType: exchange.headers['content-type'] };
   const request = contract.checkRequest(checked);
-  const violations = request.length > 0 ? (fromTenantform ? request : []) : contract.checkResponse(checked);
+  const refused = exchange.status >= 400 && exchange.status < 500 && refusedRequestsAllowed();
+  const violations = request.length > 0 ? (fromTenantform && !refused ? request : []) : contract.checkResponse(checked);
   for (const v of violations) {
     const exception = exceptionFor(v, exchange.status);
     if (report !== undefined) appendFileSync(report, `${JSON.stringify({ ...v, status: exchange.status, excepted: exception !== undefined, test: expect.getState().currentTestName ?? expect.getState().testPath })}\n`);
@@ -30,6 +33,7 @@ function observe(message: unknown): void {
 }
 
 function failOnViolations(): void {
+  resetRefusals();
   if (pending.size === 0) return;
   const lines = [...pending.values()].map((v) => `  ${v.operation}: ${v.code} at ${v.path}: ${v.message}`);
   pending.clear();

@@ -81,15 +81,4 @@ export const applicationsMethods = {
       schema: null,
     });
   },
-
-  /** GAPS.md: list all settings of an application for a tenant. */
-  async listSettings(this: PlatformCore, appId: string, tenantId: string): Promise<S.Setting[]> {
-    const r = await this[call]({
-      method: 'GET',
-      endpoint: `${AM}/applications/{application_id}/settings/tenants/{tenant_id}`,
-      params: { application_id: appId, tenant_id: tenantId },
-      schema: S.SettingList,
-    });
-    return r.settings;
-  },
 };

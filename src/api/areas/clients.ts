@@ -37,12 +37,6 @@ export const clientsMethods = {
     await this[call]({ method: 'DELETE', endpoint: `${AM}/clients/{client_id}`, params: { client_id: clientId }, schema: null });
   },
 
-  /** GAPS: API clients of a tenant. */
-  async listTenantClients(this: PlatformCore, tenantId: string): Promise<string[]> {
-    const r = await this[call]({ method: 'GET', endpoint: `${AM}/tenants/{tenant_id}/clients`, params: { tenant_id: tenantId }, schema: S.IdList });
-    return r.items;
-  },
-
   /** GAPS: the API client's own tenant (`GET /clients/{own client_id}`): where its view of the tree starts. */
   async ownTenantId(this: PlatformCore): Promise<string> {
     return (await clientsMethods.getApiClient.call(this, this.clientId)).tenant_id;

@@ -20,6 +20,7 @@ interface Args {
   stack?: string;
   state?: string;
   imports?: string;
+  setting?: string[];
 }
 
 /** `tenantform export`: a cdktf app (or Terraform JSON) declaring what a tenant's subtree has live. */
@@ -38,6 +39,11 @@ export const exportCommand: CommandModule<object, Args> = {
       .option('stack', { type: 'string', describe: "Stack name (default: made from the tenant's name)" })
       .option('imports', { type: 'string', describe: 'Also write one `tenantform import <address> <id>` line per object to this file' })
       .option('state', { type: 'string', describe: 'Also write a new Terraform state file holding every object (never overwrites a file)' })
+      .option('setting', {
+        type: 'string',
+        array: true,
+        describe: 'A tenant setting name to export where a tenant has its own value (repeatable; the platform lists no tenant\'s settings)',
+      })
       .check((a) => {
         if (!UUID_PATTERN.test(a.tenant)) throw new Error(`--tenant must be a tenant id (a lowercase uuid); got ${JSON.stringify(a.tenant)}.`);
         if (a.state && existsSync(a.state)) throw new Error(`${a.state} already exists; an export never overwrites a state file.`);
@@ -45,15 +51,17 @@ export const exportCommand: CommandModule<object, Args> = {
       })
       .example('tenantform export --tenant <id> --out main.ts --imports imports.sh', 'A cdktf app and the commands that adopt its objects')
       .example('tenantform export --tenant <id> --format json --state terraform.acme.tfstate', 'Terraform JSON and a ready state: the first plan is empty')
+      .example('tenantform export --tenant <id> --setting retention_days --setting backup_window', 'Also the own values of these two settings')
       .epilog(
-        'Exported: application bindings, own tenant settings, infrastructure components the tenants own, own master agent update ' +
-          'settings and usage report configurations of the tenant and every tenant below it. Event subscriptions cannot be ' +
-          'listed through the platform interface and are not exported. Nothing on the platform changes.',
+        'Exported: application bindings, own tenant settings of the names given with --setting, infrastructure components the ' +
+          'tenants own, own master agent update settings and usage report configurations of the tenant and every tenant below it. ' +
+          'The platform interface reads a tenant setting by name only, and cannot list event subscriptions: settings of other ' +
+          'names and subscriptions are not exported. Nothing on the platform changes.',
       ),
   handler: async (args) => {
     const client = clientFromEnvironment();
     try {
-      const exp = await exportTenant(client, { tenantId: args.tenant, stack: args.stack });
+      const exp = await exportTenant(client, { tenantId: args.tenant, stack: args.stack, settingNames: args.setting ?? [] });
       report(exp.diagnostics);
       if (exp.diagnostics.some((d) => d.severity === 'error')) {
         process.stderr.write('Nothing was written: the export would be incomplete.\n');

@@ -122,17 +122,6 @@ function getSetting(ctx: RequestContext): Reply {
   return json(200, view);
 }
 
-function listSettings(ctx: RequestContext): Reply {
-  const app = applicationOr404(ctx, ctx.params.app as string);
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-  const onPath = new Set(ctx.store.pathUp(tenant.id).map((t) => t.id));
-  const names = [
-    ...new Set(ctx.store.world.settings.filter((s) => s.application_id === app.id && onPath.has(s.tenant_id)).map((s) => s.name)),
-  ].sort();
-  // GAPS: list all settings of an application for a tenant
-  return json(200, { settings: names.map((n) => resolveSetting(ctx.store, app.id, tenant, n)) });
-}
-
 function putSetting(ctx: RequestContext): Reply {
   const app = applicationOr404(ctx, ctx.params.app as string);
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
@@ -185,7 +174,6 @@ export const applicationRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/applications/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, applicationOr404(ctx, ctx.params.id as string)) },
   { method: 'POST', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: enableApplication },
   { method: 'DELETE', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: disableApplication },
-  { method: 'GET', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant`, scopes: VIEW_TENANTS, handler: listSettings },
   { method: 'GET', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: VIEW_TENANTS, handler: getSetting },
   { method: 'PUT', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putSetting },
   { method: 'DELETE', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: ADMIN_TENANTS, handler: deleteSetting },

@@ -96,14 +96,4 @@ export const clientRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/clients/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, render(clientOr404(ctx))) },
   { method: 'PUT', pattern: `${PREFIX}/clients/:id`, scopes: ADMIN_TENANTS, jsonBody: true, handler: updateClient },
   { method: 'DELETE', pattern: `${PREFIX}/clients/:id`, scopes: ADMIN_TENANTS, handler: deleteClient },
-  {
-    method: 'GET',
-    pattern: `${PREFIX}/tenants/:tenant/clients`,
-    scopes: VIEW_TENANTS,
-    // GAPS: API clients of a tenant
-    handler: (ctx) => {
-      const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-      return json(200, { items: ctx.store.world.clients.filter((c) => c.tenant_id === tenant.id).map((c) => c.client_id) });
-    },
-  },
 ];

@@ -95,15 +95,17 @@ function createReport(ctx: RequestContext): Reply {
   visibleTenant(ctx, params.tenant_id);
   const schedule = { ...(body.schedule as ReportConfig['schedule']) };
   if (schedule.enabled === undefined) schedule.enabled = true;
+  // platform-interface: report generation date
+  const generationDate = (body.generation_date as string | undefined) ?? new Date().toISOString().slice(0, 10);
   const report: ReportConfig = {
     id: ctx.store.newId(),
     version: 1,
     result_action: body.result_action as string,
     recipients: [...(body.recipients as string[])],
-    parameters: structuredClone(params),
+    // platform-interface: report defaults (the reference's answer always carries formats and period)
+    parameters: { formats: ['csv'], period: { start: `${generationDate.slice(0, 8)}01`, end: generationDate }, ...structuredClone(params) },
     schedule,
-    // platform-interface: report generation date
-    generation_date: (body.generation_date as string | undefined) ?? new Date().toISOString().slice(0, 10),
+    generation_date: generationDate,
   };
   ctx.store.world.reports[report.id] = report;
   ctx.store.save();

@@ -161,15 +161,16 @@ describe('tenantform_agent_update_settings against the emulator', () => {
     expect(await read(updated)).toEqual(expected2);
 
     await remove(updated);
-    // The platform now answers with the master settings that apply to the agent's tenant.
-    const inherited = await read(updated);
-    expect(inherited).toEqual({ id: `agent/${agent}`, agent_id: agent, tenant_id: null, ...rootDefault });
-    // Still declared, the inherited answer is drift to correct.
-    expect(planResource({ kind, address: ADDRESS, config, prior: inherited }).action).toBe('update');
+    // The platform now answers with the master settings that apply to the agent's tenant, marked
+    // as inherited. They hold the very values of config2, yet the agent's own settings are gone:
+    // still declared, they are created again.
+    const live = await client.getAgentUpdateSettings(agent, { master: false });
+    expect(live).toMatchObject({ update_channel: 'STABLE', automatic: true, inherited_from_tenant_id: expect.any(String) });
+    expect(await read(updated)).toBeNull();
+    expect(planResource({ kind, address: ADDRESS, config: config2, prior: null }).action).toBe('create');
 
     const imported = await importResource({ kind, address: ADDRESS, ctx, id: `agent/${agent}` });
-    expect(imported.diagnostics).toEqual([]);
-    expect(imported.value).toEqual(inherited);
+    expect(imported.diagnostics).toEqual([expect.objectContaining({ code: 'import_not_found' })]);
   });
 
   it('manages a tenant\'s master settings, which fall back to the nearest ancestor\'s once deleted', async () => {
@@ -192,8 +193,10 @@ describe('tenantform_agent_update_settings against the emulator', () => {
     expect(imported.value).toEqual({ ...expected, ...config2 });
 
     await remove(updated);
-    // The platform substitutes the root's settings, carrying the requested tenant id.
-    expect(await read(updated)).toEqual({ id: `tenant/${acme}`, agent_id: null, tenant_id: acme, ...rootDefault });
+    // The platform substitutes the root's settings, carrying the requested tenant id and where
+    // they are inherited from: the tenant's own settings are gone.
+    expect(await client.getAgentUpdateSettings(acme, { master: true })).toMatchObject({ tenant_id: acme, update_channel: 'STABLE', automatic: true, inherited_from_tenant_id: expect.any(String) });
+    expect(await read(updated)).toBeNull();
   });
 
   it('reads nothing behind a visibility barrier, where no substitute is searched', async () => {

@@ -55,8 +55,9 @@ export const agentUpdateSettings = defineResource({
   check: (config) => exactlyOneOf(config, ['agent_id', 'tenant_id']),
   notes: [
     'The platform resolves what applies: an agent without own settings gets its tenant\'s master settings, and a tenant without ' +
-      'own settings gets the nearest ancestor\'s (up to a visibility barrier). Drift is judged on that resolved answer, so after ' +
-      'someone deletes the own settings by hand, the plan shows the inherited values changing back to the declared ones.',
+      'own settings gets the nearest ancestor\'s (up to a visibility barrier), marked with the tenant they are inherited from. ' +
+      'The resource is the target\'s own settings: after someone deletes them by hand, the plan creates them again, even when ' +
+      'the inherited values are the declared ones.',
     'Several targets applied together are sent in one request.',
   ],
   importId: {
@@ -91,6 +92,8 @@ export const agentUpdateSettings = defineResource({
     try {
       // GAPS "GET response": the platform answers with the resolved (possibly inherited) settings.
       const live = await ctx.client.getAgentUpdateSettings(targetId, { master });
+      // Inherited settings are someone else's: the target's own settings are gone.
+      if (live.inherited_from_tenant_id !== undefined && !(master && live.inherited_from_tenant_id === targetId)) return null;
       return toState(state, {
         update_channel: live.update_channel,
         automatic: live.automatic,

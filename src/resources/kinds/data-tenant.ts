@@ -85,7 +85,8 @@ export function matchTenants(tenants: readonly Tenant[], name: string, parentId?
 }
 
 function toState(t: Tenant): State {
-  return { id: t.id, name: t.name ?? null, kind: t.kind ?? null, parent_id: t.parent_id };
+  // The platform's root tenant is its own parent; read back, the root has none.
+  return { id: t.id, name: t.name ?? null, kind: t.kind ?? null, parent_id: t.parent_id === t.id ? null : t.parent_id };
 }
 
 export default dataTenant;

@@ -7,6 +7,7 @@ import { planResource } from '../plan';
 import { validateConfig } from '../validate';
 import { UUID_PATTERN } from '../attributes';
 import kind, { wildcardWellPlaced } from './event-subscription';
+import { allowRefusedRequests } from '../../../test/contract/refusals';
 
 const ADDRESS = 'tenantform_event_subscription.test';
 const TOPIC = 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0';
@@ -181,6 +182,7 @@ describe('tenantform_event_subscription against the emulator', () => {
   });
 
   it('reports a refusal of the platform as an error diagnostic', async () => {
+    allowRefusedRequests(); // the platform's own refusal is what this test looks at
     const plan = planResource({ kind, address: ADDRESS, config: { ...base, topic_id: `${TOPIC}.unknown` }, prior: null });
     const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
     expect(r.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS }]);

@@ -129,6 +129,10 @@ export const eventSubscription = defineResource({
   notes: [
     'The platform has no documented read of a subscription (GAPS): drift detection only checks that it still exists; its ' +
       'attributes are the ones recorded when it was created.',
+    'Even that check rests on an assumption: the only read is the subscription\'s offset (`GET /subscriptions/offset`), ' +
+      'for which the vendor\'s reference documents no 404. tenantform takes a 404 there as "the subscription is gone"; an ' +
+      'answer of 200 proves that the offset answered, and a platform that answers an unknown id otherwise would leave a ' +
+      'deleted subscription unnoticed.',
     '`tenantform import` records the declared arguments with the imported id (they cannot be read back; a warning says ' +
       'so), so the next plan is empty when the declaration matches. `terraform import` records only the id: declare ' +
       '`subscription_id` with the imported id, and the next plan is a replacement that sends the same id again, which the ' +
@@ -155,7 +159,8 @@ export const eventSubscription = defineResource({
   async read(ctx, state) {
     const id = String(state.subscription_id);
     try {
-      // GAPS "Reading a subscription back": the offset answers 404 for a subscription that does not exist.
+      // GAPS "Reading a subscription back": the offset answers 404 for a subscription that does not
+      // exist. The reference documents no 404 there: an assumption, stated in the kind's notes.
       await ctx.client.getSubscriptionOffset(id);
     } catch (err) {
       if (isNotFound(err)) return null;

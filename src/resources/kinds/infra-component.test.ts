@@ -136,12 +136,17 @@ describe('against the emulator', () => {
     const reread = await readResource({ ...base, ctx, state: updated.value! });
     expect(reread.value).toEqual(updated.value);
 
-    // Clearing an optional member reaches the platform (a member left out would stay).
-    const cleared = plan({ ...changed, content_url: null }, reread.value!);
+    // The platform cannot clear a content address (the reference's infraPut takes links only):
+    // the plan refuses it, naming the attribute, before any request.
+    const clearUrl = plan({ ...changed, content_url: null }, reread.value!);
+    expect(clearUrl.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: ADDRESS, path: ['content_url'] })]);
+    // A backend type (nullable in the reference) is cleared on the platform.
+    const cleared = plan({ ...changed, backend_type: null }, reread.value!);
+    expect(cleared.diagnostics).toEqual([]);
     const afterClear = await updateResource({ ...base, ctx, prior: reread.value!, planned: cleared.planned! });
-    expect(afterClear.value).toMatchObject({ content_url: null, version: 3 });
+    expect(afterClear.value).toMatchObject({ backend_type: null, content_url: 'https://content.northwind.example.com', version: 3 });
 
-    const move = plan({ ...changed, owner_tenant_id: southridge }, afterClear.value!);
+    const move = plan({ ...changed, backend_type: null, owner_tenant_id: southridge }, afterClear.value!);
     expect(move.action).toBe('replace');
     expect(move.requiresReplace).toEqual([['owner_tenant_id']]);
 

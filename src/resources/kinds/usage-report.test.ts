@@ -175,6 +175,8 @@ describe('against the emulator', () => {
   it('creates, reads, updates in place, plans a replacement, deletes and imports a report', async () => {
     const create = plan(monthly(acme), null);
     expect(create.action).toBe('create');
+    // Left out of the configuration, the period is the platform's to choose: unknown until apply.
+    expect((create.planned!.parameters as State).period).toBe(Unknown);
     const created = await createResource({ ...base, ctx, planned: create.planned! });
     expect(created.diagnostics).toEqual([]);
     expect(created.value).toEqual({
@@ -182,7 +184,15 @@ describe('against the emulator', () => {
       result_action: 'save',
       // GAPS: recipients are required on create; left out, an empty list was sent.
       recipients: [],
-      parameters: { tenant_id: acme, kind: 'usage_summary', level: 'accounts', formats: ['csv'], show_skus: null, hide_zero_usage: null, period: null },
+      parameters: {
+        tenant_id: acme,
+        kind: 'usage_summary',
+        level: 'accounts',
+        formats: ['csv'],
+        show_skus: null,
+        hide_zero_usage: null,
+        period: { start: expect.stringMatching(/^\d{4}-\d{2}-01$/), end: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
+      },
       schedule: { type: 'monthly', enabled: true },
       generation_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       version: 1,

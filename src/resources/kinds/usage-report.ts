@@ -24,7 +24,12 @@ const parameters = {
   tenant_id: attr.uuid({ mode: 'required', description: 'The tenant the report covers.' }),
   kind: attr.string({ mode: 'required', check: oneOf(REPORT_KINDS), expects: words(REPORT_KINDS), description: 'What the report counts.' }),
   level: attr.string({ mode: 'required', check: oneOf(REPORT_LEVELS), expects: words(REPORT_LEVELS), description: 'Which tenants below `tenant_id` it details.' }),
-  formats: attr.list(oneOf(REPORT_FORMATS), { mode: 'optional', unique: true, expects: `report formats (${REPORT_FORMATS.join(', ')})`, description: 'The file formats produced.' }),
+  formats: attr.list(oneOf(REPORT_FORMATS), {
+    mode: 'optional_computed',
+    unique: true,
+    expects: `report formats (${REPORT_FORMATS.join(', ')})`,
+    description: 'The file formats produced. Left out, the platform chooses them (and tenantform keeps its choice).',
+  }),
   show_skus: attr.bool({ mode: 'optional', description: 'Show SKUs in the report.' }),
   hide_zero_usage: attr.bool({ mode: 'optional', description: 'Leave out usages that are zero.' }),
   period: attr.object(
@@ -32,7 +37,7 @@ const parameters = {
       start: attr.string({ mode: 'required', check: date, expects: DATE_EXPECTS, description: 'First day of the period.' }),
       end: attr.string({ mode: 'required', check: date, expects: DATE_EXPECTS, description: 'Last day of the period.' }),
     },
-    { mode: 'optional', description: 'The period the report covers.' },
+    { mode: 'optional_computed', description: 'The period the report covers. Left out, the platform chooses it (and tenantform keeps its choice).' },
   ),
 } satisfies Attributes;
 
@@ -170,7 +175,7 @@ function changedPaths(prior: State, planned: State): AttributePath[] {
 function toBody(s: State): ReportBody {
   const p = s.parameters as State;
   const sch = s.schedule as State;
-  const period = p.period as State | null;
+  const period = p.period === Unknown ? null : (p.period as State | null);
   return prune({
     result_action: s.result_action,
     // GAPS "Report enumerations": `recipients` is required on create, so an empty list is sent.
@@ -219,9 +224,16 @@ function fromReport(r: Report): State {
 
 /** Same configuration, leaving out what the platform chooses when the configuration does not. */
 function sameConfiguration(wanted: State, live: State): boolean {
-  return Object.entries(usageReport.attributes).every(
-    ([name, a]) => a.mode === 'computed' || (name === 'generation_date' && wanted[name] === null) || valueEqual(a, wanted[name], live[name]),
-  );
+  return Object.entries(usageReport.attributes).every(([name, a]) => {
+    if (a.mode === 'computed' || (name === 'generation_date' && wanted[name] === null)) return true;
+    const [w, l] = [wanted[name], live[name]];
+    if (a.type !== 'object' || !w || !l || w === Unknown) return valueEqual(a, w, l);
+    // Members the configuration leaves to the platform match whatever it chose.
+    return Object.entries(a.attributes).every(([member, m]) => {
+      const wm = (w as State)[member];
+      return (m.mode === 'optional_computed' && (wm === null || wm === Unknown)) || valueEqual(m, wm, (l as State)[member]);
+    });
+  });
 }
 
 async function fetchOne(ctx: OperationContext, id: string): Promise<Report | null> {
