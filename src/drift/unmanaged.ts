@@ -34,6 +34,8 @@ export interface UnmanagedOptions {
   readonly recorded: ReadonlyArray<{ type: string; attributes: State }>;
   readonly kindOf: (type: string) => ResourceKind | undefined;
   readonly ignore: IgnoreRules;
+  /** Setting names to look for besides those the stack manages. */
+  readonly settingNames?: readonly string[];
 }
 
 export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptions): Promise<{ unmanaged: UnmanagedObject[]; coverage: Coverage }> {
@@ -45,8 +47,8 @@ export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptio
   );
   const tenants = new Set(opts.tenantIds);
   // The platform lists no tenant's settings: those looked for are the names the stack manages
-  // anywhere (a name managed on one tenant and set by hand on another is found).
-  const settingNames = opts.recorded.filter((o) => o.type === 'tenantform_tenant_setting').map((o) => String(o.attributes.name));
+  // anywhere (a name managed on one tenant and set by hand on another is found), and those asked for.
+  const settingNames = [...opts.recorded.filter((o) => o.type === 'tenantform_tenant_setting').map((o) => String(o.attributes.name)), ...(opts.settingNames ?? [])];
   const discovery = tenants.size === 0 ? null : await discover(client, await stackRootTenant(client, opts.tenantIds), { settingNames });
   const tenantById = new Map((discovery?.tenants ?? []).map((t) => [t.id, t]));
   let managed = 0;

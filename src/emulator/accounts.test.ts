@@ -115,15 +115,16 @@ describe('emulator: account management', () => {
       expect(put.json.effective.value).toBe(false);
     });
 
-    test('a setting nobody on the path set answers 404 setting_not_found; the list shows the path settings', async () => {
+    test('a setting nobody on the path set answers 404 setting_not_found; there is no listing of a tenant\'s settings', async () => {
       const missing = await fixture.api.get(path('Acme Manufacturing', 'never_set'));
       expect(missing.status).toBe(404);
       expect(missing.json.error.code).toBe('setting_not_found');
+      for (const name of ['retention_days', 'encryption_required', 'backup_window', 'compression']) {
+        expect((await fixture.api.get(path('Acme Manufacturing', name))).status).toBe(200);
+      }
+      // The reference reads a setting by name only.
       const list = await fixture.api.get(`/api/2/applications/${app('backup')}/settings/tenants/${tenant('Acme Manufacturing')}`);
-      expect(list.status).toBe(200);
-      const names = (list.json.settings as Array<{ name: string }>).map((s) => s.name);
-      expect(names).toEqual(expect.arrayContaining(['retention_days', 'encryption_required', 'backup_window', 'compression']));
-      expect(names).not.toContain('dedup');
+      expect(list.status).toBe(404);
     });
 
     test('a bad setting body answers 400 naming the field', async () => {
@@ -146,14 +147,31 @@ describe('emulator: account management', () => {
       backend_type: 'azure',
     });
 
+    test('a component registered without a location belongs to its owner\'s default location, and is listed there', async () => {
+      const { location_id: _none, ...withoutLocation } = body();
+      const created = await fixture.api.post('/api/2/infra', { ...withoutLocation, name: 'Without location' });
+      expect(created.status).toBe(201);
+      expect(created.json.location_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+      const locations = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/locations`);
+      expect(locations.json.items.map((l: { id: string }) => l.id)).toContain(created.json.location_id);
+      expect((await fixture.api.get(`/api/2/locations/${created.json.location_id}/infra`)).json.infras).toContain(created.json.id);
+      // No content address was given: the answer leaves them out (the reference has no null for a link).
+      expect(created.json).not.toHaveProperty('content_mobile_url');
+      await fixture.api.delete(`/api/2/infra/${created.json.id}?version=1`);
+    });
+
     test('create, read, update with version and delete with version; stale versions answer 409', async () => {
       const created = await fixture.api.post('/api/2/infra', body());
       expect(created.status).toBe(201);
       expect(created.json).toMatchObject({ ...body(), version: 1, platform_owned: false });
       const id = created.json.id as string;
 
-      const listed = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/infra`);
+      // Listed by location, as the reference lists components; the owner's locations include it.
+      const listed = await fixture.api.get(`/api/2/locations/${body().location_id}/infra`);
       expect(listed.json).toEqual({ infras: [id] });
+      const locations = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/locations`);
+      expect(locations.json.items.map((l: { id: string }) => l.id)).toContain(body().location_id);
+      expect((await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/infra`)).status).toBe(404);
       const read = await fixture.api.get(`/api/2/infra?uuids=${id}`);
       expect(read.json.items[0].id).toBe(id);
 

@@ -76,12 +76,23 @@ export function handleControl(method: string, path: string, rawBody: Buffer, sto
     }
     case 'GET /_emulator/world':
       return { status: 200, body: summarizeWorld(store) };
+    case 'GET /_emulator/dump':
+      return { status: 200, body: dumpWorld(store) };
     case 'POST /_emulator/reset':
       store.reset();
       return { status: 200, body: summarizeWorld(store) };
     default:
       return problem(404, `No control operation ${method} ${path}`);
   }
+}
+
+/**
+ * Every object of the world, for tests and audits: tenants, users, clients, settings, components,
+ * reports, agents and the rest, as stored. API clients' secrets are left out.
+ */
+function dumpWorld(store: Store): Record<string, unknown> {
+  const { clients, ...rest } = structuredClone(store.world);
+  return { ...rest, clients: clients.map(({ client_secret: _secret, ...client }) => client) };
 }
 
 function parseJson(raw: Buffer): Record<string, unknown> | undefined {

@@ -11,6 +11,9 @@ import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, 
 import { resourceName, slug, uniqueNames } from './names';
 import { DR_LOCATION, seedNorthwind, type SeededNorthwind } from './testing';
 
+/** The platform lists no tenant's settings: the names an export looks for are given. */
+const SETTING_NAMES = ['backup_window', 'retention_days', 'encryption_required', 'odd value'];
+
 const ROOT = join(__dirname, '../..');
 const ODD_TENANT = 'bbbbbbbb-0000-4000-8000-000000000001';
 const ODD_NAME = `O'Brien "Labs" */ Ünïcode\nGmbH`;
@@ -65,7 +68,7 @@ describe('tenantform export against the emulator', () => {
     writeFileSync(dataFile, JSON.stringify(saved));
     ({ emulator, client } = await start(dataFile));
 
-    exp = await exportTenant(client, { tenantId: seeded.northwind });
+    exp = await exportTenant(client, { tenantId: seeded.northwind, settingNames: SETTING_NAMES });
     json = JSON.parse(renderTerraformJson(exp));
   });
 
@@ -137,7 +140,14 @@ describe('tenantform export against the emulator', () => {
     expect(r.tenantform_usage_report).toEqual({
       northwind_partner_monthly_usage_summary: {
         result_action: 'save',
-        parameters: { tenant_id: seeded.northwind, kind: 'usage_summary', level: 'all_customers', formats: ['csv', 'json_v2_0'] },
+        // The period the platform chose is exported as it is live.
+        parameters: {
+          tenant_id: seeded.northwind,
+          kind: 'usage_summary',
+          level: 'all_customers',
+          formats: ['csv', 'json_v2_0'],
+          period: { start: expect.stringMatching(/^\d{4}-\d{2}-01$/), end: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
+        },
         schedule: { type: 'monthly' },
         generation_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       },
@@ -236,8 +246,15 @@ describe('tenantform export against the emulator', () => {
     }
   }, 120_000);
 
+  it('exports only the settings of the names it is given', async () => {
+    const without = await exportTenant(client, { tenantId: seeded.northwind });
+    expect(without.objects.some((o) => o.kind.type === 'tenantform_tenant_setting')).toBe(false);
+    const one = await exportTenant(client, { tenantId: seeded.northwind, settingNames: ['retention_days'] });
+    expect(one.objects.filter((o) => o.kind.type === 'tenantform_tenant_setting').map((o) => o.config.name)).toEqual(['retention_days']);
+  });
+
   it('exports the platform root without its implicit bindings, with its own settings and master settings', async () => {
-    const root = await exportTenant(client, { tenantId: emulator.rootTenantId, stack: 'everything' });
+    const root = await exportTenant(client, { tenantId: emulator.rootTenantId, stack: 'everything', settingNames: SETTING_NAMES });
     const rootObjects = root.objects.filter((o) => o.tenant.id === emulator.rootTenantId);
     expect(rootObjects.map((o) => o.kind.type).sort()).toEqual([
       'tenantform_agent_update_settings',

@@ -15,7 +15,7 @@ interface Waiting {
  * Terraform asks for one object per `ReadResource`, several at a time. The calls that arrive
  * within a short window are read together, in the batch reads of the kinds (as a data loader
  * gathers its keys), and the answers of a refresh are shared until something is written: a
- * listing of a tenant's settings read for one setting answers the next setting too.
+ * tenant's applications read for one binding answer the next binding too.
  */
 export class ReadCoalescer {
   #waiting: Waiting[] = [];

@@ -14,8 +14,10 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
   let file: string;
   let northwind: string;
   let backup: string;
+  // The platform lists no tenant's settings: a name the stack does not manage is looked for when asked.
+  const LOOK_FOR = '-setting=retention_days';
   const driftJson = async (...extra: string[]) => {
-    const r = await run(world, ['drift', '-config', file, '-format=json', ...extra]);
+    const r = await run(world, ['drift', '-config', file, '-format=json', LOOK_FOR, ...extra]);
     return { code: r.code, json: JSON.parse(r.stdout) as DriftJson, stdout: r.stdout };
   };
 
@@ -40,6 +42,9 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     const before = await driftJson();
     expect(before.code).toBe(0);
     await world.client.putSetting(backup, northwind, 'retention_days', { value: 45, lock: false, exclusive: false });
+    // Not asked for, a setting of a name the stack does not manage cannot be found.
+    const unasked = JSON.parse((await run(world, ['drift', '-config', file, '-format=json'])).stdout) as DriftJson;
+    expect(unasked.unmanaged!.some((u) => u.type === 'tenantform_tenant_setting')).toBe(false);
     const { code, json } = await driftJson();
     // Unmanaged objects are reported, but are not drift.
     expect(code).toBe(0);
@@ -51,14 +56,14 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     expect(json.coverage).toEqual({ managed: 2, unmanaged: json.unmanaged!.length, percent: Math.round((2 / total) * 1000) / 10 });
     expect(json.coverage!.unmanaged).toBe(before.json.coverage!.unmanaged + 1);
 
-    const text = await run(world, ['drift', '-config', file]);
+    const text = await run(world, ['drift', '-config', file, LOOK_FOR]);
     expect(text.stdout).toContain(`  + tenantform_tenant_setting ${backup}/${northwind}/retention_days (Northwind Partner: backup retention_days)`);
     expect(text.stdout).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects in the managed tenants are managed by this stack\)\./);
-    const markdown = await run(world, ['drift', '-config', file, '-format=markdown']);
+    const markdown = await run(world, ['drift', '-config', file, '-format=markdown', LOOK_FOR]);
     expect(markdown.stdout).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
     // The job summary gets the same markdown report, appended.
     writeFileSync(join(world.dir, 'summary.md'), '# Earlier step\n');
-    await run(world, ['drift', '-config', file, '-summary-file=summary.md']);
+    await run(world, ['drift', '-config', file, '-summary-file=summary.md', LOOK_FOR]);
     const summary = readFileSync(join(world.dir, 'summary.md'), 'utf8');
     expect(summary.startsWith('# Earlier step\n## Drift report for stack `main`')).toBe(true);
     expect(summary).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
@@ -98,7 +103,7 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     // The child tenant is not managed by the stack: its own users are not the stack's concern.
     expect(json.unmanaged!.some((u) => u.id === childUser.id)).toBe(false);
     expect(json.unmanaged!.every((u) => u.tenant_id === northwind)).toBe(true);
-    const text = await run(world, ['drift', '-config', file]);
+    const text = await run(world, ['drift', '-config', file, LOOK_FOR]);
     expect(text.stdout).toContain(`  + tenantform_tenant ${child.id} (Northwind Partner: tenant Handmade Customer)`);
 
     writeFileSync(ignoreFile, `${attributeRules}tenantform_tenant.${child.id}\ntenantform_user.*\n`);

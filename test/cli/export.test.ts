@@ -58,7 +58,8 @@ describe('tenantform export (the built CLI)', () => {
     const imports = join(work, 'imports.sh');
     const state = join(work, 'terraform.northwind.tfstate');
     const run = await tenantform(
-      ['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--imports', imports, '--state', state, '--stack', 'northwind'],
+      // The platform lists no tenant's settings: the names to export are given.
+      ['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--imports', imports, '--state', state, '--stack', 'northwind', '--setting', 'backup_window', '--setting', 'retention_days'],
       env,
     );
     expect(run.stderr).toMatch(/Exported 15 objects from "Northwind Partner" and 3 tenants below it \(stack "northwind"\)/);
@@ -85,7 +86,7 @@ describe('tenantform export (the built CLI)', () => {
   it('brings the subtree under management: export, then plan shows no changes', async () => {
     const out = join(work, 'roundtrip.tf.json');
     const state = join(work, 'terraform.roundtrip.tfstate');
-    const exported = await tenantform(['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--state', state], env);
+    const exported = await tenantform(['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--state', state, '--setting', 'retention_days'], env);
     expect(exported.code).toBe(0);
     const plan = await tenantform(['plan', '--config', out, '--state', state, '--detailed-exitcode'], env);
     // Progress lines only: no warning, no error.

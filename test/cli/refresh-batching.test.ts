@@ -60,7 +60,7 @@ describe('refresh in batches', () => {
   });
   afterAll(() => world.close());
 
-  it('reads 15 objects and 5 data sources in 14 requests, none of them twice', async () => {
+  it('reads 15 objects and 5 data sources in 17 requests, none of them twice', async () => {
     world.requests.length = 0;
     const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
     // Progress lines only: no warning, no error.
@@ -75,8 +75,11 @@ describe('refresh in batches', () => {
       'GET /api/2/applications': 1,
       // the bindings: one listing per tenant
       'GET /api/2/tenants/{id}/applications': 2,
-      // the settings: one listing per application and tenant
-      'GET /api/2/applications/{id}/settings/tenants/{id}': 2,
+      // the settings: one read per setting, by name (the platform lists no tenant's settings)
+      'GET /api/2/applications/{id}/settings/tenants/{id}/retention_days': 2,
+      'GET /api/2/applications/{id}/settings/tenants/{id}/compression': 1,
+      'GET /api/2/applications/{id}/settings/tenants/{id}/encryption': 1,
+      'GET /api/2/applications/{id}/settings/tenants/{id}/schedule': 1,
       // three components in one request
       // the API client's own tenant, under which a tenant named without a parent is searched
       'GET /api/2/clients/{id}': 1,
@@ -109,7 +112,10 @@ describe('refresh in batches', () => {
     const infraReads = world.requests.filter((r) => r.startsWith('GET /api/2/infra?'));
     expect(infraReads.filter((r) => / 404 /.test(r))).toHaveLength(2);
     expect(infraReads).toHaveLength(4);
-    // The settings listing simply lacks the deleted one.
-    expect(perEndpoint(sent(world))['GET /api/2/applications/{id}/settings/tenants/{id}']).toBe(2);
+    // The deleted setting's own value is gone: read by name, the platform answers the root's
+    // inherited one (own: null) or 404; the other settings are read once each.
+    const settingReads = world.requests.filter((r) => r.startsWith('GET /api/2/applications/'));
+    expect(settingReads).toHaveLength(5);
+    expect(settingReads.filter((r) => r.includes('/compression '))).toHaveLength(1);
   });
 });

@@ -40,6 +40,8 @@ export const CHOICES: readonly ContractException[] = [
     status: 404,
     reason: 'GAPS "Reading a subscription back": the emulator answers 404 for an unknown subscription; the reference lists 200, 401, 403, 500 only, so tenantform says in the plan and docs that existence is not proven',
   },
+  { operation: 'POST /api/2/tenants', code: 'undocumented_status', status: 400, reason: 'GAPS "Create a tenant": a body the closed schema allows but the platform refuses (a kind the parent cannot hold) answers 400' },
+  { operation: 'POST /api/2/tenants', code: 'undocumented_status', status: 404, reason: 'GAPS "Create a tenant": a parent that does not exist, or that the caller cannot see, answers 404 as every read of it does' },
   { operation: 'POST /api/2/tenants', code: 'undocumented_status', status: 409, reason: 'GAPS "Tenant name taken": a sibling with the same name answers 409 (code 1004)' },
   { operation: 'PUT /api/2/tenants/{tenant_id}', code: 'undocumented_status', status: 400, reason: 'GAPS "Update a tenant": a change the platform refuses beyond the schema (a move below itself) answers 400' },
   { operation: 'DELETE /api/2/tenants/{tenant_id}', code: 'undocumented_status', status: 409, reason: 'GAPS "Delete a tenant": an enabled tenant, or a stale version, answers 409 (code 1006, 1001)' },

@@ -28,6 +28,7 @@ interface DriftArgs {
   synth: boolean;
   'ignore-unmanaged': boolean;
   'summary-file'?: string;
+  setting?: string[];
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -60,6 +61,13 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         type: 'boolean',
         default: false,
         describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some`,
+      })
+      .option('setting', {
+        type: 'string',
+        array: true,
+        describe:
+          'Also look for unmanaged tenant settings of this name (repeatable). The platform lists no tenant\'s settings, so ' +
+          'only the names the stack manages, and these, are looked for',
       })
       .option('summary-file', {
         type: 'string',
@@ -106,7 +114,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         const centers = driftByDataCenter(report, clients, state);
         if (!args['ignore-unmanaged'] && !hasErrors(report.diagnostics)) {
           const parts = [];
-          for (const c of centers) parts.push(await findUnmanaged(c.client, { tenantIds: c.tenantIds, recorded: c.managed, kindOf: resourceKind, ignore: rules }));
+          for (const c of centers) parts.push(await findUnmanaged(c.client, { tenantIds: c.tenantIds, recorded: c.managed, kindOf: resourceKind, ignore: rules, settingNames: args.setting ?? [] }));
           report = { ...report, ...mergeUnmanaged(parts) };
         }
         process.stdout.write(redactSecrets(render(report, args.format)));

@@ -23,6 +23,12 @@ export const applicationBinding = defineResource({
       description: 'The tenant that gets the application.',
     }),
   },
+  notes: [
+    'A binding is read from the applications the platform lists for the tenant (`GET /tenants/{tenant_id}/applications`). ' +
+      'The vendor\'s reference describes that list as the applications available to the tenant, the seeds\' records as the ' +
+      'ones it has on; tenantform relies on the second reading. Were the platform to list applications a tenant could get ' +
+      'but does not have, a binding removed by hand would go unnoticed, and creating one would send nothing.',
+  ],
   importId: {
     format: '`<application_id>/<tenant_id>`',
     parse: (id) => splitImportId(id, ['application_id', 'tenant_id']),
