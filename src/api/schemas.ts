@@ -80,7 +80,7 @@ export type Infra = z.infer<typeof Infra>;
 
 export const InfraList = z.looseObject({ items: z.array(Infra) });
 
-/** GAPS.md: infrastructure components of a tenant. */
+/** A tenant's locations, and the components at a location (GAPS, corrected by the reference). */
 export const LocationList = z.looseObject({ items: z.array(z.looseObject({ id: z.string() })) });
 export const LocationInfraList = z.looseObject({ infras: z.array(z.string()) });
 

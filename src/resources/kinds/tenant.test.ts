@@ -41,6 +41,16 @@ describe('tenantform_tenant', () => {
     expect(forward.action).toBe('update');
   });
 
+  it('refuses to clear a contact\'s types in the plan: the platform cannot clear them', () => {
+    const contact = { email: 'it@contoso.example', first_name: null, last_name: null, phone: null, address1: null, address2: null, city: null, state: null, zipcode: null, country: null };
+    const withTypes = prior({ pricing_mode: null, contact: { ...contact, types: ['primary'] } });
+    const cleared = planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example' } }), prior: withTypes });
+    expect(cleared.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS, path: ['contact', 'types'] }]);
+    const kept = planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example', types: ['billing'] } }), prior: withTypes });
+    expect(kept.diagnostics).toEqual([]);
+    expect(kept.action).toBe('update');
+  });
+
   it('replaces on a new parent or kind, updates the rest in place', () => {
     expect(planResource({ kind, address: ADDRESS, config: config({ parent_id: ID }), prior: prior() }).action).toBe('replace');
     expect(planResource({ kind, address: ADDRESS, config: config({ internal_tag: 'gold' }), prior: prior() }).action).toBe('update');

@@ -87,10 +87,10 @@ export const tenant = defineResource({
           mode: 'optional',
           unique: true,
           expects: `contact types (${CONTACT_TYPES.join(', ')})`,
-          description: `What the contact is for: any of ${CONTACT_TYPES.map((t) => `\`${t}\``).join(', ')}.`,
+          description: `What the contact is for: any of ${CONTACT_TYPES.map((t) => `\`${t}\``).join(', ')}. Once set, at least one must stay: the platform cannot clear them.`,
         }),
       },
-      { mode: 'optional', description: 'The tenant\'s contact. Members left out are cleared.' },
+      { mode: 'optional', description: 'The tenant\'s contact. Members left out are cleared, except `types` (see there).' },
     ),
     update_lock: attr.bool({
       mode: 'optional',
@@ -144,19 +144,30 @@ export const tenant = defineResource({
     return problems;
   },
   planProblems(prior, planned) {
+    const problems: RuleViolation[] = [];
     // GAPS "Pricing mode": trial to production once, never back.
     if (planned.pricing_mode === 'trial' && prior.pricing_mode !== null && prior.pricing_mode !== 'trial') {
-      return [
-        {
-          code: 'pricing_mode_irreversible',
-          path: ['pricing_mode'],
-          expected: `"${String(prior.pricing_mode)}" (a customer never returns to trial)`,
-          found: '"trial"',
-          message: 'A customer in production cannot return to trial',
-        },
-      ];
+      problems.push({
+        code: 'pricing_mode_irreversible',
+        path: ['pricing_mode'],
+        expected: `"${String(prior.pricing_mode)}" (a customer never returns to trial)`,
+        found: '"trial"',
+        message: 'A customer in production cannot return to trial',
+      });
     }
-    return [];
+    // The reference's contact takes `types` with at least one item: a contact's types, once set,
+    // cannot be cleared.
+    const typesOf = (s: State) => ((s.contact as State | null)?.types as readonly string[] | null | undefined) ?? [];
+    if (typesOf(prior).length > 0 && typesOf(planned).length === 0) {
+      problems.push({
+        code: 'cannot_clear',
+        path: ['contact', 'types'],
+        expected: 'at least one contact type (the platform cannot clear them once set)',
+        found: 'none',
+        message: 'The platform has no way to clear a contact\'s types: keep at least one.',
+      });
+    }
+    return problems;
   },
   deleteWarning(prior) {
     const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
