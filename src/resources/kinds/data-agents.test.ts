@@ -1,7 +1,7 @@
-import { PlatformClient, type Agent } from '../../api';
-import { startEmulator, type RunningEmulator } from '../../emulator';
+import type { Agent } from '../../api';
 import { readDataSource } from '../operations';
 import { validateConfig } from '../validate';
+import { useEmulatorClient } from './testing';
 import kind, { summary } from './data-agents';
 
 const ADDRESS = 'data.tenantform_agents.test';
@@ -41,21 +41,10 @@ describe('tenantform_agents validation', () => {
 });
 
 describe('tenantform_agents against the emulator', () => {
-  let emulator: RunningEmulator;
-  let client: PlatformClient;
+  const platform = useEmulatorClient(1);
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 1 });
-    client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
-  });
-
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-  });
-
-  const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client }, config });
-  const tenant = (name: string) => emulator.world().tenants[name];
+  const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client: platform.client }, config });
+  const tenant = (name: string) => platform.emulator.world().tenants[name];
   const agentsOf = (value: Record<string, unknown> | undefined) =>
     JSON.parse(String(value?.agents)) as Array<{ id: string; hostname: string; tenant_id: string; os_family: string; online: boolean; units: string[] }>;
 
@@ -63,7 +52,7 @@ describe('tenantform_agents against the emulator', () => {
     const acme = tenant('Acme Manufacturing');
     const r = await read({ tenant_id: acme.id });
     expect(r.diagnostics).toEqual([]);
-    const ids = emulator.world().agents['Acme Manufacturing'] as string[];
+    const ids = platform.emulator.world().agents['Acme Manufacturing'] as string[];
     expect([...(r.value?.ids as string[])].sort()).toEqual([...ids].sort());
     expect(r.value?.hostnames).toEqual(['acme-manufacturing-host-01', 'acme-manufacturing-host-02', 'acme-manufacturing-host-03']);
     expect(agentsOf(r.value)).toEqual([

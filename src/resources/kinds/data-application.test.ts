@@ -1,7 +1,7 @@
-import { PlatformClient, type Application } from '../../api';
-import { startEmulator, type RunningEmulator } from '../../emulator';
+import type { Application } from '../../api';
 import { readDataSource } from '../operations';
 import { validateConfig } from '../validate';
+import { useEmulatorClient } from './testing';
 import kind, { matchApplications } from './data-application';
 
 const ADDRESS = 'data.tenantform_application.test';
@@ -30,36 +30,25 @@ describe('tenantform_application validation', () => {
 });
 
 describe('tenantform_application against the emulator', () => {
-  let emulator: RunningEmulator;
-  let client: PlatformClient;
+  const platform = useEmulatorClient(1);
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 1 });
-    client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
-  });
-
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-  });
-
-  const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client }, config });
+  const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client: platform.client }, config });
 
   it('finds an application by type', async () => {
-    const backup = emulator.world().applications.backup;
+    const backup = platform.emulator.world().applications.backup;
     const r = await read({ type: 'backup' });
     expect(r.diagnostics).toEqual([]);
     expect(r.value).toEqual({
       id: backup.id,
       type: 'backup',
       name: backup.name,
-      usages: (await client.getApplication(backup.id)).usages,
+      usages: (await platform.client.getApplication(backup.id)).usages,
       api_base_url: '/api/backup/v1',
     });
   });
 
   it('finds an application by name', async () => {
-    const notary = emulator.world().applications.notary;
+    const notary = platform.emulator.world().applications.notary;
     const r = await read({ name: notary.name });
     expect(r.diagnostics).toEqual([]);
     expect(r.value).toMatchObject({ id: notary.id, type: 'notary', name: notary.name });

@@ -1,9 +1,9 @@
 import { PlatformClient, type Tenant } from '../../api';
-import { startEmulator, type RunningEmulator } from '../../emulator';
 import { ALL_SCOPES } from '../../emulator/store';
 import { createClient } from '../../emulator/testing';
 import { readDataSource } from '../operations';
 import { validateConfig } from '../validate';
+import { useEmulatorClient } from './testing';
 import kind, { matchTenants } from './data-tenant';
 
 const ADDRESS = 'data.tenantform_tenant.test';
@@ -42,21 +42,10 @@ describe('tenantform_tenant validation', () => {
 });
 
 describe('tenantform_tenant against the emulator', () => {
-  let emulator: RunningEmulator;
-  let client: PlatformClient;
+  const platform = useEmulatorClient(1);
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 1 });
-    client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
-  });
-
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-  });
-
-  const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client }, config });
-  const tenant = (name: string) => emulator.world().tenants[name];
+  const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client: platform.client }, config });
+  const tenant = (name: string) => platform.emulator.world().tenants[name];
 
   it('finds a tenant by id', async () => {
     const acme = tenant('Acme Manufacturing');
@@ -66,8 +55,8 @@ describe('tenantform_tenant against the emulator', () => {
   });
 
   it('finds the root by id', async () => {
-    const r = await read({ id: emulator.rootTenantId });
-    expect(r.value).toEqual({ id: emulator.rootTenantId, name: 'Cloud Root', kind: 'root', parent_id: null });
+    const r = await read({ id: platform.emulator.rootTenantId });
+    expect(r.value).toEqual({ id: platform.emulator.rootTenantId, name: 'Cloud Root', kind: 'root', parent_id: null });
   });
 
   it('finds a tenant by name, also behind a visibility barrier', async () => {
@@ -88,7 +77,7 @@ describe('tenantform_tenant against the emulator', () => {
       { name: 'wayne legal' },
       { name: 'Wayne' },
       { name: 'Wayne Legal', parent_id: tenant('Northwind Partner').id },
-      { name: 'Wayne Legal', parent_id: emulator.rootTenantId },
+      { name: 'Wayne Legal', parent_id: platform.emulator.rootTenantId },
     ];
     for (const config of cases) {
       const r = await read(config);
@@ -109,8 +98,8 @@ describe('tenantform_tenant against the emulator', () => {
     expect(r.diagnostics[0].detail).toContain(ID);
   });
   it('without a parent, searches the subtree of the API client\'s own tenant', async () => {
-    const partner = await createClient(emulator, [...ALL_SCOPES], tenant('Northwind Partner').id);
-    const partnerClient = new PlatformClient({ baseUrl: emulator.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
+    const partner = await createClient(platform.emulator, [...ALL_SCOPES], tenant('Northwind Partner').id);
+    const partnerClient = new PlatformClient({ baseUrl: platform.emulator.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
     try {
       const inside = await readDataSource({ kind, address: ADDRESS, ctx: { client: partnerClient }, config: { name: 'Acme Manufacturing' } });
       expect(inside.value).toMatchObject({ id: tenant('Acme Manufacturing').id });
