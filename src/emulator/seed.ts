@@ -71,7 +71,6 @@ export function tenantDefaults(kind: TenantKind, now: string): Omit<Tenant, 'id'
 
 /** Quotas seeded on partners' items: a few, so that drift on quotas has something to show. */
 const SEEDED_QUOTAS: Record<string, { value: number; overage: number }> = {
-  storage: { value: 10240, overage: 1024 },
   workstations: { value: 500, overage: 50 },
 };
 
