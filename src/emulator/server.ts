@@ -60,6 +60,18 @@ export interface Exchange {
  */
 export const exchangeChannel = channel('tenantform.emulator.exchange');
 
+/** A request that reached the emulator, before its latency, faults and handling. */
+export interface Arrival {
+  method: string;
+  path: string;
+}
+
+/**
+ * Every request is published here as it arrives: a test that must act while a request is in
+ * flight (an interrupt, a kill) acts on this event rather than on a timer.
+ */
+export const arrivalChannel = channel('tenantform.emulator.arrival');
+
 const TOKEN_PATHS = new Set(['/api/2/idp/token', '/bc/idp/token']);
 const MAX_BODY_BYTES = 1024 * 1024;
 const SECRET_QUERY = /^(access_token|client_secret|token|id_token|password)$/i;
@@ -117,6 +129,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const done = (status: number | string) => log(`${method} ${loggablePath(url)} ${status} ${Math.round(performance.now() - started)}ms`);
 
     const raw = await readBody(req);
+    if (arrivalChannel.hasSubscribers) {
+      const arrival: Arrival = { method, path };
+      arrivalChannel.publish(arrival);
+    }
     const api = router.interfaceOf(path);
     if (raw === 'too_large') {
       send(res, errorReply(new HttpError(413, { error: { code: 413, message: 'Request body too large' } })));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
+export { onRequest } from '../helpers/moments';
 
 /** The built command: `npm run build` first (CI's `npm test` does). */
 export const CLI = join(__dirname, '../../bin/tenantform.js');

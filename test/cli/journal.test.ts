@@ -1,8 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createDatabase, startPostgres, type RunningPostgres } from '../helpers/postgres';
-import { configWith, infra, run, start, startWorld, writeConfig, type World } from './helpers';
+import { configWith, infra, onRequest, run, start, startWorld, writeConfig, type CliResult, type World } from './helpers';
 
 const STATE = 'terraform.main.tfstate';
 const JOURNAL = `${STATE}.journal`;
@@ -89,17 +90,20 @@ describe.each([
     expect(await place.journal()).toBeUndefined();
 
     writeConfig(world, withBackend(stack(true)));
-    world.emulator.setFaults({ latency_ms: 200 });
-    const { child, result } = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
-    let completions = 0;
-    child.stderr!.on('data', (chunk: Buffer) => {
-      completions += chunk.toString().split('Creation complete').length - 1;
-      // The next create is in flight: recorded as pending, its answer never recorded.
-      if (completions === 2) setTimeout(() => child.kill('SIGKILL'), 80);
-    });
-    const crashed = await result;
+    // Killed when the platform has handled the third create, before its answer leaves: that create
+    // is recorded as pending, its answer never recorded.
+    const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/2/infra';
+    let child: ChildProcess | undefined;
+    const stop = onRequest('answer', isCreate, 3, () => child?.kill('SIGKILL'));
+    let crashed: CliResult;
+    try {
+      const started = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
+      child = started.child;
+      crashed = await started.result;
+    } finally {
+      stop();
+    }
     expect(crashed.signal).toBe('SIGKILL');
-    world.emulator.setFaults({ latency_ms: 0 });
     const finished = [...crashed.stderr.matchAll(/(tenantform_infra_component\.\w+): Creation complete/g)].map((m) => m[1]);
     expect(finished.length).toBeGreaterThanOrEqual(2);
 

@@ -1,6 +1,7 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWith, infra, run, start, startWorld, writeConfig, type World } from './helpers';
+import { configWith, infra, onRequest, run, start, startWorld, writeConfig, type World } from './helpers';
 
 describe('tenantform plan and apply options', () => {
   let world: World;
@@ -67,13 +68,19 @@ describe('tenantform plan and apply options', () => {
   it('releases the lock when interrupted', async () => {
     const file = writeConfig(world, configWith({ tenantform_infra_component: { slow: infra('Slow') } }), 'slow.tf.json');
     world.emulator.setFaults({ latency_ms: 300 });
-    const { child, result } = start(world, ['plan', '--config', file]);
     const lockFile = join(world.dir, '.terraform.slow.tfstate.lock.info');
-    for (let waited = 0; !existsSync(lockFile) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(lockFile)).toBe(true);
-    child.kill('SIGINT');
-    const r = await result;
+    // Interrupted when its first request reaches the platform: the plan holds the lock by then.
+    let child: ChildProcess | undefined;
+    let lockHeld = false;
+    const stop = onRequest('arrival', (r) => r.path.startsWith('/api/'), 1, () => {
+      lockHeld = existsSync(lockFile);
+      child?.kill('SIGINT');
+    });
+    const started = start(world, ['plan', '--config', file]);
+    child = started.child;
+    const r = await started.result.finally(stop);
     world.emulator.setFaults({ latency_ms: 0 });
+    expect(lockHeld).toBe(true);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('the state lock was released');
     expect(existsSync(join(world.dir, '.terraform.slow.tfstate.lock.info'))).toBe(false);

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { exchangeChannel, type Exchange } from '../../src/emulator';
-import { configWith, infra, run, start, startWorld, writeConfig, type CliResult, type World } from './helpers';
+import { configWith, infra, onRequest, run, start, startWorld, writeConfig, type CliResult, type World } from './helpers';
 
 function readState(world: World, file = 'terraform.main.tfstate') {
   return JSON.parse(readFileSync(join(world.dir, file), 'utf8'));
@@ -98,25 +97,20 @@ describe('crashes and locking', () => {
       },
     };
     const file = writeConfig(world, configWith(resources));
-    // The kill lands on an event, not a moment: when the platform has processed the second create
+    // The kill lands on an event, not a moment: when the platform has handled the second create
     // and before its answer leaves, so that create reaches the platform and never the state.
-    let creates = 0;
     let child: ChildProcess | undefined;
-    const killOnSecondCreate = (message: unknown) => {
-      const exchange = message as Exchange;
-      if (exchange.method === 'POST' && (exchange.path === '/api/2/infra' || exchange.path === '/api/2/reports') && ++creates === 2) child?.kill('SIGKILL');
-    };
-    exchangeChannel.subscribe(killOnSecondCreate);
+    const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && (r.path === '/api/2/infra' || r.path === '/api/2/reports');
+    const stop = onRequest('answer', isCreate, 2, () => child?.kill('SIGKILL'));
     let crashed: CliResult;
     try {
       const started = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
       child = started.child;
       crashed = await started.result;
     } finally {
-      exchangeChannel.unsubscribe(killOnSecondCreate);
+      stop();
     }
     expect(crashed.signal).toBe('SIGKILL');
-    expect(creates).toBe(2);
 
     const state = readState(world);
     expect(state.version).toBe(4);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
+import { onRequest } from '../helpers/moments';
 import { ensureBuilt, leftoverProviders, requireTerraform, run, type RunResult, terraformEnvironment, PROVIDER_HCL } from './helpers';
 
 jest.setTimeout(180_000);
@@ -294,10 +295,16 @@ test('Ctrl-C during apply: Terraform sends StopProvider and the provider gives u
     const text = d.toString();
     output += text;
     // Once planned, every platform request is slowed down, so that the change is still in flight when interrupted.
-    if (text.includes('Plan: ')) emulator.setFaults({ latency_ms: 3_000 });
-    if (text.includes('Modifying...')) setTimeout(() => process.kill(-child.pid!, 'SIGINT'), 300);
+    if (text.includes('Plan: ')) {
+      planned = true;
+      emulator.setFaults({ latency_ms: 3_000 });
+    }
   });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  // Interrupted when the apply's first request reaches the platform (an event the emulator
+  // records, not a timer): the change is then in flight, its write not yet sent.
+  let planned = false;
+  const stop = onRequest('arrival', (r) => planned && r.path.startsWith('/api/') && !r.path.endsWith('/idp/token'), 1, () => process.kill(-child.pid!, 'SIGINT'));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve)).finally(stop);
   emulator.setFaults({ latency_ms: 0 });
   outputs.push(output);
   expect(code).toBe(1);
@@ -305,7 +312,9 @@ test('Ctrl-C during apply: Terraform sends StopProvider and the provider gives u
   expect(output).toContain('Error: Stopped');
   expect(output).toContain('Terraform asked the provider to stop while the change was in progress');
   expect(await leftoverProviders(markerValue)).toEqual([]);
+  // Whether the interrupted write reached the platform is the platform's business: converge.
   write(MOVED);
+  expectOk(await terraform('apply', '-auto-approve', '-input=false', '-no-color'));
 });
 
 test('terraform import of each kind, then an empty plan', async () => {

@@ -1,7 +1,7 @@
 import type { Agent } from '../../api';
 import { readDataSource } from '../operations';
 import { validateConfig } from '../validate';
-import { useEmulatorClient } from './testing';
+import { useEmulatorClient } from '../testing';
 import kind, { summary } from './data-agents';
 
 const ADDRESS = 'data.tenantform_agents.test';

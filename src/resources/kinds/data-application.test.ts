@@ -1,7 +1,7 @@
 import type { Application } from '../../api';
 import { readDataSource } from '../operations';
 import { validateConfig } from '../validate';
-import { useEmulatorClient } from './testing';
+import { useEmulatorClient } from '../testing';
 import kind, { matchApplications } from './data-application';
 
 const ADDRESS = 'data.tenantform_application.test';

@@ -3,7 +3,7 @@ import { ALL_SCOPES } from '../../emulator/store';
 import { createClient } from '../../emulator/testing';
 import { readDataSource } from '../operations';
 import { validateConfig } from '../validate';
-import { useEmulatorClient } from './testing';
+import { useEmulatorClient } from '../testing';
 import kind, { matchTenants } from './data-tenant';
 
 const ADDRESS = 'data.tenantform_tenant.test';

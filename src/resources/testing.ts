@@ -1,6 +1,6 @@
-/** Helpers for the kinds' tests that run against the emulator. */
-import { PlatformClient } from '../../api';
-import { startEmulator, type RunningEmulator } from '../../emulator';
+/** Helpers for the kinds' tests that run against the emulator (kinds/ holds kinds only: the registry is made from it). */
+import { PlatformClient } from '../api';
+import { startEmulator, type RunningEmulator } from '../emulator';
 
 export interface EmulatorClient {
   readonly emulator: RunningEmulator;
