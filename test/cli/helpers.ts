@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-export { onRequest } from '../helpers/moments';
+import { onRequest } from '../helpers/moments';
+export { onRequest };
 
 /** The built command: `npm run build` first (CI's `npm test` does). */
 export const CLI = join(__dirname, '../../bin/tenantform.js');
@@ -68,6 +69,29 @@ export function start(world: World, args: string[], env: NodeJS.ProcessEnv = {})
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const result = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, result };
+}
+
+/** Where a command is interrupted: the `nth` request that `matches`, at its arrival or its answer (see onRequest). */
+export interface Moment {
+  moment: 'arrival' | 'answer';
+  matches: (r: { method: string; path: string }) => boolean;
+  nth: number;
+}
+
+/** Runs the command and sends it `signal` at a moment the emulator records; `atMoment` runs just before. */
+export async function runInterrupted(world: World, args: string[], at: Moment, signal: NodeJS.Signals, atMoment?: () => void): Promise<CliResult> {
+  let child: ChildProcess | undefined;
+  const stop = onRequest(at.moment, at.matches, at.nth, () => {
+    atMoment?.();
+    child?.kill(signal);
+  });
+  try {
+    const started = start(world, args);
+    child = started.child;
+    return await started.result;
+  } finally {
+    stop();
+  }
 }
 
 export function run(world: World, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {

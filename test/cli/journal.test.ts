@@ -1,9 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createDatabase, startPostgres, type RunningPostgres } from '../helpers/postgres';
-import { configWith, infra, onRequest, run, start, startWorld, writeConfig, type CliResult, type World } from './helpers';
+import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
 
 const STATE = 'terraform.main.tfstate';
 const JOURNAL = `${STATE}.journal`;
@@ -93,16 +92,7 @@ describe.each([
     // Killed when the platform has handled the third create, before its answer leaves: that create
     // is recorded as pending, its answer never recorded.
     const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/2/infra';
-    let child: ChildProcess | undefined;
-    const stop = onRequest('answer', isCreate, 3, () => child?.kill('SIGKILL'));
-    let crashed: CliResult;
-    try {
-      const started = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
-      child = started.child;
-      crashed = await started.result;
-    } finally {
-      stop();
-    }
+    const crashed = await runInterrupted(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1'], { moment: 'answer', matches: isCreate, nth: 3 }, 'SIGKILL');
     expect(crashed.signal).toBe('SIGKILL');
     const finished = [...crashed.stderr.matchAll(/(tenantform_infra_component\.\w+): Creation complete/g)].map((m) => m[1]);
     expect(finished.length).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWith, infra, onRequest, run, start, startWorld, writeConfig, type World } from './helpers';
+import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
 
 describe('tenantform plan and apply options', () => {
   let world: World;
@@ -70,15 +69,10 @@ describe('tenantform plan and apply options', () => {
     world.emulator.setFaults({ latency_ms: 300 });
     const lockFile = join(world.dir, '.terraform.slow.tfstate.lock.info');
     // Interrupted when its first request reaches the platform: the plan holds the lock by then.
-    let child: ChildProcess | undefined;
     let lockHeld = false;
-    const stop = onRequest('arrival', (r) => r.path.startsWith('/api/'), 1, () => {
+    const r = await runInterrupted(world, ['plan', '--config', file], { moment: 'arrival', matches: (q) => q.path.startsWith('/api/'), nth: 1 }, 'SIGINT', () => {
       lockHeld = existsSync(lockFile);
-      child?.kill('SIGINT');
     });
-    const started = start(world, ['plan', '--config', file]);
-    child = started.child;
-    const r = await started.result.finally(stop);
     world.emulator.setFaults({ latency_ms: 0 });
     expect(lockHeld).toBe(true);
     expect(r.code).toBe(130);

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { configWith, infra, onRequest, run, start, startWorld, writeConfig, type CliResult, type World } from './helpers';
+import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
 
 function readState(world: World, file = 'terraform.main.tfstate') {
   return JSON.parse(readFileSync(join(world.dir, file), 'utf8'));
@@ -99,17 +98,8 @@ describe('crashes and locking', () => {
     const file = writeConfig(world, configWith(resources));
     // The kill lands on an event, not a moment: when the platform has handled the second create
     // and before its answer leaves, so that create reaches the platform and never the state.
-    let child: ChildProcess | undefined;
     const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && (r.path === '/api/2/infra' || r.path === '/api/2/reports');
-    const stop = onRequest('answer', isCreate, 2, () => child?.kill('SIGKILL'));
-    let crashed: CliResult;
-    try {
-      const started = start(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1']);
-      child = started.child;
-      crashed = await started.result;
-    } finally {
-      stop();
-    }
+    const crashed = await runInterrupted(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1'], { moment: 'answer', matches: isCreate, nth: 2 }, 'SIGKILL');
     expect(crashed.signal).toBe('SIGKILL');
 
     const state = readState(world);
