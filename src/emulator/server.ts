@@ -29,6 +29,8 @@ export interface EmulatorOptions {
   faults?: Partial<Faults>;
   /** One line per request: method, path (query secrets masked), status, milliseconds. */
   log?: (line: string) => void;
+  /** What a tenant's applications listing holds (see `Store.tenantApplications`); default `on`. */
+  tenantApplications?: 'on' | 'available';
 }
 
 export interface RunningEmulator {
@@ -116,6 +118,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const store = Store.open(seed, opts.dataFile);
+  store.tenantApplications = opts.tenantApplications ?? 'on';
   const faults = new FaultInjector(opts.seed ?? store.world.seed, opts.faults ?? {});
   const tokens = new TokenService(store);
   const router = new Router([accountRoutes, agentRoutes, eventRoutes, alertRoutes]);

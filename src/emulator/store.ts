@@ -14,6 +14,11 @@ export { ALL_SCOPES, seedWorld, TASK_TOPIC, TENANT_TOPIC } from './seed';
 /** The world plus the lookups and persistence every interface module needs. */
 export class Store {
   world: World;
+  /**
+   * What `GET /tenants/{id}/applications` lists: the applications a tenant has on (the seeds'
+   * records), or those available to it (the vendor reference's words): both readings can be tried.
+   */
+  tenantApplications: 'on' | 'available' = 'on';
   private ids: SeededRandom;
 
   constructor(

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
-import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator';
 import { onRequest } from '../helpers/moments';
 export { onRequest };
 
@@ -30,9 +30,9 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(): Promise<World> {
+export async function startWorld(options: Omit<EmulatorOptions, 'log'> = {}): Promise<World> {
   const requests: string[] = [];
-  const emulator = await startEmulator({ port: 0, seed: 7, log: (line) => requests.push(line) });
+  const emulator = await startEmulator({ port: 0, seed: 7, ...options, log: (line) => requests.push(line) });
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-cli-'));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,

@@ -10,6 +10,18 @@ function hasApplication(store: Store, tenant: Tenant, appId: string): boolean {
   return (store.world.bindings[tenant.id] ?? []).includes(appId);
 }
 
+/**
+ * GAPS "Which applications a tenant has on": its bindings; or, in the reference's reading, the
+ * applications available to it (what its parent has, and its own).
+ */
+function tenantApplications(store: Store, tenant: Tenant): string[] {
+  const own = store.world.bindings[tenant.id] ?? [];
+  if (store.tenantApplications === 'on') return [...own];
+  const parent = tenant.parent_id === null ? undefined : store.tenant(tenant.parent_id);
+  const available = store.world.applications.map((a) => a.id).filter((id) => parent === undefined || hasApplication(store, parent, id));
+  return [...new Set([...own, ...available])];
+}
+
 function enableApplication(ctx: RequestContext): Reply {
   const app = applicationOr404(ctx, ctx.params.app as string);
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
@@ -181,7 +193,6 @@ export const applicationRoutes: Route[] = [
     method: 'GET',
     pattern: `${PREFIX}/tenants/:tenant/applications`,
     scopes: VIEW_TENANTS,
-    // GAPS: which applications a tenant has on
-    handler: (ctx) => json(200, { items: [...(ctx.store.world.bindings[visibleTenant(ctx, ctx.params.tenant as string).id] ?? [])] }),
+    handler: (ctx) => json(200, { items: tenantApplications(ctx.store, visibleTenant(ctx, ctx.params.tenant as string)) }),
   },
 ];

@@ -26,8 +26,9 @@ export const applicationBinding = defineResource({
   notes: [
     'A binding is read from the applications the platform lists for the tenant (`GET /tenants/{tenant_id}/applications`). ' +
       'The vendor\'s reference describes that list as the applications available to the tenant, the seeds\' records as the ' +
-      'ones it has on; tenantform relies on the second reading. Were the platform to list applications a tenant could get ' +
-      'but does not have, a binding removed by hand would go unnoticed, and creating one would send nothing.',
+      'ones it has on; tenantform\'s reads rely on the second reading. Were the platform to list applications a tenant could get ' +
+      'but does not have, a binding removed by hand would go unnoticed by plan and drift; creating one does not read the list ' +
+      'and works under either reading.',
   ],
   importId: {
     format: '`<application_id>/<tenant_id>`',
@@ -68,9 +69,9 @@ export const applicationBinding = defineResource({
   async create(ctx, planned) {
     const appId = String(planned.application_id);
     const tenantId = String(planned.tenant_id);
-    // GAPS "Is enabling an application idempotent": read first, POST only when missing.
-    const items = await ctx.client.listTenantApplications(tenantId);
-    if (!items.includes(appId)) await ctx.client.enableApplication(appId, tenantId);
+    // platform-interface "binding": a repeat answers 204, so the POST is sent without a read first:
+    // the create does not depend on what the tenant's applications listing means (see the notes).
+    await ctx.client.enableApplication(appId, tenantId);
     return bound(appId, tenantId);
   },
   async update(_ctx, _prior, planned) {
