@@ -246,6 +246,16 @@ export const reconcilerErrors = {
       false,
     );
   },
+  stateWriteInterrupted(file: string, found: string, serial: number | undefined) {
+    return new TenantformError(
+      'state_write_interrupted',
+      'The last write of the state was interrupted',
+      `${file}.writing holds the complete state that was being written${serial === undefined ? '' : ` (serial ${serial})`}, ` +
+        `while ${file} ${found}. Objects recorded only in the newer state would otherwise be created again. Nothing was ` +
+        `read or changed. Check it, then put it in place and run again: mv '${file}.writing' '${file}'`,
+      false,
+    );
+  },
   stalePlan(reason: string) {
     return new TenantformError(
       'stale_plan',

@@ -16,10 +16,37 @@ export function localStateFile(path: string): StateStorage {
     read: async () => {
       const text = await readStateText(path);
       // Terraform creates the file empty when it takes its lock on a new state.
-      return text === undefined || isBlank(text) ? undefined : text;
+      const state = text === undefined || isBlank(text) ? undefined : text;
+      const interrupted = await readStateText(`${path}.writing`);
+      if (interrupted !== undefined && !isBlank(interrupted)) refuseInterruptedWrite(path, state, interrupted);
+      return state;
     },
     write: (text) => writeAtomically(path, text),
   };
+}
+
+/**
+ * `<path>.writing` is left behind only by a rewrite of the locked file that was interrupted (see
+ * the local backend). When it is newer than the state (or the state is empty or damaged), the
+ * state must not be read as it is: objects recorded only in the newer one would be created again.
+ * A `.writing` no newer than the state (written over since, by Terraform say) changes nothing.
+ */
+function refuseInterruptedWrite(path: string, state: string | undefined, interrupted: string): void {
+  const header = (text: string | undefined): { lineage?: unknown; serial?: unknown } | undefined => {
+    try {
+      return text === undefined ? undefined : (JSON.parse(text) as { lineage?: unknown; serial?: unknown });
+    } catch {
+      return undefined;
+    }
+  };
+  const newer = header(interrupted);
+  if (newer === undefined || typeof newer.serial !== 'number') return; // not a state: nothing to recover from it
+  const current = header(state);
+  if (state === undefined) throw reconcilerErrors.stateWriteInterrupted(path, 'is empty', newer.serial);
+  if (current === undefined) throw reconcilerErrors.stateWriteInterrupted(path, 'is damaged', newer.serial);
+  if (current.lineage === newer.lineage && typeof current.serial === 'number' && newer.serial > current.serial) {
+    throw reconcilerErrors.stateWriteInterrupted(path, `is at the older serial ${current.serial}`, newer.serial);
+  }
 }
 
 /** The text of a state-side file (the state, its journal); undefined when there is none. */

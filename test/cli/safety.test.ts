@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
 
@@ -120,5 +120,44 @@ describe('crashes and locking', () => {
 
     const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
     expect(plan.code).toBe(0);
+  });
+});
+
+describe('an interrupted rewrite of the local state', () => {
+  let world: World;
+  let file: string;
+  const statePath = () => join(world.dir, 'terraform.main.tfstate');
+  beforeAll(async () => {
+    world = await startWorld();
+    file = writeConfig(world, configWith({ tenantform_infra_component: { one: infra('Site One'), two: infra('Site Two') } }));
+    expect((await run(world, ['apply', '--config', file, '--auto-approve'])).code).toBe(0);
+  });
+  afterAll(() => world.close());
+
+  // What a kill leaves when it lands between writing `<state>.writing` and rewriting the locked file in place.
+  it('refuses to plan over an empty state beside a complete .writing, and plans nothing once it is in place', async () => {
+    const complete = readFileSync(statePath(), 'utf8');
+    writeFileSync(`${statePath()}.writing`, complete);
+    writeFileSync(statePath(), '');
+    const refused = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('The last write of the state was interrupted');
+    expect(refused.stderr).toContain(`mv '${statePath()}.writing' '${statePath()}'`);
+    expect(refused.stdout).not.toContain('will be created');
+
+    renameSync(`${statePath()}.writing`, statePath());
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('refuses an older complete state beside a newer .writing of the same lineage, and ignores an older .writing', async () => {
+    const state = JSON.parse(readFileSync(statePath(), 'utf8'));
+    writeFileSync(`${statePath()}.writing`, JSON.stringify({ ...state, serial: state.serial + 1 }));
+    const refused = await run(world, ['plan', '--config', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`is at the older serial ${state.serial}`);
+
+    writeFileSync(`${statePath()}.writing`, JSON.stringify({ ...state, serial: state.serial - 1 }));
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+    rmSync(`${statePath()}.writing`);
   });
 });
