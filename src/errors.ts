@@ -246,6 +246,16 @@ export const reconcilerErrors = {
       false,
     );
   },
+  journalDamaged(file: string, line: number, reason: string) {
+    return new TenantformError(
+      'journal_damaged',
+      'The apply journal cannot be trusted',
+      `${file}, line ${line}: ${reason}. The journal holds what an unfinished apply did after the state was last written; ` +
+        'read past the damage, objects it made would be created again. Nothing was read or changed. Restore the journal, ' +
+        'or, if every object it names is in the state (check with the platform), remove it.',
+      false,
+    );
+  },
   stateWriteInterrupted(file: string, found: string, serial: number | undefined) {
     return new TenantformError(
       'state_write_interrupted',

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import infraComponent from '../resources/kinds/infra-component';
@@ -41,6 +41,37 @@ describe('apply journal', () => {
     expect(ids(loaded)).toEqual(['c2', 'c3']);
     expect(loaded.pending().map((p) => p.address)).toEqual(['tenantform_infra_component.c4']);
     expect(loaded.isProtected('tenantform_infra_component.c3')).toBe(true);
+  });
+
+  it('refuses a damaged journal, naming the file and the line, instead of reading past the damage', async () => {
+    await crashedApply();
+    const file = journalPath(path);
+    const original = readFileSync(file, 'utf8');
+    const lines = original.split('\n');
+    const refusal = async () => {
+      try {
+        await StateStore.open(path);
+      } catch (err) {
+        return err as Error & { code?: string; detail?: string };
+      }
+      throw new Error('the damaged journal was read');
+    };
+
+    // One byte of the header changed.
+    writeFileSync(file, original.replace('"tenantform_journal":1', '"tenantform_journal":7'));
+    expect(await refusal()).toMatchObject({ code: 'journal_damaged', detail: expect.stringContaining(`${file}, line 1:`) });
+
+    // A complete line in the middle that is not JSON.
+    writeFileSync(file, [lines[0], lines[1].slice(0, -3), ...lines.slice(2)].join('\n'));
+    expect(await refusal()).toMatchObject({ code: 'journal_damaged', detail: expect.stringContaining(`${file}, line 2: not a JSON line`) });
+
+    // JSON that is no change: the line and what is wrong in it.
+    writeFileSync(file, [lines[0], '{"op":"put-instance","resource":{"mode":"managed","type":"tenantform_infra_component","name":"c9"},"instance":{"schema_version":0}}', ...lines.slice(1)].join('\n'));
+    expect(await refusal()).toMatchObject({ code: 'journal_damaged', detail: expect.stringContaining('line 2: at instance.attributes: expected an object of attributes') });
+
+    // A journal of another state.
+    writeFileSync(file, original.replace(/"lineage":"[^"]+"/, '"lineage":"another"'));
+    expect(await refusal()).toMatchObject({ code: 'journal_damaged', detail: expect.stringContaining('it continues the state of lineage another') });
   });
 
   it('ignores a journal once the state was written after it, and removes it when the apply finishes', async () => {

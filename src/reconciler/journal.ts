@@ -2,6 +2,10 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseInstanceAddress } from './addresses';
 import { addressOf, withInstance, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
+import { reconcilerErrors } from '../errors';
+import { isRecord } from '../plain-json';
+import { quoted } from './file-schema';
+import { journalChangeProblem } from './state-schema';
 import { readStateText, writeAtomically, writeSynced } from './state-file';
 
 /**
@@ -168,12 +172,27 @@ export class StateJournal {
 export async function replayJournal(store: JournalStore, doc: StateDocument): Promise<StateDocument> {
   const journal = await store.read();
   if (journal === undefined) return doc;
-  const header = parseLine(journal.header) as Header | undefined;
-  if (header?.tenantform_journal !== 1 || header.lineage !== doc.lineage || header.serial !== doc.serial) return doc;
-  const changes = journal.lines.map(parseLine);
-  // A line that does not parse ends the journal: nothing after it is trusted.
-  const cut = changes.findIndex((c) => c === undefined);
-  return applyChanges(doc, (cut < 0 ? changes : changes.slice(0, cut)) as StateChange[]);
+  const damaged = (line: number, reason: string) => reconcilerErrors.journalDamaged(store.location, line, reason);
+  const header = parseLine(journal.header);
+  if (!isHeader(header)) throw damaged(1, `expected the journal's header ({"tenantform_journal":1, lineage, serial}), found ${quoted(journal.header)}`);
+  // A journal older than the state was written over since (the apply ended after writing the state).
+  if (header.lineage === doc.lineage && header.serial < doc.serial) return doc;
+  if (header.lineage !== doc.lineage || header.serial !== doc.serial) {
+    throw damaged(1, `it continues the state of lineage ${header.lineage} at serial ${header.serial}, not this one (lineage ${doc.lineage}, serial ${doc.serial})`);
+  }
+  // Only complete lines are read (a torn last line is left out): every one of them must hold.
+  const changes: StateChange[] = [];
+  for (let i = 0; i < journal.lines.length; i++) {
+    const change = parseLine(journal.lines[i]);
+    const problem = change === undefined ? 'not a JSON line' : journalChangeProblem(change);
+    if (problem !== undefined) throw damaged(i + 2, problem);
+    changes.push(change as StateChange);
+  }
+  return applyChanges(doc, changes);
+}
+
+function isHeader(h: unknown): h is Header {
+  return isRecord(h) && h.tenantform_journal === 1 && typeof h.lineage === 'string' && typeof h.serial === 'number';
 }
 
 function parseLine(line: string | undefined): unknown {

@@ -76,6 +76,39 @@ function instanceProblem(i: unknown): ResourceProblem | undefined {
   return undefined;
 }
 
+/**
+ * The first problem of one change of the apply journal (a `StateChange`), with its path; undefined
+ * when it is valid. The resources and instances it carries are checked as a state's are.
+ */
+export function journalChangeProblem(c: unknown): string | undefined {
+  if (!isRecord(c)) return `expected a change (an object), found ${quoted(c)}`;
+  const addressProblem = (key: string) => (typeof c[key] === 'string' && ADDRESS.test(c[key] as string) ? undefined : `at ${key}: expected a resource address, found ${quoted(c[key])}`);
+  const within = (where: string, problem: ResourceProblem | undefined) => problem && `at ${documentPath([where, ...problem.path])}: ${problem.message}`;
+  switch (c.op) {
+    case 'put':
+      return within('resource', resourceProblem(c.resource));
+    case 'put-instance': {
+      const block = c.resource;
+      if (!isRecord(block) || (block.mode !== 'managed' && block.mode !== 'data') || typeof block.type !== 'string' || !NAME.test(block.type) || typeof block.name !== 'string' || !NAME.test(block.name)) {
+        return `at resource: expected a resource block (mode, type, name), found ${quoted(block)}`;
+      }
+      return within('instance', instanceProblem(c.instance));
+    }
+    case 'remove':
+    case 'unpending':
+      return addressProblem('address');
+    case 'pending':
+      if (!isRecord(c.entry) || typeof c.entry.address !== 'string' || !ADDRESS.test(c.entry.address) || !isRecord(c.entry.attributes)) {
+        return `at entry: expected an interrupted create (address and attributes), found ${quoted(c.entry)}`;
+      }
+      return undefined;
+    case 'protect':
+      return addressProblem('address') ?? (typeof c.protect === 'boolean' ? undefined : `at protect: expected true or false, found ${quoted(c.protect)}`);
+    default:
+      return `at op: expected one of put, put-instance, remove, pending, unpending, protect, found ${quoted(c.op)}`;
+  }
+}
+
 /** The document around its resources, which are checked one at a time (see stateProblem). */
 const envelope = z.looseObject(
   {

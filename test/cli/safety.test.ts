@@ -160,4 +160,16 @@ describe('an interrupted rewrite of the local state', () => {
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
     rmSync(`${statePath()}.writing`);
   });
+
+  it('refuses a damaged apply journal, naming it and the line', async () => {
+    const state = JSON.parse(readFileSync(statePath(), 'utf8'));
+    const journal = `${statePath()}.journal`;
+    writeFileSync(journal, `${JSON.stringify({ tenantform_journal: 1, lineage: state.lineage, serial: state.serial })}\n{"op":"remove","address":\n`);
+    const refused = await run(world, ['plan', '--config', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('The apply journal cannot be trusted');
+    expect(refused.stderr).toContain(`${journal}, line 2: not a JSON line`);
+    rmSync(journal);
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
 });
