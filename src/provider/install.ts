@@ -90,7 +90,9 @@ else
   fi
 fi
 if [ -z "$main" ] || [ ! -f "$main" ]; then
-  echo "tenantform provider ${version}: cannot find the tenantform package (\${main:-not in node_modules of $PWD or a parent}). Run \`npx tenantform provider install\` again, or set TENANTFORM_PACKAGE_DIR to the package's directory." >&2
+  echo "tenantform provider ${version}: cannot find the tenantform package (\${main:-not in node_modules of $PWD or a parent})." >&2
+  # Single quotes: nothing in the hint is ever run by the shell.
+  echo 'Run "npx tenantform provider install" again, or set TENANTFORM_PACKAGE_DIR to the directory of the package.' >&2
   exit 1
 fi
 exec "$node" "$main" "$@"

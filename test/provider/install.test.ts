@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cliConfig, installProvider, packageVersion, terraformPlatform } from '../../src/provider/install';
@@ -79,14 +79,21 @@ describe('provider install', () => {
     expect(launch(copy, dir, { TENANTFORM_PACKAGE_DIR: ROOT }).stderr).toMatch(PROVIDER_SPOKE);
   });
 
-  test('without a package to run, it says how to fix that', () => {
+  test('without a package to run, it says how to fix that, and runs nothing it names', () => {
     const installed = installProvider({ dir: join(dir, 'orphan') });
     const copy = join(dir, 'launcher-alone');
     copyFileSync(installed.executable, copy);
-    const r = launch(copy, dir);
+    // A stand-in npx first on PATH records whether the launcher ran it.
+    const bin = join(dir, 'stand-in-bin');
+    mkdirSync(bin, { recursive: true });
+    const ran = join(dir, 'npx-ran');
+    writeFileSync(join(bin, 'npx'), `#!/bin/sh\ntouch '${ran}'\n`, { mode: 0o755 });
+    const r = launch(copy, dir, { PATH: `${bin}:${process.env.PATH}` });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('cannot find the tenantform package');
+    expect(r.stderr).toContain('Run "npx tenantform provider install" again');
     expect(r.stderr).toContain('TENANTFORM_PACKAGE_DIR');
+    expect(existsSync(ran)).toBe(false);
   });
 
   test('the CLI configuration takes our provider from the mirror and nothing else from it', () => {
