@@ -17,7 +17,7 @@ sub type_of { my ($s) = @_; $^O eq 'darwin' ? (unpack('qqiss', $s))[3] : (unpack
 while (my $line = <STDIN>) {
   chomp $line; my ($op, $token, $path) = split / /, $line, 3;
   if ($op eq 'L') {
-    my $h; if (!sysopen($h, $path, O_RDWR | O_CREAT, 0666)) { print "err $token $!\n"; next }
+    my $h; if (!sysopen($h, $path, O_RDWR | O_CREAT, 0600)) { print "err $token $!\n"; next }
     if (fcntl($h, F_SETLK, region(F_WRLCK))) { $held{$token} = $h; print "ok $token\n" } else { close $h; print "busy $token\n" }
   } elsif ($op eq 'T') {
     my $h; if (!sysopen($h, $path, O_RDONLY)) { print "ok $token\n"; next }

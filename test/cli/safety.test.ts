@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
 
@@ -133,6 +133,13 @@ describe('an interrupted rewrite of the local state', () => {
     expect((await run(world, ['apply', '--config', file, '--auto-approve'])).code).toBe(0);
   });
   afterAll(() => world.close());
+
+  it('keeps the state, which holds API clients\' secrets, readable by its owner only', async () => {
+    // A second apply rewrites the state in place and keeps the previous one as .backup.
+    expect((await run(world, ['apply', '--config', file, '--auto-approve', '--refresh-only'])).code).toBe(0);
+    // Created by the lock on the default path (umask 022 here), and every file beside it.
+    for (const f of [statePath(), `${statePath()}.backup`]) expect(statSync(f).mode & 0o777).toBe(0o600);
+  });
 
   // What a kill leaves when it lands between writing `<state>.writing` and rewriting the locked file in place.
   it('refuses to plan over an empty state beside a complete .writing, and plans nothing once it is in place', async () => {
