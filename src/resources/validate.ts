@@ -67,7 +67,8 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
         code: 'unknown_attribute',
         path: [...at, key],
         expected: `one of ${Object.keys(attributes).filter((k) => attributes[k].mode !== 'computed').join(', ')}`,
-        found: describeFound(input[key]),
+        // Never its value: a misspelled argument is often a secret (`clientSecret`, `secret`).
+        found: `an argument named "${key}"`,
         message: `"${key}" is not an argument of this resource.`,
       });
     }

@@ -55,6 +55,15 @@ describe('a run that cannot trust what it would read', () => {
     expect(r.stderr.match(/Error:/g)).toHaveLength(1);
   });
 
+  it.each(['clientSecret', 'secret', 'client_secret '])('a misspelled provider argument %j is named, its value never shown', async (misspelled) => {
+    const doc = configWith({});
+    doc.provider = { tenantform: [{ [misspelled]: 'DO-NOT-PRINT-THIS-SECRET' }] };
+    const r = await run(world, ['plan', '--config', writeConfig(world, doc, 'misspelled.tf.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`"${misspelled}" is not an argument`);
+    expect(r.stderr + r.stdout).not.toContain('DO-NOT-PRINT-THIS-SECRET');
+  });
+
   it('a damaged state file or plan file: the file and the path inside it, never a TypeError', async () => {
     const file = config();
     writeFileSync(join(world.dir, 'broken.tfstate'), JSON.stringify({ version: 4, serial: 1, lineage: 'l', resources: [{ mode: 'managed', type: 'tenantform_infra_component', name: 'primary', instances: [{ schema_version: 0, attributes: { id: null } }] }] }));
