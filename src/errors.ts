@@ -246,6 +246,15 @@ export const reconcilerErrors = {
       false,
     );
   },
+  notARegularFile(path: string, kind: string) {
+    return new TenantformError(
+      'not_a_regular_file',
+      'Not a regular file',
+      `${path} is ${kind}. tenantform writes its state and plan files by replacing them, and would replace or remove it. ` +
+        'Nothing was read or changed. Name a regular file (or a path where none exists yet), the target itself rather than a link to it.',
+      false,
+    );
+  },
   journalDamaged(file: string, line: number, reason: string) {
     return new TenantformError(
       'journal_damaged',

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { backendErrors } from '../errors';
 import { isBlank } from '../plain-json';
-import { localStateFile, writeAtomically } from '../reconciler/state-file';
+import { localStateFile, refuseIrregularFile, writeAtomically } from '../reconciler/state-file';
 import { FcntlLocker } from './fcntl';
 import { parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
 import type { JournalStore } from '../reconciler/journal';
@@ -52,6 +52,7 @@ export class LocalBackend implements StateBackend {
   }
 
   async tryLock(info: LockInfo): Promise<LockAttempt> {
+    await refuseIrregularFile(this.path);
     const locker = await this.fcntl();
     await fs.mkdir(dirname(this.path), { recursive: true });
     if (!locker) return this.tryLockInfoFile(info);
@@ -121,7 +122,8 @@ export class LocalBackend implements StateBackend {
         // A lock-info file replaced since (force-unlock, then another run) is not ours to remove.
         if ((await this.recordedHolder())?.ID === info.ID) await fs.rm(lockInfoPath(this.path), { force: true });
         // Locking created the state file; left empty (nothing was written), it goes again, as with Terraform.
-        if ((await fs.stat(this.path).catch(() => undefined))?.size === 0) await fs.rm(this.path, { force: true });
+        const left = await fs.lstat(this.path).catch(() => undefined);
+        if (left?.isFile() === true && left.size === 0) await fs.rm(this.path, { force: true });
         if (held.token !== undefined) await (await this.fcntl())?.unlock(held.token);
       },
     };

@@ -14,6 +14,7 @@ export function localStateFile(path: string): StateStorage {
     location: path,
     journal: journalFile(path),
     read: async () => {
+      await refuseIrregularFile(path);
       const text = await readStateText(path);
       // Terraform creates the file empty when it takes its lock on a new state.
       const state = text === undefined || isBlank(text) ? undefined : text;
@@ -60,12 +61,30 @@ export async function readStateText(path: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Refuses a path that names something other than a regular file (a device, a FIFO, a directory,
+ * a symbolic link): tenantform replaces the files it writes, and removes a state it left empty.
+ */
+export async function refuseIrregularFile(path: string): Promise<void> {
+  let kind: string | undefined;
+  try {
+    const st = await fs.lstat(path);
+    if (st.isFile()) return;
+    kind = st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+  }
+  throw reconcilerErrors.notARegularFile(path, kind);
+}
+
 /** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
 export async function writeAtomically(
   path: string,
   text: string,
   opts: { backup: boolean } = { backup: true },
 ): Promise<void> {
+  await refuseIrregularFile(path);
   const dir = dirname(path);
   await fs.mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);

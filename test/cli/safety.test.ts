@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
 
@@ -178,5 +179,39 @@ describe('an interrupted rewrite of the local state', () => {
     expect(refused.stderr).toContain(`${journal}, line 2: not a JSON line`);
     rmSync(journal);
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+});
+
+describe('state and plan paths that are not regular files', () => {
+  let world: World;
+  let file: string;
+  beforeAll(async () => {
+    world = await startWorld();
+    file = writeConfig(world, configWith({ tenantform_infra_component: { one: infra('Site One') } }));
+  });
+  afterAll(() => world.close());
+
+  it('refuses a FIFO or a symbolic link as --state or --out, before any request, and leaves it as it was', async () => {
+    const fifo = join(world.dir, 'state.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const target = join(world.dir, 'real.tfstate');
+    const link = join(world.dir, 'link.tfstate');
+    symlinkSync(target, link);
+    for (const args of [
+      ['apply', '--auto-approve', '--state', fifo],
+      ['apply', '--auto-approve', '--state', link],
+      ['apply', '--auto-approve', '--lock=false', '--state', link],
+      ['plan', '--state', 'fresh.tfstate', '--out', fifo],
+    ]) {
+      world.requests.length = 0;
+      const r = await run(world, [...args, '--config', file]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('Not a regular file');
+      // Refused before the platform was asked to change anything.
+      expect(world.requests.filter((q) => !q.startsWith('GET ') && !q.startsWith('POST /api/2/idp/token'))).toEqual([]);
+    }
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(existsSync(target)).toBe(false);
   });
 });
