@@ -286,6 +286,14 @@ export const reconcilerErrors = {
   planfileUnreadable(file: string, reason: string) {
     return new TenantformError('planfile_unreadable', 'Cannot read the plan file', `${file}: ${reason}. Create it with \`tenantform plan --out ${file}\`.`, false);
   },
+  invalidBaseUrl(where: string, problem: string) {
+    return new TenantformError(
+      'invalid_base_url',
+      'Invalid base URL',
+      `${where}: ${problem}. Nothing was sent.`,
+      false,
+    );
+  },
   missingCredential(argument: string, variable: string) {
     return new TenantformError(
       'missing_credential',

@@ -3,6 +3,7 @@
  * bodies, query and path encoding. It knows nothing of tokens, retries or error bodies.
  */
 import type { Dispatcher } from 'undici';
+import { baseUrlProblem } from './base-url';
 import { Pool } from './undici-pool';
 
 /** A query value; arrays become repeated parameters, `undefined` and `null` are left out. */
@@ -49,16 +50,9 @@ export interface BaseUrl {
 }
 
 export function parseBaseUrl(baseUrl: string): BaseUrl {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new Error(`base URL is not a valid URL: ${JSON.stringify(baseUrl)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`base URL must use http or https, not ${url.protocol}`);
-  }
-  if (url.username || url.password) throw new Error('base URL must not carry credentials');
+  const problem = baseUrlProblem(baseUrl);
+  if (problem !== undefined) throw new Error(`base URL: ${problem}`);
+  const url = new URL(baseUrl);
   return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
 }
 
@@ -222,13 +216,19 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * Classifies a thrown transport error: `refused` (nothing was sent), `dropped`, `timeout` or
  * `undefined` (not a transport error).
  */
-export function transportFailure(err: unknown): { kind: 'refused' | 'dropped' | 'timeout'; code: string } | undefined {
+/** The host name did not resolve: nothing was sent (a lasting ENOTFOUND, or a passing EAI_AGAIN). */
+const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+
+export type TransportFailure = { kind: 'refused' | 'dropped' | 'timeout' | 'unresolved'; code: string };
+
+export function transportFailure(err: unknown): TransportFailure | undefined {
   let e: unknown = err;
   for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
       if (code === 'ECONNREFUSED') return { kind: 'refused', code };
+      if (UNRESOLVED_CODES.has(code)) return { kind: 'unresolved', code };
       if (DROP_CODES.has(code)) return { kind: 'dropped', code };
     }
     e = (e as { cause?: unknown }).cause;

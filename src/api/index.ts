@@ -41,6 +41,7 @@ export {
 } from './errors';
 export { DEFAULT_RETRY, parseRetryAfter, backoffDelay, type RetryOptions } from './retry';
 export { PoolRegistry, encodeQuery, type Query, type QueryValue } from './http';
+export { baseUrlProblem } from './base-url';
 export type {
   Application,
   Setting,

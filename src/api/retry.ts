@@ -12,6 +12,7 @@
  * - Total elapsed time bounds the retries (30 s by default); the attempt count only backs it up.
  */
 import { isRetryableStatus, PlatformError } from './errors';
+import type { TransportFailure } from './http';
 
 export interface RetryOptions {
   /** Attempts in all, the first included (1 = never retry). */
@@ -130,7 +131,7 @@ export function answeredUnprocessed(status: number, bodyShape: string): boolean 
 
 /** The error fields of a transport failure: a refused connection never reached the platform. */
 export function transportErrorFields(
-  t: { kind: 'refused' | 'dropped' | 'timeout'; code: string },
+  t: TransportFailure,
   timeoutMs: number,
 ): { code: string; message: string; retryable: true; notProcessed: boolean } {
   switch (t.kind) {
@@ -138,6 +139,13 @@ export function transportErrorFields(
       return { code: 'timeout', message: `no complete response within ${timeoutMs} ms (${t.code})`, retryable: true, notProcessed: false };
     case 'refused':
       return { code: 'connection_refused', message: `the connection was refused: the request was not sent (${t.code})`, retryable: true, notProcessed: true };
+    case 'unresolved':
+      return {
+        code: 'host_not_found',
+        message: `the base URL's host name does not resolve: the request was not sent (${t.code}). Check TENANTFORM_BASE_URL, or base_url in the provider block`,
+        retryable: true,
+        notProcessed: true,
+      };
     default:
       return { code: 'connection_dropped', message: `the connection closed before a complete response (${t.code})`, retryable: true, notProcessed: false };
   }

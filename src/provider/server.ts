@@ -4,6 +4,7 @@
  * src/resources, so `terraform` and `tenantform` always agree.
  */
 import type { PlatformClient } from '../api';
+import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
 import { versionAttribute, type AnyKind, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
@@ -247,6 +248,8 @@ export class TenantformProvider {
       }
       settings[name] = value;
     }
+    const urlProblem = settings.base_url === undefined ? undefined : baseUrlProblem(settings.base_url);
+    if (urlProblem !== undefined) problems.push(error('Invalid base_url', `base_url (or ${PROVIDER_ENV.base_url}): ${urlProblem}.`, ['base_url']));
     const configuredTimeout = config.retry_timeout ?? this.#env[RETRY_TIMEOUT_ENV];
     const retrySeconds = configuredTimeout === undefined || configuredTimeout === null || configuredTimeout === '' ? DEFAULT_RETRY_TIMEOUT_SECONDS : parseRetryTimeout(configuredTimeout);
     if (retrySeconds === undefined) {

@@ -1,4 +1,4 @@
-import { PlatformClient } from '../api';
+import { baseUrlProblem, PlatformClient } from '../api';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import { faultErrors, reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
@@ -67,8 +67,14 @@ export function platformClient(configuration: Configuration, env: NodeJS.Process
     return v;
   };
   const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(block.retry_timeout, env[RETRY_TIMEOUT_ENV]);
+  const baseUrl = setting('base_url');
+  const problem = baseUrlProblem(baseUrl);
+  if (problem !== undefined) {
+    const where = block.base_url !== undefined ? `base_url in the provider "${provider}" block` : PROVIDER_ENV.base_url;
+    throw reconcilerErrors.invalidBaseUrl(where, problem);
+  }
   return new PlatformClient({
-    baseUrl: setting('base_url'),
+    baseUrl,
     clientId: setting('client_id'),
     clientSecret: setting('client_secret'),
     retry: { maxElapsedMs: seconds * 1000 },

@@ -64,6 +64,19 @@ describe('a run that cannot trust what it would read', () => {
     expect(r.stderr + r.stdout).not.toContain('DO-NOT-PRINT-THIS-SECRET');
   });
 
+  it('refuses plain http to another host, naming where the base URL came from, before any request', async () => {
+    world.requests.length = 0;
+    const fromEnv = await run(world, ['plan', '--config', config()], { TENANTFORM_BASE_URL: 'http://platform.example.com' });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toContain('Error: Invalid base URL: TENANTFORM_BASE_URL: plain http to platform.example.com would send the client secret and tokens in clear');
+    const doc = configWith({ tenantform_infra_component: { primary: infra('Primary') } });
+    doc.provider = { tenantform: [{ base_url: 'http://platform.example.com' }] };
+    const fromBlock = await run(world, ['plan', '--config', writeConfig(world, doc, 'plain-http.tf.json')]);
+    expect(fromBlock.code).toBe(1);
+    expect(fromBlock.stderr).toContain('base_url in the provider "tenantform" block: plain http');
+    expect(world.requests).toEqual([]);
+  });
+
   it('a damaged state file or plan file: the file and the path inside it, never a TypeError', async () => {
     const file = config();
     writeFileSync(join(world.dir, 'broken.tfstate'), JSON.stringify({ version: 4, serial: 1, lineage: 'l', resources: [{ mode: 'managed', type: 'tenantform_infra_component', name: 'primary', instances: [{ schema_version: 0, attributes: { id: null } }] }] }));
