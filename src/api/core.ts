@@ -4,6 +4,7 @@
  */
 import { inspect } from 'node:util';
 import type { z } from 'zod';
+import { displayText } from './display-text';
 import { contextRetryAfterMs, interfaceOf, parseErrorBody, PlatformError, ResponseShapeError } from './errors';
 import {
   encodeQuery,
@@ -222,7 +223,15 @@ export class PlatformCore {
 
   #errorFrom(res: HttpResponse, method: string, endpoint: string): PlatformError {
     const iface = interfaceOf(endpoint);
-    const parsed = parseErrorBody(res.status, res.text, iface);
+    // The platform's words reach terminals and reports: nothing in them may act on a terminal.
+    const received = parseErrorBody(res.status, res.text, iface);
+    const parsed = {
+      ...received,
+      code: displayText(received.code),
+      domain: displayText(received.domain),
+      message: displayText(received.message),
+      ...(received.details !== undefined ? { details: displayText(received.details) } : {}),
+    };
     let retryAfterMs: number | undefined;
     if (res.status === 429 || res.status === 503) {
       // platform-interface: retry-after (header in seconds, `context.retry_after` too).

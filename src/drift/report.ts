@@ -5,6 +5,7 @@ import { escapeMarkdown, inlineCode } from '../reconciler/render/markdown';
 import { isDrifted, summarizeDrift, type DriftReport, type DriftSummary, type ResourceDriftReport } from './detect';
 import { IGNORE_FILE } from './ignore';
 import type { Coverage, UnmanagedObject } from './unmanaged';
+import { displayText } from '../api/display-text';
 
 /** One attribute that moved, at leaf level: a JSON value or an object shows exactly which part. */
 export interface DriftChange {
@@ -100,7 +101,7 @@ export function renderDriftText(report: DriftReport): string {
   if (report.configurationDiffers.length > 0) {
     out.push(CONFIGURATION_NOTE, ...report.configurationDiffers.map((c) => `    ${c.address} (${c.action})`), '');
   }
-  out.push(...unmanagedLines(report, (u) => `  + ${u.type} ${u.id} (${u.tenantName}: ${u.label})`));
+  out.push(...unmanagedLines(report, (u) => `  + ${u.type} ${displayText(u.id)} (${displayText(`${u.tenantName}: ${u.label}`)})`));
   if (hasErrors(report.diagnostics)) out.push(INCOMPLETE, '');
   if (isDrifted(report)) out.push(...NEXT_STEPS, '');
   return `${out.join('\n')}`;
@@ -126,7 +127,8 @@ export function renderDriftMarkdown(report: DriftReport): string {
   if (report.configurationDiffers.length > 0) {
     out.push(escapeMarkdown(CONFIGURATION_NOTE), '', ...report.configurationDiffers.map((c) => `- ${inlineCode(c.address)} (${c.action})`), '');
   }
-  out.push(...unmanagedLines(report, (u) => `- ${inlineCode(`${u.type} ${u.id}`)} (${escapeMarkdown(`${u.tenantName}: ${u.label}`)})`).map((l) => (l.startsWith('- ') || l === '' ? l : escapeMarkdown(l))));
+  // Names come from the platform: shown inert (no escape sequence, no line break that starts a heading).
+  out.push(...unmanagedLines(report, (u) => `- ${inlineCode(displayText(`${u.type} ${u.id}`))} (${escapeMarkdown(displayText(`${u.tenantName}: ${u.label}`))})`).map((l) => (l.startsWith('- ') || l === '' ? l : escapeMarkdown(l))));
   for (const d of report.diagnostics) out.push(`- ${escapeMarkdown(renderDiagnostic(d)).replace(/\n/g, '<br>')}`);
   if (report.diagnostics.length > 0) out.push('');
   if (hasErrors(report.diagnostics)) out.push(`**${escapeMarkdown(INCOMPLETE)}**`, '');

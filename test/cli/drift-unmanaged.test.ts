@@ -70,6 +70,23 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     expect(summary).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects/);
   });
 
+  it('shows names made on the platform inert: no escape sequence reaches the terminal, no line break the summary', async () => {
+    const hostile = '\u001b[2J\u001b]52;c;cGF5bG9hZA==\u0007Evil\n## Forged heading\u202e';
+    const made = await world.client.createTenant({ name: hostile, parent_id: northwind, kind: 'customer' });
+    try {
+      const text = await run(world, ['drift', '-config', file, LOOK_FOR]);
+      expect(text.stdout).toContain('\\u001b[2J');
+      expect(text.stdout).not.toContain('\u001b');
+      expect(text.stdout).not.toContain('\u202e');
+      const markdown = await run(world, ['drift', '-config', file, '-format=markdown', LOOK_FOR]);
+      expect(markdown.stdout).not.toMatch(/^## Forged heading/m);
+      expect(markdown.stdout).not.toContain('\u001b');
+    } finally {
+      await world.client.updateTenant(made.id, { version: made.version ?? 1, enabled: false });
+      await world.client.deleteTenant(made.id, (made.version ?? 1) + 1);
+    }
+  });
+
   it('honours .tenantformignore and --ignore-unmanaged', async () => {
     writeFileSync(join(world.dir, '.tenantformignore'), '# set by the support team\ntenantform_tenant_setting.*/retention_days\n');
     const { json } = await driftJson();

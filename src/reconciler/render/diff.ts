@@ -2,6 +2,7 @@ import deepDiff from 'deep-diff';
 import type { AttributePath } from '../../diagnostics';
 import type { AttributeDrift, Plan, PlannedChange } from '../model';
 import { containsUnknown, isUnknown, parseJson } from '../../resources/values';
+import { displayText } from '../../api/display-text';
 
 /**
  * The attribute-level view of a planned change, shared by the text and markdown
@@ -293,10 +294,11 @@ export function sensitiveByAddress(plan: Plan): Map<string, ReadonlySet<string>>
 export function formatValue(value: unknown): string {
   if (isUnknown(value)) return UNKNOWN_TEXT;
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
+  // JSON escapes the C0 controls; displayText the C1 ones and the bidirectional overrides.
+  if (typeof value === 'string') return displayText(JSON.stringify(value));
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   if (typeof value === 'object') {
-    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${formatValue(v)}`);
+    const entries = Object.entries(value).map(([k, v]) => `${displayText(JSON.stringify(k))}: ${formatValue(v)}`);
     return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
   }
   return String(value);
