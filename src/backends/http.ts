@@ -58,6 +58,9 @@ function shown(address: string): string {
   return u.toString();
 }
 
+/** How long one attempt waits for the answer's headers, and again for its body. */
+const ANSWER_TIMEOUT_MS = 30_000;
+
 interface Answer {
   status: number;
   body: string;
@@ -76,6 +79,11 @@ export class HttpBackend implements StateBackend {
 
   constructor(private readonly settings: HttpSettings) {
     if (settings.skipCertVerification) this.dispatcher = new (undici().Agent)({ connect: { rejectUnauthorized: false } });
+  }
+
+  /** Whether the server's certificate goes unchecked (the commands warn of it). */
+  get skipsCertVerification(): boolean {
+    return this.settings.skipCertVerification;
   }
 
   get location(): string {
@@ -161,6 +169,9 @@ export class HttpBackend implements StateBackend {
           body,
           headers: { ...headers, ...auth },
           dispatcher: this.dispatcher,
+          // A server that accepts the connection and never answers fails the attempt, not the run silently.
+          headersTimeout: ANSWER_TIMEOUT_MS,
+          bodyTimeout: ANSWER_TIMEOUT_MS,
         });
         const text = await r.body.text();
         if (r.statusCode < 500) return { status: r.statusCode, body: text };

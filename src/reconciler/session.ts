@@ -1,4 +1,5 @@
 import { baseUrlProblem, PlatformClient } from '../api';
+import { HttpBackend } from '../backends/http';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import { faultErrors, reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
@@ -51,6 +52,14 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
     cwd: opts.cwd,
     env: opts.env,
   });
+  // Terraform says nothing here; the backend's password then travels over a connection whose other end is not checked.
+  if (backend instanceof HttpBackend && backend.skipsCertVerification) {
+    diagnostics.push({
+      severity: 'warning',
+      summary: 'The state backend\'s certificate is not verified',
+      detail: `skip_cert_verification is set for the http backend at ${backend.location}: its credentials and the state (with the secrets it holds) go to whoever answers at that address. Remove it once the server has a certificate this machine trusts.`,
+    });
+  }
   return { configuration, diagnostics, backend };
 }
 

@@ -52,6 +52,14 @@ describe('http backend', () => {
     expect(state.tenantform_pending).toBeUndefined();
   });
 
+  it('warns on every run that skip_cert_verification leaves the server unverified', async () => {
+    const file = writeConfig(world, { ...configWith({}), terraform: { backend: { http: { ...gitlabBackend(server, 'unverified'), skip_cert_verification: true } } } }, 'unverified.tf.json');
+    const r = await run(world, ['plan', '--config', file], auth());
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toContain("The state backend's certificate is not verified");
+    expect(r.stdout + r.stderr).not.toContain(server.password);
+  });
+
   it("speaks Terraform's default LOCK and UNLOCK methods, with the address from TF_HTTP_ADDRESS", async () => {
     const file = writeConfig(world, { ...configWith({}), terraform: { backend: { http: {} } } }, 'defaults.tf.json');
     const address = `${server.url}/api/v4/projects/42/terraform/state/defaults`;
