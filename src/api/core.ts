@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { displayText } from './display-text';
 import { contextRetryAfterMs, interfaceOf, parseErrorBody, PlatformError, ResponseShapeError } from './errors';
 import {
+  AnswerTooLargeError,
   encodeQuery,
   fillPath,
   header,
@@ -208,6 +209,9 @@ export class PlatformCore {
         timeoutMs: this.#timeoutMs,
       });
     } catch (e) {
+      if (e instanceof AnswerTooLargeError) {
+        throw new PlatformError({ status: 0, interface: interfaceOf(endpoint), domain: 'transport', code: 'answer_too_large', message: e.message, retryable: false, method, endpoint });
+      }
       const t = transportFailure(e);
       if (!t) throw e;
       throw new PlatformError({

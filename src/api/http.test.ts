@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpTimeoutError, PoolRegistry, send } from './http';
+import { AnswerTooLargeError, HttpTimeoutError, MAX_ANSWER_BYTES, PoolRegistry, send } from './http';
 
 /** A loopback server whose answers the test writes; it records the paths it was asked for. */
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ origin: string; paths: string[]; server: Server }> {
@@ -25,6 +25,24 @@ describe('send', () => {
     await pools.close();
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('refuses an answer larger than the platform sends while it arrives, and fails the request with it', async () => {
+    const piece = Buffer.alloc(1024 * 1024, 0x20);
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let sent = 0;
+      const more = (): void => {
+        while (sent <= MAX_ANSWER_BYTES + piece.length) {
+          sent += piece.length;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    server = s.server;
+    await expect(send(pools, get(s.origin, '/huge', 30_000))).rejects.toBeInstanceOf(AnswerTooLargeError);
   });
 
   it('reads a body that arrives in pieces, as UTF-8 without its byte-order mark', async () => {

@@ -114,6 +114,20 @@ export interface HttpResponse {
   text: string;
 }
 
+/**
+ * The most an answer may hold. The platform's largest pages are a few megabytes; an answer past
+ * this is refused while it arrives, instead of being held whole and failing to decode.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** An answer larger than `MAX_ANSWER_BYTES`. */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the answer is larger than ${limit / (1024 * 1024)} MiB, more than the platform sends`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 /** A request that took longer than allowed for its headers or its body. */
 export class HttpTimeoutError extends Error {
   constructor(
@@ -142,6 +156,8 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
     let status = 0;
     let headers: HttpResponse['headers'] = {};
     const chunks: Buffer[] = [];
+    let received = 0;
+    const maxAnswerBytes = MAX_ANSWER_BYTES;
     const fail = (err: Error): void => {
       if (done) return;
       done = true;
@@ -170,14 +186,26 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
         phase = 'UND_ERR_BODY_TIMEOUT';
         timer = arm();
       },
-      onResponseData(_c, chunk) {
+      onResponseData(c, chunk) {
+        received += chunk.length;
+        if (received > maxAnswerBytes) {
+          const err = new AnswerTooLargeError(maxAnswerBytes);
+          c.abort(err);
+          fail(err);
+          return;
+        }
         chunks.push(chunk);
       },
       onResponseEnd() {
         if (done) return;
         done = true;
         clearTimeout(timer);
-        resolve({ status, headers, text: UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) });
+        try {
+          resolve({ status, headers, text: UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) });
+        } catch (err) {
+          // Never lost inside the dispatcher: a failure here fails the request.
+          reject(err as Error);
+        }
       },
       onResponseError(_c, err) {
         fail(err);
