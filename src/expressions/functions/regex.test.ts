@@ -14,6 +14,13 @@ describe('regular expression functions', () => {
     expect(run('regexall("\\\\d", "a1b2")')).toEqual(['1', '2']);
   });
 
+  it('matches in linear time, as RE2 does: a pattern that backtracks without end elsewhere answers at once', () => {
+    // With a backtracking engine this takes about 2^40 steps.
+    expect(problemOf(`regex("(a+)+$", "${'a'.repeat(40)}b")`)).toMatchObject({ code: 'invalid_argument', construct: 'regex' });
+    expect(run(`regexall("(a|aa)+c", "${'a'.repeat(40)}c")`)).toHaveLength(1);
+    expect(run(`replace("${'a'.repeat(40)}b", "/(a+)+$/", "x")`)).toBe(`${'a'.repeat(40)}b`);
+  });
+
   it('fails when nothing matches or the pattern is invalid', () => {
     expect(problemOf('regex("x", "abc")')).toMatchObject({ code: 'invalid_argument', construct: 'regex' });
     expect(problemOf('regex("[", "abc")')).toMatchObject({ code: 'invalid_argument', construct: 'regex' });

@@ -1,7 +1,7 @@
 import { asString } from '../convert';
 import type { Value } from '../values';
 import { formatFunctions } from './format';
-import { regexFunctions, regexPattern } from './regex';
+import { expandGo, matches, regexFunctions, regexPattern } from './regex';
 import { callFailed, define } from './spec';
 
 /** Made when first needed: loading the break rules takes a noticeable part of a launch. */
@@ -130,9 +130,16 @@ export const stringFunctions = {
       ['replace', 'string'],
     ],
     body: ([s, search, replacement], _, call) => {
-      const pattern =
-        search.length > 1 && search.startsWith('/') && search.endsWith('/') ? regexPattern(search.slice(1, -1), call, 'g') : undefined;
-      if (pattern) return s.replace(pattern, goReplacement(replacement));
+      if (search.length > 1 && search.startsWith('/') && search.endsWith('/')) {
+        const re = regexPattern(search.slice(1, -1), call);
+        let out = '';
+        let from = 0;
+        for (const m of matches(re, s)) {
+          out += s.slice(from, m.start()) + expandGo(replacement, re, m);
+          from = m.end();
+        }
+        return out + s.slice(from);
+      }
       // An empty search text matches before every character and at the end, as in Go.
       if (search === '') return replacement + Array.from(s, (c) => c + replacement).join('');
       return s.split(search).join(replacement);
@@ -162,11 +169,3 @@ export const stringFunctions = {
   }),
 };
 
-/** Go's `$1`, `${1}` and `${name}` in a replacement, in JavaScript's spelling. */
-function goReplacement(replacement: string): string {
-  return replacement.replace(/\$(\$)|\$\{(\w+)\}|\$(\w+)/g, (whole, dollar: string, braced: string, bare: string) => {
-    if (dollar) return '$$';
-    const name = braced ?? bare;
-    return /^\d+$/.test(name) ? `$${name}` : `$<${name}>`;
-  });
-}
