@@ -28,4 +28,10 @@ describe('format and formatlist', () => {
     expect(problemOf('format("%d", "x")')).toMatchObject({ code: 'invalid_argument' });
     expect(problemOf('format("%y", 1)')).toMatchObject({ code: 'invalid_argument' });
   });
+
+  it('refuses a width or precision larger than Go takes, instead of filling it', () => {
+    expect(problemOf('format("%999999999d", 1)')).toMatchObject({ code: 'invalid_argument', construct: 'format' });
+    expect(problemOf('format("%.999999999f", 1)')).toMatchObject({ code: 'invalid_argument', construct: 'format' });
+    expect(run('format("%5d|%.2f", 1, 2.5)')).toBe('    1|2.50');
+  });
 });
