@@ -153,6 +153,25 @@ describe('configuration', () => {
     });
   });
 
+  describe('limits', () => {
+    it('takes a chain of 10,000 locals without running out of stack, and still finds a cycle in one', () => {
+      const chain: Record<string, string> = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`l${i}`, `\${local.l${i + 1}}`]));
+      chain.l10000 = 'end';
+      expect(parseConfiguration({ ...valid, locals: chain }, at).diagnostics).toEqual([]);
+      const cycle = parseConfiguration({ ...valid, locals: { ...chain, l10000: '${local.l0}' } }, at).diagnostics;
+      expect(cycle).toEqual([expect.objectContaining({ code: 'cycle' })]);
+    });
+
+    it('refuses a count no block can hold, naming the address', () => {
+      const doc = JSON.parse(JSON.stringify(valid)) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+      const [type, blocks] = Object.entries(doc.resource)[0];
+      const [name, body] = Object.entries(blocks)[0];
+      body.count = 1_000_000_000_000;
+      const d = parseConfiguration(doc, at).diagnostics.filter((p) => p.address === `${type}.${name}`);
+      expect(d).toEqual([expect.objectContaining({ path: ['count'], detail: expect.stringContaining('at most 1,000,000 instances') })]);
+    });
+  });
+
   describe('location', () => {
     let dir: string;
     beforeEach(() => {

@@ -41,22 +41,36 @@ export function parseLocals(block: unknown, names: DeclaredNames, problems: Tena
   for (const [name, value] of raw) uses.set(name, referencesIn(value, `local.${name}`, names, problems));
   const ordered = new Map<string, unknown>();
   const targets = new Map<string, Set<string>>();
+  // Depth first without recursion: a chain of thousands of locals must not exhaust the stack.
   const visiting: string[] = [];
-  const visit = (name: string): Set<string> => {
-    const done = targets.get(name);
-    if (done) return done;
-    if (visiting.includes(name)) {
-      problems.push(languageErrors.cycle(visiting.slice(visiting.indexOf(name)).map((n) => `local.${n}`)));
-      return new Set();
+  const onPath = new Set<string>();
+  const visit = (start: string): void => {
+    if (targets.has(start)) return;
+    const stack: Array<{ name: string; pending: string[] }> = [];
+    const enter = (name: string) => {
+      visiting.push(name);
+      onPath.add(name);
+      stack.push({ name, pending: [...uses.get(name)!.locals].reverse() });
+    };
+    enter(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const next = top.pending.pop();
+      if (next !== undefined) {
+        if (targets.has(next)) continue;
+        if (onPath.has(next)) problems.push(languageErrors.cycle(visiting.slice(visiting.indexOf(next)).map((n) => `local.${n}`)));
+        else enter(next);
+        continue;
+      }
+      stack.pop();
+      visiting.pop();
+      onPath.delete(top.name);
+      const r = uses.get(top.name)!;
+      const found = new Set(r.references.map((x) => x.target));
+      for (const other of r.locals) for (const t of targets.get(other) ?? []) found.add(t);
+      targets.set(top.name, found);
+      ordered.set(top.name, raw.get(top.name));
     }
-    visiting.push(name);
-    const r = uses.get(name)!;
-    const found = new Set(r.references.map((x) => x.target));
-    for (const other of r.locals) for (const t of visit(other)) found.add(t);
-    visiting.pop();
-    targets.set(name, found);
-    ordered.set(name, raw.get(name));
-    return found;
   };
   for (const name of raw.keys()) visit(name);
   const references = [...uses].flatMap(([name, r]) => r.references.map((reference) => ({ address: `local.${name}`, reference })));

@@ -33,6 +33,10 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
       problems.push(languageErrors.invalidRepetition(address, 'count', 'The count must be a whole number, 0 or more.'));
       return undefined;
     }
+    if (v > MAX_INSTANCES) {
+      problems.push(languageErrors.invalidRepetition(address, 'count', `The count is ${v}; a block takes at most ${MAX_INSTANCES.toLocaleString('en')} instances.`));
+      return undefined;
+    }
     return { each: 'list', instances: Array.from({ length: v }, (_, key) => ({ key })) };
   }
   if (body.for_each === undefined) return undefined;
@@ -54,6 +58,9 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
   );
   return undefined;
 }
+
+/** The most instances one block may have: far more than an estate holds, far less than memory can. */
+export const MAX_INSTANCES = 1_000_000;
 
 function unknown(address: string, argument: 'count' | 'for_each', problems: TenantformError[]): undefined {
   problems.push(
