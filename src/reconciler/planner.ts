@@ -39,7 +39,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { configuration, refreshed } = opts;
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
   const deps = dependencies(configuration);
-  const recorded = new Map<string, { address: string; type: string; name: string; attributes: State }>(
+  const recorded = new Map<string, { address: string; type: string; name: string; attributes: State; tainted?: boolean }>(
     opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o]),
   );
   // An adopted interrupted create is recorded from now on: removed from the configuration, it is deleted.
@@ -79,13 +79,16 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       continue;
     }
     const config = evaluated.config;
-    const r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
+    let r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
+    // A tainted object is replaced, as Terraform replaces it, whatever its arguments say.
+    const tainted = prior !== null && recorded.get(address)?.tainted === true;
+    if (tainted && r.action !== 'replace') r = { ...r, action: 'replace', planned: planResource({ kind, address, config, prior: null }).planned };
     diagnostics.push(...r.diagnostics);
     if (r.planned && r.action !== 'no-op') diagnostics.push(...(await livePlanDiagnostics({ kind, address, ctx: opts.clients.ctx(address), planned: r.planned })));
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
-    const change = plannedChange(o, kind, prior, r);
+    const change = tainted ? { ...plannedChange(o, kind, prior, r), actionReason: 'replace_because_tainted' as const } : plannedChange(o, kind, prior, r);
     // Arguments given a sensitive value (a sensitive variable) are never shown either.
     changes.push(evaluated.sensitive.length > 0 ? { ...change, sensitive: [...new Set([...change.sensitive, ...evaluated.sensitive])] } : change);
   }

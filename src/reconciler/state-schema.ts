@@ -66,6 +66,7 @@ function instanceProblem(i: unknown): ResourceProblem | undefined {
   if (i.sensitive_attributes !== undefined && !Array.isArray(i.sensitive_attributes)) {
     return { path: ['sensitive_attributes'], message: `expected a list of sensitive attribute paths, found ${quoted(i.sensitive_attributes)}` };
   }
+  if (i.status !== undefined && i.status !== 'tainted') return { path: ['status'], message: `expected "tainted" or no status, found ${quoted(i.status)}` };
   const dependencies = i.dependencies;
   if (dependencies === undefined) return undefined;
   if (!Array.isArray(dependencies)) return { path: ['dependencies'], message: `expected a list of resource addresses, found ${quoted(dependencies)}` };

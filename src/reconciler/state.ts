@@ -27,6 +27,8 @@ export interface StateInstance {
   attributes: State;
   sensitive_attributes: unknown[];
   dependencies?: string[];
+  /** Terraform's mark of an object to replace (`terraform taint`, or a create that failed half-way). */
+  status?: 'tainted';
 }
 
 export interface StateResource {
@@ -70,6 +72,8 @@ export interface RecordedObject {
   readonly dependencies: string[];
   /** The provider configuration it was made with: `tenantform` or `tenantform.<alias>`. */
   readonly provider: string;
+  /** Marked for replacement: the next plan replaces it. */
+  readonly tainted?: boolean;
 }
 
 /** A block of the state without its instances. */
@@ -140,6 +144,7 @@ function recordedObject(r: StateResource, i: StateInstance): RecordedObject {
     attributes: i.attributes,
     dependencies: i.dependencies ?? [],
     provider: providerName(r.provider),
+    tainted: i.status === 'tainted',
   };
 }
 

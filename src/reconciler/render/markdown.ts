@@ -103,7 +103,8 @@ function changeDetails(change: PlannedChange): string {
     const noun = action === 'delete' ? ['other attribute', 'other attributes'] : ['unchanged attribute', 'unchanged attributes'];
     lines.push(`  # (${plural(view.hiddenUnchanged, noun[0], noun[1])} hidden)`);
   }
-  const reason = change.actionReason === 'delete_because_no_resource_config' ? ' (no longer in the configuration)' : '';
+  const reason =
+    change.actionReason === 'delete_because_no_resource_config' ? ' (no longer in the configuration)' : change.actionReason === 'replace_because_tainted' ? ' (it is tainted)' : '';
   const summary = `<code>${escapeHtml(change.address)}</code> ${HEADLINES[action]}${reason}`;
   return details(summary, fencedBlock('diff', lines.length > 0 ? lines : ['  # (no attributes to show)']));
 }

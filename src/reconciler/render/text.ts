@@ -131,7 +131,8 @@ function attributeLines(attrs: ReadonlyArray<AttributeChange>, indent: string, p
 
 function renderChange(change: PlannedChange, paint: Paint): string[] {
   const action = change.action as Exclude<Action, 'no-op'>;
-  const lines = [paint('bold', `  # ${change.address} ${HEADLINES[action]}`)];
+  const headline = change.actionReason === 'replace_because_tainted' ? 'is tainted, so must be replaced' : HEADLINES[action];
+  const lines = [paint('bold', `  # ${change.address} ${headline}`)];
   if (change.actionReason === 'delete_because_no_resource_config') {
     lines.push(`  # (because ${change.address} is not in configuration)`);
   }
