@@ -3,7 +3,7 @@ import type { ProviderClients } from './clients';
 import { reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
 import { readResource } from '../resources/operations';
-import { Unknown } from '../resources/values';
+import { Unknown, valueEqual } from '../resources/values';
 import type { Configuration } from './config';
 import { mapLimited } from './graph';
 import type { PlannedChange } from './model';
@@ -57,7 +57,7 @@ export interface FreshnessCheck {
 
 /** Throws `stale_plan` with every reason the saved plan no longer applies. */
 export async function assertPlanFresh(check: FreshnessCheck): Promise<void> {
-  const reasons = [...stateAndConfigReasons(check), ...(await liveReasons(check))];
+  const reasons = [...stateAndConfigReasons(check), ...actionReasons(check), ...(await liveReasons(check))];
   if (reasons.length > 0) throw reconcilerErrors.stalePlan(reasons.join(' '));
 }
 
@@ -73,6 +73,40 @@ function stateAndConfigReasons({ saved, configuration, state }: FreshnessCheck):
   }
   if (saved.plan.configHash !== configuration.hash) reasons.push('The configuration changed since the plan was made.');
   if (saved.plan.stack !== configuration.stack) reasons.push(`The plan is for stack ${saved.plan.stack}, not ${configuration.stack}.`);
+  return reasons;
+}
+
+/**
+ * Actions no plan makes, found before anything is sent: a replacement without a changed argument
+ * that forces one (or a taint in the state), a create of a recorded object, a delete of a declared
+ * one outside a destroy. A plan file edited by hand must not replace, duplicate or delete at will.
+ */
+function actionReasons({ saved, configuration, state, kindOf }: FreshnessCheck): string[] {
+  const reasons: string[] = [];
+  const edited = (c: PlannedChange, why: string) => reasons.push(`The plan's ${c.action} of ${c.address} is not one a plan makes (${why}): the plan file was changed after it was made.`);
+  for (const c of saved.plan.changes) {
+    if (c.mode !== 'managed') continue;
+    const recorded = state.get(c.address);
+    if (c.action === 'create' && recorded) edited(c, 'the object is recorded in the state');
+    if (c.action === 'delete' && !saved.plan.destroy && configuration.objects.has(c.address)) edited(c, 'the object is in the configuration');
+    if (c.action !== 'replace') continue;
+    if (c.actionReason === 'replace_because_tainted') {
+      if (recorded?.tainted !== true) edited(c, 'the object is not tainted');
+      continue;
+    }
+    const kind = kindOf(c.type);
+    const at = (v: unknown, path: readonly (string | number)[]): unknown =>
+      path.reduce<unknown>((x, k) => (x !== null && typeof x === 'object' ? (x as Record<string | number, unknown>)[k] : undefined), v);
+    // A path forces the replacement only where its value changes (or is not known yet).
+    const forcing = (path: readonly (string | number)[]): boolean => {
+      const after = at(c.after, path);
+      if (after === Unknown || at(c.after, path.slice(0, 1)) === Unknown) return true;
+      const before = at(c.before, path);
+      const attribute = path.length === 1 ? kind?.attributes[String(path[0])] : undefined;
+      return attribute ? !valueEqual(attribute, before, after) : JSON.stringify(before ?? null) !== JSON.stringify(after ?? null);
+    };
+    if (c.requiresReplace.length === 0 || !c.requiresReplace.some(forcing)) edited(c, 'no argument that forces a replacement changes');
+  }
   return reasons;
 }
 

@@ -77,6 +77,38 @@ describe('saved plans and concurrent changes', () => {
   });
 });
 
+describe('a saved plan edited by hand', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  it('is refused when it replaces, creates or deletes what no plan would, before any request that changes anything', async () => {
+    const file = writeConfig(world, configWith({ tenantform_infra_component: { one: infra('Site One'), two: infra('Site Two') } }));
+    expect((await run(world, ['apply', '--config', file, '--auto-approve'])).code).toBe(0);
+    expect((await run(world, ['plan', '--config', file, '--out', 'quiet.plan'])).code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(world.dir, 'quiet.plan'), 'utf8'));
+    for (const change of saved.plan.changes) change.action = 'replace';
+    writeFileSync(join(world.dir, 'edited.plan'), JSON.stringify(saved));
+    world.requests.length = 0;
+    const apply = await run(world, ['apply', 'edited.plan', '--config', file]);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('The plan\'s replace of tenantform_infra_component.one is not one a plan makes (no argument that forces a replacement changes)');
+    expect(world.requests.filter((q) => !q.startsWith('GET ') && !q.startsWith('POST /api/2/idp/token'))).toEqual([]);
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+
+    // A replacement a plan makes (a new owner) and a taint are applied from the saved plan.
+    const moved = writeConfig(world, configWith({ tenantform_infra_component: { one: { ...infra('Site One'), owner_tenant_id: '${data.tenantform_tenant.acme.id}' }, two: infra('Site Two') } }));
+    const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
+    state.resources.find((r: { name: string }) => r.name === 'two').instances[0].status = 'tainted';
+    writeFileSync(join(world.dir, 'terraform.main.tfstate'), JSON.stringify(state));
+    expect((await run(world, ['plan', '--config', moved, '--out', 'replace.plan', '--detailed-exitcode'])).code).toBe(2);
+    const replaced = await run(world, ['apply', 'replace.plan', '--config', moved]);
+    expect(replaced.stdout).toContain('Apply complete! Resources: 2 added, 0 changed, 2 destroyed.');
+  });
+});
+
 describe('crashes and locking', () => {
   let world: World;
   beforeAll(async () => {
