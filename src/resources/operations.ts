@@ -1,4 +1,4 @@
-import { PlatformError, ResponseShapeError } from '../api/errors';
+import { isNotFound, PlatformError, ResponseShapeError } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
 import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
@@ -134,7 +134,13 @@ export function deleteResource(req: Base & { prior: State }): Promise<OperationR
  */
 export function adoptResource(req: Base & { pending: State; held: ReadonlySet<string> }): Promise<OperationResult<State | null>> {
   return runOperation(req.address, 'looking for the object of an interrupted create', async () => {
-    const all = req.kind.adoptionCandidates ? await req.kind.adoptionCandidates(withAddress(req), req.pending) : [];
+    let all: State[] = [];
+    try {
+      all = req.kind.adoptionCandidates ? await req.kind.adoptionCandidates(withAddress(req), req.pending) : [];
+    } catch (err) {
+      // Where it was to be made is gone (its tenant deleted, say): so is anything the create made there.
+      if (!isNotFound(err)) throw err;
+    }
     const free = all.filter((c) => !req.held.has(req.kind.identity(c)));
     if (free.length > 1) throw faultErrors.adoptionAmbiguous(req.address, free.map((c) => req.kind.identity(c)), all.length - free.length);
     return free[0] ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, free[0])) : null;

@@ -75,3 +75,33 @@ describe('adopting an interrupted create among identical objects', () => {
     expect(said).toContain('tenantform import tenantform_usage_report.same6 <id>');
   });
 });
+
+describe('an interrupted create whose tenant was deleted since', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  it('blocks no plan, and state rm forgets it', async () => {
+    const file = writeConfig(world, configWith({}));
+    expect((await run(world, ['apply', '--auto-approve', '--config', file])).code).toBe(0);
+    const tenant = await world.client.createTenant({ name: 'Gone Customer', parent_id: world.tenant('Northwind Partner'), kind: 'customer' });
+    const state = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8'));
+    const attributes = { id: null, version: null, result_action: 'save', recipients: [], parameters: { tenant_id: tenant.id, kind: 'usage_current', level: 'itself' }, schedule: { type: 'monthly', enabled: true } };
+    state.tenantform_pending = [{ address: 'tenantform_usage_report.gone', attributes, started: new Date().toISOString() }];
+    writeFileSync(join(world.dir, STATE), JSON.stringify(state));
+    const disabled = await world.client.updateTenant(tenant.id, { version: tenant.version ?? 1, enabled: false });
+    await world.client.deleteTenant(tenant.id, disabled.version ?? 2);
+
+    const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(plan.stderr).not.toContain('Error');
+    expect([0, 2]).toContain(plan.code);
+
+    const rm = await run(world, ['state', 'rm', 'tenantform_usage_report.gone', '--config', file]);
+    expect(rm.code).toBe(0);
+    expect(rm.stdout).toContain('Removed tenantform_usage_report.gone');
+    expect(JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).tenantform_pending).toBeUndefined();
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+});

@@ -51,9 +51,12 @@ export const stateRmCommand: CommandModule<object, RmArgs> = {
   builder: (y) => lockFlags(stateFlags(y)).positional('addresses', { type: 'string', array: true, demandOption: true }),
   handler: async (args) => {
     await editState(args, async (state, backend) => {
-      for (const address of args.addresses) if (!state.get(address)) throw stateCommandErrors.notInState(address, backend.location);
+      // An interrupted create is recorded too (as pending): forgetting it stops the search for its object.
+      const isPending = (address: string) => state.pending().some((p) => p.address === address);
+      for (const address of args.addresses) if (!state.get(address) && !isPending(address)) throw stateCommandErrors.notInState(address, backend.location);
       for (const address of args.addresses) {
-        state.remove(address);
+        if (state.get(address)) state.remove(address);
+        state.removePending(address);
         state.setProtected(address, false);
       }
       await state.save();
