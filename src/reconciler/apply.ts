@@ -214,14 +214,13 @@ class ApplyRun {
     const final = this.finalPlanned(change, null);
     if (Array.isArray(final)) return this.fail(step, final);
     const { state } = this.opts;
+    const planned = kind.prepareCreate ? kind.prepareCreate(final.planned) : final.planned;
     if (kind.nonIdempotentCreate) {
       // Recorded before the request: a crash in between leaves a trace the next run adopts.
-      state.addPending(change.address, stripUnknown(final.planned));
+      state.addPending(change.address, stripUnknown(planned));
       await this.journal.durablePending();
     }
-    const r = kind.nonIdempotentCreate
-      ? await this.createPending(kind, change.address, final.planned)
-      : await this.createPlain(kind, change.address, final.planned);
+    const r = kind.nonIdempotentCreate ? await this.createPending(kind, change.address, planned) : await this.createPlain(kind, change.address, planned);
     if (!r.value) {
       // A refusal (not retryable) means nothing was created; anything else may have been.
       if (kind.nonIdempotentCreate && r.diagnostics.every((d) => d.retryable === false)) {

@@ -60,6 +60,12 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   };
   /** The create cannot be repeated safely: it is recorded as pending before the request. */
   readonly nonIdempotentCreate?: boolean;
+  /**
+   * Values the client chooses for a create (an id the platform takes from the caller), fixed
+   * before the object is recorded as pending and sent, so that an interrupted create is found
+   * again by them instead of being made twice.
+   */
+  prepareCreate?(planned: State): State;
   /** When set, deleting only stops managing the object; this warning says so. */
   readonly deleteOnlyForgets?: string;
   /** Changes the platform would refuse, found at plan time so that no request is sent. */

@@ -4,7 +4,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWith, run, startWorld, writeConfig, type World } from './helpers';
+import { call } from '../../src/emulator/testing';
+import { configWith, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
 
 const REPORT = {
   result_action: 'save',
@@ -102,6 +103,36 @@ describe('an interrupted create whose tenant was deleted since', () => {
     expect(rm.code).toBe(0);
     expect(rm.stdout).toContain('Removed tenantform_usage_report.gone');
     expect(JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).tenantform_pending).toBeUndefined();
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+});
+
+describe('an event subscription whose create lost its answer', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  const subscriptions = async (): Promise<string[]> => Object.keys((await call(world.emulator.url, 'GET', '/_emulator/dump')).json.subscriptions);
+
+  it('is found again by the id chosen before it was sent, never made twice (the platform cannot delete one)', async () => {
+    const subscription = { topic_id: 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0', types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'], tenant_depth: 'ALL' };
+    const file = writeConfig(world, configWith({ tenantform_event_subscription: { events: subscription } }));
+    const before = await subscriptions();
+    const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/event_manager/v1/subscriptions';
+    const crashed = await runInterrupted(world, ['apply', '--config', file, '--auto-approve'], { moment: 'answer', matches: isCreate, nth: 1 }, 'SIGKILL');
+    expect(crashed.signal).toBe('SIGKILL');
+    const made = (await subscriptions()).filter((id) => !before.includes(id));
+    expect(made).toHaveLength(1);
+    const pending = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).tenantform_pending;
+    expect(pending).toEqual([expect.objectContaining({ address: 'tenantform_event_subscription.events', attributes: expect.objectContaining({ subscription_id: made[0] }) })]);
+
+    const resumed = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(resumed.code).toBe(0);
+    expect((await subscriptions()).filter((id) => !before.includes(id))).toEqual(made);
+    const recorded = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources.find((r: { name: string }) => r.name === 'events').instances[0].attributes;
+    expect(recorded.subscription_id).toBe(made[0]);
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SubscriptionBody } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
 import { attr, oneOf, uuid } from '../attributes';
-import { defineResource, type State } from '../declaration';
+import { defineResource, type OperationContext, type State } from '../declaration';
 
 const MAX_ID = 1024;
 const TOPIC_PREFIX = 'cti.a.p.em.topic.v1.0~';
@@ -137,6 +137,9 @@ export const eventSubscription = defineResource({
       'so), so the next plan is empty when the declaration matches. `terraform import` records only the id: declare ' +
       '`subscription_id` with the imported id, and the next plan is a replacement that sends the same id again, which the ' +
       'platform answers with "already exists"; the declared arguments are recorded and nothing is created twice.',
+    'Left out, `subscription_id` is generated before the create is recorded as pending and sent: a run that loses the answer ' +
+      '(or cannot write the state after it) finds the same subscription again by that id, instead of making a second one that ' +
+      'the platform could never delete.',
     'For the same reason, changing an argument while keeping the same `subscription_id` cannot change the subscription on the ' +
       'platform. Change the arguments together with a new `subscription_id` (or leave `subscription_id` out to have one generated).',
   ],
@@ -156,17 +159,14 @@ export const eventSubscription = defineResource({
       tenant_depth: 'ALL',
     },
   },
-  async read(ctx, state) {
-    const id = String(state.subscription_id);
-    try {
-      // GAPS "Reading a subscription back": the offset answers 404 for a subscription that does not
-      // exist. The reference documents no 404 there: an assumption, stated in the kind's notes.
-      await ctx.client.getSubscriptionOffset(id);
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
-    return { ...state, id };
+  read: (ctx, state) => readSubscription(ctx, state),
+  // The id is the caller's: chosen before the create is recorded as pending and sent, so that a run
+  // that loses the answer (or its state write) finds the same subscription again by it.
+  nonIdempotentCreate: true,
+  prepareCreate: (planned) => (typeof planned.subscription_id === 'string' ? planned : { ...planned, subscription_id: randomUUID() }),
+  async adoptionCandidates(ctx, pending) {
+    const found = typeof pending.subscription_id === 'string' ? await readSubscription(ctx, { ...pending, id: pending.subscription_id }) : null;
+    return found ? [found] : [];
   },
   async create(ctx, planned) {
     const id = typeof planned.subscription_id === 'string' ? planned.subscription_id : randomUUID();
@@ -188,6 +188,20 @@ export const eventSubscription = defineResource({
     // GAPS "Deleting a subscription": nothing to send; `deleteOnlyForgets` warns the user at plan time.
   },
 });
+
+/** The recorded subscription if the platform still has it (see the notes on how far that is known). */
+async function readSubscription(ctx: OperationContext, state: State): Promise<State | null> {
+  const id = String(state.subscription_id);
+  try {
+    // GAPS "Reading a subscription back": the offset answers 404 for a subscription that does not
+    // exist. The reference documents no 404 there: an assumption, stated in the kind's notes.
+    await ctx.client.getSubscriptionOffset(id);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+  return { ...state, id };
+}
 
 function toBody(s: State): SubscriptionBody {
   const optional = (name: string) => (s[name] === null || s[name] === undefined ? {} : { [name]: s[name] });
