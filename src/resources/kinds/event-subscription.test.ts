@@ -158,6 +158,10 @@ describe('tenantform_event_subscription against the emulator', () => {
     // The replaced subscription was only forgotten: the platform still has it.
     expect(await read(created)).toEqual(created);
 
+    // Keeping a declared id while an argument changes cannot be carried out: refused at plan.
+    const sameId = planResource({ kind, address: ADDRESS, config: { ...changed, types: [`${EVENT}.updated.v1.0`], subscription_id: replaced.subscription_id }, prior: replaced });
+    expect(sameId.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: ADDRESS, path: ['types'] })]);
+
     const removal = planResource({ kind, address: ADDRESS, config: null, prior: replaced });
     expect(removal.action).toBe('delete');
     expect(removal.diagnostics).toEqual([

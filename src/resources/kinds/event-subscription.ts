@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { SubscriptionBody } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
-import { attr, oneOf, uuid } from '../attributes';
-import { defineResource, type OperationContext, type State } from '../declaration';
+import { attr, oneOf, uuid, type Attributes } from '../attributes';
+import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { valueEqual } from '../values';
 
 const MAX_ID = 1024;
 const TOPIC_PREFIX = 'cti.a.p.em.topic.v1.0~';
@@ -122,6 +123,26 @@ export const eventSubscription = defineResource({
       description: 'How long a consumer keeps event-fetching leadership without heartbeats.',
     }),
   },
+  planProblems(prior, planned): RuleViolation[] {
+    // A replacement that keeps the declared id cannot happen: the platform neither changes nor
+    // deletes a subscription, and a create with an id that exists is refused. Only arguments the
+    // state knows count (after `terraform import` it knows the id alone).
+    if (typeof planned.subscription_id !== 'string' || planned.subscription_id !== prior.subscription_id) return [];
+    const attributes: Attributes = eventSubscription.attributes;
+    const changed = Object.entries(attributes).find(
+      ([name, a]) => a.forceNew === true && name !== 'subscription_id' && prior[name] !== null && prior[name] !== undefined && !valueEqual(a, prior[name], planned[name]),
+    );
+    if (!changed) return [];
+    return [
+      {
+        code: 'cannot_replace',
+        path: [changed[0]],
+        expected: 'a new subscription_id together with the changed arguments (or subscription_id left out, to have one generated)',
+        found: `${changed[0]} changed while subscription_id stays ${String(planned.subscription_id)}`,
+        message: 'The platform cannot change or delete a subscription: changed arguments need a subscription with a new id.',
+      },
+    ];
+  },
   // GAPS "Deleting a subscription": there is no documented delete.
   deleteOnlyForgets:
     'The platform has no operation to delete an event subscription. tenantform stops managing it, but the subscription ' +
@@ -141,7 +162,8 @@ export const eventSubscription = defineResource({
       '(or cannot write the state after it) finds the same subscription again by that id, instead of making a second one that ' +
       'the platform could never delete.',
     'For the same reason, changing an argument while keeping the same `subscription_id` cannot change the subscription on the ' +
-      'platform. Change the arguments together with a new `subscription_id` (or leave `subscription_id` out to have one generated).',
+      'platform, and the plan refuses it, naming the argument. Change the arguments together with a new `subscription_id` (or ' +
+      'leave `subscription_id` out to have one generated).',
   ],
   importId: {
     format: '`<subscription_id>`',
