@@ -4,7 +4,7 @@
  * HTTP: create, read, update in place, replacement, delete, import and adoption.
  */
 import { PlatformClient } from '../../api';
-import { startEmulator } from '../../emulator';
+import { exchangeChannel, startEmulator, type Exchange } from '../../emulator';
 import type { State } from '../declaration';
 import { adoptResource, createResource, deleteResource, importResource, readResource, updateResource } from '../operations';
 import { planResource } from '../plan';
@@ -171,6 +171,26 @@ describe('against the emulator', () => {
 
   const base = { kind: usageReport, address: ADDRESS };
   const plan = (config: State | null, prior: State | null) => planResource({ ...base, config, prior });
+
+  it('sends only the parameter that changed, so that a level set meanwhile by someone else stays', async () => {
+    const created = await createResource({ ...base, ctx, planned: plan(monthly(acme), null).planned! });
+    const bodies: unknown[] = [];
+    const watch = (m: unknown) => {
+      const e = m as Exchange;
+      if (e.method === 'PUT' && e.path.startsWith('/api/2/reports/')) bodies.push(JSON.parse(e.requestBody.toString('utf8')));
+    };
+    exchangeChannel.subscribe(watch);
+    try {
+      const kindOnly = { ...monthly(acme), parameters: { ...(monthly(acme).parameters as State), kind: 'usage_daily' } };
+      const update = plan(kindOnly, created.value!);
+      expect(update.action).toBe('update');
+      expect((await updateResource({ ...base, ctx, prior: created.value!, planned: update.planned! })).diagnostics).toEqual([]);
+    } finally {
+      exchangeChannel.unsubscribe(watch);
+    }
+    expect(bodies).toEqual([{ parameters: { kind: 'usage_daily' } }]);
+    await deleteResource({ ...base, ctx, prior: (await readResource({ ...base, ctx, state: created.value! })).value! });
+  });
 
   it('creates, reads, updates in place, plans a replacement, deletes and imports a report', async () => {
     const create = plan(monthly(acme), null);

@@ -132,7 +132,13 @@ export const usageReport = defineResource({
     const want = toBody(planned);
     const body: ReportUpdate = {};
     if (changed.has('recipients')) body.recipients = want.recipients;
-    if (changed.has('parameters.kind') || changed.has('parameters.level')) body.parameters = { kind: want.parameters.kind, level: want.parameters.level };
+    // Only the member that changed: sending both would reset the other to what this plan saw.
+    if (changed.has('parameters.kind') || changed.has('parameters.level')) {
+      body.parameters = {
+        ...(changed.has('parameters.kind') ? { kind: want.parameters.kind } : {}),
+        ...(changed.has('parameters.level') ? { level: want.parameters.level } : {}),
+      };
+    }
     if (changed.has('schedule.enabled')) body.schedule = { enabled: want.schedule.enabled };
     const updated = await updateVersioned(ctx, prior, reports, () => ctx.client.updateReport(String(prior.id), body));
     return fromReport(updated);
