@@ -17,6 +17,18 @@ export interface StateOutput {
   readonly sensitive?: true;
 }
 
+/**
+ * The locals whose evaluation fails with the objects' values as planned (`jsondecode("{")`, an index
+ * that does not exist), each an error naming `local.<name>`: a failure is never taken for a value
+ * not known yet, which would plan an output or argument as "known after apply" that never comes.
+ */
+export function localsDiagnostics(configuration: Configuration, values: ReadonlyMap<string, State>): Diagnostic[] {
+  const context = contextFor(configuration, values);
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, raw] of configuration.locals) diagnostics.push(...evaluateValue(raw, context, `local.${name}`).diagnostics);
+  return diagnostics;
+}
+
 /** Every output evaluated now: the value, unknown (`Unknown` inside) until what it uses is known. */
 export function evaluateOutputs(configuration: Configuration, values: ReadonlyMap<string, State>): { values: Map<string, { value: unknown; sensitive: boolean }>; diagnostics: Diagnostic[] } {
   const context = contextFor(configuration, values);

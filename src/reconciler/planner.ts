@@ -11,7 +11,7 @@ import { dependencyOrder, withDependencies } from './graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
 import { blockOf, parseInstanceAddress } from './addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from './evaluate';
-import { evaluateOutputs, outputChanges } from './outputs';
+import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
 import type { StateStore } from './state';
 
@@ -110,6 +110,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
   // Destroying removes every output, as in Terraform.
   const outputs = opts.destroy ? { values: new Map<string, { value: unknown; sensitive: boolean }>(), diagnostics: [] } : evaluateOutputs(configuration, values);
+  if (!opts.destroy) diagnostics.push(...localsDiagnostics(configuration, values));
   diagnostics.push(...outputs.diagnostics);
   const plan: Plan = {
     stack: configuration.stack,

@@ -25,6 +25,20 @@ describe('configuration hardening (CLI)', () => {
     expect(changesSent()).toEqual([]);
   });
 
+  it('a local whose evaluation fails is an error naming it, never "known after apply", and the plan offers nothing to apply', async () => {
+    const doc = { ...configWith({ tenantform_infra_component: { c: infra('Storage', { name: '${local.name}' }) } }), locals: { name: '${jsondecode("{")}' }, output: { o: { value: '${local.name}' } } };
+    const file = writeConfig(world, doc, 'failing-local.tf.json');
+    world.requests.length = 0;
+    const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain('local.name');
+    expect(plan.stdout).toContain('jsondecode');
+    expect(plan.stdout).toContain('The plan failed: nothing can be applied until the errors above are fixed.');
+    expect(plan.stdout).not.toContain('You can apply this plan');
+    expect(plan.stdout).not.toMatch(/^Plan: /m);
+    expect(changesSent()).toEqual([]);
+  });
+
   it('never quotes a client secret from the provider block', async () => {
     const secret = 'S3cr3t-${not-an-expression';
     const file = writeConfig(world, { ...configWith({}), provider: { tenantform: [{ client_secret: secret }] } });

@@ -22,6 +22,7 @@ export interface TextOptions {
 
 export const NO_CHANGES_TEXT = 'No changes. Your configuration matches the platform.';
 export const NOTHING_TO_DESTROY_TEXT = 'No changes. No objects need to be destroyed.';
+export const PLAN_FAILED_TEXT = 'The plan failed: nothing can be applied until the errors above are fixed.';
 export const OUTPUTS_ONLY_TEXT = 'You can apply this plan to save these new output values to the state, without changing anything on the platform.';
 export const REFRESH_ONLY_TEXT = 'Run `tenantform apply --refresh-only` to accept these values into the state.';
 
@@ -223,15 +224,17 @@ export function renderText(plan: Plan, options: TextOptions): string {
     }
   }
 
-  if (hasChanges(plan) && !onlyOutputsChange(plan)) {
+  if (plan.diagnostics.some((d) => d.severity === 'error')) {
+    // The errors above are the result: a plan with errors is neither applied nor summarized as one.
+    out.push(paint('bold', PLAN_FAILED_TEXT));
+  } else if (hasChanges(plan) && !onlyOutputsChange(plan)) {
     const s = summarize(plan.changes);
     out.push(`${paint('bold', 'Plan:')} ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`);
   } else if (outputs.length > 0) {
     out.push(OUTPUTS_ONLY_TEXT);
   } else if (plan.refreshOnly && drifted.length > 0) {
     out.push(paint('bold', REFRESH_ONLY_TEXT));
-  } else if (!plan.diagnostics.some((d) => d.severity === 'error')) {
-    // After an error (a cycle, a failed read) nothing is known to match: no "No changes".
+  } else {
     out.push(paint('bold', plan.destroy ? NOTHING_TO_DESTROY_TEXT : NO_CHANGES_TEXT));
   }
   return `${out.join('\n')}\n`;
