@@ -54,7 +54,8 @@ export async function withStateLock<T>(backend: StateBackend, opts: LockOptions,
 
 /** Parses Terraform's duration syntax for `--lock-timeout` (`0s`, `30s`, `5m`, `1m30s`, `500ms`). */
 export function parseDuration(text: string): number | undefined {
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // As Go's time.ParseDuration (Terraform's -lock-timeout): a unit is required, except for 0.
+  if (text === '0') return 0;
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;

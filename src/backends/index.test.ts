@@ -57,7 +57,9 @@ describe('backend settings', () => {
     expect(parseDuration('0s')).toBe(0);
     expect(parseDuration('1m30s')).toBe(90_000);
     expect(parseDuration('500ms')).toBe(500);
-    expect(parseDuration('10')).toBe(10_000);
+    expect(parseDuration('0')).toBe(0);
+    // Terraform: "missing unit in duration".
+    expect(parseDuration('10')).toBeUndefined();
     expect(parseDuration('soon')).toBeUndefined();
   });
 });

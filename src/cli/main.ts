@@ -9,7 +9,15 @@ import { withDoubleDashes } from './terraform-spellings';
  * Terraform's convention: 0 success (or no changes), 1 error, 2 changes or drift.
  */
 export async function main(argv: string[]): Promise<void> {
-  const cli = yargs(withDoubleDashes(argv, COMMANDS))
+  let args: string[];
+  try {
+    args = withDoubleDashes(argv, COMMANDS);
+  } catch (err) {
+    process.stderr.write(`Error: ${redactSecrets((err as Error).message)}\nRun \`tenantform --help\` for usage.\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const cli = yargs(args)
     .scriptName('tenantform')
     .usage(
       'tenantform: configuration as code for a multi-tenant cyber-protection platform.\n\n' +

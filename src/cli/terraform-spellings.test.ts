@@ -18,6 +18,12 @@ describe("Terraform's single-dash spellings", () => {
     expect(names).not.toContain('detailed-exitcode');
   });
 
+  it('reads a boolean option\'s value as Go\'s flags do, and refuses any other word', () => {
+    expect(withDoubleDashes(['vars', '-lock=0', '--lock=True', '-lock=t'], [withVariables])).toEqual(['vars', '--lock=false', '--lock=true', '--lock=true']);
+    expect(() => withDoubleDashes(['vars', '-lock=maybe'], [withVariables])).toThrow('-lock: "maybe" is not a boolean value (true or false).');
+    expect(() => withDoubleDashes(['vars', '--lock=yes'], [withVariables])).toThrow('is not a boolean value');
+  });
+
   it('rewrites declared options only, with or without a value, and nothing after --', () => {
     const argv = ['vars', '-var', 'a=1', '-var=b=2', '-var-file=x.tfvars', '-lock-timeout=30s', '-lock=false', '-unknown', '-v', '--', '-var'];
     expect(withDoubleDashes(argv, [withVariables])).toEqual(['vars', '--var', 'a=1', '--var=b=2', '--var-file=x.tfvars', '--lock-timeout=30s', '--lock=false', '-unknown', '-v', '--', '-var']);

@@ -47,12 +47,33 @@ export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArra
   // A command with subcommands (`state pull`): the subcommand declares the options.
   const command = group?.subcommands?.find((c) => commandName(c) === subName) ?? group;
   const known = command ? declaredOptionNames(command) : new Set(GLOBAL_OPTIONS);
+  const booleans = command ? booleanOptionNames(command) : new Set<string>();
   const out: string[] = [];
   let ended = false;
   for (const arg of argv) {
     if (arg === '--') ended = true;
-    const match = !ended && /^-([a-z][a-z0-9-]+)(=.*)?$/s.exec(arg);
-    out.push(match && known.has(match[1]) ? `-${arg}` : arg);
+    const match = !ended && /^--?([a-z][a-z0-9-]+)(=.*)?$/s.exec(arg);
+    if (match && match[2] !== undefined && booleans.has(match[1])) {
+      out.push(`--${match[1]}=${String(parseBoolFlag(match[1], match[2].slice(1)))}`);
+      continue;
+    }
+    out.push(match && !arg.startsWith('--') && known.has(match[1]) ? `-${arg}` : arg);
   }
   return out;
+}
+
+/** The boolean options a command declares. */
+function booleanOptionNames(command: CommandModule<unknown, unknown>): Set<string> {
+  const builder = command.builder;
+  if (typeof builder !== 'function') return new Set();
+  const y = yargs([]);
+  builder(y as never);
+  return new Set((y as unknown as { getOptions(): DeclaredOptions }).getOptions().boolean);
+}
+
+/** A boolean option's value as Go's flag package reads it (Terraform's -refresh=false); anything else is an error. */
+function parseBoolFlag(name: string, value: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  throw new Error(`-${name}: "${value}" is not a boolean value (true or false).`);
 }
