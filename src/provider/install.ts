@@ -57,11 +57,10 @@ function launchRecordName(version: string): string {
 /**
  * The launcher Terraform runs. It names no path of this machine, so its content (and with it
  * the h1 checksum in `.terraform.lock.hcl`) is the same for a version wherever tenantform is
- * installed. It runs the compiled provider of, in order: the package TENANTFORM_PACKAGE_DIR
- * names; the package the last install recorded beside the mirror, if it is still there (found
- * from the launcher's real location: Terraform links the mirror's directory into
- * `.terraform/providers`); `node_modules/tenantform` of the working directory or a parent
- * (Terraform runs providers in the configuration's directory, inside the user's project).
+ * installed. It runs the compiled provider of the package TENANTFORM_PACKAGE_DIR names, else of
+ * the package the last install recorded beside the mirror, if it is still there (found from the
+ * launcher's real location: Terraform links the mirror's directory into `.terraform/providers`).
+ * Nothing else: a package found by searching folders would be code nobody chose to run.
  */
 export function launcherScript(version: string): string {
   const entry = 'dist/provider/main.js';
@@ -79,18 +78,9 @@ else
   if [ -f "$record" ]; then
     { read -r node; read -r main; } < "$record"
   fi
-  if [ ! -f "$main" ]; then
-    node=node
-    main=
-    dir=$PWD
-    while [ -n "$dir" ]; do
-      if [ -f "$dir/node_modules/tenantform/${entry}" ]; then main="$dir/node_modules/tenantform/${entry}"; break; fi
-      dir=\${dir%/*}
-    done
-  fi
 fi
 if [ -z "$main" ] || [ ! -f "$main" ]; then
-  echo "tenantform provider ${version}: cannot find the tenantform package (\${main:-not in node_modules of $PWD or a parent})." >&2
+  echo "tenantform provider ${version}: cannot find the tenantform package (\${main:-no package recorded beside the mirror})." >&2
   # Single quotes: nothing in the hint is ever run by the shell.
   echo 'Run "npx tenantform provider install" again, or set TENANTFORM_PACKAGE_DIR to the directory of the package.' >&2
   exit 1

@@ -56,20 +56,21 @@ describe('provider install', () => {
     expect(r.status).toBe(1);
   });
 
-  test('a copied launcher finds the package in node_modules of the working directory or a parent', () => {
+  test('a copied launcher runs no package it finds in node_modules: only the recorded one, or the one named', () => {
     const installed = installProvider({ dir: join(dir, 'copied') });
     const project = join(dir, 'app');
     const packageDir = join(project, 'node_modules', 'tenantform', 'dist', 'provider');
     mkdirSync(packageDir, { recursive: true });
-    copyFileSync(PROVIDER_MAIN, join(packageDir, 'main.js'));
+    const ran = join(dir, 'node-modules-package-ran');
+    writeFileSync(join(packageDir, 'main.js'), `require('fs').writeFileSync(${JSON.stringify(ran)}, 'ran');\n`);
     const stackDir = join(project, 'cdktf.out', 'stacks', 'web');
     mkdirSync(stackDir, { recursive: true });
     const copy = join(dir, 'copy-of-launcher');
     copyFileSync(installed.executable, copy);
-    // The copy's main.js runs from its own folder, where its requires are missing: it fails loading
-    // them, which shows it was the one started.
     const r = launch(copy, stackDir);
-    expect(r.stderr).toContain(join(packageDir, 'main.js'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('cannot find the tenantform package');
+    expect(existsSync(ran)).toBe(false);
   });
 
   test('TENANTFORM_PACKAGE_DIR names the package to run', () => {
