@@ -335,6 +335,9 @@ export const languageErrors = {
       path,
     );
   },
+  invalidVariableName(name: string, reason: string) {
+    return new TenantformError('invalid_variable_name', 'Invalid variable name', `variable "${name}": ${reason}`, false, `var.${name}`);
+  },
   invalidVariable(name: string, reason: string, path: AttributePath = []) {
     return new TenantformError('invalid_variable', 'Invalid value for input variable', `var.${name}: ${reason}.`, false, `var.${name}`, path);
   },

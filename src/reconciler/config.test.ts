@@ -162,6 +162,17 @@ describe('configuration', () => {
       expect(cycle).toEqual([expect.objectContaining({ code: 'cycle' })]);
     });
 
+    it('refuses the variable names Terraform refuses: reserved ones and those not an identifier', () => {
+      const d = parseConfiguration({ ...valid, variable: { count: {}, '1abc': {}, source: {}, region: { default: 'eu' } } }, at).diagnostics;
+      expect(d.map((p) => [p.code, p.address])).toEqual([
+        ['invalid_variable_name', 'var.count'],
+        ['invalid_variable_name', 'var.1abc'],
+        ['invalid_variable_name', 'var.source'],
+      ]);
+      expect(d[0].detail).toContain('is reserved due to its special meaning inside module blocks');
+      expect(d[1].detail).toContain('must start with a letter or underscore');
+    });
+
     it('refuses a count no block can hold, naming the address', () => {
       const doc = JSON.parse(JSON.stringify(valid)) as { resource: Record<string, Record<string, Record<string, unknown>>> };
       const [type, blocks] = Object.entries(doc.resource)[0];

@@ -70,7 +70,18 @@ export function inputVariables(block: unknown, inputs: VariableInputs | undefine
   return out;
 }
 
+/** Names Terraform keeps for module blocks: no variable takes them. */
+const RESERVED_VARIABLE_NAMES = new Set(['source', 'version', 'providers', 'count', 'for_each', 'lifecycle', 'depends_on', 'locals']);
+
 function declaration(name: string, body: unknown, report: (e: TenantformError) => void): Declaration | undefined {
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
+    report(languageErrors.invalidVariableName(name, 'A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.'));
+    return undefined;
+  }
+  if (RESERVED_VARIABLE_NAMES.has(name)) {
+    report(languageErrors.invalidVariableName(name, `The variable name "${name}" is reserved due to its special meaning inside module blocks.`));
+    return undefined;
+  }
   const b = isRecord(body) ? body : {};
   let type: TypeConstraint | undefined;
   if (typeof b.type === 'string') {
