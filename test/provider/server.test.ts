@@ -137,3 +137,13 @@ test('data sources read through the configured client', async () => {
   expect(r.diagnostics).toEqual([]);
   expect(decodeMsgpack(r.state.msgpack)).toMatchObject({ id: emulator.world().applications.backup.id, type: 'backup' });
 });
+
+test('ConfigureProvider refuses plain http to another host, naming base_url, before any request', async () => {
+  const other = new TenantformProvider({ kinds: ALL_KINDS, env: { TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 'secret' } });
+  try {
+    const r = await other.handlers().ConfigureProvider({ config: msgpack({ base_url: 'http://platform.example.com', client_id: null, client_secret: null }) });
+    expect(r.diagnostics).toEqual([expect.objectContaining({ summary: 'Invalid base_url', detail: expect.stringContaining('would send the client secret and tokens in clear') })]);
+  } finally {
+    await other.close();
+  }
+});
