@@ -157,7 +157,6 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
     let headers: HttpResponse['headers'] = {};
     const chunks: Buffer[] = [];
     let received = 0;
-    const maxAnswerBytes = MAX_ANSWER_BYTES;
     const fail = (err: Error): void => {
       if (done) return;
       done = true;
@@ -188,8 +187,8 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
       },
       onResponseData(c, chunk) {
         received += chunk.length;
-        if (received > maxAnswerBytes) {
-          const err = new AnswerTooLargeError(maxAnswerBytes);
+        if (received > MAX_ANSWER_BYTES) {
+          const err = new AnswerTooLargeError(MAX_ANSWER_BYTES);
           c.abort(err);
           fail(err);
           return;

@@ -1,13 +1,8 @@
 /**
- * The exchanges the contract tests accept although the vendor's reference does not allow them.
- *
- * `CHOICES` are answers where the reference is silent (a status it does not list for an
- * operation): each is a choice recorded in GAPS.md, named as its reason.
- *
- * `KNOWN_DEVIATIONS` are places where tenantform or its emulator still differ from the reference.
- * Each is a defect, listed so that the suite stays a ratchet: no new deviation can slip in, and
- * an entry is removed when its fix lands (`TENANTFORM_CONTRACT_REPORT=FILE npx jest` lists what
- * still matches each entry).
+ * The exchanges the contract tests accept although the vendor's reference does not allow them:
+ * each a choice where the reference is silent or contradicts the seed documents, with its reason
+ * (a GAPS.md row, or the seed document that wins). `TENANTFORM_CONTRACT_REPORT=FILE npx jest`
+ * lists what matches each entry.
  */
 import type { Violation } from './openapi';
 
@@ -82,8 +77,6 @@ export const CHOICES: readonly ContractException[] = [
   },
 ];
 
-export const KNOWN_DEVIATIONS: readonly ContractException[] = [];
-
 function pathMatches(pattern: string | undefined, path: string): boolean {
   if (pattern === undefined) return true;
   const normalized = path.replace(/\[\d+\]/g, '[]');
@@ -96,5 +89,5 @@ export function exceptionFor(v: Violation, status: number): ContractException | 
     e.code === v.code &&
     pathMatches(e.path, v.path) &&
     (e.status === undefined || e.status === status);
-  return CHOICES.find(matches) ?? KNOWN_DEVIATIONS.find(matches);
+  return CHOICES.find(matches);
 }

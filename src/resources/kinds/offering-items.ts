@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OfferingItem, OfferingItemWrite } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { TenantformError } from '../../errors';
+import { errors } from '../../errors';
 import { attr, uuid } from '../attributes';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { splitImportId } from '../import-id';
@@ -176,7 +176,8 @@ async function offeredItems(ctx: OperationContext, s: State): Promise<OfferingIt
   let fromParent: OfferingItem[] = [];
   try {
     const tenant = await ctx.client.getTenant(String(s.tenant_id));
-    if (tenant.parent_id !== null && typeof tenant.kind === 'string') {
+    // The platform's root tenant is its own parent: it has no parent to be offered items by.
+    if (tenant.parent_id !== null && tenant.parent_id !== tenant.id && typeof tenant.kind === 'string') {
       fromParent = (await ctx.client.listOfferingItemsForChild(tenant.parent_id, tenant.kind)).filter((i) => i.application_id === s.application_id);
     }
   } catch (err) {
@@ -245,9 +246,7 @@ async function write(ctx: OperationContext, s: State, configured: Item[], previo
   if (configured.some((i) => i.infra_id === undefined)) {
     const resolved = resolveInfra(configured, (await offeredItems(ctx, s)) ?? live);
     const problem = resolved.problems[0];
-    if (problem !== undefined) {
-      throw new TenantformError(problem.code, problem.message, `Expected ${problem.expected}; found ${problem.found}. Nothing was changed.`, false, ctx.address, problem.path);
-    }
+    if (problem !== undefined) throw errors.ruleRefused(ctx.address, problem);
     items = resolved.items;
   }
   const body: OfferingItemWrite[] = items.map((i) => {
