@@ -2,10 +2,10 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { backendErrors } from '../errors';
 import { isBlank } from '../plain-json';
-import { localStateFile, refuseIrregularFile, writeAtomically } from '../reconciler/state-file';
+import { localStateFile, refuseIrregularFile, writeAtomically } from '../state/state-file';
 import { FcntlLocker } from './fcntl';
 import { parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
-import type { JournalStore } from '../reconciler/journal';
+import type { JournalStore } from '../state/journal';
 import type { HeldLock, LockAttempt, StateBackend } from './types';
 
 /** Where Terraform's local backend records who holds the lock: `.<state file name>.lock.info` beside it. */

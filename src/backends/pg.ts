@@ -1,5 +1,5 @@
 import type { Client, ClientConfig } from 'pg';
-import type { JournalStore } from '../reconciler/journal';
+import type { JournalStore } from '../state/journal';
 import { backendErrors } from '../errors';
 import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';

@@ -1,4 +1,4 @@
-import type { StateDocument } from '../reconciler/state';
+import type { StateDocument } from '../state/state';
 import { checkPush } from './push';
 
 const doc = (serial: number, lineage = 'l-1', names: string[] = []): StateDocument => ({

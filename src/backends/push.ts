@@ -1,4 +1,4 @@
-import type { StateDocument } from '../reconciler/state';
+import type { StateDocument } from '../state/state';
 
 /**
  * Whether `state push` may replace `current` with `pushed`, as Terraform decides: not a

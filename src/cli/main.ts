@@ -1,5 +1,5 @@
 import yargs from 'yargs';
-import { TENANTFORM_VERSION } from '../reconciler/session';
+import { TENANTFORM_VERSION } from '../engine/session';
 import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
 import { withDoubleDashes } from './terraform-spellings';

@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../api';
-import type { ProviderClients } from '../reconciler/clients';
-import type { RecordedObject, StateStore } from '../reconciler/state';
+import type { ProviderClients } from '../engine/clients';
+import type { RecordedObject, StateStore } from '../state/state';
 import { tenantIdsOf, type DriftReport } from './detect';
 
 /** The part of a drift report that lives in one data center (one platform address). */

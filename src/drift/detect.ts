@@ -2,13 +2,13 @@
  * Drift detection: what changed on the platform since the last apply. Reads only: nothing is
  * sent to the platform but reads, and the state is never written.
  */
-import type { ProviderClients } from '../reconciler/clients';
+import type { ProviderClients } from '../engine/clients';
 import { hasErrors, type Diagnostic } from '../diagnostics';
-import type { Configuration } from '../reconciler/config';
-import type { AttributeDrift, DriftedResource } from '../reconciler/model';
-import { buildPlan } from '../reconciler/planner';
-import { refresh, type Refreshed } from '../reconciler/refresh';
-import type { StateStore } from '../reconciler/state';
+import type { Configuration } from '../config/config';
+import type { AttributeDrift, DriftedResource } from '../engine/model';
+import { buildPlan } from '../engine/planner';
+import { refresh, type Refreshed } from '../engine/refresh';
+import type { StateStore } from '../state/state';
 import type { Action } from '../resources/plan';
 import { attributeNames, versionAttribute, type ResourceKind, type State } from '../resources/declaration';
 import type { Coverage, UnmanagedObject } from './unmanaged';

@@ -1,4 +1,4 @@
-import { StateStore } from '../reconciler/state';
+import { StateStore } from '../state/state';
 import type { TenantExport } from './index';
 
 /**

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { openBackend } from '../../src/backends';
 import { newLockInfo } from '../../src/backends/lock-info';
-import { StateStore } from '../../src/reconciler/state';
+import { StateStore } from '../../src/state/state';
 import { configWith, infra, run as tenantform, startWorld, type World } from '../cli/helpers';
 import { gitlabBackend, startHttpStateServer, type HttpStateServer } from '../helpers/http-state-server';
 import { createDatabase, startPostgres, type RunningPostgres } from '../helpers/postgres';

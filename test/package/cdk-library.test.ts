@@ -21,15 +21,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A project folder holding the installed module and the given libraries; returns what loading it printed. */
 function load(project: string, libraries: string[]) {
   const packageDir = join(dir, project, 'node_modules', 'tenantform', 'dist');
-  mkdirSync(join(packageDir, 'resources'), { recursive: true });
-  copyFileSync(join(ROOT, 'dist', 'resources', 'cdk.js'), join(packageDir, 'resources', 'cdk.js'));
+  mkdirSync(join(packageDir, 'cdk'), { recursive: true });
+  copyFileSync(join(ROOT, 'dist', 'cdk', 'cdk.js'), join(packageDir, 'cdk', 'cdk.js'));
   copyFileSync(join(ROOT, 'dist', 'errors.js'), join(packageDir, 'errors.js'));
   for (const name of libraries) {
     mkdirSync(join(dir, project, 'node_modules', name), { recursive: true });
     // Just enough of a library for the module to take its classes.
     writeFileSync(join(dir, project, 'node_modules', name, 'index.js'), `for (const k of ['TerraformDataSource', 'TerraformProvider', 'TerraformResource', 'Token']) exports[k] = '${name}';`);
   }
-  const script = `try { console.log(require(${JSON.stringify(join(packageDir, 'resources', 'cdk.js'))}).TerraformResource) } catch (e) { console.log(e.message) }`;
+  const script = `try { console.log(require(${JSON.stringify(join(packageDir, 'cdk', 'cdk.js'))}).TerraformResource) } catch (e) { console.log(e.message) }`;
   return spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } }).stdout.trim();
 }
 

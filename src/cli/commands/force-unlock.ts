@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { describeHolder } from '../../backends/lock-info';
-import { stackBackend } from '../../reconciler/session';
+import { stackBackend } from '../../engine/session';
 
 interface ForceUnlockArgs {
   id: string;

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
-import { importObject } from '../../reconciler/import';
-import { resourceKind, withLockedState } from '../../reconciler/session';
+import { importObject } from '../../engine/import';
+import { resourceKind, withLockedState } from '../../engine/session';
 import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
 import { ALL_KINDS } from '../../resources/registry.generated';
 import { printDiagnostics, workspaceOrProblems } from './plan';

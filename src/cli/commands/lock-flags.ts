@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { parseDuration } from '../../backends/acquire';
-import type { StateLockFlags } from '../../reconciler/session';
+import type { StateLockFlags } from '../../engine/session';
 
 /** `--lock` and `--lock-timeout`, as Terraform's `-lock` and `-lock-timeout`. */
 export interface LockArgs {

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import type { StateBackend } from '../../backends';
-import { stackBackend } from '../../reconciler/session';
+import { stackBackend } from '../../engine/session';
 
 /** Where the state is: the flags every `state` subcommand shares. */
 export interface StateArgs {

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
-import { resourceKind, withUnlockedState } from '../../reconciler/session';
-import { serializeState, type RecordedObject } from '../../reconciler/state';
+import { resourceKind, withUnlockedState } from '../../engine/session';
+import { serializeState, type RecordedObject } from '../../state/state';
 import { stateCommandErrors } from '../../errors';
 import { redactSecrets } from '../redact';
 import { backendOf, stateFlags, type StateArgs } from './state-args';

@@ -1,0 +1,247 @@
+import { formatPath, type Diagnostic } from '../../diagnostics';
+import type { Action } from '../../resources/plan';
+import { changedOutputs, hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../../engine/model';
+import {
+  actionableChanges,
+  driftLines,
+  formatValue,
+  scrubSecrets,
+  secretTexts,
+  sensitiveByAddress,
+  SENSITIVE_TEXT,
+  viewChange,
+  type LeafChange,
+} from './diff';
+
+export interface MarkdownOptions {
+  /** GitHub refuses comments over 65536 characters; the default leaves room for a header. */
+  readonly maxLength?: number;
+}
+
+export const DEFAULT_MAX_LENGTH = 65000;
+
+type Acting = Exclude<Action, 'no-op'>;
+
+const ACTION_ORDER: Acting[] = ['create', 'update', 'replace', 'delete'];
+
+const ACTION_WORDS: Record<Acting, string> = {
+  create: 'create',
+  update: 'update in-place',
+  replace: 'replace',
+  delete: 'destroy',
+};
+
+const HEADLINES: Record<Acting, string> = {
+  create: 'will be created',
+  update: 'will be updated in-place',
+  replace: 'must be replaced',
+  delete: 'will be destroyed',
+};
+
+/** Escapes the characters that would turn a value into markup (or break a table). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function longestBacktickRun(text: string): number {
+  return Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+}
+
+/** A code span that survives backticks in the text, and pipes inside a table cell. */
+export function inlineCode(text: string, inTable = false): string {
+  const fence = '`'.repeat(longestBacktickRun(text) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  const body = inTable ? text.replace(/\|/g, '\\|') : text;
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+/** A fenced block whose fence is longer than any backtick run inside it. */
+export function fencedBlock(language: string, lines: string[]): string {
+  const body = lines.join('\n');
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
+  return `${fence}${language}\n${body}\n${fence}`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function details(summaryHtml: string, body: string): string {
+  return `<details><summary>${summaryHtml}</summary>\n\n${body}\n\n</details>`;
+}
+
+function diffLines(path: string, leaf: LeafChange, sensitive: boolean, forces: boolean): string[] {
+  const show = (v: unknown) => (sensitive ? SENSITIVE_TEXT : formatValue(v));
+  const mark = forces ? ' # forces replacement' : '';
+  switch (leaf.kind) {
+    case 'add':
+      return [`+ ${path} = ${show(leaf.after)}${mark}`];
+    case 'remove':
+      return [`- ${path} = ${show(leaf.before)}${mark}`];
+    case 'change':
+      return [`- ${path} = ${show(leaf.before)}`, `+ ${path} = ${show(leaf.after)}${mark}`];
+    default:
+      return [`  ${path} = ${show(leaf.before)}${mark}`];
+  }
+}
+
+function changeDetails(change: PlannedChange): string {
+  const action = change.action as Acting;
+  const view = viewChange(change, { deleteShows: 'identifying' });
+  const lines: string[] = [];
+  for (const a of view.attributes) {
+    a.leaves.forEach((leaf, i) => {
+      const forces = leaf.forcesReplacement || (a.forcesReplacement && i === 0);
+      lines.push(...diffLines(formatPath([a.name, ...leaf.path]), leaf, a.sensitive, forces));
+    });
+  }
+  if (view.hiddenUnchanged > 0) {
+    const noun = action === 'delete' ? ['other attribute', 'other attributes'] : ['unchanged attribute', 'unchanged attributes'];
+    lines.push(`  # (${plural(view.hiddenUnchanged, noun[0], noun[1])} hidden)`);
+  }
+  const reason =
+    change.actionReason === 'delete_because_no_resource_config' ? ' (no longer in the configuration)' : change.actionReason === 'replace_because_tainted' ? ' (it is tainted)' : '';
+  const summary = `<code>${escapeHtml(change.address)}</code> ${HEADLINES[action]}${reason}`;
+  return details(summary, fencedBlock('diff', lines.length > 0 ? lines : ['  # (no attributes to show)']));
+}
+
+function driftDetails(drift: DriftedResource, sensitive: ReadonlySet<string>): string | null {
+  const address = `<code>${escapeHtml(drift.address)}</code>`;
+  if (drift.action === 'delete') {
+    return details(`${address} was deleted outside tenantform`, 'The object no longer exists on the platform.');
+  }
+  const lines = driftLines(drift.changes, sensitive);
+  if (lines.length === 0) return null;
+  const body = lines.flatMap((l) => {
+    const show = (v: unknown) => (l.sensitive ? SENSITIVE_TEXT : formatValue(v));
+    const path = formatPath(l.path);
+    return [`- ${path} = ${show(l.state)}`, `+ ${path} = ${show(l.live)}`];
+  });
+  return details(`${address} was changed outside tenantform`, fencedBlock('diff', body));
+}
+
+function diagnosticItem(d: Diagnostic, secrets: ReadonlyArray<string>): string {
+  const where = [d.address, formatPath(d.path)].filter(Boolean).join(': ');
+  const head = d.severity === 'error' ? '**Error:**' : '**Warning:**';
+  const text = (s: string) => escapeMarkdown(scrubSecrets(s, secrets)).replace(/\n/g, '<br>');
+  return `- ${head} ${where ? `${inlineCode(where)}: ` : ''}${text(d.summary)}<br>${text(d.detail)}`;
+}
+
+/** The pieces of a plan's markdown, shared by the single comment and the numbered comments. */
+export function markdownParts(plan: Plan) {
+  const secrets = secretTexts(plan);
+  const sensitive = sensitiveByAddress(plan);
+  const changes = actionableChanges(plan);
+  const byAction = ACTION_ORDER.flatMap((a) => changes.filter((c) => c.action === a));
+  const destructive = byAction.filter((c) => c.action === 'delete' || c.action === 'replace');
+  const s = summarize(plan.changes);
+  const outputs = changedOutputs(plan);
+  const headline = hasChanges(plan)
+    ? `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`
+    : outputs.length > 0
+      ? '**Only outputs change.** Applying saves their new values; nothing changes on the platform.'
+      : '**No changes.** Your configuration matches the platform.';
+  const deletes = destructive.filter((c) => c.action === 'delete').length;
+  const counts = [
+    deletes > 0 ? `destroys ${plural(deletes, 'resource', 'resources')}` : '',
+    destructive.length > deletes ? `replaces ${plural(destructive.length - deletes, 'resource', 'resources')}` : '',
+  ].filter(Boolean);
+  return {
+    headline,
+    bannerHead: `> [!WARNING]\n> This plan ${counts.join(' and ')}. Review before merging:`,
+    bannerItems: destructive.map((c) => `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}`),
+    tableRows: byAction.map((c) => `| ${ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`),
+    outputs,
+    drift: plan.drift.map((d) => driftDetails(d, sensitive.get(d.address) ?? new Set())).filter((d): d is string => d !== null),
+    details: changes.map(changeDetails),
+    diagnostics: plan.diagnostics.map((d) => diagnosticItem(d, secrets)),
+  };
+}
+
+/** How much of each shrinkable part a rendering keeps. */
+interface Kept {
+  changeDetails: number;
+  driftDetails: number;
+  diagnostics: number;
+  tableRows: number;
+  bannerItems: number;
+}
+
+/**
+ * The plan as a pull-request comment, no longer than maxLength: when it would be, the
+ * per-resource details go first (the last ones first), then drift details, diagnostics,
+ * and only as a last resort rows of the table and the banner, each cut saying so.
+ */
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+  const { headline, bannerHead, bannerItems, tableRows, drift, details, diagnostics } = markdownParts(plan);
+
+  const omitted = (count: number, what: string) =>
+    `_Details of ${count} ${what} omitted to fit the comment limit; run \`tenantform plan\` to see them._`;
+
+  const assemble = (kept: Kept): string => {
+    const parts: string[] = [headline];
+    if (bannerItems.length > 0) {
+      const banner = [bannerHead];
+      banner.push(...bannerItems.slice(0, kept.bannerItems));
+      const cut = bannerItems.length - kept.bannerItems;
+      if (cut > 0) banner.push(`> - … and ${cut} more`);
+      parts.push(banner.join('\n'));
+    }
+    if (tableRows.length > 0) {
+      const table = ['| Action | Resource |', '| --- | --- |', ...tableRows.slice(0, kept.tableRows)];
+      const cut = tableRows.length - kept.tableRows;
+      if (cut > 0) table.push(`| … | ${plural(cut, 'more resource', 'more resources')} |`);
+      parts.push(table.join('\n'));
+    }
+    if (drift.length > 0) {
+      const section = ['### Changed outside tenantform', ...drift.slice(0, kept.driftDetails)];
+      const cut = drift.length - kept.driftDetails;
+      if (cut > 0) section.push(omitted(cut, cut === 1 ? 'drifted object' : 'drifted objects'));
+      if (plan.refreshOnly) section.push('This is a refresh-only plan: applying it records these values in the state.');
+      parts.push(section.join('\n\n'));
+    }
+    if (details.length > 0) {
+      const section = ['### Changes', ...details.slice(0, kept.changeDetails)];
+      const cut = details.length - kept.changeDetails;
+      if (cut > 0) section.push(omitted(cut, cut === 1 ? 'resource' : 'resources'));
+      parts.push(section.join('\n\n'));
+    }
+    if (diagnostics.length > 0) {
+      const list = diagnostics.slice(0, kept.diagnostics);
+      const cut = diagnostics.length - kept.diagnostics;
+      if (cut > 0) list.push(`- _${plural(cut, 'more diagnostic', 'more diagnostics')} omitted to fit the comment limit._`);
+      parts.push(['### Diagnostics', list.join('\n')].join('\n\n'));
+    }
+    return `${parts.join('\n\n')}\n`;
+  };
+
+  const kept: Kept = {
+    changeDetails: details.length,
+    driftDetails: drift.length,
+    diagnostics: diagnostics.length,
+    tableRows: tableRows.length,
+    bannerItems: bannerItems.length,
+  };
+  for (const part of ['changeDetails', 'driftDetails', 'diagnostics', 'tableRows', 'bannerItems'] as const) {
+    if (assemble(kept).length <= maxLength) break;
+    // The length grows with what is kept, so the most that fits is found by bisection.
+    let low = 0;
+    let high = kept[part];
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (assemble({ ...kept, [part]: mid }).length <= maxLength) low = mid;
+      else high = mid - 1;
+    }
+    kept[part] = low;
+  }
+  const text = assemble(kept);
+  if (text.length <= maxLength) return text;
+  const notice = '\n\n_Comment cut to fit the limit; run `tenantform plan` to see the plan._\n';
+  if (notice.length >= maxLength) return text.slice(0, maxLength);
+  return text.slice(0, maxLength - notice.length) + notice;
+}

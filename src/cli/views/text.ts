@@ -1,0 +1,241 @@
+import { formatPath, renderDiagnostic } from '../../diagnostics';
+import type { Action } from '../../resources/plan';
+import { changedOutputs, hasChanges, summarize, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../../engine/model';
+import {
+  actionableChanges,
+  driftLines,
+  formatValue,
+  scrubSecrets,
+  secretTexts,
+  sensitiveByAddress,
+  SENSITIVE_TEXT,
+  UNKNOWN_TEXT,
+  viewChange,
+  type AttributeChange,
+  type LeafChange,
+  type LineKind,
+} from './diff';
+
+export interface TextOptions {
+  readonly color: boolean;
+}
+
+export const NO_CHANGES_TEXT = 'No changes. Your configuration matches the platform.';
+export const NOTHING_TO_DESTROY_TEXT = 'No changes. No objects need to be destroyed.';
+export const PLAN_FAILED_TEXT = 'The plan failed: nothing can be applied until the errors above are fixed.';
+export const OUTPUTS_ONLY_TEXT = 'You can apply this plan to save these new output values to the state, without changing anything on the platform.';
+export const REFRESH_ONLY_TEXT = 'Run `tenantform apply --refresh-only` to accept these values into the state.';
+
+/**
+ * Colour for a terminal, or wherever FORCE_COLOR asks for it (CI logs render it); never when
+ * the user asked for none (`--no-color`, https://no-color.org). NO_COLOR wins over FORCE_COLOR.
+ */
+export function shouldColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env, requested = true): boolean {
+  if (!requested || env.NO_COLOR !== undefined) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return !['0', 'false'].includes(force.toLowerCase());
+  if (!stream.isTTY) return false;
+  return env.TERM !== 'dumb';
+}
+
+const ANSI = { bold: 1, red: 31, green: 32, yellow: 33 } as const;
+type Style = keyof typeof ANSI;
+
+type Paint = (style: Style, text: string) => string;
+
+function painter(color: boolean): Paint {
+  return color ? (style, text) => `\x1b[${ANSI[style]}m${text}\x1b[0m` : (_style, text) => text;
+}
+
+const MARKERS: Record<Exclude<Action, 'no-op'>, string> = {
+  create: '+',
+  update: '~',
+  delete: '-',
+  replace: '-/+',
+};
+
+const HEADLINES: Record<Exclude<Action, 'no-op'>, string> = {
+  create: 'will be created',
+  update: 'will be updated in-place',
+  delete: 'will be destroyed',
+  replace: 'must be replaced',
+};
+
+const LEGEND: Record<Exclude<Action, 'no-op'>, string> = {
+  create: 'create',
+  update: 'update in-place',
+  delete: 'destroy',
+  replace: 'destroy and then create replacement',
+};
+
+function paintMarker(paint: Paint, marker: string): string {
+  switch (marker) {
+    case '+':
+      return paint('green', marker);
+    case '-':
+      return paint('red', marker);
+    case '~':
+      return paint('yellow', marker);
+    case '-/+':
+      return `${paint('red', '-')}/${paint('green', '+')}`;
+    default:
+      return marker;
+  }
+}
+
+const LINE_MARKERS: Record<LineKind, string> = { add: '+', remove: '-', change: '~', same: ' ' };
+
+function leafValue(leaf: LeafChange, sensitive: boolean): string {
+  if (sensitive) return leaf.kind === 'remove' ? `${SENSITIVE_TEXT} -> null` : SENSITIVE_TEXT;
+  switch (leaf.kind) {
+    case 'add':
+      return formatValue(leaf.after);
+    case 'remove':
+      return `${formatValue(leaf.before)} -> null`;
+    case 'change':
+      return `${formatValue(leaf.before)} -> ${formatValue(leaf.after)}`;
+    default:
+      return formatValue(leaf.before);
+  }
+}
+
+function attributeLines(attrs: ReadonlyArray<AttributeChange>, indent: string, paint: Paint): string[] {
+  const lines: string[] = [];
+  const inline = (a: AttributeChange) => a.structure === 'scalar' || a.leaves.every((l) => l.path.length === 0);
+  const width = Math.max(0, ...attrs.filter(inline).map((a) => a.name.length));
+  const forces = paint('red', ' # forces replacement');
+  for (const a of attrs) {
+    const marker = paintMarker(paint, LINE_MARKERS[a.kind]);
+    const mark = a.forcesReplacement ? forces : '';
+    if (inline(a)) {
+      const leaf = a.leaves[0];
+      const value = leaf ? leafValue(leaf, a.sensitive) : 'null';
+      lines.push(`${indent}${marker} ${a.name.padEnd(width)} = ${value}${mark}`);
+      continue;
+    }
+    const isList = a.leaves.every((l) => typeof l.path[0] === 'number');
+    const [open, close] = isList ? ['[', ']'] : ['{', '}'];
+    const [prefix, suffix] = a.structure === 'json' ? ['jsonencode(', ')'] : ['', ''];
+    lines.push(`${indent}${marker} ${a.name} = ${prefix}${open}${mark}`);
+    const paths = a.leaves.map((l) => formatPath(l.path));
+    const pathWidth = Math.max(...paths.map((p) => p.length));
+    a.leaves.forEach((leaf, i) => {
+      const leafMark = leaf.forcesReplacement ? forces : '';
+      lines.push(
+        `${indent}    ${paintMarker(paint, LINE_MARKERS[leaf.kind])} ${paths[i].padEnd(pathWidth)} = ${leafValue(leaf, false)}${leafMark}`,
+      );
+    });
+    lines.push(`${indent}  ${close}${suffix}`);
+  }
+  return lines;
+}
+
+function renderChange(change: PlannedChange, paint: Paint): string[] {
+  const action = change.action as Exclude<Action, 'no-op'>;
+  const headline = change.actionReason === 'replace_because_tainted' ? 'is tainted, so must be replaced' : HEADLINES[action];
+  const lines = [paint('bold', `  # ${change.address} ${headline}`)];
+  if (change.actionReason === 'delete_because_no_resource_config') {
+    lines.push(`  # (because ${change.address} is not in configuration)`);
+  }
+  const marker = MARKERS[action];
+  lines.push(`${' '.repeat(3 - marker.length)}${paintMarker(paint, marker)} resource "${change.type}" "${change.name}" {`);
+  const view = viewChange(change, { deleteShows: 'all' });
+  lines.push(...attributeLines(view.attributes, '      ', paint));
+  if (view.hiddenUnchanged > 0) {
+    const noun = view.hiddenUnchanged === 1 ? 'attribute' : 'attributes';
+    lines.push(`        # (${view.hiddenUnchanged} unchanged ${noun} hidden)`);
+  }
+  lines.push('    }');
+  return lines;
+}
+
+function renderDrift(drift: DriftedResource, sensitive: ReadonlySet<string>, paint: Paint): string[] {
+  if (drift.action === 'delete') {
+    return [`  ${paintMarker(paint, '-')} ${drift.address} ${paint('bold', 'deleted')} outside of tenantform`];
+  }
+  const lines = driftLines(drift.changes, sensitive);
+  if (lines.length === 0) return [];
+  return [
+    `  ${paintMarker(paint, '~')} ${drift.address} ${paint('bold', 'updated')} outside of tenantform`,
+    ...lines.map((l) => {
+      const show = (v: unknown) => (l.sensitive ? SENSITIVE_TEXT : formatValue(v));
+      return `      ${formatPath(l.path)}: ${show(l.state)} → ${show(l.live)}`;
+    }),
+  ];
+}
+
+const OUTPUT_MARKERS: Record<OutputChange['action'], string> = { create: '+', update: '~', delete: '-', 'no-op': ' ' };
+
+/** Terraform's "Changes to Outputs:" block: names aligned, sensitive values masked. */
+export function outputLines(outputs: ReadonlyArray<OutputChange>, paint: Paint = painter(false)): string[] {
+  const sorted = [...outputs].sort((a, b) => a.name.localeCompare(b.name));
+  const width = Math.max(0, ...sorted.map((o) => o.name.length));
+  return sorted.map((o) => {
+    const show = (v: unknown) => (o.sensitive ? SENSITIVE_TEXT : formatValue(v));
+    const after = o.afterUnknown ? UNKNOWN_TEXT : show(o.after);
+    const value = o.action === 'create' ? after : o.action === 'delete' ? `${show(o.before)} -> null` : `${show(o.before)} -> ${after}`;
+    return `  ${paintMarker(paint, OUTPUT_MARKERS[o.action])} ${o.name.padEnd(width)} = ${value}`;
+  });
+}
+
+function onlyOutputsChange(plan: Plan): boolean {
+  return !plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op');
+}
+
+/** The plan as a terminal reads it, in Terraform's layout. */
+export function renderText(plan: Plan, options: TextOptions): string {
+  const paint = painter(options.color);
+  const out: string[] = [];
+  const sensitive = sensitiveByAddress(plan);
+
+  const drifted = plan.drift
+    .map((d) => renderDrift(d, sensitive.get(d.address) ?? new Set(), paint))
+    .filter((lines) => lines.length > 0);
+  if (drifted.length > 0) {
+    out.push(paint('bold', 'Objects have changed outside of tenantform'), '');
+    out.push('tenantform detected the following changes made outside of tenantform since the last apply:', '');
+    for (const lines of drifted) out.push(...lines, '');
+    out.push(
+      plan.refreshOnly
+        ? 'This is a refresh-only plan: applying it records these values in the state and changes nothing on the platform.'
+        : 'Unless the configuration makes the same changes, the actions below undo them.',
+      '',
+    );
+  }
+
+  const changes = actionableChanges(plan);
+  if (changes.length > 0) {
+    const used = (Object.keys(MARKERS) as Array<keyof typeof MARKERS>).filter((a) => changes.some((c) => c.action === a));
+    out.push('Resource actions are indicated with the following symbols:');
+    for (const a of used) out.push(`${' '.repeat(3 - MARKERS[a].length)}${paintMarker(paint, MARKERS[a])} ${LEGEND[a]}`);
+    out.push('', 'tenantform will perform the following actions:', '');
+    for (const c of changes) out.push(...renderChange(c, paint), '');
+  }
+
+  const outputs = changedOutputs(plan);
+  if (outputs.length > 0) out.push('Changes to Outputs:', ...outputLines(outputs, paint), '');
+
+  if (plan.diagnostics.length > 0) {
+    const secrets = secretTexts(plan);
+    for (const d of plan.diagnostics) {
+      const text = scrubSecrets(renderDiagnostic(d), secrets);
+      const [head, ...rest] = text.split('\n');
+      out.push(paint(d.severity === 'error' ? 'red' : 'yellow', head), ...rest, '');
+    }
+  }
+
+  if (plan.diagnostics.some((d) => d.severity === 'error')) {
+    // The errors above are the result: a plan with errors is neither applied nor summarized as one.
+    out.push(paint('bold', PLAN_FAILED_TEXT));
+  } else if (hasChanges(plan) && !onlyOutputsChange(plan)) {
+    const s = summarize(plan.changes);
+    out.push(`${paint('bold', 'Plan:')} ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`);
+  } else if (outputs.length > 0) {
+    out.push(OUTPUTS_ONLY_TEXT);
+  } else if (plan.refreshOnly && drifted.length > 0) {
+    out.push(paint('bold', REFRESH_ONLY_TEXT));
+  } else {
+    out.push(paint('bold', plan.destroy ? NOTHING_TO_DESTROY_TEXT : NO_CHANGES_TEXT));
+  }
+  return `${out.join('\n')}\n`;
+}

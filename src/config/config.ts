@@ -1,0 +1,422 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics';
+import { problemToDiagnostic } from '../diagnostics';
+import { reconcilerErrors, TenantformError } from '../errors';
+import type { Attributes } from '../resources/attributes';
+import type { AnyKind, State } from '../resources/declaration';
+import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
+import { ALL_KINDS } from '../resources/registry.generated';
+import { validateAttributes, validateConfig } from '../resources/validate';
+import { Unknown } from '../resources/values';
+import type { DependencyMap } from '../graph/graph';
+import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, sharedIfEmpty, toPlainTree } from '../plain-json';
+import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import { instanceAddress, type InstanceKey } from '../state/addresses';
+import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRead, type RemoteStateRequest } from './remote-state';
+import { repetitionOf } from './repetition';
+import { lookupIn, evaluateArguments } from './evaluate';
+import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
+import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
+import { dependsOn, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
+import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
+import { providerBlocks } from './provider-blocks';
+import { inputVariables, type InputVariable, type VariableInputs } from './variables';
+
+/** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
+export interface DeclaredObject {
+  /** `type.name`, `type.name[0]` or `type.name["key"]` (`data.` in front for data sources). */
+  readonly address: string;
+  /** The block's address, without the instance key. */
+  readonly block: string;
+  /** The count index or for_each key. */
+  readonly key?: InstanceKey;
+  /** `list` (count) or `map` (for_each) when the block repeats. */
+  readonly each?: 'list' | 'map';
+  /** `each.value`, for for_each. */
+  readonly eachValue?: Value;
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly kind: AnyKind;
+  /** The arguments as written, references still in `${...}` form. */
+  readonly config: State;
+  readonly references: readonly Reference[];
+  /** Objects it depends on through the locals it uses. */
+  readonly throughLocals: readonly string[];
+  /** Addresses named in `depends_on`. */
+  readonly dependsOn: readonly string[];
+  readonly ignoreChanges?: string[] | 'all';
+  readonly preventDestroy: boolean;
+  /** The provider configuration it uses: `tenantform`, or `tenantform.<alias>`. */
+  readonly provider: string;
+}
+
+export interface Configuration {
+  readonly file: string;
+  readonly stack: string;
+  /** The default `provider.tenantform` arguments (may hold the secret: never print or store them). */
+  readonly provider: Readonly<Record<string, unknown>>;
+  /** Every provider configuration by its name (`tenantform`, `tenantform.<alias>`): the default one always. */
+  readonly providers: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  readonly objects: ReadonlyMap<string, DeclaredObject>;
+  /** sha256 of the canonical resource, data and locals blocks and the variables' values, for saved plans. */
+  readonly hash: string;
+  /** Input variables with their values (sensitive ones never printed). */
+  readonly variables: ReadonlyMap<string, InputVariable>;
+  /** Local values as written, in evaluation order. */
+  readonly locals: ReadonlyMap<string, unknown>;
+  readonly outputs: ReadonlyMap<string, DeclaredOutput>;
+  /** Every block by address, with its instance addresses (none for `count = 0`). */
+  readonly blocks: ReadonlyMap<string, BlockInstances>;
+  /** Other stacks' outputs, by `data.terraform_remote_state` name. */
+  readonly remoteStates: ReadonlyMap<string, Value>;
+  /** `terraform.backend` as written (checked when the backend is opened). */
+  readonly backend: unknown;
+}
+
+export interface BlockInstances {
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly each?: 'list' | 'map';
+  readonly instances: string[];
+}
+
+export interface ConfigLocation {
+  readonly file: string;
+  /** Values for input variables (`--var`, `--var-file`, `TF_VAR_`). */
+  readonly inputs?: VariableInputs;
+  readonly stack: string;
+  /** Where the state lives by default (beside cdktf.json, or beside the --config file). */
+  readonly defaultState: string;
+  /** The states of `data.terraform_remote_state` blocks, read before evaluation, by address. */
+  readonly remoteStates?: ReadonlyMap<string, RemoteStateRead>;
+}
+
+/** Finds the configuration: `--config FILE`, or `<output>/stacks/<stack>/cdk.tf.json` beside cdktf.json. */
+export function locateConfiguration(opts: { cwd: string; stack?: string; config?: string }): ConfigLocation {
+  if (opts.config) {
+    const file = resolve(opts.cwd, opts.config);
+    if (!existsSync(file)) throw reconcilerErrors.configNotFound(`There is no file ${opts.config}`);
+    const stack = opts.stack ?? basename(file).replace(/(\.tf)?\.json$/, '');
+    return { file, stack, defaultState: join(dirname(file), `terraform.${stack}.tfstate`) };
+  }
+  const project = resolve(opts.cwd);
+  const cdktfJson = join(project, 'cdktf.json');
+  if (!existsSync(cdktfJson)) throw reconcilerErrors.configNotFound(`There is no cdktf.json in ${project}`);
+  let output = 'cdktf.out';
+  try {
+    output = (JSON.parse(readFileSync(cdktfJson, 'utf8')) as { output?: string }).output ?? output;
+  } catch (err) {
+    throw reconcilerErrors.configUnreadable(cdktfJson, (err as Error).message);
+  }
+  const stacksDir = join(project, output, 'stacks');
+  const stacks = existsSync(stacksDir) ? readdirSync(stacksDir).filter((s) => existsSync(join(stacksDir, s, 'cdk.tf.json'))).sort() : [];
+  if (stacks.length === 0) throw reconcilerErrors.configNotFound(`There is no synthesized stack in ${join(output, 'stacks')}`);
+  if (opts.stack && !stacks.includes(opts.stack)) throw reconcilerErrors.stackNotFound(opts.stack, stacks);
+  if (!opts.stack && stacks.length > 1) throw reconcilerErrors.stackAmbiguous(stacks);
+  const stack = opts.stack ?? stacks[0];
+  return { file: join(stacksDir, stack, 'cdk.tf.json'), stack, defaultState: join(project, `terraform.${stack}.tfstate`) };
+}
+
+const KINDS = new Map(ALL_KINDS.map((k) => [`${k.kind === 'data' ? 'data.' : ''}${k.type}`, k]));
+const UNSUPPORTED_META = ['provisioner', 'connection'];
+const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', 'count', 'for_each', ...UNSUPPORTED_META]);
+
+/**
+ * Reads and checks a Terraform JSON configuration. Every problem of every object is reported
+ * at once (address and attribute path each), before anything is sent to the platform.
+ */
+export function loadConfiguration(location: ConfigLocation): { configuration?: Configuration; diagnostics: Diagnostic[] } {
+  return parseConfiguration(readConfigDocument(location.file), location, { owned: true });
+}
+
+function readConfigText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
+  }
+}
+
+function readConfigDocument(file: string, text = readConfigText(file)): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
+  }
+  if (!isRecord(doc)) throw reconcilerErrors.configUnreadable(file, 'the file does not hold a JSON object');
+  return doc;
+}
+
+/**
+ * The other stacks' states the configuration reads, so that they are read (asynchronously,
+ * through their backends) before it is loaded; its problems are reported by the load.
+ */
+export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest[] {
+  const text = readConfigText(location.file);
+  // Most stacks read no other stack's state: no need to read the whole document twice.
+  if (!text.includes(REMOTE_STATE_TYPE)) return [];
+  const plain = adoptPlainTree(readConfigDocument(location.file, text));
+  if ('tooDeep' in plain) return [];
+  const doc = plain.value as Record<string, unknown>;
+  const { beforeObjects } = languagePrelude(doc, location, [], []);
+  return remoteStateRequests(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, beforeObjects, []);
+}
+
+/** Variables and locals, and the context they make before any object is known. */
+function languagePrelude(doc: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'inputs'>, diagnostics: Diagnostic[], languageProblems: TenantformError[]) {
+  const names = declaredNames(doc);
+  const variables = inputVariables(doc.variable, location.inputs, diagnostics);
+  const locals = parseLocals(doc.locals, names, languageProblems);
+  // count and for_each may use variables and locals: objects are not known when planning starts.
+  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
+  return { names, variables, locals, beforeObjects };
+}
+
+export function parseConfiguration(
+  raw: Record<string, unknown>,
+  location: Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'>,
+  /** owned: nothing else holds `raw` (fresh from the file), so it is converted in place instead of copied. */
+  options: { readonly owned?: boolean } = {},
+): {
+  configuration?: Configuration;
+  diagnostics: Diagnostic[];
+} {
+  const plain = options.owned ? adoptPlainTree(raw) : toPlainTree(raw);
+  if ('tooDeep' in plain) {
+    const { address, path } = addressOfDocumentPath(plain.tooDeep);
+    return { diagnostics: [reconcilerErrors.nestedTooDeeply(address, path, MAX_DEPTH).toDiagnostic()] };
+  }
+  const doc = plain.value as Record<string, unknown>;
+  const diagnostics: Diagnostic[] = [];
+  const report = (err: unknown) => {
+    if (err instanceof TenantformError) diagnostics.push(err.toDiagnostic());
+    else throw err;
+  };
+  const languageProblems: TenantformError[] = [];
+  const { names, variables, locals, beforeObjects } = languagePrelude(doc, location, diagnostics, languageProblems);
+  const outputs = parseOutputs(doc.output, names, locals, languageProblems);
+  languageProblems.forEach(report);
+  const objects = new Map<string, DeclaredObject>();
+  const templates = new Map<string, DeclaredObject>();
+  const blockInstances = new Map<string, BlockInstances>();
+  const unparsed = new Set<string>();
+  const remoteProblems: TenantformError[] = [];
+  const requests = remoteStateRequests(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, beforeObjects, remoteProblems);
+  const remoteStates = remoteStateValues(requests, location.remoteStates ?? new Map(), remoteProblems);
+  remoteProblems.forEach(report);
+  const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
+  // The names a block without count or for_each can use, the same for all of them.
+  const namesOfSingle = { ...names, perInstance: new Set<string>() };
+  for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
+    for (const [type, byName] of blocks(doc[blockKey])) {
+      if (mode === 'data' && type === REMOTE_STATE_TYPE) continue;
+      for (const [name, body] of blocks(byName)) {
+        const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
+        try {
+          const problems: TenantformError[] = [];
+          const repeated = isRecord(body) && (body.count !== undefined || body.for_each !== undefined);
+          const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
+          const blockNames = repeated ? { ...names, perInstance: new Set([body.count !== undefined ? 'count' : 'each']) } : namesOfSingle;
+          const declared = declaredObject(address, mode, type, name, body, blockNames, locals, problems);
+          if (declared) templates.set(address, { ...declared, ...(repetition ? { each: repetition.each } : {}) });
+          if (declared && !repeated) objects.set(address, declared);
+          for (const instance of (declared && repetition?.instances) || []) {
+            const at = instanceAddress(address, instance.key);
+            objects.set(at, { ...declared!, address: at, key: instance.key, each: repetition!.each, ...(instance.value === undefined ? {} : { eachValue: instance.value }) });
+          }
+          blockInstances.set(address, { mode, type, name, each: repetition?.each, instances: repeated ? (repetition?.instances ?? []).map((i) => instanceAddress(address, i.key)) : [address] });
+          if (problems.length > 0) unparsed.add(address);
+          problems.forEach(report);
+        } catch (err) {
+          report(err);
+        }
+      }
+    }
+  }
+  // Most objects reference nothing: only references are listed, nothing per object.
+  const references: Array<{ address: string; reference: Reference }> = [];
+  for (const o of templates.values()) for (const reference of o.references) references.push({ address: o.address, reference });
+  references.push(...locals.references);
+  for (const o of outputs.values()) for (const reference of o.references) references.push({ address: `output.${o.name}`, reference });
+  for (const { address, reference } of references) {
+    if (reference.target.startsWith(`data.${REMOTE_STATE_TYPE}.`) && remoteStates.has(reference.target.split('.')[2])) continue;
+    const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target));
+    if (!problem) continue;
+    report(problem);
+    unparsed.add(address);
+  }
+  const scope = { file: location.file, variables, locals: locals.ordered, objects, blocks: blockInstances, remoteStates };
+  const nothingKnown = lookupIn(scope, new Map());
+  for (const o of objects.values()) {
+    for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
+    // Objects are not known yet: validation skips unknown values; functions and variables are checked.
+    if (!unparsed.has(o.block)) {
+      diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
+      continue;
+    }
+    // An object with a broken expression is still validated, every name unknown; its expression problems are reported already.
+    const validation = evaluateArguments(o, { ...nothingKnown, context: { variables: () => UNKNOWN } }).diagnostics;
+    diagnostics.push(...validation.filter((d) => d.code !== 'unsupported_expression' && d.code !== 'invalid_expression'));
+  }
+  const context = contextFor(scope, new Map());
+  for (const o of outputs.values()) if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
+  const providers = providerBlocks(doc.provider, context, diagnostics);
+  for (const o of objects.values()) {
+    if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  const provider = providers.get(PROVIDER_TYPE)!;
+  let hash: string | undefined;
+  return {
+    configuration: {
+      file: location.file,
+      stack: location.stack,
+      provider,
+      providers,
+      objects,
+      // Only a saved or JSON plan reads it: made when first read, the whole configuration written out once.
+      get hash() {
+        return (hash ??= configurationHash(doc, variables, remoteStates));
+      },
+      variables,
+      locals: locals.ordered,
+      outputs,
+      blocks: blockInstances,
+      remoteStates,
+      backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined,
+    },
+    diagnostics,
+  };
+}
+
+function configurationHash(doc: Record<string, unknown>, variables: ReadonlyMap<string, InputVariable>, remoteStates: ReadonlyMap<string, Value>): string {
+  const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
+  const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
+  return createHash('sha256').update(configurationText(doc, inputs, remote)).digest('hex');
+}
+
+/** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */
+function referenceProblem(from: string, ref: Reference, target: DeclaredObject | undefined, block: BlockInstances | undefined): TenantformError | undefined {
+  if (!target || !block) return reconcilerErrors.unknownReference(from, ref.at, ref.target);
+  let attribute = ref.attribute;
+  if (block.each) {
+    const key = attribute[0];
+    // The whole block, or an instance chosen by an expression: known when evaluated.
+    if (key === undefined) return undefined;
+    if (typeof key !== (block.each === 'list' ? 'number' : 'string') || !block.instances.includes(instanceAddress(ref.target, key))) {
+      return reconcilerErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key));
+    }
+    attribute = attribute.slice(1);
+    if (attribute.length === 0) return undefined;
+  }
+  if (typeof attribute[0] !== 'string' || !hasOwn(target.kind.attributes, attribute[0])) {
+    return reconcilerErrors.unknownAttributeReference(from, ref.at, ref.target, String(attribute[0]));
+  }
+  return undefined;
+}
+
+/** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
+function declaredObject(
+  address: string,
+  mode: 'managed' | 'data',
+  type: string,
+  name: string,
+  body: unknown,
+  names: DeclaredNames & { readonly perInstance: ReadonlySet<string> },
+  locals: Locals,
+  problems: TenantformError[],
+): DeclaredObject | undefined {
+  const kind = KINDS.get(`${mode === 'data' ? 'data.' : ''}${type}`);
+  if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
+  if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
+  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, meta));
+  const collect = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch (err) {
+      if (!(err instanceof TenantformError)) throw err;
+      problems.push(err);
+      return undefined;
+    }
+  };
+  const provider = collect(() => providerReference(address, body.provider)) ?? PROVIDER_TYPE;
+  const config = plainObject() as State;
+  const keys = Object.keys(body);
+  // By index, as in normalize (resources/values.ts): once per declared object.
+  for (let i = 0; i < keys.length; i++) {
+    const v = body[keys[i]];
+    if (!META.has(keys[i])) config[keys[i]] = hasMetadata(v) ? withoutMetadata(v) : v;
+  }
+  const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
+  const used = referencesIn(config, address, names, problems);
+  return {
+    address,
+    block: address,
+    mode,
+    type,
+    name,
+    kind,
+    config,
+    references: sharedIfEmpty(used.references),
+    throughLocals: sharedIfEmpty(targetsThroughLocals(used.locals, locals)),
+    dependsOn: sharedIfEmpty(collect(() => dependsOn(address, body.depends_on)) ?? []),
+    ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
+    preventDestroy: collect(() => preventDestroy(address, lifecycle.prevent_destroy)) ?? false,
+    provider,
+  };
+}
+
+/** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */
+function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address: string; path: ReadonlyArray<string | number> } {
+  const [block, first, second] = path.map(String);
+  if ((block === 'resource' || block === 'data') && path.length >= 3) {
+    return { address: `${block === 'data' ? 'data.' : ''}${first}.${second}`, path: path.slice(3) };
+  }
+  const prefix: Record<string, string> = { provider: 'provider.', output: 'output.', variable: 'var.', locals: 'local.', module: 'module.' };
+  if (hasOwn(prefix, block) && path.length >= 2) return { address: `${prefix[block]}${first}`, path: path.slice(2) };
+  return { address: block ?? '(configuration)', path: path.slice(1) };
+}
+
+/** The dependencies of every declared object: references and depends_on (worked out once per configuration). */
+export function dependencies(configuration: Configuration): DependencyMap {
+  let deps = dependencyMaps.get(configuration);
+  if (deps === undefined) dependencyMaps.set(configuration, (deps = dependenciesOf(configuration)));
+  return deps;
+}
+
+const dependencyMaps = new WeakMap<Configuration, DependencyMap>();
+
+function dependenciesOf(configuration: Configuration): DependencyMap {
+  const out = new Map<string, ReadonlySet<string>>();
+  for (const o of configuration.objects.values()) {
+    if (o.references.length === 0 && o.throughLocals.length === 0 && o.dependsOn.length === 0) {
+      out.set(o.address, NO_DEPENDENCIES);
+      continue;
+    }
+    // A reference to a repeated block depends on the instance it names, or on all of them.
+    const instancesOf = (block: string, key?: unknown): string[] => {
+      const b = configuration.blocks.get(block);
+      if (!b) return [block];
+      const one = b.each && (typeof key === 'number' || typeof key === 'string') ? instanceAddress(block, key) : undefined;
+      return one && b.instances.includes(one) ? [one] : b.instances;
+    };
+    const targets = [
+      ...o.references.flatMap((r) => instancesOf(r.target, r.attribute[0])),
+      ...[...o.throughLocals, ...o.dependsOn].flatMap((t) => instancesOf(t)),
+    ];
+    out.set(o.address, new Set(targets.filter((t) => t !== o.address && configuration.objects.has(t))));
+  }
+  return out;
+}
+
+/** Shared by every object that depends on nothing (a read-only view: never added to). */
+const NO_DEPENDENCIES: ReadonlySet<string> = new Set();
+
+function blocks(v: unknown): Array<[string, unknown]> {
+  return isRecord(v) ? Object.entries(v).filter(([k]) => k !== '//') : [];
+}

@@ -1,0 +1,79 @@
+import type { DependencyMap } from '../graph/graph';
+import { dependencyOrder, withDependencies } from '../graph/graph';
+import type { PlannedChange } from './model';
+import { blockOf } from '../state/addresses';
+import type { RecordedObject } from '../state/state';
+
+/**
+ * What an apply runs, as a dependency graph: the plan's changes, the data sources known only
+ * now, and the agent update settings to create or update as one batch (one request).
+ */
+
+export const BATCHED_TYPE = 'tenantform_agent_update_settings';
+export const BATCH_NODE = `batch:${BATCHED_TYPE}`;
+
+export interface ApplyGraphRequest {
+  readonly changes: ReadonlyMap<string, PlannedChange>;
+  /** The configuration's dependencies. */
+  readonly configDeps: DependencyMap;
+  /** The state's objects: what a deleted object depends on is only recorded there. */
+  readonly recorded: readonly RecordedObject[];
+  /** Data sources whose values the plan already has. */
+  readonly knownData: Readonly<Record<string, unknown>>;
+}
+
+export function applyGraph(req: ApplyGraphRequest): Map<string, Set<string>> {
+  const nodes = new Map<string, Set<string>>();
+  const active = [...req.changes.values()].filter((c) => c.action !== 'no-op').map((c) => c.address);
+  // Data sources read only now: those the changes need, whose arguments were not known at plan time.
+  const lateData = [...withDependencies(active, req.configDeps)].filter((a) => a.startsWith('data.') && !(a in req.knownData));
+  const inGraph = new Set([...active, ...lateData]);
+  const dependents = recordedDependents(req.recorded);
+  for (const address of inGraph) {
+    if (req.changes.get(address)?.action === 'delete') {
+      // Deleted after everything recorded as depending on it.
+      nodes.set(address, new Set((dependents.get(blockOf(address)) ?? []).filter((a) => req.changes.get(a)?.action === 'delete')));
+    } else {
+      nodes.set(address, new Set([...(req.configDeps.get(address) ?? [])].filter((d) => inGraph.has(d))));
+    }
+  }
+  return withBatch(nodes, batchMembers(req.changes));
+}
+
+/** The agent update settings the batch creates or updates. */
+export function batchMembers(changes: ReadonlyMap<string, PlannedChange>): string[] {
+  return [...changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address);
+}
+
+/** For each block, the recorded objects that depend on it, found in one pass over the state. */
+function recordedDependents(recorded: readonly RecordedObject[]): Map<string, string[]> {
+  const dependents = new Map<string, string[]>();
+  for (const o of recorded) {
+    for (const block of o.dependencies) {
+      const list = dependents.get(block);
+      if (list) list.push(o.address);
+      else dependents.set(block, [o.address]);
+    }
+  }
+  return dependents;
+}
+
+/** Merges the batched addresses into one node, unless that would make a cycle. */
+function withBatch(nodes: Map<string, Set<string>>, members: string[]): Map<string, Set<string>> {
+  if (members.length < 2) return nodes;
+  const merged = new Map<string, Set<string>>();
+  const batched = new Set(members);
+  const rename = (a: string) => (batched.has(a) ? BATCH_NODE : a);
+  for (const [a, ds] of nodes) {
+    const target = rename(a);
+    const set = merged.get(target) ?? new Set<string>();
+    for (const d of ds) if (rename(d) !== target) set.add(rename(d));
+    merged.set(target, set);
+  }
+  try {
+    dependencyOrder(merged);
+    return merged;
+  } catch {
+    return nodes;
+  }
+}

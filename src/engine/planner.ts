@@ -1,0 +1,273 @@
+import type { AttributePath, Diagnostic } from '../diagnostics';
+import type { ProviderClients } from './clients';
+import { reconcilerErrors, TenantformError } from '../errors';
+import { attributeList, type Attributes } from '../resources/attributes';
+import { attributeNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
+import { livePlanDiagnostics, readDataSource } from '../resources/operations';
+import { planResource, type PlanResponse } from '../resources/plan';
+import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
+import { dependencies, type Configuration, type DeclaredObject } from '../config/config';
+import { dependencyOrder, withDependencies } from '../graph/graph';
+import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
+import { blockOf, parseInstanceAddress } from '../state/addresses';
+import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
+import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
+import type { Refreshed } from './refresh';
+import type { StateStore } from '../state/state';
+
+export interface PlanOptions {
+  readonly configuration: Configuration;
+  readonly state: StateStore;
+  readonly refreshed: Refreshed;
+  readonly clients: ProviderClients;
+  /** `--target`: only these addresses and what they depend on. */
+  readonly targets: readonly string[];
+  readonly kindOf: (type: string) => ResourceKind | undefined;
+  /** `--refresh-only`: no actions; applying the plan records the live objects in the state. */
+  readonly refreshOnly?: boolean;
+  /** `destroy` / `plan -destroy`: every recorded object (within the targets and what depends on them) is deleted. */
+  readonly destroy?: boolean;
+}
+
+/** A plan, and the data source values it was made with (apply resolves references with them). */
+export interface PlanResult {
+  readonly plan: Plan;
+  readonly data: Record<string, State>;
+}
+
+export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
+  const { configuration, refreshed } = opts;
+  const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
+  const deps = dependencies(configuration);
+  const recorded = new Map<string, { address: string; type: string; name: string; attributes: State; tainted?: boolean }>(
+    opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o]),
+  );
+  // An adopted interrupted create is recorded from now on: removed from the configuration, it is deleted.
+  for (const address of refreshed.adopted) {
+    const { type, name } = parseInstanceAddress(address) ?? { type: address, name: address };
+    if (!recorded.has(address)) recorded.set(address, { address, type, name, attributes: refreshed.live.get(address)! });
+  }
+  const selected = selectTargets(opts, deps, recorded, diagnostics);
+  const values = new Map<string, State>(refreshed.data);
+  const lookup = lookupIn(configuration, values);
+  const actions = new Map<string, string>();
+  const changes: PlannedChange[] = [];
+  const data: Record<string, State> = Object.fromEntries(refreshed.data);
+
+  let order: string[] = [];
+  try {
+    order = dependencyOrder(deps);
+  } catch (err) {
+    diagnostics.push((err as TenantformError).toDiagnostic());
+  }
+  for (const address of order) {
+    if (!selected.has(address) || opts.refreshOnly || opts.destroy) continue;
+    const o = configuration.objects.get(address)!;
+    if (o.mode === 'data') {
+      if (values.has(address)) continue;
+      const value = refreshed.unreadable?.has(address) ? undefined : await readLateDataSource(o, deps, actions, lookup, opts.clients, diagnostics);
+      values.set(address, value ?? unknownObject(o.kind.attributes));
+      if (value) data[address] = value;
+      continue;
+    }
+    const kind = o.kind as ResourceKind;
+    const prior = refreshed.live.get(address) ?? null;
+    const evaluated = evaluateArguments(o, lookup);
+    if (evaluated.diagnostics.length > 0) {
+      diagnostics.push(...evaluated.diagnostics);
+      values.set(address, unknownObject(o.kind.attributes));
+      continue;
+    }
+    const config = evaluated.config;
+    let r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
+    // A tainted object is replaced, as Terraform replaces it, whatever its arguments say.
+    const tainted = prior !== null && recorded.get(address)?.tainted === true;
+    if (tainted && r.action !== 'replace') r = { ...r, action: 'replace', planned: planResource({ kind, address, config, prior: null }).planned };
+    diagnostics.push(...r.diagnostics);
+    if (r.planned && r.action !== 'no-op') diagnostics.push(...(await livePlanDiagnostics({ kind, address, ctx: opts.clients.ctx(address), planned: r.planned })));
+    if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
+    actions.set(address, r.action);
+    values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
+    const change = tainted ? { ...plannedChange(o, kind, prior, r), actionReason: 'replace_because_tainted' as const } : plannedChange(o, kind, prior, r);
+    // Arguments given a sensitive value (a sensitive variable) are never shown either.
+    changes.push(evaluated.sensitive.length > 0 ? { ...change, sensitive: [...new Set([...change.sensitive, ...evaluated.sensitive])] } : change);
+  }
+  for (const [address, o] of recorded) {
+    const declared = configuration.objects.get(address);
+    if ((declared && !opts.destroy) || !selected.has(address) || opts.refreshOnly) continue;
+    const kind = opts.kindOf(o.type);
+    const prior = refreshed.live.get(address) ?? null;
+    if (!kind || !prior) continue; // already gone: apply only forgets it
+    const r = planResource({ kind, address, config: null, prior });
+    diagnostics.push(...r.diagnostics);
+    if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
+    const change = plannedChange({ address, type: o.type, name: o.name }, kind, prior, r);
+    changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
+  }
+  if (opts.refreshOnly) changes.push(...acceptedLive([...recorded.values()].filter((o) => selected.has(o.address)), refreshed, opts.kindOf));
+  const drift = [...recorded.values()]
+    .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
+    .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
+  // Destroying removes every output, as in Terraform.
+  const outputs = opts.destroy ? { values: new Map<string, { value: unknown; sensitive: boolean }>(), diagnostics: [] } : evaluateOutputs(configuration, values);
+  if (!opts.destroy) diagnostics.push(...localsDiagnostics(configuration, values));
+  diagnostics.push(...outputs.diagnostics);
+  const plan: Plan = {
+    stack: configuration.stack,
+    // Read when the plan is saved or shown as JSON: worked out then (see Configuration.hash).
+    get configHash() {
+      return configuration.hash;
+    },
+    priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
+    changes,
+    drift,
+    outputChanges: outputChanges(outputs.values, opts.state.outputs()),
+    diagnostics,
+    refreshOnly: opts.refreshOnly ?? false,
+    ...(opts.destroy ? { destroy: true } : {}),
+    createdAt: new Date().toISOString(),
+  };
+  return { plan, data };
+}
+
+/** Every address: a plan without `--target` (no set of every address made). */
+const EVERYTHING: Pick<ReadonlySet<string>, 'has'> = { has: () => true };
+
+function selectTargets(
+  opts: PlanOptions,
+  deps: ReturnType<typeof dependencies>,
+  recorded: ReadonlyMap<string, unknown>,
+  diagnostics: Diagnostic[],
+): Pick<ReadonlySet<string>, 'has'> {
+  if (opts.targets.length === 0) return EVERYTHING;
+  const everything = new Set([...deps.keys(), ...recorded.keys()]);
+  // A block's address targets all its instances, as in Terraform.
+  const targets = opts.targets.flatMap((t) => (everything.has(t) ? [t] : [...everything].filter((a) => blockOf(a) === t && a !== t)));
+  for (const t of opts.targets) {
+    if (!everything.has(t) && !targets.some((a) => blockOf(a) === t)) {
+      diagnostics.push({
+        severity: 'error',
+        summary: 'No such resource',
+        detail: `--target ${t} is neither declared in the configuration nor recorded in the state. Targets are addresses such as tenantform_infra_component.primary.`,
+        address: t,
+      });
+    }
+  }
+  // Destroying an object destroys what depends on it; creating or updating one needs what it depends on.
+  return opts.destroy ? withDependents(targets, deps) : withDependencies(targets, deps);
+}
+
+/** The addresses and everything that depends on them, transitively. */
+function withDependents(addresses: readonly string[], deps: ReturnType<typeof dependencies>): Set<string> {
+  const out = new Set(addresses);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [address, needs] of deps) {
+      if (!out.has(address) && [...needs].some((d) => out.has(d))) {
+        out.add(address);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A data source whose arguments reference managed objects: read now when those are known
+ * and unchanged, otherwise its values are known only after apply.
+ */
+async function readLateDataSource(
+  o: DeclaredObject,
+  deps: ReturnType<typeof dependencies>,
+  actions: ReadonlyMap<string, string>,
+  lookup: Known,
+  clients: ProviderClients,
+  diagnostics: Diagnostic[],
+): Promise<State | undefined> {
+  const { config, diagnostics: invalid } = evaluateArguments(o, lookup);
+  diagnostics.push(...invalid);
+  if (invalid.length > 0) return undefined;
+  const managedChanging = [...(deps.get(o.address) ?? [])].some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
+  if (containsUnknown(config) || managedChanging) return undefined;
+  const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: clients.ctx(o.address), config });
+  diagnostics.push(...r.diagnostics);
+  return r.value;
+}
+
+function unknownObject(attributes: Attributes): State {
+  return Object.fromEntries(Object.keys(attributes).map((k) => [k, Unknown]));
+}
+
+function plannedChange(
+  o: Pick<DeclaredObject, 'address' | 'type' | 'name'>,
+  kind: ResourceKind,
+  prior: State | null,
+  r: PlanResponse,
+): PlannedChange {
+  // Only an instance of count or for_each has a key, at the end of its address.
+  const index = o.address.endsWith(']') ? parseInstanceAddress(o.address)?.key : undefined;
+  const change: PlannedChange = {
+    address: o.address,
+    mode: 'managed',
+    type: o.type,
+    name: o.name,
+    action: r.action,
+    before: prior,
+    after: r.planned,
+    requiresReplace: r.requiresReplace,
+    changed: r.changed,
+    sensitive: attributeNames(kind, 'sensitive'),
+    identifying: attributeNames(kind, 'identifying'),
+  };
+  // Most changes are no-ops of objects without an index: no optional member, nothing else made.
+  if (index === undefined && r.action === 'no-op') return change;
+  return {
+    ...change,
+    ...(index === undefined ? {} : { index }),
+    ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
+    // Re-checked before a saved plan is applied, for the objects it changes.
+    ...(prior && r.action !== 'no-op' ? { seen: seenOf(kind, prior) } : {}),
+  };
+}
+
+/** A refresh-only plan's changes: every recorded object still on the platform, as it is now, without action. */
+function acceptedLive(recorded: ReadonlyArray<{ address: string; type: string; name: string }>, refreshed: Refreshed, kindOf: PlanOptions['kindOf']): PlannedChange[] {
+  return recorded.flatMap((o) => {
+    const kind = kindOf(o.type);
+    const live = refreshed.live.get(o.address);
+    if (!kind || !live) return [];
+    return [plannedChange(o, kind, live, { action: 'no-op', planned: live, requiresReplace: [], changed: [], diagnostics: [] })];
+  });
+}
+
+/** What a plan saw of an object, re-checked before a saved plan is applied. */
+export function seenOf(kind: AnyKind, live: State): { version?: number | null; fingerprint?: string | null } {
+  const v = versionAttribute(kind);
+  return v ? { version: typeof live[v] === 'number' ? (live[v] as number) : null } : { fingerprint: fingerprint(kind.attributes, live) };
+}
+
+/** How a recorded object differs from the live one: changed attributes, or deleted outside tenantform. */
+function driftOf(address: string, type: string, name: string, kind: ResourceKind, recorded: State, live: State | null): DriftedResource[] {
+  const base = { address, mode: 'managed' as const, type, name, before: recorded, after: live };
+  if (!live) return [{ ...base, action: 'delete', changes: [] }];
+  // Without a refresh the live object is the recorded one.
+  if (live === recorded) return [];
+  // The platform bumps the version on every change: an unmoved version proves nothing moved.
+  const version = versionAttribute(kind);
+  if (version && typeof recorded[version] === 'number' && recorded[version] === live[version]) return [];
+  const changes = attributeDrift(kind.attributes, recorded, live, []);
+  return changes.length > 0 ? [{ ...base, action: 'update', changes }] : [];
+}
+
+function attributeDrift(attributes: Attributes, recorded: State, live: State, at: AttributePath): AttributeDrift[] {
+  return attributeList(attributes).flatMap(({ name, attribute: a }): AttributeDrift[] => {
+    // Values the platform derives (effective settings) are shown, never judged as drift.
+    if (a.mode === 'computed' && a.changesOnUpdate) return [];
+    const before = recorded[name] ?? null;
+    const after = live[name] ?? null;
+    if (a.type === 'object' && before && after && typeof before === 'object' && typeof after === 'object') {
+      return attributeDrift(a.attributes, before as State, after as State, [...at, name]);
+    }
+    return valueEqual(a, before, after) ? [] : [{ path: [...at, name], state: before, live: after }];
+  });
+}

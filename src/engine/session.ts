@@ -1,0 +1,179 @@
+import { baseUrlProblem, PlatformClient } from '../api';
+import { HttpBackend } from '../backends/http';
+import { hasErrors, type Diagnostic } from '../diagnostics';
+import { faultErrors, reconcilerErrors } from '../errors';
+import type { ResourceKind } from '../resources/declaration';
+import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
+import { ALL_KINDS } from '../resources/registry.generated';
+import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
+import { readRemoteStateTexts } from '../config/remote-state';
+import { ProviderClients } from './clients';
+import type { VariableInputs } from '../config/variables';
+import { openBackend, withStateLock, type StateBackend } from '../backends';
+import { checkPlatform } from './preflight';
+import { StateStore } from '../state/state';
+
+/** Where a command finds its configuration and state (the flags every command shares). */
+export interface WorkspaceOptions {
+  readonly cwd: string;
+  readonly stack?: string;
+  readonly config?: string;
+  readonly state?: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** `--var-file` files and `--var name=value` flags, in the order they apply. */
+  readonly variables?: VariableInputs['given'];
+}
+
+export interface Workspace {
+  readonly configuration: Configuration;
+  /** Where the state lives: the stack's `terraform.backend` (nothing connected yet). */
+  readonly backend: StateBackend;
+  /** Warnings found while loading the configuration. */
+  readonly diagnostics: Diagnostic[];
+  /** Seconds the retries of one request may take (the command line's choice, when made). */
+  readonly retryTimeoutSeconds?: number;
+}
+
+/**
+ * Finds, reads and checks the configuration. Returns the problems instead when there are
+ * any: nothing is sent to the platform for a configuration that does not validate.
+ */
+export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace | { diagnostics: Diagnostic[] }> {
+  const location = { ...locateConfiguration(opts), inputs: { given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } };
+  // Other stacks' states are read first: evaluating the configuration is synchronous.
+  const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location), location.file, opts.env);
+  const { configuration, diagnostics } = loadConfiguration({ ...location, remoteStates });
+  if (!configuration || hasErrors(diagnostics)) return { diagnostics };
+  const backend = openBackend({
+    configFile: location.file,
+    backendValue: { value: configuration.backend },
+    defaultState: location.defaultState,
+    stateOverride: opts.state,
+    cwd: opts.cwd,
+    env: opts.env,
+  });
+  // Terraform says nothing here; the backend's password then travels over a connection whose other end is not checked.
+  if (backend instanceof HttpBackend && backend.skipsCertVerification) {
+    diagnostics.push({
+      severity: 'warning',
+      summary: 'The state backend\'s certificate is not verified',
+      detail: `skip_cert_verification is set for the http backend at ${backend.location}: its credentials and the state (with the secrets it holds) go to whoever answers at that address. Remove it once the server has a certificate this machine trusts.`,
+    });
+  }
+  return { configuration, diagnostics, backend };
+}
+
+/**
+ * The platform client of a provider configuration (`tenantform` or `tenantform.<alias>`): each
+ * argument from its provider block, else its environment variable; the retry timeout from the
+ * command line first.
+ */
+export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, retryTimeoutSeconds?: number, provider: string = PROVIDER_TYPE): PlatformClient {
+  const block = configuration.providers.get(provider) ?? configuration.provider;
+  const setting = (name: keyof typeof PROVIDER_ENV): string => {
+    const v = block[name] ?? env[PROVIDER_ENV[name]];
+    if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);
+    return v;
+  };
+  const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(block.retry_timeout, env[RETRY_TIMEOUT_ENV]);
+  const baseUrl = setting('base_url');
+  const problem = baseUrlProblem(baseUrl);
+  if (problem !== undefined) {
+    const where = block.base_url !== undefined ? `base_url in the provider "${provider}" block` : PROVIDER_ENV.base_url;
+    throw reconcilerErrors.invalidBaseUrl(where, problem);
+  }
+  return new PlatformClient({
+    baseUrl,
+    clientId: setting('client_id'),
+    clientSecret: setting('client_secret'),
+    retry: { maxElapsedMs: seconds * 1000 },
+  });
+}
+
+function retryTimeoutSetting(configured: unknown, fromEnv: string | undefined): number {
+  if (configured !== undefined && configured !== null) {
+    const n = parseRetryTimeout(configured);
+    if (n === undefined) throw faultErrors.invalidRetryTimeout('provider.tenantform retry_timeout', configured);
+    return n;
+  }
+  if (fromEnv === undefined || fromEnv === '') return DEFAULT_RETRY_TIMEOUT_SECONDS;
+  const n = parseRetryTimeout(fromEnv);
+  if (n === undefined) throw faultErrors.invalidRetryTimeout(RETRY_TIMEOUT_ENV, fromEnv);
+  return n;
+}
+
+const RESOURCE_KINDS = new Map(ALL_KINDS.filter((k): k is ResourceKind => k.kind === 'resource').map((k) => [k.type, k]));
+
+export function resourceKind(type: string): ResourceKind | undefined {
+  return RESOURCE_KINDS.get(type);
+}
+
+/** `--lock` and `--lock-timeout`, as Terraform's `-lock` and `-lock-timeout`. */
+export interface StateLockFlags {
+  readonly lock?: boolean;
+  readonly lockTimeoutMs?: number;
+}
+
+/**
+ * Runs `work` with the state locked (unless `--lock=false`) and open, and a client;
+ * releases the lock, the client and the backend's connections whatever happens.
+ */
+export async function withLockedState<T>(
+  workspace: Workspace,
+  env: NodeJS.ProcessEnv,
+  operation: string,
+  work: (state: StateStore, client: PlatformClient, clients: ProviderClients) => Promise<T>,
+  flags: StateLockFlags = {},
+): Promise<T> {
+  const connect = (provider: string) => platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds, provider);
+  // Credentials are checked before the lock is taken.
+  ProviderClients.check(workspace.configuration, connect);
+  let clients: ProviderClients | undefined;
+  try {
+    return await withLockedBackend(
+      workspace.backend,
+      operation,
+      async (state) => {
+        // The state adds the providers of objects no longer declared.
+        const open = ProviderClients.open(workspace.configuration, state, connect);
+        clients = open;
+        await Promise.all(open.names().map((name) => checkPlatform(open.named(name))));
+        return work(state, open.default, open);
+      },
+      flags,
+    );
+  } finally {
+    await clients?.close();
+  }
+}
+
+/** The state of a backend, locked (unless `--lock=false`) and open; the backend is closed after. */
+export async function withLockedBackend<T>(backend: StateBackend, operation: string, work: (state: StateStore) => Promise<T>, flags: StateLockFlags = {}): Promise<T> {
+  try {
+    return await withStateLock(
+      backend,
+      { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION },
+      async () => work(await StateStore.load(backend)),
+    );
+  } finally {
+    await backend.close();
+  }
+}
+
+/** The backend of a stack, from its configuration's `terraform.backend`, without checking the rest of the configuration. */
+export function stackBackend(opts: WorkspaceOptions): StateBackend {
+  const location = locateConfiguration(opts);
+  return openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+}
+
+/** Runs `work` with the state read without a lock (reports that change nothing); closes the backend after. */
+export async function withUnlockedState<T>(workspace: Pick<Workspace, 'backend'>, work: (state: StateStore) => Promise<T>): Promise<T> {
+  try {
+    return await work(await StateStore.load(workspace.backend));
+  } finally {
+    await workspace.backend.close();
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const TENANTFORM_VERSION: string = (require('../../package.json') as { version: string }).version;

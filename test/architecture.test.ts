@@ -1,0 +1,138 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
+
+/**
+ * The folders of `src/` and which folders each may import, as docs/architecture.md draws them.
+ * Data flows one way (configuration, refresh, plan, apply, views), so the table has no cycle:
+ * a folder that needs something from a folder above it has found a seam in the wrong place.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  // errors.ts, diagnostics.ts, plain-json.ts: the vocabulary every layer shares.
+  '.': [],
+  // The platform client depends on nothing of tenantform; the emulator only on its schemas.
+  api: [],
+  emulator: ['api'],
+  resources: ['.', 'api'],
+  cdk: ['.', 'resources'],
+  expressions: ['.', 'resources'],
+  graph: ['.'],
+  state: ['.', 'resources'],
+  backends: ['.', 'state'],
+  config: ['.', 'resources', 'expressions', 'graph', 'state', 'backends'],
+  engine: ['.', 'api', 'resources', 'graph', 'state', 'backends', 'config'],
+  plans: ['.', 'resources', 'graph', 'state', 'config', 'engine'],
+  export: ['.', 'api', 'resources', 'state'],
+  drift: ['.', 'api', 'resources', 'state', 'config', 'engine', 'export'],
+  provider: ['.', 'api', 'resources'],
+  'cli/views': ['.', 'api', 'resources', 'graph', 'config', 'engine', 'drift'],
+  cli: ['.', 'api', 'emulator', 'resources', 'state', 'backends', 'config', 'engine', 'plans', 'export', 'drift', 'provider', 'cli/views'],
+};
+
+/** Entry points that gather the layers for a reader outside: the package's cdktf library. */
+const ENTRY_POINTS = new Set(['index.ts']);
+
+/** Test support beside the code it drives (it starts the emulator); kept out of the package. */
+const isTestSupport = (file: string): boolean => /(\.test|\/testing|\/fixtures)\.ts$/.test(file);
+
+const SRC = resolve(__dirname, '..', 'src');
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (entry.endsWith('.ts') && !isTestSupport(path)) out.push(path);
+  }
+  return out;
+}
+
+function folderOf(file: string): string {
+  const parts = relative(SRC, file).split('/');
+  if (parts.length === 1) return '.';
+  if (parts[0] === 'cli' && parts[1] === 'views') return 'cli/views';
+  return parts[0];
+}
+
+function resolveImport(from: string, specifier: string): string | undefined {
+  const base = resolve(dirname(from), specifier);
+  for (const candidate of [base, `${base}.ts`, join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not this spelling
+    }
+  }
+  return undefined;
+}
+
+interface Edge {
+  readonly file: string;
+  readonly specifier: string;
+  readonly from: string;
+  readonly to: string;
+  readonly target: string;
+}
+
+function edges(): Edge[] {
+  const found: Edge[] = [];
+  for (const file of sourceFiles(SRC)) {
+    if (ENTRY_POINTS.has(relative(SRC, file))) continue;
+    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    for (const { fileName: specifier } of info.importedFiles) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolveImport(file, specifier);
+      // package.json (the version) and other files outside src/ are not layers
+      if (target === undefined || !target.startsWith(SRC + '/') || !target.endsWith('.ts')) continue;
+      const from = folderOf(file);
+      const to = folderOf(target);
+      found.push({ file: relative(SRC, file), specifier, from, to, target });
+    }
+  }
+  return found;
+}
+
+describe('the folders of src/', () => {
+  const all = edges();
+  const between = all.filter((e) => e.from !== e.to);
+
+  it('each folder imports only the folders below it', () => {
+    const wrong = between
+      .filter((e) => !(MAY_IMPORT[e.from] ?? []).includes(e.to))
+      .map((e) => `src/${e.file} imports ${e.specifier} (${e.from} may import: ${(MAY_IMPORT[e.from] ?? []).join(', ') || 'nothing'})`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('every folder has its place in the table', () => {
+    const folders = new Set(sourceFiles(SRC).filter((f) => !ENTRY_POINTS.has(relative(SRC, f))).map(folderOf));
+    expect([...folders].filter((f) => !(f in MAY_IMPORT))).toEqual([]);
+  });
+
+  it('the table itself has no cycle', () => {
+    const done = new Set<string>();
+    const visiting: string[] = [];
+    const cycles: string[] = [];
+    const visit = (folder: string): void => {
+      if (done.has(folder)) return;
+      if (visiting.includes(folder)) {
+        cycles.push([...visiting.slice(visiting.indexOf(folder)), folder].join(' -> '));
+        return;
+      }
+      visiting.push(folder);
+      for (const next of MAY_IMPORT[folder] ?? []) visit(next);
+      visiting.pop();
+      done.add(folder);
+    };
+    for (const folder of Object.keys(MAY_IMPORT)) visit(folder);
+    expect(cycles).toEqual([]);
+  });
+
+  it('no file of the package imports test support', () => {
+    expect(all.filter((e) => isTestSupport(e.target)).map((e) => `src/${e.file} imports ${e.specifier}`)).toEqual([]);
+  });
+
+  it('the table names no import that is not made (each permission is in use)', () => {
+    const used = new Set(between.map((e) => `${e.from}>${e.to}`));
+    const unused = Object.entries(MAY_IMPORT).flatMap(([from, tos]) => tos.filter((to) => !used.has(`${from}>${to}`)).map((to) => `${from} -> ${to}`));
+    expect(unused).toEqual([]);
+  });
+});
