@@ -54,9 +54,11 @@ type AreaMethods = typeof applicationsMethods &
   typeof usersMethods &
   typeof clientsMethods;
 
+// The area methods are installed on the prototype below; the merged interface gives the class their types.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class PlatformClient extends PlatformCore {}
 
-// The area methods are installed on the prototype below; this merged interface gives the class their types.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface PlatformClient extends AreaMethods {}
 
 for (const area of areas) {

@@ -95,6 +95,7 @@ export class PoolRegistry {
 }
 
 /** Names the caller to the platform (and lets the contract tests tell tenantform's requests apart). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the version is read at run time, from the package it runs in
 export const USER_AGENT = `tenantform/${(require('../../package.json') as { version: string }).version}`;
 
 export interface HttpRequest {

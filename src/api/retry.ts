@@ -75,15 +75,15 @@ export function retryDelay(err: PlatformError, attempt: number, options: RetryOp
 }
 
 /** Marks an error that has already been through a retry loop of its own (a token request). */
-const FINAL = Symbol('tenantform.finalError');
+const final = new WeakSet<PlatformError>();
 
 export function markNoFurtherRetry(err: PlatformError): PlatformError {
-  (err as unknown as Record<symbol, boolean>)[FINAL] = true;
+  final.add(err);
   return err;
 }
 
 function isFinal(err: PlatformError): boolean {
-  return (err as unknown as Record<symbol, boolean>)[FINAL] === true;
+  return final.has(err);
 }
 
 export interface RetryContext {

@@ -1,5 +1,5 @@
 import { backendErrors } from '../errors';
-import { describeHolder, newLockInfo, type LockHolder } from './lock-info';
+import { describeHolder, newLockInfo } from './lock-info';
 import type { HeldLock, StateBackend } from './types';
 
 export interface LockOptions {
@@ -22,7 +22,6 @@ export async function withStateLock<T>(backend: StateBackend, opts: LockOptions,
   if (!opts.lock) return work(undefined);
   const info = newLockInfo(opts.operation, opts.version, backend.location);
   const deadline = Date.now() + opts.timeoutMs;
-  let lastHolder: LockHolder = {};
   let held: HeldLock | undefined;
   for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
     const attempt = await backend.tryLock(info);
@@ -30,8 +29,8 @@ export async function withStateLock<T>(backend: StateBackend, opts: LockOptions,
       held = attempt.held;
       break;
     }
-    lastHolder = attempt.busy;
-    if (Date.now() >= deadline) throw backendErrors.locked(backend.location, describeHolder(lastHolder), lastHolder.ID);
+    const holder = attempt.busy;
+    if (Date.now() >= deadline) throw backendErrors.locked(backend.location, describeHolder(holder), holder.ID);
     await sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
   }
   const lock = held;

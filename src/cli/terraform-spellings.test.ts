@@ -34,7 +34,7 @@ describe("Terraform's single-dash spellings", () => {
   });
 
   it("takes a subcommand's options from the subcommand (state pull -config=FILE -lock=false)", () => {
-    const commands = [stateCommand as unknown as CommandModule<unknown, unknown>];
+    const commands = [stateCommand as CommandModule<unknown, unknown>];
     expect(withDoubleDashes(['state', 'pull', '-config=c.json'], commands)).toEqual(['state', 'pull', '--config=c.json']);
     expect(withDoubleDashes(['state', 'rm', '-lock=false', 'a.b', '-frobnicate'], commands)).toEqual(['state', 'rm', '--lock=false', 'a.b', '-frobnicate']);
   });

@@ -8,6 +8,13 @@ import yargs, { type CommandModule } from 'yargs';
  */
 
 /** What yargs records about declared options (not part of its typings). */
+/** What a yargs instance declared; yargs has `getOptions()` but leaves it out of its types. */
+function optionsOf(y: object): DeclaredOptions {
+  const getOptions: unknown = Reflect.get(y, 'getOptions');
+  if (typeof getOptions !== 'function') throw new Error('yargs no longer offers getOptions()');
+  return Reflect.apply(getOptions, y, []) as DeclaredOptions;
+}
+
 interface DeclaredOptions {
   readonly key: Record<string, unknown>;
   readonly boolean: string[];
@@ -24,7 +31,7 @@ export function declaredOptionNames(command: CommandModule<unknown, unknown>): S
   if (typeof builder !== 'function') return names;
   const y = yargs([]);
   builder(y as never);
-  const declared = (y as unknown as { getOptions(): DeclaredOptions }).getOptions();
+  const declared = optionsOf(y);
   const all = [...Object.keys(declared.key), ...Object.values(declared.alias).flat()];
   for (const name of all) if (name.length > 1) names.add(name);
   for (const name of declared.boolean) if (name.length > 1) names.add(`no-${name}`);
@@ -68,7 +75,7 @@ function booleanOptionNames(command: CommandModule<unknown, unknown>): Set<strin
   if (typeof builder !== 'function') return new Set();
   const y = yargs([]);
   builder(y as never);
-  return new Set((y as unknown as { getOptions(): DeclaredOptions }).getOptions().boolean);
+  return new Set(optionsOf(y).boolean);
 }
 
 /** A boolean option's value as Go's flag package reads it (Terraform's -refresh=false); anything else is an error. */

@@ -65,7 +65,7 @@ it.each<[string, string, string]>([
   ['null', 'null', 'expected a JSON object, found null'],
   ['a list', '[]', 'expected a JSON object, found a list'],
   ['another format version', edit((d) => (d.version = 3 as 4)), 'at version: state format version 3'],
-  ['a serial as text', edit((d) => (d.serial = '3' as unknown as number)), 'at serial: expected the serial number, found "3"'],
+  ['a serial as text', edit((d) => (d.serial = '3' as never)), 'at serial: expected the serial number, found "3"'],
   ['no lineage', edit((d) => delete (d as Partial<Doc>).lineage), 'at lineage: expected the lineage'],
   ['resources not a list', edit((d) => (d.resources = {} as never)), 'at resources: expected a list of resources, found an object'],
   ['a resource that is null', edit((d) => (d.resources = [null as never])), 'at resources[0]'],

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
-import { configWith, infra, run, start, startWorld, writeConfig, type World } from './helpers';
+import { configWith, infra, run, start, startWorld, writeConfig, type CliWorld, type World } from './helpers';
 
 const TENANTS = ['northwind', 'acme', 'globex'] as const;
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
@@ -91,7 +91,7 @@ describe('an emulator restart mid-apply', () => {
     const dataFile = join(dir, 'world.json');
     let emulator = await startEmulator({ port: 0, seed: 7, dataFile });
     const port = Number(new URL(emulator.url).port);
-    const world = { dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TENANTFORM_BASE_URL: emulator.url, TENANTFORM_CLIENT_ID: emulator.clientId, TENANTFORM_CLIENT_SECRET: emulator.clientSecret } } as unknown as World;
+    const world: CliWorld = { dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TENANTFORM_BASE_URL: emulator.url, TENANTFORM_CLIENT_ID: emulator.clientId, TENANTFORM_CLIENT_SECRET: emulator.clientSecret } };
     const components: Record<string, unknown> = {};
     for (let i = 0; i < 30; i++) components[`c${i}`] = infra(`Restarted ${i}`);
     const file = writeConfig(world, configWith({ tenantform_infra_component: components }));

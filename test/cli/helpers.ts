@@ -30,6 +30,9 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** What running the CLI needs of a world: its folder and its environment. */
+export type CliWorld = Pick<World, 'dir' | 'env'>;
+
 export async function startWorld(options: Omit<EmulatorOptions, 'log'> = {}): Promise<World> {
   const requests: string[] = [];
   const emulator = await startEmulator({ port: 0, seed: 7, ...options, log: (line) => requests.push(line) });
@@ -61,7 +64,7 @@ export async function startWorld(options: Omit<EmulatorOptions, 'log'> = {}): Pr
 }
 
 /** Starts the command; the emulator keeps answering because this process is never blocked. */
-export function start(world: World, args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<CliResult> } {
+export function start(world: CliWorld, args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<CliResult> } {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: world.dir, env: { ...world.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -94,12 +97,12 @@ export async function runInterrupted(world: World, args: string[], at: Moment, s
   }
 }
 
-export function run(world: World, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function run(world: CliWorld, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return start(world, args, env).result;
 }
 
 /** Writes a Terraform JSON configuration (as cdktf would synthesize it) and returns its file name. */
-export function writeConfig(world: World, config: unknown, file = 'main.tf.json'): string {
+export function writeConfig(world: CliWorld, config: unknown, file = 'main.tf.json'): string {
   writeFileSync(join(world.dir, file), JSON.stringify(config, null, 2));
   return file;
 }
@@ -162,7 +165,7 @@ export const NORTHWIND_REPORT_AND_EVENTS = {
  * Runs the command on a terminal (a pseudo-terminal from util-linux `script`), typing `answer`
  * at its prompt. stdout and stderr arrive together, as on a screen.
  */
-export function runOnTerminal(world: World, args: string[], answer: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function runOnTerminal(world: CliWorld, args: string[], answer: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, CLI, ...args].map(quote).join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: world.dir, env: { ...world.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });

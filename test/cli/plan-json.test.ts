@@ -49,7 +49,7 @@ function configuration(version: 1 | 2): Record<string, unknown> {
   };
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 describe('plan JSON compared with terraform show -json', () => {
   let world: World;

@@ -51,9 +51,9 @@ describe('variables, locals and outputs', () => {
     expect(plan.stdout).toContain('"EU Primary"');
     expect(plan.stdout).toContain('https://eu.example.com/6');
     expect(plan.stdout).toContain('Changes to Outputs:');
-    expect(plan.stdout).toMatch(/\+ replicas +\= 4/);
-    expect(plan.stdout).toMatch(/\+ site_id +\= \(known after apply\)/);
-    expect(plan.stdout).toMatch(/\+ tag +\= \(sensitive value\)/);
+    expect(plan.stdout).toMatch(/\+ replicas += 4/);
+    expect(plan.stdout).toMatch(/\+ site_id += \(known after apply\)/);
+    expect(plan.stdout).toMatch(/\+ tag += \(sensitive value\)/);
 
     const apply = await run(session.world, ['apply', ...args, '--auto-approve'], env);
     expect(apply.code).toBe(0);
@@ -79,7 +79,7 @@ describe('variables, locals and outputs', () => {
 
     // A changed output alone is a change to apply.
     const moreReplicas = await run(session.world, ['plan', ...args, '--var', 'replicas=5', '--detailed-exitcode'], env);
-    expect(moreReplicas.stdout).toMatch(/~ replicas +\= 4 -> 6/);
+    expect(moreReplicas.stdout).toMatch(/~ replicas += 4 -> 6/);
     expect(moreReplicas.code).toBe(2);
   }, 240_000);
 
@@ -119,7 +119,7 @@ describe('variables, locals and outputs', () => {
     const r = await run(session.world, ['plan', '--config', file, ...vars], { TF_VAR_tag: SECRET });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('+ name            = (sensitive value)');
-    expect(r.stdout).toMatch(/\+ site_name +\= \(sensitive value\)/);
+    expect(r.stdout).toMatch(/\+ site_name += \(sensitive value\)/);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
 
     // Applied, the argument is recorded as sensitive, as Terraform records it: Terraform plans no change.

@@ -10,7 +10,7 @@ import { decodeMsgpack } from '../../src/provider/values';
 import { ALL_KINDS } from '../../src/resources/registry.generated';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Any = Record<string, any>;
 
 const msgpack = (v: unknown) => ({ msgpack: Buffer.from(encode(v)) });

@@ -42,7 +42,7 @@ describe('renderJson', () => {
   });
 
   it('has the fields of terraform show -json, with their types', () => {
-    const json = renderJson(mixedPlan) as unknown as Record<string, unknown>;
+    const json: Record<string, unknown> = { ...renderJson(mixedPlan) };
     expect(json.format_version).toBe('1.2');
     expect(FORMAT_VERSION).toBe('1.2');
     expect(Array.isArray(json.resource_changes)).toBe(true);

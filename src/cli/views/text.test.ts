@@ -9,7 +9,7 @@ function lastLine(text: string): string {
 }
 
 function stream(isTTY: boolean | undefined): NodeJS.WriteStream {
-  return { isTTY } as unknown as NodeJS.WriteStream;
+  return { isTTY } as NodeJS.WriteStream;
 }
 
 describe('renderText', () => {

@@ -2,7 +2,7 @@
 import { accountBadRequest, accountNotFound } from '../errors';
 import { isObject, json, noContent, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import type { ReportConfig } from '../store';
-import { ADMIN_REPORTS, PREFIX, queryVersion, requireVersion, sameValue, staleVersion, VIEW_REPORTS, visibleTenant } from './common';
+import { ADMIN_REPORTS, PREFIX, queryVersion, sameValue, staleVersion, VIEW_REPORTS, visibleTenant } from './common';
 
 // GAPS: report enumerations
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];

@@ -55,7 +55,9 @@ export function define<const P extends readonly Param[], V extends ParamType = '
   handlesMarks?: boolean;
   body: (args: ArgsOf<P>, rest: Array<ArgOf<V>>, call: Call) => Value;
 }): FunctionSpec {
-  return spec as unknown as FunctionSpec;
+  // The parameters were converted to their declared types before the body runs (see call.ts).
+  const body = spec.body as (args: Value[], rest: Value[], call: Call) => Value;
+  return { ...spec, variadic: spec.variadic, body };
 }
 
 /** A failure of the call, naming the function. */
