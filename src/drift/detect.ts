@@ -10,7 +10,7 @@ import { buildPlan } from '../engine/planner';
 import { refresh, type Refreshed } from '../engine/refresh';
 import type { StateStore } from '../state/state';
 import type { Action } from '../resources/plan';
-import { attributeNames, versionAttribute, type ResourceKind, type State } from '../resources/declaration';
+import { sensitiveNames, versionAttribute, type ResourceKind, type State } from '../resources/declaration';
 import type { Coverage, UnmanagedObject } from './unmanaged';
 
 /** `unknown`: the object could not be read (an error says why). */
@@ -71,12 +71,14 @@ export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
   const unread = new Set(diagnostics.filter((d) => d.severity === 'error' && d.address).map((d) => d.address));
 
   const drifted = new Map(plan.drift.map((d) => [d.address, d]));
+  const planned = new Map(plan.changes.map((c) => [c.address, c]));
   const resources = opts.state
     .objects()
     .filter((o) => o.mode === 'managed')
     .map((o) => {
       const kind = opts.kindOf(o.type);
-      const sensitive = kind ? [...attributeNames(kind, 'sensitive')] : [];
+      // What the configuration marks sensitive now, and what the state marked when it was applied.
+      const sensitive = kind ? [...sensitiveNames(kind, [...(planned.get(o.address)?.sensitive ?? []), ...o.sensitive])] : [];
       const version = kind ? versionAttribute(kind) : undefined;
       if (!kind || unread.has(o.address)) return { address: o.address, type: o.type, status: 'unknown' as const, changes: [], ignored: [], sensitive };
       return judge(o.address, o.type, withoutVersion(drifted.get(o.address), version), opts.configuration.objects.get(o.address)?.ignoreChanges, sensitive);

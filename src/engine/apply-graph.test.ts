@@ -6,7 +6,7 @@ import type { RecordedObject } from '../state/state';
 const change = (address: string, action: PlannedChange['action']) => changeAt(address, action);
 const recorded = (address: string, dependencies: string[]): RecordedObject => {
   const [type, name] = address.split('.');
-  return { address, mode: 'managed', type, name, schemaVersion: 0, attributes: { id: name }, dependencies, provider: 'tenantform' };
+  return { address, mode: 'managed', type, name, schemaVersion: 0, attributes: { id: name }, dependencies, provider: 'tenantform', sensitive: [] };
 };
 const changesOf = (...cs: PlannedChange[]) => new Map(cs.map((c) => [c.address, c]));
 const asObject = (nodes: Map<string, Set<string>>) => Object.fromEntries([...nodes].map(([a, ds]) => [a, [...ds].sort()]));

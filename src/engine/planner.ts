@@ -2,7 +2,7 @@ import type { AttributePath, Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
 import { attributeList, type Attributes } from '../resources/attributes';
-import { attributeNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
+import { attributeNames, sensitiveNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
 import { livePlanDiagnostics, readDataSource } from '../resources/operations';
 import { planResource, type PlanResponse } from '../resources/plan';
 import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
@@ -39,7 +39,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { configuration, refreshed } = opts;
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
   const deps = dependencies(configuration);
-  const recorded = new Map<string, { address: string; type: string; name: string; attributes: State; tainted?: boolean }>(
+  const recorded = new Map<string, { address: string; type: string; name: string; attributes: State; tainted?: boolean; sensitive?: readonly string[] }>(
     opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o]),
   );
   // An adopted interrupted create is recorded from now on: removed from the configuration, it is deleted.
@@ -89,8 +89,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
     const change = tainted ? { ...plannedChange(o, kind, prior, r), actionReason: 'replace_because_tainted' as const } : plannedChange(o, kind, prior, r);
-    // Arguments given a sensitive value (a sensitive variable) are never shown either.
-    changes.push(evaluated.sensitive.length > 0 ? { ...change, sensitive: [...new Set([...change.sensitive, ...evaluated.sensitive])] } : change);
+    // Arguments given a sensitive value (a sensitive variable, a value derived from a secret) are never shown either.
+    changes.push(withMarks(change, kind, [...evaluated.sensitive, ...(recorded.get(address)?.sensitive ?? [])]));
   }
   for (const [address, o] of recorded) {
     const declared = configuration.objects.get(address);
@@ -101,7 +101,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const r = planResource({ kind, address, config: null, prior });
     diagnostics.push(...r.diagnostics);
     if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
-    const change = plannedChange({ address, type: o.type, name: o.name }, kind, prior, r);
+    const change = withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), kind, o.sensitive ?? []);
     changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
   }
   if (opts.refreshOnly) changes.push(...acceptedLive([...recorded.values()].filter((o) => selected.has(o.address)), refreshed, opts.kindOf));
@@ -230,13 +230,18 @@ function plannedChange(
   };
 }
 
+/** The change with the attributes its marks make sensitive (see sensitiveNames). */
+function withMarks(change: PlannedChange, kind: AnyKind, marked: readonly string[]): PlannedChange {
+  return marked.length > 0 ? { ...change, sensitive: sensitiveNames(kind, marked) } : change;
+}
+
 /** A refresh-only plan's changes: every recorded object still on the platform, as it is now, without action. */
-function acceptedLive(recorded: ReadonlyArray<{ address: string; type: string; name: string }>, refreshed: Refreshed, kindOf: PlanOptions['kindOf']): PlannedChange[] {
+function acceptedLive(recorded: ReadonlyArray<{ address: string; type: string; name: string; sensitive?: readonly string[] }>, refreshed: Refreshed, kindOf: PlanOptions['kindOf']): PlannedChange[] {
   return recorded.flatMap((o) => {
     const kind = kindOf(o.type);
     const live = refreshed.live.get(o.address);
     if (!kind || !live) return [];
-    return [plannedChange(o, kind, live, { action: 'no-op', planned: live, requiresReplace: [], changed: [], diagnostics: [] })];
+    return [withMarks(plannedChange(o, kind, live, { action: 'no-op', planned: live, requiresReplace: [], changed: [], diagnostics: [] }), kind, o.sensitive ?? [])];
   });
 }
 

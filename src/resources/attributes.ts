@@ -29,6 +29,11 @@ interface BaseAttribute {
   readonly identifying?: boolean;
   /** A computed value the platform recomputes on every update (unknown in an update plan). */
   readonly changesOnUpdate?: boolean;
+  /**
+   * The platform derives this value from the named argument (the value in effect from the value
+   * set): sensitive whenever that argument is given a sensitive value.
+   */
+  readonly sensitiveWith?: string;
 }
 
 export interface StringAttribute extends BaseAttribute {

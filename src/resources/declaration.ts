@@ -133,6 +133,19 @@ export function versionAttribute(kind: AnyKind): string | undefined {
   return attributeNames(kind, 'version')[0];
 }
 
+/**
+ * The attributes of one object that are never shown: those the kind declares sensitive, the
+ * arguments given a sensitive value (`marked`: a sensitive variable, or a value derived from a
+ * secret), and the values the platform derives from those. Without marks, the kind's own list.
+ */
+export function sensitiveNames(kind: AnyKind, marked: readonly string[]): readonly string[] {
+  const declared = attributeNames(kind, 'sensitive');
+  if (marked.length === 0) return declared;
+  const names = new Set([...declared, ...marked]);
+  for (const { name, attribute } of attributeList(kind.attributes)) if (attribute.sensitiveWith !== undefined && names.has(attribute.sensitiveWith)) names.add(name);
+  return [...names];
+}
+
 const namesByFlag = new WeakMap<AnyKind, Map<string, readonly string[]>>();
 
 /** The names of the kind's attributes that have `flag` set (kinds never change: worked out once per kind). */

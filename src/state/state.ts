@@ -74,6 +74,8 @@ export interface RecordedObject {
   readonly provider: string;
   /** Marked for replacement: the next plan replaces it. */
   readonly tainted?: boolean;
+  /** Attributes the state marks sensitive (Terraform's sensitive_attributes), by name. */
+  readonly sensitive: readonly string[];
 }
 
 /** A block of the state without its instances. */
@@ -145,7 +147,21 @@ function recordedObject(r: StateResource, i: StateInstance): RecordedObject {
     dependencies: i.dependencies ?? [],
     provider: providerName(r.provider),
     tainted: i.status === 'tainted',
+    sensitive: markedNames(i.sensitive_attributes),
   };
+}
+
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
+/** The attribute names that Terraform's sensitive_attributes paths start with. */
+function markedNames(paths: readonly unknown[] | undefined): readonly string[] {
+  if (!paths || paths.length === 0) return NO_NAMES;
+  const names = new Set<string>();
+  for (const path of paths) {
+    const first: unknown = Array.isArray(path) ? path[0] : undefined;
+    if (first && typeof first === 'object' && 'type' in first && first.type === 'get_attr' && 'value' in first && typeof first.value === 'string') names.add(first.value);
+  }
+  return [...names];
 }
 
 function splitAddress(address: string): InstanceAddress {

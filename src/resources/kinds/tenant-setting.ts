@@ -52,6 +52,7 @@ export const tenantSetting = defineResource({
     effective_value: attr.json({
       mode: 'computed',
       changesOnUpdate: true,
+      sensitiveWith: 'value',
       description: 'The value in effect for the tenant, as JSON (shown, never compared).',
     }),
     effective_owner_id: attr.string({
