@@ -1,15 +1,18 @@
 /**
- * Property-based fuzzing (fixed seed, so a failure reproduces) of what a user or a tool can
- * hand tenantform: configurations, state files and plan files, each a valid document with
- * one part replaced by anything or removed. Nothing crashes; every refusal names where.
+ * Property-based fuzzing (fixed seed, so a failure reproduces) of what a user, a tool or a
+ * crash can hand tenantform: configurations, state files, apply journals and plan files, each a
+ * valid document with one part replaced by anything or removed (a journal's lines also cut or
+ * with a byte changed). Nothing crashes; every refusal names where.
  */
 import fc from 'fast-check';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TenantformError } from '../errors';
 import { loadConfiguration } from '../config/config';
 import { loadPlan } from './planfile';
+import infraComponent from '../resources/kinds/infra-component';
+import { journalPath, StateJournal } from '../state/journal';
 import { StateStore } from '../state/state';
 
 const SEED = 20261123;
@@ -188,6 +191,65 @@ test('plan files: no crash; a refusal names the file and the path inside it', ()
         expect(e).toBeInstanceOf(TenantformError);
         expect((e as TenantformError).detail).toContain(file);
         expect((e as TenantformError).detail).toMatch(/: (at |Unexpected)/);
+      }
+    }),
+    options,
+  );
+});
+
+/** The journal an apply leaves when it is killed: a state, then a removal, two records, a pending create. */
+async function crashedApply(path: string): Promise<string> {
+  const component = (id: string) => ({ id, owner_tenant_id: TENANT, name: id, url: 'https://x', capabilities: ['backup'], version: 1 });
+  const store = await StateStore.open(path);
+  store.put('tenantform_infra_component.c1', infraComponent, component('c1'), []);
+  await store.save();
+  const journal = await StateJournal.begin(store);
+  store.remove('tenantform_infra_component.c1');
+  store.put('tenantform_infra_component.c2', infraComponent, component('c2'), []);
+  await journal.durable();
+  store.addPending('tenantform_infra_component.c4', { name: 'c4' });
+  store.put('tenantform_infra_component.c3', infraComponent, component('c3'), []);
+  await journal.durable();
+  return readFileSync(journalPath(path), 'utf8');
+}
+
+/** A journal's text with one line's JSON mutated, a byte changed, or cut short. */
+const journalDamage = fc.oneof(
+  fc.tuple(fc.constant('line' as const), fc.nat(), mutation),
+  fc.tuple(fc.constant('byte' as const), fc.nat(), fc.integer({ min: 0, max: 255 })),
+  fc.tuple(fc.constant('cut' as const), fc.nat(), fc.constant(0)),
+);
+
+function damaged(text: string, [how, at, what]: [string, number, unknown]): string {
+  if (how === 'cut') return text.slice(0, at % text.length);
+  if (how === 'byte') {
+    const bytes = Buffer.from(text);
+    bytes[at % bytes.length] = what as number;
+    return bytes.toString('latin1');
+  }
+  const lines = text.split('\n');
+  const index = at % (lines.length - 1);
+  const [pick, replacement] = what as [number, unknown];
+  lines[index] = JSON.stringify(mutated(JSON.parse(lines[index]), pick, replacement)) ?? '';
+  return lines.join('\n');
+}
+
+test('apply journals: no crash; a refusal names the journal and the line', async () => {
+  const path = join(dir, 'journaled.tfstate');
+  const original = await crashedApply(path);
+  const state = readFileSync(path, 'utf8');
+  await fc.assert(
+    fc.asyncProperty(journalDamage, async (damage) => {
+      writeFileSync(path, state);
+      writeFileSync(journalPath(path), damaged(original, damage as [string, number, unknown]));
+      try {
+        const store = await StateStore.open(path);
+        for (const o of store.objects()) expect(typeof o.attributes).toBe('object');
+        store.pending();
+      } catch (e) {
+        expect(e).toBeInstanceOf(TenantformError);
+        expect((e as TenantformError).code).toBe('journal_damaged');
+        expect((e as TenantformError).detail).toMatch(new RegExp(`${journalPath(path).replace(/[.]/g, '\\.')}, line \\d+: `));
       }
     }),
     options,
