@@ -1,4 +1,4 @@
-import type { AttributePath, Diagnostic } from './diagnostics';
+import { formatPath, type AttributePath, type Diagnostic } from './diagnostics';
 
 /**
  * tenantform's own failures. Each factory returns an error whose message says what
@@ -203,6 +203,19 @@ export const reconcilerErrors = {
       path,
     );
   },
+  /** A step into a value that has no attributes (`tenantform_tenant.t.id.x`) or no elements. */
+  unsupportedAttributeStep(address: string, path: AttributePath, reached: string, what: string, step: string | number) {
+    return new TenantformError(
+      'unknown_attribute_reference',
+      'Unsupported attribute',
+      typeof step === 'number'
+        ? `${reached} is ${what}: it cannot be indexed with [${step}].`
+        : `${reached} is ${what}: it has no attribute "${step}".${what.startsWith('a list') ? ' Index an element first, e.g. [0].' : ''}`,
+      false,
+      address,
+      path,
+    );
+  },
   unknownType(address: string, known: readonly string[]) {
     return new TenantformError(
       'unknown_type',
@@ -212,14 +225,15 @@ export const reconcilerErrors = {
       address,
     );
   },
-  unsupportedMetaArgument(address: string, argument: string) {
+  /** Language that Terraform carries out and tenantform's own plan does not: refused, never passed over. */
+  unsupportedMetaArgument(address: string, path: AttributePath) {
     return new TenantformError(
       'unsupported_meta_argument',
-      `"${argument}" is not supported`,
-      `tenantform plans one object per resource block; declare each object as its own resource, or deploy this configuration with \`cdktf deploy\` (Terraform).`,
+      `"${formatPath(path)}" is not supported`,
+      `tenantform's own plan does not carry out "${formatPath(path)}". Remove it, or deploy this configuration through Terraform and tenantform's provider (\`cdktf deploy\`, \`terraform apply\`), which does.`,
       false,
       address,
-      [argument],
+      path,
     );
   },
   invalidMetaArgument(address: string, argument: string, expected: string) {
@@ -334,6 +348,18 @@ export const languageErrors = {
       problem.code === 'unsupported_function' || problem.code === 'unsupported_construct' ? 'unsupported_expression' : 'invalid_expression',
       outOfReach ? `Unsupported expression: ${problem.construct}` : `Invalid expression: ${problem.construct}`,
       `${problem.message}${outOfReach ? ' Deploy this configuration with `cdktf deploy` (Terraform) if it needs it.' : ''}`,
+      false,
+      address,
+      path,
+    );
+  },
+  /** Terraform's "Extraneous JSON object property": an argument the block does not have. */
+  unsupportedArgument(address: string, path: AttributePath, block: string, expected: readonly string[]) {
+    const name = String(path[path.length - 1]);
+    return new TenantformError(
+      'unsupported_argument',
+      'Unsupported argument',
+      `${block} has no argument "${name}"; it takes ${expected.join(', ')}. Check the spelling, or remove it.`,
       false,
       address,
       path,

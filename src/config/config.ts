@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
 import { reconcilerErrors, TenantformError } from '../errors';
-import type { Attributes } from '../resources/attributes';
+import type { Attribute } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
 import { ALL_KINDS } from '../resources/registry.generated';
@@ -19,7 +19,7 @@ import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
 import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
-import { dependsOn, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
+import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
@@ -317,7 +317,28 @@ function referenceProblem(from: string, ref: Reference, target: DeclaredObject |
   if (typeof attribute[0] !== 'string' || !hasOwn(target.kind.attributes, attribute[0])) {
     return reconcilerErrors.unknownAttributeReference(from, ref.at, ref.target, String(attribute[0]));
   }
-  return undefined;
+  return stepProblem(from, ref, `${ref.target}.${attribute[0]}`, target.kind.attributes[attribute[0]], attribute.slice(1));
+}
+
+/** Why the steps after an attribute do not fit its type (an attribute of a string, an index into an object). */
+function stepProblem(from: string, ref: Reference, reached: string, attribute: Attribute, steps: ReadonlyArray<string | number>): TenantformError | undefined {
+  if (steps.length === 0) return undefined;
+  const [step, ...rest] = steps;
+  const fail = (what: string) => reconcilerErrors.unsupportedAttributeStep(from, ref.at, reached, what, step);
+  switch (attribute.type) {
+    case 'object':
+      if (typeof step !== 'string') return fail('an object');
+      if (!hasOwn(attribute.attributes, step)) return fail('an object');
+      return stepProblem(from, ref, `${reached}.${step}`, attribute.attributes[step], rest);
+    case 'list':
+      if (typeof step !== 'number') return fail('a list of strings');
+      return rest.length > 0 ? reconcilerErrors.unsupportedAttributeStep(from, ref.at, `${reached}[${step}]`, 'a string', rest[0]) : undefined;
+    case 'json':
+      // JSON is a string in the language: jsondecode() it to reach inside.
+      return fail('a string of JSON (jsondecode() it first)');
+    default:
+      return fail(`a ${attribute.type}`);
+  }
 }
 
 /** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
@@ -334,7 +355,7 @@ function declaredObject(
   const kind = KINDS.get(`${mode === 'data' ? 'data.' : ''}${type}`);
   if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
   if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
-  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, meta));
+  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, [meta]));
   const collect = <T>(f: () => T): T | undefined => {
     try {
       return f();
@@ -352,7 +373,7 @@ function declaredObject(
     const v = body[keys[i]];
     if (!META.has(keys[i])) config[keys[i]] = hasMetadata(v) ? withoutMetadata(v) : v;
   }
-  const lifecycle = isRecord(body.lifecycle) ? body.lifecycle : {};
+  const lifecycle = lifecycleBlock(address, body.lifecycle, (e) => problems.push(e));
   const used = referencesIn(config, address, names, problems);
   return {
     address,

@@ -1,7 +1,8 @@
 import type { AttributePath } from '../diagnostics';
-import { languageErrors, type TenantformError } from '../errors';
+import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
 import { referencesIn, type Reference } from './expression-scope';
 import { isRecord } from '../plain-json';
+import { BLOCK_ARGUMENTS, extraneousArguments, notCarriedOut } from './block-arguments';
 
 /**
  * The `locals` and `output` blocks of a configuration: what each refers to, and locals in an
@@ -86,6 +87,8 @@ export function parseOutputs(block: unknown, names: DeclaredNames, locals: Local
   const out = new Map<string, DeclaredOutput>();
   for (const [name, body] of entriesOf(block)) {
     const b = isRecord(body) ? body : {};
+    for (const k of extraneousArguments(b, 'output')) problems.push(languageErrors.unsupportedArgument(`output.${name}`, [k], `An output block`, BLOCK_ARGUMENTS.output));
+    for (const k of notCarriedOut(b, 'output')) problems.push(reconcilerErrors.unsupportedMetaArgument(`output.${name}`, [k]));
     const at: AttributePath = ['value'];
     const r = referencesIn(b.value, `output.${name}`, names, problems, at);
     const targets = [...new Set([...r.references.map((x) => x.target), ...targetsThroughLocals(r.locals, locals)])];

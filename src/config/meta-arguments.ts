@@ -1,7 +1,8 @@
-import { reconcilerErrors } from '../errors';
+import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
 import type { AnyKind } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
-import { hasOwn } from '../plain-json';
+import { hasOwn, isRecord } from '../plain-json';
+import { BLOCK_ARGUMENTS, extraneousArguments, notCarriedOut } from './block-arguments';
 
 /**
  * The meta-arguments of a resource or data block that tenantform reads itself (count and
@@ -17,6 +18,22 @@ export function providerReference(address: string, raw: unknown): string {
     throw reconcilerErrors.invalidMetaArgument(address, 'provider', `"${PROVIDER_TYPE}" or "${PROVIDER_TYPE}.<alias>" naming a provider block`);
   }
   return name;
+}
+
+/**
+ * The `lifecycle` block: an object, or (Terraform JSON's block syntax) a list holding one; every
+ * argument in it one that Terraform's lifecycle takes. Problems are collected (`report`), so every one is named.
+ */
+export function lifecycleBlock(address: string, raw: unknown, report: (e: TenantformError) => void): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  const body = Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
+  if (!isRecord(body)) {
+    report(reconcilerErrors.invalidMetaArgument(address, 'lifecycle', 'a lifecycle block (an object of its arguments)'));
+    return {};
+  }
+  for (const k of extraneousArguments(body, 'lifecycle')) report(languageErrors.unsupportedArgument(address, ['lifecycle', k], 'A lifecycle block', BLOCK_ARGUMENTS.lifecycle));
+  for (const k of notCarriedOut(body, 'lifecycle')) report(reconcilerErrors.unsupportedMetaArgument(address, ['lifecycle', k]));
+  return body;
 }
 
 export function preventDestroy(address: string, raw: unknown): boolean {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { languageErrors, type TenantformError } from '../errors';
+import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
 import { contextOf, evaluateTemplate, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
 import { isRecord, ownValue, parsePlainJson } from '../plain-json';
+import { BLOCK_ARGUMENTS, extraneousArguments, notCarriedOut } from './block-arguments';
 import { convertTo, parseTypeConstraint, takesRawText, type TypeConstraint } from './variable-types';
 
 /**
@@ -56,7 +57,8 @@ export function inputVariables(block: unknown, inputs: VariableInputs | undefine
       else given.set(name, { text: g.text.slice(eq + 1) });
     } else {
       for (const [name, value] of varFile(resolve(inputs!.cwd, g.text), report)) {
-        if (!declarations.has(name)) report(languageErrors.undeclaredVariable(name, `--var-file ${g.text}`));
+        // As in Terraform, a file may carry values for other configurations too: a warning, not an error.
+        if (!declarations.has(name)) diagnostics.push({ ...languageErrors.undeclaredVariable(name, `--var-file ${g.text}`).toDiagnostic(), severity: 'warning' });
         else given.set(name, { value });
       }
     }
@@ -83,6 +85,12 @@ function declaration(name: string, body: unknown, report: (e: TenantformError) =
     return undefined;
   }
   const b = isRecord(body) ? body : {};
+  const extraneous = extraneousArguments(b, 'variable');
+  if (extraneous.length > 0) {
+    for (const k of extraneous) report(languageErrors.unsupportedArgument(`var.${name}`, [k], `A variable block`, BLOCK_ARGUMENTS.variable));
+    return undefined;
+  }
+  for (const k of notCarriedOut(b, 'variable')) report(reconcilerErrors.unsupportedMetaArgument(`var.${name}`, [k]));
   let type: TypeConstraint | undefined;
   if (typeof b.type === 'string') {
     const parsed = parseTypeConstraint(b.type);
@@ -176,6 +184,14 @@ function varFile(file: string, report: (e: TenantformError) => void): Array<[str
   }
   const out: Array<[string, unknown]> = [];
   for (const { name, source, line } of assignments(text)) {
+    if (name === undefined) {
+      report(languageErrors.unreadableVarFile(file, `line ${line}: expected an assignment (name = value), found ${JSON.stringify(source.trim().slice(0, 40))}`));
+      continue;
+    }
+    if (source.trim() === '') {
+      report(languageErrors.unreadableVarFile(file, `line ${line}, ${name}: expected a value after "="`));
+      continue;
+    }
     const parsed = parseExpression(source);
     const evaluated = 'problem' in parsed ? parsed : evaluate(parsed.expr, contextOf({}));
     if ('problem' in evaluated) report(languageErrors.unreadableVarFile(file, `line ${line}, ${name}: ${evaluated.problem.message}`));
@@ -184,17 +200,23 @@ function varFile(file: string, report: (e: TenantformError) => void): Array<[str
   return out;
 }
 
-/** Splits `name = value` assignments; a value runs until the next assignment outside brackets and strings. */
-function assignments(text: string): Array<{ name: string; source: string; line: number }> {
-  const out: Array<{ name: string; source: string; line: number }> = [];
+/**
+ * Splits `name = value` assignments; a value runs until the next assignment outside brackets and
+ * strings. Text before the first assignment that is not a comment is an entry without a name.
+ */
+function assignments(text: string): Array<{ name: string | undefined; source: string; line: number }> {
+  const out: Array<{ name: string | undefined; source: string; line: number }> = [];
   let depth = 0;
+  let inComment = false;
   text.split('\n').forEach((lineText, i) => {
-    const m = depth === 0 ? /^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*=(?!=)(.*)$/.exec(lineText) : null;
+    const m = depth === 0 && !inComment ? /^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*=(?!=)(.*)$/.exec(lineText) : null;
     if (m) out.push({ name: m[1], source: m[2], line: i + 1 });
     else if (out.length > 0) out[out.length - 1].source += `\n${lineText}`;
+    else if (inComment || /^\s*\/\*/.test(lineText)) inComment = !/\*\/\s*$/.test(lineText);
+    else if (!/^\s*(#.*|\/\/.*)?$/.test(lineText)) out.push({ name: undefined, source: lineText, line: i + 1 });
     depth += bracketBalance(m ? m[2] : lineText);
   });
-  return out.filter((a) => a.source.trim() !== '');
+  return out;
 }
 
 function bracketBalance(line: string): number {

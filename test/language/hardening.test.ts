@@ -39,6 +39,35 @@ describe('configuration hardening (CLI)', () => {
     expect(changesSent()).toEqual([]);
   });
 
+  it('refuses, as Terraform does, arguments a block does not take, what tenantform does not carry out, and steps into a string', async () => {
+    // Written as text: JSON.stringify would drop the __proto__ keys a hand-written file can hold.
+    const base = JSON.stringify(configWith({ tenantform_infra_component: { c: infra('Storage') } }));
+    const text = base
+      .replace('"name":"Storage"', '"name":"Storage","lifecycle":{"__proto__":{"prevent_destroy":true},"frobnicate":true,"create_before_destroy":true}')
+      .replace(/}$/, ',"variable":{"v":{"default":1,"__proto__":{"x":1}}},"output":{"o":{"value":"${tenantform_infra_component.c.id.x}"},"p":{"value":1,"sensitve":true}}}');
+    writeFileSync(join(world.dir, 'extraneous.tf.json'), text);
+    world.requests.length = 0;
+    const r = await run(world, ['plan', '--config', 'extraneous.tf.json']);
+    expect(r.code).toBe(1);
+    const errors = r.stdout + r.stderr;
+    for (const expected of [
+      'tenantform_infra_component.c: lifecycle.__proto__: Unsupported argument',
+      'tenantform_infra_component.c: lifecycle.frobnicate: Unsupported argument',
+      'tenantform_infra_component.c: lifecycle.create_before_destroy: "lifecycle.create_before_destroy" is not supported',
+      'var.v: __proto__: Unsupported argument',
+      'output.o: value: Unsupported attribute',
+      'tenantform_infra_component.c.id is a string: it has no attribute "x"',
+      'output.p: sensitve: Unsupported argument',
+    ]) expect(errors).toContain(expected);
+    expect(changesSent()).toEqual([]);
+    // A lifecycle block in Terraform JSON's block form (a list holding one) is read as one.
+    const listed = writeConfig(world, JSON.parse(base.replace('"name":"Storage"', '"name":"Storage","lifecycle":[{"prevent_destroy":true}]')), 'listed.tf.json');
+    expect((await run(world, ['apply', '--config', listed, '--auto-approve'])).code).toBe(0);
+    const destroy = await run(world, ['destroy', '--config', listed, '--auto-approve']);
+    expect(destroy.code).toBe(1);
+    expect(destroy.stdout + destroy.stderr).toContain('prevent_destroy');
+  });
+
   it('never quotes a client secret from the provider block', async () => {
     const secret = 'S3cr3t-${not-an-expression';
     const file = writeConfig(world, { ...configWith({}), provider: { tenantform: [{ client_secret: secret }] } });

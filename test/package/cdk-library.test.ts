@@ -23,7 +23,7 @@ function load(project: string, libraries: string[]) {
   const packageDir = join(dir, project, 'node_modules', 'tenantform', 'dist');
   mkdirSync(join(packageDir, 'cdk'), { recursive: true });
   copyFileSync(join(ROOT, 'dist', 'cdk', 'cdk.js'), join(packageDir, 'cdk', 'cdk.js'));
-  copyFileSync(join(ROOT, 'dist', 'errors.js'), join(packageDir, 'errors.js'));
+  for (const shared of ['errors.js', 'diagnostics.js']) copyFileSync(join(ROOT, 'dist', shared), join(packageDir, shared));
   for (const name of libraries) {
     mkdirSync(join(dir, project, 'node_modules', name), { recursive: true });
     // Just enough of a library for the module to take its classes.

@@ -1,0 +1,25 @@
+/** The arguments a block of the language takes, as Terraform reads them (`//` is cdktf's metadata). */
+export const BLOCK_ARGUMENTS = {
+  variable: ['type', 'default', 'description', 'sensitive', 'nullable', 'validation', 'ephemeral'],
+  output: ['value', 'description', 'sensitive', 'depends_on', 'precondition', 'ephemeral'],
+  lifecycle: ['create_before_destroy', 'prevent_destroy', 'ignore_changes', 'replace_triggered_by', 'precondition', 'postcondition'],
+} as const;
+
+/** The names in a block that it does not take, in the order written. */
+export function extraneousArguments(body: Record<string, unknown>, block: keyof typeof BLOCK_ARGUMENTS): string[] {
+  const allowed: readonly string[] = BLOCK_ARGUMENTS[block];
+  return Object.keys(body).filter((k) => k !== '//' && !allowed.includes(k));
+}
+
+/** Arguments Terraform takes that tenantform's own plan does not carry out: refused by name, never ignored. */
+export const NOT_CARRIED_OUT = {
+  variable: ['ephemeral'],
+  output: ['precondition', 'ephemeral'],
+  lifecycle: ['create_before_destroy', 'replace_triggered_by', 'precondition', 'postcondition'],
+} as const satisfies Record<keyof typeof BLOCK_ARGUMENTS, readonly string[]>;
+
+/** The arguments of a block that tenantform does not carry out, in the order written. */
+export function notCarriedOut(body: Record<string, unknown>, block: keyof typeof BLOCK_ARGUMENTS): string[] {
+  const refused: readonly string[] = NOT_CARRIED_OUT[block];
+  return Object.keys(body).filter((k) => refused.includes(k));
+}
