@@ -100,6 +100,12 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   batchKey?(state: State): string;
   /** At most this many objects per `readMany` request. */
   readonly batchSize?: number;
+  /**
+   * Creates and updates of several objects made in one request (the platform takes a list): an
+   * apply sends the kind's creates and updates together, one request per data center, when the
+   * dependency order allows it.
+   */
+  readonly writeBatch?: WriteBatch;
   create(ctx: OperationContext, planned: State): Promise<State>;
   update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
   delete(ctx: OperationContext, prior: State): Promise<void>;
@@ -111,6 +117,13 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   upgradeState?(fromVersion: number, raw: State): State;
   /** Why the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
   notInEffect?(live: State): { readonly detail: string; readonly path: AttributePath } | undefined;
+}
+
+export interface WriteBatch {
+  /** What the request does, for its error messages, e.g. `sending agent update settings`. */
+  readonly doing: string;
+  /** Writes the planned objects in one request; their new states, in the order given. */
+  write(ctx: OperationContext, planned: readonly State[]): Promise<State[]>;
 }
 
 export interface DataSourceKind<As extends Attributes = Attributes> extends KindBase<As> {

@@ -104,11 +104,12 @@ export const agentUpdateSettings = defineResource({
       throw err;
     }
   },
+  writeBatch: { doing: 'sending agent update settings', write: putSettings },
   async create(ctx, planned) {
-    return (await putAgentUpdateSettingsBatch(ctx, [planned]))[0];
+    return (await putSettings(ctx, [planned]))[0];
   },
   async update(ctx, _prior, planned) {
-    return (await putAgentUpdateSettingsBatch(ctx, [planned]))[0];
+    return (await putSettings(ctx, [planned]))[0];
   },
   async delete(ctx, prior) {
     const master = isMaster(prior);
@@ -121,7 +122,7 @@ export const agentUpdateSettings = defineResource({
  * Sends the settings of several targets in ONE request (`PUT /agent_update_settings` takes a
  * list) and returns their new states, in the order given.
  */
-export async function putAgentUpdateSettingsBatch(ctx: OperationContext, planned: State[]): Promise<State[]> {
+async function putSettings(ctx: OperationContext, planned: readonly State[]): Promise<State[]> {
   const items = planned.map(toItem);
   const ids = planned.map(identityOf);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
