@@ -1,9 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
 import { importObject } from '../../engine/import';
-import { resourceKind, withLockedState } from '../../engine/session';
+import { withLockedState } from '../../engine/session';
 import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
-import { ALL_KINDS } from '../../resources/registry.generated';
+import { KINDS, resourceKind } from '../../resources/registry';
 import { printDiagnostics, workspaceOrProblems } from './plan';
 
 interface ImportArgs extends LockArgs {
@@ -15,7 +15,7 @@ interface ImportArgs extends LockArgs {
   parallelism: number;
 }
 
-const FORMATS = ALL_KINDS.flatMap((k) => (k.kind === 'resource' ? [`  ${k.type}: ${k.importId.format.replace(/`/g, '')}`] : [])).join('\n');
+const FORMATS = KINDS.resources.map((k) => `  ${k.type}: ${k.importId.format.replace(/`/g, '')}`).join('\n');
 
 export const importCommand: CommandModule<object, ImportArgs> = {
   command: 'import <address> <id>',

@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
-import { resourceKind, withUnlockedState } from '../../engine/session';
+import { withUnlockedState } from '../../engine/session';
+import { resourceKind } from '../../resources/registry';
 import { serializeState, type RecordedObject } from '../../state/state';
 import { stateCommandErrors } from '../../errors';
 import { redactSecrets } from '../redact';
