@@ -7,7 +7,7 @@ import type { PlatformClient } from '../api';
 import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
-import { versionAttribute, type AnyKind, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
+import { versionAttribute, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
 import type { KindRegistry } from '../resources/registry';
 import type { OperationResult } from '../resources/operations';
 import {

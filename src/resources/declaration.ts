@@ -1,6 +1,7 @@
 import type { PlatformClient } from '../api';
 import type { AttributePath } from '../diagnostics';
 import { attributeList, type Attributes } from './attributes';
+import type { Discover } from './discovery';
 
 /**
  * A resource's attributes as Terraform stores them: snake_case keys, every attribute of
@@ -106,6 +107,8 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    * dependency order allows it.
    */
   readonly writeBatch?: WriteBatch;
+  /** Lists the kind's live objects in a tenant: what an export declares and unmanaged drift counts. */
+  readonly discover?: Discover;
   create(ctx: OperationContext, planned: State): Promise<State>;
   update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
   delete(ctx: OperationContext, prior: State): Promise<void>;
