@@ -10,8 +10,8 @@ import { renderText, shouldColor } from '../views/text';
 import { withLockedState } from '../../engine/session';
 import { resourceKind } from '../../resources/registry';
 import { redactSecrets } from '../redact';
-import { stateLockFlags } from './lock-flags';
-import { makePlan, planChangesSomething, openSynthesizedWorkspace, printDiagnostics, workspaceFlags, type WorkspaceArgs } from './plan';
+import { makePlan, planChangesSomething } from './plan';
+import { openSynthesizedWorkspace, printDiagnostics, stateLockFlags, workspaceFlags, type WorkspaceArgs } from './shared';
 
 export interface ApproveArgs extends WorkspaceArgs {
   'auto-approve': boolean;
