@@ -7,7 +7,7 @@ import { reconcilerErrors, TenantformError } from '../errors';
 import type { Attribute } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
-import { ALL_KINDS } from '../resources/registry.generated';
+import { KINDS } from '../resources/registry';
 import { validateAttributes, validateConfig } from '../resources/validate';
 import { Unknown } from '../resources/values';
 import type { DependencyMap } from '../graph/graph';
@@ -121,7 +121,6 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
   return { file: join(stacksDir, stack, 'cdk.tf.json'), stack, defaultState: join(project, `terraform.${stack}.tfstate`) };
 }
 
-const KINDS = new Map(ALL_KINDS.map((k) => [`${k.kind === 'data' ? 'data.' : ''}${k.type}`, k]));
 const UNSUPPORTED_META = ['provisioner', 'connection'];
 const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', 'count', 'for_each', ...UNSUPPORTED_META]);
 
@@ -352,8 +351,8 @@ function declaredObject(
   locals: Locals,
   problems: TenantformError[],
 ): DeclaredObject | undefined {
-  const kind = KINDS.get(`${mode === 'data' ? 'data.' : ''}${type}`);
-  if (!kind) throw reconcilerErrors.unknownType(address, [...KINDS.keys()]);
+  const kind = KINDS.ofMode(mode, type);
+  if (!kind) throw reconcilerErrors.unknownType(address, KINDS.typeNames());
   if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
   for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, [meta]));
   const collect = <T>(f: () => T): T | undefined => {

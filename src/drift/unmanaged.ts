@@ -46,10 +46,8 @@ export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptio
     }),
   );
   const tenants = new Set(opts.tenantIds);
-  // The platform lists no tenant's settings: those looked for are the names the stack manages
-  // anywhere (a name managed on one tenant and set by hand on another is found), and those asked for.
-  const settingNames = [...opts.recorded.filter((o) => o.type === 'tenantform_tenant_setting').map((o) => String(o.attributes.name)), ...(opts.settingNames ?? [])];
-  const discovery = tenants.size === 0 ? null : await discover(client, await stackRootTenant(client, opts.tenantIds), { settingNames });
+  const discovery =
+    tenants.size === 0 ? null : await discover(client, await stackRootTenant(client, opts.tenantIds), { settingNames: opts.settingNames, recorded: opts.recorded });
   const tenantById = new Map((discovery?.tenants ?? []).map((t) => [t.id, t]));
   let managed = 0;
   const unmanaged: UnmanagedObject[] = [];
@@ -77,11 +75,10 @@ function coverageOf(managed: number, unmanaged: number): Coverage {
 }
 
 /**
- * The tenant an object belongs to and the words naming it there. A sub-tenant is discovered as
- * itself; it belongs to its parent, so a child of a managed tenant counts as that tenant's object.
+ * The tenant an object belongs to and the words naming it there. An object listed under another
+ * tenant than its owner (a sub-tenant, which belongs to its parent) is named by that tenant too.
  */
 function placeOf(o: Discovered, tenantById: ReadonlyMap<string, TenantInfo>): { owner: TenantInfo | undefined; label: string } {
-  if (o.kind.type !== 'tenantform_tenant') return { owner: o.tenant, label: o.label.join(' ') };
-  const parent = o.tenant.parentId === null ? undefined : tenantById.get(o.tenant.parentId);
-  return { owner: parent, label: `tenant ${o.tenant.name}` };
+  if (o.ownerTenantId === undefined) return { owner: o.tenant, label: o.label.join(' ') };
+  return { owner: tenantById.get(o.ownerTenantId), label: `${o.label.join(' ')} ${o.tenant.name}` };
 }

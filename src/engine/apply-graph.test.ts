@@ -1,4 +1,4 @@
-import { applyGraph, BATCH_NODE } from './apply-graph';
+import { applyGraph, batchNode } from './apply-graph';
 import type { PlannedChange } from './model';
 import { changeAt } from './testing';
 import type { RecordedObject } from '../state/state';
@@ -9,6 +9,7 @@ const recorded = (address: string, dependencies: string[]): RecordedObject => {
   return { address, mode: 'managed', type, name, schemaVersion: 0, attributes: { id: name }, dependencies, provider: 'tenantform', sensitive: [] };
 };
 const changesOf = (...cs: PlannedChange[]) => new Map(cs.map((c) => [c.address, c]));
+const writesInBatch = (type: string) => type === 'tenantform_agent_update_settings';
 const asObject = (nodes: Map<string, Set<string>>) => Object.fromEntries([...nodes].map(([a, ds]) => [a, [...ds].sort()]));
 
 describe('the graph an apply runs', () => {
@@ -28,6 +29,7 @@ describe('the graph an apply runs', () => {
         recorded('tenantform_user.kept', ['tenantform_tenant.parent']),
       ],
       knownData: {},
+      writesInBatch,
     });
     expect(asObject(nodes)).toEqual({
       'tenantform_tenant.parent': ['tenantform_user.admin', 'tenantform_user.many[0]'],
@@ -47,6 +49,7 @@ describe('the graph an apply runs', () => {
       ]),
       recorded: [],
       knownData: { 'data.tenantform_application.backup': {} },
+      writesInBatch,
     });
     expect(asObject(nodes)).toEqual({
       'tenantform_tenant.t': ['data.tenantform_tenant.root'],
@@ -64,7 +67,8 @@ describe('the graph an apply runs', () => {
       ]),
       recorded: [],
       knownData: {},
+      writesInBatch,
     });
-    expect(asObject(nodes)).toEqual({ [BATCH_NODE]: ['tenantform_tenant.t'], 'tenantform_tenant.t': [] });
+    expect(asObject(nodes)).toEqual({ [batchNode('tenantform_agent_update_settings')]: ['tenantform_tenant.t'], 'tenantform_tenant.t': [] });
   });
 });

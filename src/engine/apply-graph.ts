@@ -6,11 +6,20 @@ import type { RecordedObject } from '../state/state';
 
 /**
  * What an apply runs, as a dependency graph: the plan's changes, the data sources known only
- * now, and the agent update settings to create or update as one batch (one request).
+ * now, and, for each kind that writes in batches, its creates and updates as one node (one request).
  */
 
-export const BATCHED_TYPE = 'tenantform_agent_update_settings';
-export const BATCH_NODE = `batch:${BATCHED_TYPE}`;
+const BATCH_PREFIX = 'batch:';
+
+/** The node that writes the batched creates and updates of a kind. */
+export function batchNode(type: string): string {
+  return `${BATCH_PREFIX}${type}`;
+}
+
+/** The kind whose batched writes the node runs; undefined for the node of one address. */
+export function batchedType(node: string): string | undefined {
+  return node.startsWith(BATCH_PREFIX) ? node.slice(BATCH_PREFIX.length) : undefined;
+}
 
 export interface ApplyGraphRequest {
   readonly changes: ReadonlyMap<string, PlannedChange>;
@@ -20,6 +29,8 @@ export interface ApplyGraphRequest {
   readonly recorded: readonly RecordedObject[];
   /** Data sources whose values the plan already has. */
   readonly knownData: Readonly<Record<string, unknown>>;
+  /** Whether the kind of this type writes its creates and updates in one request. */
+  readonly writesInBatch: (type: string) => boolean;
 }
 
 export function applyGraph(req: ApplyGraphRequest): Map<string, Set<string>> {
@@ -37,12 +48,13 @@ export function applyGraph(req: ApplyGraphRequest): Map<string, Set<string>> {
       nodes.set(address, new Set([...(req.configDeps.get(address) ?? [])].filter((d) => inGraph.has(d))));
     }
   }
-  return withBatch(nodes, batchMembers(req.changes));
+  const batchedTypes = new Set([...req.changes.values()].map((c) => c.type).filter(req.writesInBatch));
+  return [...batchedTypes].reduce((graph, type) => withBatch(graph, type, batchMembers(req.changes, type)), nodes);
 }
 
-/** The agent update settings the batch creates or updates. */
-export function batchMembers(changes: ReadonlyMap<string, PlannedChange>): string[] {
-  return [...changes.values()].filter((c) => c.type === BATCHED_TYPE && (c.action === 'create' || c.action === 'update')).map((c) => c.address);
+/** The objects of a kind that its batch creates or updates. */
+export function batchMembers(changes: ReadonlyMap<string, PlannedChange>, type: string): string[] {
+  return [...changes.values()].filter((c) => c.type === type && (c.action === 'create' || c.action === 'update')).map((c) => c.address);
 }
 
 /** For each block, the recorded objects that depend on it, found in one pass over the state. */
@@ -59,11 +71,11 @@ function recordedDependents(recorded: readonly RecordedObject[]): Map<string, st
 }
 
 /** Merges the batched addresses into one node, unless that would make a cycle. */
-function withBatch(nodes: Map<string, Set<string>>, members: string[]): Map<string, Set<string>> {
+function withBatch(nodes: Map<string, Set<string>>, type: string, members: string[]): Map<string, Set<string>> {
   if (members.length < 2) return nodes;
   const merged = new Map<string, Set<string>>();
   const batched = new Set(members);
-  const rename = (a: string) => (batched.has(a) ? BATCH_NODE : a);
+  const rename = (a: string) => (batched.has(a) ? batchNode(type) : a);
   for (const [a, ds] of nodes) {
     const target = rename(a);
     const set = merged.get(target) ?? new Set<string>();

@@ -1,7 +1,6 @@
 import type { Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import type { DataSourceKind, ResourceKind, State } from '../resources/declaration';
-import { putAgentUpdateSettingsBatch } from '../resources/kinds/agent-update-settings';
 import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
 import { recheckUnversioned } from '../resources/unversioned';
@@ -10,7 +9,7 @@ import { containsUnknown, normalize, preserveJsonText } from '../resources/value
 import { CreateGate, heldIdentities } from './adoption';
 import { dependencies, type Configuration } from '../config/config';
 import { createOrAdopt, type PendingCreateResult } from './create-pending';
-import { applyGraph, batchMembers, BATCH_NODE, BATCHED_TYPE } from './apply-graph';
+import { applyGraph, batchedType, batchMembers } from './apply-graph';
 import { runInOrder } from '../graph/graph';
 import type { Plan, PlannedChange } from './model';
 import type { Progress, Step } from './progress';
@@ -123,7 +122,13 @@ class ApplyRun {
 
   async execute(journal: StateJournal): Promise<ApplyResult> {
     this.journal = journal;
-    const nodes = applyGraph({ changes: this.changes, configDeps: this.configDeps, recorded: this.opts.state.objects(), knownData: this.opts.data });
+    const nodes = applyGraph({
+      changes: this.changes,
+      configDeps: this.configDeps,
+      recorded: this.opts.state.objects(),
+      knownData: this.opts.data,
+      writesInBatch: (type) => this.opts.kindOf(type)?.writeBatch !== undefined,
+    });
     const { failed, skipped } = await runInOrder(nodes, this.opts.parallelism, (node) => this.run(node));
     for (const node of skipped) {
       for (const address of this.membersOf(node)) {
@@ -142,7 +147,8 @@ class ApplyRun {
   }
 
   private membersOf(node: string): string[] {
-    return node === BATCH_NODE ? batchMembers(this.changes) : [node];
+    const type = batchedType(node);
+    return type === undefined ? [node] : batchMembers(this.changes, type);
   }
 
   /** Arguments given a sensitive value (not those the kind declares sensitive, which Terraform knows from the schema). */
@@ -157,7 +163,8 @@ class ApplyRun {
   }
 
   private async run(node: string): Promise<boolean> {
-    if (node === BATCH_NODE) return this.runBatch(this.membersOf(node).map((a) => this.changes.get(a)!));
+    const type = batchedType(node);
+    if (type !== undefined) return this.runBatch(this.opts.kindOf(type)!, this.membersOf(node).map((a) => this.changes.get(a)!));
     const change = this.changes.get(node);
     if (!change) return this.readLateData(node);
     switch (change.action) {
@@ -289,19 +296,19 @@ class ApplyRun {
     return true;
   }
 
-  /** Agent update settings of several targets, sent in one request per data center. */
-  private async runBatch(changes: PlannedChange[]): Promise<boolean> {
+  /** Objects of a kind that writes in batches, sent in one request per data center. */
+  private async runBatch(kind: ResourceKind, changes: PlannedChange[]): Promise<boolean> {
     const byProvider = new Map<string, PlannedChange[]>();
     for (const c of changes) {
       const provider = this.opts.clients.providerOf(c.address);
       byProvider.set(provider, [...(byProvider.get(provider) ?? []), c]);
     }
-    const results = await Promise.all([...byProvider.values()].map((group) => this.runOneBatch(group)));
+    const results = await Promise.all([...byProvider.values()].map((group) => this.runOneBatch(kind, group)));
     return results.every(Boolean);
   }
 
-  private async runOneBatch(changes: PlannedChange[]): Promise<boolean> {
-    const kind = this.opts.kindOf(BATCHED_TYPE)!;
+  private async runOneBatch(kind: ResourceKind, changes: PlannedChange[]): Promise<boolean> {
+    const batch = kind.writeBatch!;
     const steps = changes.map((c) => this.opts.progress.start(c.address, c.action === 'create' ? 'create' : 'update', c.before));
     const finals = changes.map((c) => this.finalPlanned(c, c.before));
     const problems = finals.flatMap((f) => (Array.isArray(f) ? f : []));
@@ -315,7 +322,7 @@ class ApplyRun {
     const refused = rechecked.flatMap((r) => r.diagnostics);
     if (refused.length > 0) return this.failAll(steps, refused);
     const planned = rechecked.map((r) => r.value!);
-    const r = await runOperation(changes.map((c) => c.address).join(', '), 'sending agent update settings', () => putAgentUpdateSettingsBatch(this.opts.clients.ctx(changes[0].address), planned));
+    const r = await runOperation(changes.map((c) => c.address).join(', '), batch.doing, () => batch.write(this.opts.clients.ctx(changes[0].address), planned));
     if (!r.value) return this.failAll(steps, r.diagnostics);
     for (const [i, c] of changes.entries()) {
       const value = preserveJsonText(kind.attributes, planned[i], normalize(kind.attributes, r.value[i]));

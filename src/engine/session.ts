@@ -2,9 +2,7 @@ import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import { faultErrors, reconcilerErrors } from '../errors';
-import type { ResourceKind } from '../resources/declaration';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
-import { ALL_KINDS } from '../resources/registry.generated';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
 import { readRemoteStateTexts } from '../config/remote-state';
 import { ProviderClients } from './clients';
@@ -100,12 +98,6 @@ function retryTimeoutSetting(configured: unknown, fromEnv: string | undefined): 
   const n = parseRetryTimeout(fromEnv);
   if (n === undefined) throw faultErrors.invalidRetryTimeout(RETRY_TIMEOUT_ENV, fromEnv);
   return n;
-}
-
-const RESOURCE_KINDS = new Map(ALL_KINDS.filter((k): k is ResourceKind => k.kind === 'resource').map((k) => [k.type, k]));
-
-export function resourceKind(type: string): ResourceKind | undefined {
-  return RESOURCE_KINDS.get(type);
 }
 
 /** `--lock` and `--lock-timeout`, as Terraform's `-lock` and `-lock-timeout`. */

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { PlatformClient } from '../api';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { importResource } from '../resources/operations';
-import { ALL_KINDS } from '../resources/registry.generated';
+import { resourceKind } from '../resources/registry';
 import type { ResourceKind } from '../resources/declaration';
 import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type TenantExport } from '.';
 import { resourceName, slug, uniqueNames } from './names';
@@ -211,7 +211,7 @@ describe('tenantform export against the emulator', () => {
     for (const r of state.resources) {
       expect(r.provider).toBe('provider["registry.terraform.io/tenantform/tenantform"]');
       const o = exp.objects.find((x) => x.address === `${r.type}.${r.name}`);
-      const kind = ALL_KINDS.find((k) => k.type === r.type && k.kind === 'resource') as ResourceKind;
+      const kind = resourceKind(r.type)!;
       const imported = await importResource({ kind, address: o!.address, ctx: { client }, id: o!.importId });
       expect(r.instances[0].attributes).toEqual(imported.value);
       expect(kind.identity(r.instances[0].attributes)).toBe(o!.importId);

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics';
 import type { ResourceKind, State } from '../resources/declaration';
 import { importResource } from '../resources/operations';
 import { configOf } from './config';
-import { discover, mapLimit, type TenantInfo } from './discover';
+import { discover, mapLimit, type Discovered, type TenantInfo } from './discover';
 import { resourceName, slug, uniqueNames } from './names';
 
 export { renderTypescript } from './typescript';
@@ -63,12 +63,15 @@ export async function exportTenant(client: PlatformClient, opts: ExportOptions):
   );
 
   const objects: ExportedObject[] = [];
+  const needs = new Map<string, Discovered['needs']>();
   const diagnostics: Diagnostic[] = [];
   found.objects.forEach((o, i) => {
     const address = addresses[i];
     const result = read[i];
     if (result.value) {
-      objects.push({ ...o, name: names[i], address, state: result.value, config: configOf(o.kind.attributes, result.value), dependsOn: [] });
+      const { kind, importId, tenant } = o;
+      objects.push({ kind, name: names[i], address, importId, tenant, state: result.value, config: configOf(kind.attributes, result.value), dependsOn: [] });
+      needs.set(address, o.needs);
     } else {
       for (const d of result.diagnostics) {
         // An object deleted between listing and reading is only left out; any other failure is an error.
@@ -84,7 +87,7 @@ export async function exportTenant(client: PlatformClient, opts: ExportOptions):
 
   return {
     root: found.root,
-    objects: withDependencies(objects, found.tenants),
+    objects: withDependencies(objects, needs),
     stack: opts.stack ?? slug(found.root.name).replace(/_/g, '-'),
     tenants: found.tenants,
     applications: found.applications,
@@ -93,23 +96,14 @@ export async function exportTenant(client: PlatformClient, opts: ExportOptions):
 }
 
 /**
- * Orders what the platform requires: an application is turned on for a parent before its
- * children, and for a tenant before the tenant's own settings of that application. Ids are
- * literals in the export, so without `depends_on` nothing would say so.
+ * Orders what the platform requires, as the kinds list it (e.g. an application turned on for a
+ * tenant before the tenant's own settings of it). Ids are literals in the export, so without
+ * `depends_on` nothing would say so.
  */
-function withDependencies(objects: ExportedObject[], tenants: readonly TenantInfo[]): ExportedObject[] {
-  const parentOf = new Map(tenants.map((t) => [t.id, t.parentId]));
-  const bindings = new Map<string, string>();
-  for (const o of objects) if (o.kind.type === 'tenantform_application_binding') bindings.set(bindingKey(o.state.application_id, o.state.tenant_id), o.address);
+function withDependencies(objects: ExportedObject[], needs: ReadonlyMap<string, Discovered['needs']>): ExportedObject[] {
+  const addressOf = new Map(objects.map((o) => [`${o.kind.type} ${o.importId}`, o.address]));
   return objects.map((o) => {
-    const { application_id: appId, tenant_id: tenantId } = o.state;
-    let needed: string | undefined;
-    if (o.kind.type === 'tenantform_application_binding') needed = bindings.get(bindingKey(appId, parentOf.get(String(tenantId))));
-    else if (o.kind.type === 'tenantform_tenant_setting') needed = bindings.get(bindingKey(appId, tenantId));
-    return needed ? { ...o, dependsOn: [needed] } : o;
+    const needed = (needs.get(o.address) ?? []).flatMap((n) => addressOf.get(`${n.type} ${n.importId}`) ?? []);
+    return needed.length > 0 ? { ...o, dependsOn: needed } : o;
   });
-}
-
-function bindingKey(applicationId: unknown, tenantId: unknown): string {
-  return `${String(applicationId)}/${String(tenantId)}`;
 }

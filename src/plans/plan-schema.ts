@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALL_KINDS } from '../resources/registry.generated';
+import { KINDS } from '../resources/registry';
 import { documentProblem, quoted } from '../state/file-schema';
 
 /**
@@ -8,7 +8,6 @@ import { documentProblem, quoted } from '../state/file-schema';
  * action, a type this version does not know.
  */
 const ACTIONS = ['create', 'update', 'replace', 'delete', 'no-op'] as const;
-const KNOWN_TYPES = new Set(ALL_KINDS.map((k) => `${k.kind === 'data' ? 'data.' : ''}${k.type}`));
 
 const object = z.record(z.string(), z.unknown());
 const objectOrNull = z.union([object, z.null()], { error: (i) => `expected an object or null, found ${quoted(i.input)}` });
@@ -31,7 +30,7 @@ const change = z
   })
   .superRefine((c, ctx) => {
     const at = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    if (!KNOWN_TYPES.has(`${c.mode === 'data' ? 'data.' : ''}${c.type}`)) at(['type'], `${quoted(c.type)} is not a ${c.mode === 'data' ? 'data source' : 'resource'} type this version of tenantform knows`);
+    if (!KINDS.ofMode(c.mode, c.type)) at(['type'], `${quoted(c.type)} is not a ${c.mode === 'data' ? 'data source' : 'resource'} type this version of tenantform knows`);
     if (c.address !== `${c.mode === 'data' ? 'data.' : ''}${c.type}.${c.name}`) at(['address'], `${quoted(c.address)} does not match its mode, type and name`);
     const needsBefore = c.action !== 'create';
     const needsAfter = c.action !== 'delete';

@@ -9,7 +9,7 @@ import { parseConfiguration } from '../config/config';
 import type { Plan, PlannedChange } from '../engine/model';
 import { assertPlanFresh, loadPlan, savePlan } from './planfile';
 import { seenOf } from '../engine/planner';
-import { resourceKind } from '../engine/session';
+import { resourceKind } from '../resources/registry';
 import { StateStore } from '../state/state';
 import { ProviderClients } from '../engine/clients';
 import { changeAt } from '../engine/testing';

@@ -36,7 +36,7 @@ async function run(): Promise<void> {
       const { TenantformProvider } = require('./server') as typeof import('./server');
       provider = new TenantformProvider({
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        kinds: () => (require('../resources/registry.generated') as typeof import('../resources/registry.generated')).ALL_KINDS,
+        kinds: () => (require('../resources/registry') as typeof import('../resources/registry')).KINDS,
         log,
       });
       provider.kinds();

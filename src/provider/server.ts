@@ -7,7 +7,8 @@ import type { PlatformClient } from '../api';
 import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { problemToDiagnostic } from '../diagnostics';
-import { versionAttribute, type AnyKind, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
+import { versionAttribute, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
+import type { KindRegistry } from '../resources/registry';
 import type { OperationResult } from '../resources/operations';
 import {
   createResource,
@@ -88,7 +89,7 @@ const PROVIDER_DESCRIPTION =
 
 export interface ProviderOptions {
   /** The resource kinds and data sources served; loaded on first use when a function. */
-  readonly kinds: ReadonlyArray<AnyKind> | (() => ReadonlyArray<AnyKind>);
+  readonly kinds: KindRegistry | (() => KindRegistry);
   readonly env?: NodeJS.ProcessEnv;
   /** Makes the platform client; the default loads src/api only when the provider is configured. */
   readonly createClient?: (opts: { baseUrl: string; clientId: string; clientSecret: string; retry?: { maxElapsedMs: number } }) => PlatformClient;
@@ -96,7 +97,7 @@ export interface ProviderOptions {
 }
 
 export class TenantformProvider {
-  #kinds?: Map<string, AnyKind>;
+  #kinds?: KindRegistry;
   #schemaResponse?: Response;
   #client?: PlatformClient;
   #stop = new AbortController();
@@ -110,12 +111,8 @@ export class TenantformProvider {
   }
 
   /** Loads the kinds now (the entry point does it right after the handshake line). */
-  kinds(): Map<string, AnyKind> {
-    if (!this.#kinds) {
-      const list = typeof this.#opts.kinds === 'function' ? this.#opts.kinds() : this.#opts.kinds;
-      // A resource and a data source may share a type name (tenantform_tenant): data sources are keyed `data.<type>`.
-      this.#kinds = new Map(list.map((k) => [`${k.kind === 'data' ? 'data.' : ''}${k.type}`, k]));
-    }
+  kinds(): KindRegistry {
+    this.#kinds ??= typeof this.#opts.kinds === 'function' ? this.#opts.kinds() : this.#opts.kinds;
     return this.#kinds;
   }
 
@@ -160,12 +157,11 @@ export class TenantformProvider {
   }
 
   getMetadata(): Response {
-    const all = [...this.kinds().values()];
     return {
       server_capabilities: SERVER_CAPABILITIES,
       diagnostics: [],
-      resources: all.filter((k) => k.kind === 'resource').map((k) => ({ type_name: k.type })),
-      data_sources: all.filter((k) => k.kind === 'data').map((k) => ({ type_name: k.type })),
+      resources: this.kinds().resources.map((k) => ({ type_name: k.type })),
+      data_sources: this.kinds().dataSources.map((k) => ({ type_name: k.type })),
       functions: [],
       ephemeral_resources: [],
     };
@@ -175,7 +171,7 @@ export class TenantformProvider {
     if (!this.#schemaResponse) {
       const resourceSchemas: Record<string, Response> = {};
       const dataSourceSchemas: Record<string, Response> = {};
-      for (const kind of this.kinds().values()) {
+      for (const kind of this.kinds().all) {
         const s = terraformSchema(kind);
         (kind.kind === 'resource' ? resourceSchemas : dataSourceSchemas)[kind.type] = wireSchema(s.version, s.description, s.attributes);
       }
@@ -411,17 +407,15 @@ export class TenantformProvider {
   }
 
   #resource(typeName: unknown): ResourceKind | undefined {
-    const kind = this.kinds().get(String(typeName));
-    return kind?.kind === 'resource' ? kind : undefined;
+    return this.kinds().resource(String(typeName));
   }
 
   #dataSource(typeName: unknown): DataSourceKind | undefined {
-    const kind = this.kinds().get(`data.${String(typeName)}`);
-    return kind?.kind === 'data' ? kind : undefined;
+    return this.kinds().dataSource(String(typeName));
   }
 
   #unknownType(typeName: unknown, expected: 'resource' | 'data'): Response {
-    const known = [...this.kinds().values()].filter((k) => k.kind === expected).map((k) => k.type);
+    const known = (expected === 'data' ? this.kinds().dataSources : this.kinds().resources).map((k) => k.type);
     return diagnostics([
       error(
         `Unknown ${expected === 'data' ? 'data source' : 'resource type'} "${String(typeName)}"`,

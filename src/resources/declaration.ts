@@ -1,6 +1,7 @@
 import type { PlatformClient } from '../api';
 import type { AttributePath } from '../diagnostics';
 import { attributeList, type Attributes } from './attributes';
+import type { Discover } from './discovery';
 
 /**
  * A resource's attributes as Terraform stores them: snake_case keys, every attribute of
@@ -100,6 +101,14 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   batchKey?(state: State): string;
   /** At most this many objects per `readMany` request. */
   readonly batchSize?: number;
+  /**
+   * Creates and updates of several objects made in one request (the platform takes a list): an
+   * apply sends the kind's creates and updates together, one request per data center, when the
+   * dependency order allows it.
+   */
+  readonly writeBatch?: WriteBatch;
+  /** Lists the kind's live objects in a tenant: what an export declares and unmanaged drift counts. */
+  readonly discover?: Discover;
   create(ctx: OperationContext, planned: State): Promise<State>;
   update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
   delete(ctx: OperationContext, prior: State): Promise<void>;
@@ -111,6 +120,13 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   upgradeState?(fromVersion: number, raw: State): State;
   /** Why the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
   notInEffect?(live: State): { readonly detail: string; readonly path: AttributePath } | undefined;
+}
+
+export interface WriteBatch {
+  /** What the request does, for its error messages, e.g. `sending agent update settings`. */
+  readonly doing: string;
+  /** Writes the planned objects in one request; their new states, in the order given. */
+  write(ctx: OperationContext, planned: readonly State[]): Promise<State[]>;
 }
 
 export interface DataSourceKind<As extends Attributes = Attributes> extends KindBase<As> {

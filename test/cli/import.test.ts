@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resourceKind } from '../../src/engine/session';
+import { resourceKind } from '../../src/resources/registry';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
 
 /** One object of each kind. */

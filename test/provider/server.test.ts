@@ -7,7 +7,7 @@ import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
 import { TenantformProvider } from '../../src/provider/server';
 import { decodeMsgpack } from '../../src/provider/values';
-import { ALL_KINDS } from '../../src/resources/registry.generated';
+import { KINDS } from '../../src/resources/registry';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
  
@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   provider = new TenantformProvider({
-    kinds: ALL_KINDS,
+    kinds: KINDS,
     env: { TENANTFORM_BASE_URL: emulator.url, TENANTFORM_CLIENT_ID: emulator.clientId, TENANTFORM_CLIENT_SECRET: emulator.clientSecret },
   });
   rpc = provider.handlers();
@@ -139,7 +139,7 @@ test('data sources read through the configured client', async () => {
 });
 
 test('ConfigureProvider refuses plain http to another host, naming base_url, before any request', async () => {
-  const other = new TenantformProvider({ kinds: ALL_KINDS, env: { TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 'secret' } });
+  const other = new TenantformProvider({ kinds: KINDS, env: { TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 'secret' } });
   try {
     const r = await other.handlers().ConfigureProvider({ config: msgpack({ base_url: 'http://platform.example.com', client_id: null, client_secret: null }) });
     expect(r.diagnostics).toEqual([expect.objectContaining({ summary: 'Invalid base_url', detail: expect.stringContaining('would send the client secret and tokens in clear') })]);

@@ -7,10 +7,11 @@ import { assertPlanFresh, loadPlan } from '../../plans/planfile';
 import type { PlanResult } from '../../engine/planner';
 import { Progress } from '../../engine/progress';
 import { renderText, shouldColor } from '../views/text';
-import { resourceKind, withLockedState } from '../../engine/session';
+import { withLockedState } from '../../engine/session';
+import { resourceKind } from '../../resources/registry';
 import { redactSecrets } from '../redact';
-import { stateLockFlags } from './lock-flags';
-import { makePlan, planChangesSomething, openSynthesizedWorkspace, printDiagnostics, workspaceFlags, type WorkspaceArgs } from './plan';
+import { makePlan, planChangesSomething } from './plan';
+import { openSynthesizedWorkspace, printDiagnostics, stateLockFlags, workspaceFlags, type WorkspaceArgs } from './shared';
 
 export interface ApproveArgs extends WorkspaceArgs {
   'auto-approve': boolean;

@@ -11,16 +11,14 @@ import { findUnmanaged, mergeUnmanaged } from '../../drift/unmanaged';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeHolder } from '../../backends/lock-info';
-import { platformClient, resourceKind, withUnlockedState } from '../../engine/session';
+import { platformClient, withUnlockedState } from '../../engine/session';
+import { resourceKind } from '../../resources/registry';
 import { checkPlatform } from '../../engine/preflight';
 import { withReadProgress } from '../read-progress';
 import { redactSecrets } from '../redact';
-import { openSynthesizedWorkspace, printDiagnostics, SYNTH_OPTION } from './plan';
+import { openSynthesizedWorkspace, printDiagnostics, stateFlags, SYNTH_OPTION, type StateArgs } from './shared';
 
-interface DriftArgs {
-  stack?: string;
-  config?: string;
-  state?: string;
+interface DriftArgs extends StateArgs {
   parallelism: number;
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
@@ -35,7 +33,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
   command: 'drift',
   describe: 'Report what changed on the platform since the last apply (reads only; exit 0 in sync, 2 drift, 1 error)',
   builder: (y) =>
-    y
+    stateFlags(y)
       .usage(
         'tenantform drift [options]\n\n' +
           'Reads every object recorded in the state and compares it with the values recorded at the last apply.\n' +
@@ -50,9 +48,6 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           'warning says when an operation held the lock meanwhile.\n\n' +
           'Exit codes: 0 in sync, 2 drift found, 1 error (also when the platform cannot be reached).',
       )
-      .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
-      .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
-      .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
       .option('synth', SYNTH_OPTION)

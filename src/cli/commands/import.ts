@@ -1,27 +1,23 @@
 import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
 import { importObject } from '../../engine/import';
-import { resourceKind, withLockedState } from '../../engine/session';
-import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
-import { ALL_KINDS } from '../../resources/registry.generated';
-import { printDiagnostics, workspaceOrProblems } from './plan';
+import { withLockedState } from '../../engine/session';
+import { KINDS, resourceKind } from '../../resources/registry';
+import { lockFlags, printDiagnostics, stateFlags, stateLockFlags, workspaceOrProblems, type LockArgs, type StateArgs } from './shared';
 
-interface ImportArgs extends LockArgs {
+interface ImportArgs extends LockArgs, StateArgs {
   address: string;
   id: string;
-  stack?: string;
-  config?: string;
-  state?: string;
   parallelism: number;
 }
 
-const FORMATS = ALL_KINDS.flatMap((k) => (k.kind === 'resource' ? [`  ${k.type}: ${k.importId.format.replace(/`/g, '')}`] : [])).join('\n');
+const FORMATS = KINDS.resources.map((k) => `  ${k.type}: ${k.importId.format.replace(/`/g, '')}`).join('\n');
 
 export const importCommand: CommandModule<object, ImportArgs> = {
   command: 'import <address> <id>',
   describe: 'Adopt an existing platform object into the state, for a resource declared in the configuration',
   builder: (y) =>
-    lockFlags(y)
+    stateFlags(lockFlags(y))
       .usage(
         'tenantform import ADDRESS ID [options]\n\n' +
           'Reads the object with this ID from the platform and records it in the state at ADDRESS, under the\n' +
@@ -32,9 +28,6 @@ export const importCommand: CommandModule<object, ImportArgs> = {
       )
       .positional('address', { type: 'string', demandOption: true, describe: 'The resource address, e.g. tenantform_infra_component.primary' })
       .positional('id', { type: 'string', demandOption: true, describe: "The object's import id (see the list above)" })
-      .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
-      .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
-      .option('state', { type: 'string', describe: 'State file (default: terraform.<stack>.tfstate beside cdktf.json)' })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' }),
   handler: async (args) => {
     const ws = await workspaceOrProblems(args);

@@ -5,8 +5,7 @@ import { stateCommandErrors } from '../../errors';
 import { withLockedBackend } from '../../engine/session';
 import { parseState, type StateStore } from '../../state/state';
 import type { StateBackend } from '../../backends/types';
-import { lockFlags, stateLockFlags, type LockArgs } from './lock-flags';
-import { backendOf, RESOURCE_ADDRESS, stateFlags, type StateArgs } from './state-args';
+import { backendOf, lockFlags, RESOURCE_ADDRESS, stateFlags, stateLockFlags, type LockArgs, type StateArgs } from './shared';
 
 /** Terraform's lock records name state subcommands this way. */
 const OPERATION = 'OperationTypeInvalid';

@@ -1,9 +1,10 @@
 import type { CommandModule } from 'yargs';
-import { resourceKind, withUnlockedState } from '../../engine/session';
+import { withUnlockedState } from '../../engine/session';
+import { resourceKind } from '../../resources/registry';
 import { serializeState, type RecordedObject } from '../../state/state';
 import { stateCommandErrors } from '../../errors';
 import { redactSecrets } from '../redact';
-import { backendOf, stateFlags, type StateArgs } from './state-args';
+import { backendOf, stateFlags, type StateArgs } from './shared';
 
 interface ListArgs extends StateArgs {
   addresses?: string[];

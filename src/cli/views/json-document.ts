@@ -1,5 +1,5 @@
 import { attributeNames, type AnyKind, type State } from '../../resources/declaration';
-import { ALL_KINDS } from '../../resources/registry.generated';
+import { KINDS } from '../../resources/registry';
 import { isUnknown } from '../../resources/values';
 import { dependencies, type Configuration, type DeclaredObject } from '../../config/config';
 import { withDependencies } from '../../graph/graph';
@@ -85,12 +85,6 @@ export interface JsonOutputChange {
   readonly after_sensitive: boolean;
 }
 
-const KINDS = new Map(ALL_KINDS.map((k) => [`${k.kind === 'data' ? 'data' : 'managed'}:${k.type}`, k as AnyKind]));
-
-function kindOf(mode: Mode, type: string): AnyKind | undefined {
-  return KINDS.get(`${mode}:${type}`);
-}
-
 /** Data sources have no schema version of their own: Terraform writes 0. */
 function schemaVersion(kind: AnyKind | undefined): number {
   return kind && 'schemaVersion' in kind ? kind.schemaVersion : 0;
@@ -108,7 +102,7 @@ function resourceValues(
   value: State,
   dependsOn: readonly string[] = [],
 ): JsonResourceValues {
-  const kind = kindOf(o.mode, o.type);
+  const kind = KINDS.ofMode(o.mode, o.type);
   const sensitive = new Set([...sensitiveNames(kind), ...(o.sensitive ?? [])]);
   return {
     address: o.address,

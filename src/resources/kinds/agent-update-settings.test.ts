@@ -4,7 +4,7 @@ import type { OperationContext, State } from '../declaration';
 import { createResource, deleteResource, importResource, readResource, updateResource } from '../operations';
 import { planResource } from '../plan';
 import { validateConfig } from '../validate';
-import kind, { putAgentUpdateSettingsBatch } from './agent-update-settings';
+import kind from './agent-update-settings';
 
 const ADDRESS = 'tenantform_agent_update_settings.test';
 const AGENT = '2f0c4a52-7a1e-4c4e-9d1a-0b6f3c1d2e3f';
@@ -213,7 +213,7 @@ describe('tenantform_agent_update_settings against the emulator', () => {
       { agent_id: null, tenant_id: initech, update_channel: 'CURRENT', automatic: true, maintenance_window: null },
     ];
     events.length = 0;
-    const states = await putAgentUpdateSettingsBatch(ctx, planned);
+    const states = await kind.writeBatch!.write(ctx, planned);
     const puts = events.filter((e) => e.method === 'PUT' && e.endpoint.endsWith('/agent_update_settings'));
     expect(puts).toHaveLength(1);
     expect(states.map((s) => s.id)).toEqual([`agent/${acmeAgents[2]}`, `tenant/${initech}`]);
@@ -223,6 +223,6 @@ describe('tenantform_agent_update_settings against the emulator', () => {
 
   it('refuses a batch naming the same target twice, before sending anything', async () => {
     const one = { agent_id: null, tenant_id: acme, update_channel: 'CURRENT', automatic: true, maintenance_window: null };
-    await expect(putAgentUpdateSettingsBatch(ctx, [one, { ...one, automatic: false }])).rejects.toThrow(`tenant/${acme}`);
+    await expect(kind.writeBatch!.write(ctx, [one, { ...one, automatic: false }])).rejects.toThrow(`tenant/${acme}`);
   });
 });

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import type { AgentUpdateSettingsItem } from '../../api';
+import type { AgentUpdateSettings, AgentUpdateSettingsItem, PlatformClient } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { attr, oneOf, UUID_PATTERN } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import { exactlyOneOf } from '../validate';
+import { canonicalJson } from '../values';
+import { DISCOVERY_CONCURRENCY, mapLimit, type TenantInfo } from '../discovery';
 
 const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
 const TIME_OF_DAY = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'Not a time of day HH:MM:SS.');
@@ -77,6 +79,13 @@ export const agentUpdateSettings = defineResource({
     },
   },
   identity: (s) => identityOf(s),
+  discover: {
+    rank: 50,
+    async list(scope, tenant) {
+      const own = await scope.once('tenants with own master agent update settings', () => tenantsWithOwnMasterSettings(scope.client, scope.tenants));
+      return own.has(tenant.id) ? [{ identity: { tenant_id: tenant.id }, label: ['agent_updates'] }] : [];
+    },
+  },
   example: {
     name: 'acme_updates',
     config: {
@@ -104,11 +113,12 @@ export const agentUpdateSettings = defineResource({
       throw err;
     }
   },
+  writeBatch: { doing: 'sending agent update settings', write: putSettings },
   async create(ctx, planned) {
-    return (await putAgentUpdateSettingsBatch(ctx, [planned]))[0];
+    return (await putSettings(ctx, [planned]))[0];
   },
   async update(ctx, _prior, planned) {
-    return (await putAgentUpdateSettingsBatch(ctx, [planned]))[0];
+    return (await putSettings(ctx, [planned]))[0];
   },
   async delete(ctx, prior) {
     const master = isMaster(prior);
@@ -121,7 +131,7 @@ export const agentUpdateSettings = defineResource({
  * Sends the settings of several targets in ONE request (`PUT /agent_update_settings` takes a
  * list) and returns their new states, in the order given.
  */
-export async function putAgentUpdateSettingsBatch(ctx: OperationContext, planned: State[]): Promise<State[]> {
+async function putSettings(ctx: OperationContext, planned: readonly State[]): Promise<State[]> {
   const items = planned.map(toItem);
   const ids = planned.map(identityOf);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -129,6 +139,52 @@ export async function putAgentUpdateSettingsBatch(ctx: OperationContext, planned
   if (items.length > 0) await ctx.client.putAgentUpdateSettings(items);
   // GAPS "PUT response": 204 without a body, so the new state is what was sent.
   return planned.map((p) => toState(p, p));
+}
+
+/**
+ * The tenants that have master settings of their OWN. The platform answers a read with the
+ * nearest ancestor's settings when a tenant has none (spec 2), carrying the requested tenant id,
+ * and says nothing about where they came from. An answer equal to the parent's resolved answer
+ * is therefore taken as inherited. Own settings identical to the parent's are skipped too: they
+ * change nothing the tenant gets today. When the parent cannot be read (outside this client's
+ * scope), the answer is kept: declaring an inherited value makes an empty plan, while leaving
+ * out an own value would lose it.
+ */
+async function tenantsWithOwnMasterSettings(client: PlatformClient, tenants: readonly TenantInfo[]): Promise<Set<string>> {
+  const root = tenants[0];
+  const parentOfRoot = root.parentId === null ? [] : [root.parentId];
+  const ids = [...parentOfRoot, ...tenants.map((t) => t.id)];
+  const answers = await mapLimit(ids, DISCOVERY_CONCURRENCY, (id) => resolvedMaster(client, id));
+  const resolved = new Map(ids.map((id, i) => [id, answers[i]]));
+  const own = new Set<string>();
+  for (const t of tenants) {
+    const mine = resolved.get(t.id);
+    if (mine === null || mine === 'unreadable' || mine === undefined) continue;
+    const parents = t.parentId === null ? null : resolved.get(t.parentId);
+    const inherited = parents !== null && parents !== undefined && parents !== 'unreadable' && sameSettings(mine, parents);
+    if (!inherited) own.add(t.id);
+  }
+  return own;
+}
+
+/** The resolved master settings; null when none apply, `unreadable` when the tenant is out of reach. */
+async function resolvedMaster(client: PlatformClient, tenantId: string): Promise<AgentUpdateSettings | null | 'unreadable'> {
+  try {
+    return await client.getAgentUpdateSettings(tenantId, { master: true });
+  } catch (err) {
+    // GAPS "GET response": 404 UNATTENDED_AGENT_UPDATE_SETTINGS_NOT_FOUND (none apply) or TENANT_NOT_FOUND.
+    if (isNotFound(err)) return (err as { code?: string }).code === 'TENANT_NOT_FOUND' ? 'unreadable' : null;
+    throw err;
+  }
+}
+
+function sameSettings(a: AgentUpdateSettings, b: AgentUpdateSettings): boolean {
+  const comparable = (s: AgentUpdateSettings) => ({
+    update_channel: s.update_channel,
+    automatic: s.automatic,
+    maintenance_window: s.maintenance_window ?? null,
+  });
+  return canonicalJson(comparable(a)) === canonicalJson(comparable(b));
 }
 
 function isMaster(s: State): boolean {

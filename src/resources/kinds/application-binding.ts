@@ -35,6 +35,21 @@ export const applicationBinding = defineResource({
     parse: (id) => splitImportId(id, ['application_id', 'tenant_id']),
   },
   identity: (s) => `${s.application_id}/${s.tenant_id}`,
+  discover: {
+    rank: 20,
+    async list(scope, tenant) {
+      // GAPS "Enabling under a parent that lacks the application": the platform root has every
+      // application implicitly, so its bindings are not something a configuration can manage.
+      const parentId = tenant.parentId;
+      if (parentId === null) return [];
+      return (await scope.applicationsOf(tenant)).map((appId) => ({
+        identity: { application_id: appId, tenant_id: tenant.id },
+        label: [scope.applicationLabel(appId)],
+        // An application is turned on for a parent before its children.
+        needs: [{ type: 'tenantform_application_binding', importId: `${appId}/${parentId}` }],
+      }));
+    },
+  },
   example: {
     name: 'acme_backup',
     config: {

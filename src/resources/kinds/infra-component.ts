@@ -76,6 +76,19 @@ export const infraComponent = defineResource({
         : { code: 'invalid_import_id', path: [], expected: 'a component id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
   },
   identity: (s) => String(s.id),
+  discover: {
+    rank: 40,
+    async list(scope, tenant) {
+      // The components at the tenant's locations. Those of other owners, those the platform owns,
+      // or that this client sees only in part, cannot be managed by this tenant's configuration.
+      const ids = await scope.client.listTenantInfra(tenant.id);
+      const components = ids.length > 0 ? await scope.client.getInfra(ids) : [];
+      return components
+        .filter((c) => c.owner_tenant_id === tenant.id && c.platform_owned !== true && c.readonly !== true)
+        .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+        .map((c) => ({ identity: { id: c.id }, label: [c.name] }));
+    },
+  },
   example: {
     name: 'primary',
     config: {

@@ -71,6 +71,18 @@ export const offeringItems = defineResource({
     parse: (id) => splitImportId(id, ['tenant_id', 'application_id']),
   },
   identity: (s) => `${s.tenant_id}/${s.application_id}`,
+  discover: {
+    rank: 70,
+    async list(scope, tenant) {
+      // Offering items that are on, one resource per application (the platform root has every item implicitly).
+      if (tenant.parentId === null) return [];
+      const items = await scope.client.listOfferingItems(tenant.id, { edition: '*' });
+      const appsOn = [...new Set(items.filter((i) => i.status === 1 && scope.applications.has(i.application_id)).map((i) => i.application_id))];
+      return appsOn
+        .sort((a, b) => scope.applicationLabel(a).localeCompare(scope.applicationLabel(b)))
+        .map((appId) => ({ identity: { tenant_id: tenant.id, application_id: appId }, label: [scope.applicationLabel(appId), 'offering_items'] }));
+    },
+  },
   example: {
     name: 'contoso_backup',
     config: {

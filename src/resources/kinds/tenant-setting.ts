@@ -6,6 +6,8 @@ import { isConflict, isNotFound } from '../../api/errors';
 import { TenantformError } from '../../errors';
 import { splitImportId } from '../import-id';
 import { parseJson } from '../values';
+import { DISCOVERY_CONCURRENCY, mapLimit } from '../discovery';
+import { applicationBinding } from './application-binding';
 
 export const tenantSetting = defineResource({
   type: 'tenantform_tenant_setting',
@@ -70,6 +72,33 @@ export const tenantSetting = defineResource({
     parse: (id) => splitImportId(id, ['application_id', 'tenant_id', 'name']),
   },
   identity: (s) => `${s.application_id}/${s.tenant_id}/${s.name}`,
+  discover: {
+    rank: 30,
+    async list(scope, tenant) {
+      // The platform lists no tenant's settings: the names looked for are those asked for and those
+      // the state records anywhere (a name managed on one tenant and set by hand on another is found).
+      const recorded = scope.recorded('tenantform_tenant_setting').map((s) => String(s.name));
+      const names = [...new Set([...scope.settingNames, ...recorded])].sort();
+      const probes = (await scope.applicationsOf(tenant)).flatMap((appId) => names.map((name) => ({ appId, name })));
+      // One read per application and setting name, side by side: `own` is null for an inherited value.
+      const settings = await mapLimit(probes, DISCOVERY_CONCURRENCY, async ({ appId, name }) => {
+        try {
+          return await scope.client.getSetting(appId, tenant.id, name);
+        } catch (err) {
+          if (isNotFound(err)) return null;
+          throw err;
+        }
+      });
+      return probes
+        .filter((_, i) => settings[i]?.own != null)
+        .map(({ appId, name }) => ({
+          identity: { application_id: appId, tenant_id: tenant.id, name },
+          label: [scope.applicationLabel(appId), name],
+          // The application is turned on for the tenant before its settings.
+          needs: [{ type: applicationBinding.type, importId: applicationBinding.identity({ application_id: appId, tenant_id: tenant.id }) }],
+        }));
+    },
+  },
   example: {
     name: 'acme_retention',
     config: {

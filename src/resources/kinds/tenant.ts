@@ -119,6 +119,12 @@ export const tenant = defineResource({
   ],
   importId: uuidImportId('tenant'),
   identity: (s) => String(s.id),
+  discover: {
+    rank: 10,
+    // The tenant an export starts from is a given, not one of its objects; a sub-tenant belongs to its parent's configuration.
+    list: async (scope, tenant) =>
+      tenant.parentId === null || tenant.id === scope.rootTenantId ? [] : [{ identity: { id: tenant.id }, label: ['tenant'], ownerTenantId: tenant.parentId }],
+  },
   example: {
     name: 'contoso',
     config: {

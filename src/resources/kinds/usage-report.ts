@@ -7,6 +7,7 @@ import { isNotFound } from '../../api/errors';
 import { TenantformError } from '../../errors';
 import { Unknown, valueEqual } from '../values';
 import { deleteVersioned, updateVersioned, type VersionedObject } from '../versioned';
+import { DISCOVERY_CONCURRENCY, mapLimit } from '../discovery';
 
 // GAPS "Report enumerations".
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'] as const;
@@ -91,6 +92,17 @@ export const usageReport = defineResource({
         : { code: 'invalid_import_id', path: [], expected: 'a report id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
   },
   identity: (s) => String(s.id),
+  discover: {
+    rank: 60,
+    async list(scope, tenant) {
+      // GAPS "Usage report configuration: list for a tenant".
+      const ids = await scope.client.listTenantReports(tenant.id);
+      const reports = await mapLimit(ids, DISCOVERY_CONCURRENCY, (id) => scope.client.getReport(id));
+      return reports
+        .sort((a, b) => reportLabel(a).localeCompare(reportLabel(b)) || a.id.localeCompare(b.id))
+        .map((r) => ({ identity: { id: r.id }, label: [reportLabel(r)] }));
+    },
+  },
   example: {
     name: 'acme_monthly',
     config: {
@@ -178,6 +190,11 @@ function changedPaths(prior: State, planned: State): AttributePath[] {
 }
 
 /** The configuration as the platform takes it: members left out rather than null. */
+/** Words naming a report within its tenant, e.g. `monthly usage`. */
+function reportLabel(r: Report): string {
+  return `${r.schedule.type} ${r.parameters.kind}`;
+}
+
 function toBody(s: State): ReportBody {
   const p = s.parameters as State;
   const sch = s.schedule as State;

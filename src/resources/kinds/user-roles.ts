@@ -6,6 +6,7 @@ import { attr, uuid } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
 import { Unknown } from '../values';
+import { tenantUsers } from './user';
 
 const Role = z.strictObject({ tenant_id: uuid, role_id: z.enum(ROLES) });
 type Role = z.infer<typeof Role>;
@@ -65,6 +66,17 @@ export const userRoles = defineResource({
   },
   importId: uuidImportId('user', (id) => ({ id, user_id: id })),
   identity: (s) => String(s.user_id),
+  discover: {
+    // Beside the users: each user's roles come right after the user.
+    rank: 80,
+    async list(scope, tenant) {
+      const found = [];
+      for (const u of await tenantUsers(scope, tenant)) {
+        if ((await scope.client.getAccessPolicies(u.id)).length > 0) found.push({ identity: { user_id: u.id }, label: ['user', u.login, 'roles'] });
+      }
+      return found;
+    },
+  },
   example: {
     name: 'contoso_admin',
     config: {

@@ -6,6 +6,7 @@ import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import { updateVersioned, type VersionedObject } from '../versioned';
+import { DISCOVERY_CONCURRENCY, mapLimit, type DiscoveryScope, type TenantInfo } from '../discovery';
 
 const NOTIFICATIONS = ['maintenance', 'quota', 'reports', 'backup_error', 'backup_warning', 'backup_info', 'backup_daily_report', 'backup_critical', 'device_control_warning'] as const;
 
@@ -60,6 +61,10 @@ export const user = defineResource({
   ],
   importId: uuidImportId('user', (id) => ({ id, send_activation_email: true })),
   identity: (s) => String(s.id),
+  discover: {
+    rank: 80,
+    list: async (scope, tenant) => (await tenantUsers(scope, tenant)).map((u) => ({ identity: { id: u.id }, label: ['user', u.login] })),
+  },
   example: {
     name: 'contoso_admin',
     config: {
@@ -156,5 +161,13 @@ function describe(s: State): string {
 }
 
 const users: VersionedObject<User> = { fetch: fetchOne, describe };
+
+/** A tenant's users by login, read once for the users and their roles. */
+export function tenantUsers(scope: DiscoveryScope, tenant: TenantInfo): Promise<User[]> {
+  return scope.once(`users ${tenant.id}`, async () => {
+    const users = await mapLimit(await scope.client.listTenantUsers(tenant.id), DISCOVERY_CONCURRENCY, (id) => scope.client.getUser(id));
+    return users.sort((a, b) => a.login.localeCompare(b.login));
+  });
+}
 
 export default user;
