@@ -6,7 +6,6 @@
 import type { PlatformClient } from '../api';
 import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
-import { problemToDiagnostic } from '../diagnostics';
 import { versionAttribute, type AnyKind, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
 import type { OperationResult } from '../resources/operations';
 import {
@@ -195,7 +194,7 @@ export class TenantformProvider {
   validateProviderConfig(req: Request): Response {
     const config = decodeState(PROVIDER_ATTRIBUTES, req.config as DynamicValue) ?? {};
     const problems = validateConfig(PROVIDER_BLOCK, config, 'provider.tenantform');
-    return diagnostics(problems.map(problemToDiagnostic));
+    return diagnostics(problems);
   }
 
   validateConfig(req: Request, expected: 'resource' | 'data'): Response {
@@ -203,7 +202,7 @@ export class TenantformProvider {
     if (!found) return this.#unknownType(req.type_name, expected);
     const config = decodeState(found.attributes, req.config as DynamicValue);
     if (!config) return diagnostics([]);
-    return diagnostics(validateConfig(found, config, String(req.type_name)).map(problemToDiagnostic));
+    return diagnostics(validateConfig(found, config, String(req.type_name)));
   }
 
   upgradeResourceState(req: Request): Response {
@@ -373,7 +372,7 @@ export class TenantformProvider {
     const result = await this.#run((ctx) => importResource({ kind, address: kind.type, ctx, id }));
     // Terraform does not tell the provider the address being imported.
     const notImported = result.value ? kind.importWarning?.(result.value, undefined) : undefined;
-    const warnings: Diagnostic[] = notImported ? [{ severity: 'warning', ...notImported }] : [];
+    const warnings = notImported ? [notImported] : [];
     return {
       imported_resources: result.value ? [{ type_name: kind.type, state: encodeState(kind.attributes, result.value), private: Buffer.alloc(0) }] : [],
       diagnostics: [...result.diagnostics, ...warnings].map(wireDiagnostic),

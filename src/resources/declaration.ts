@@ -1,5 +1,5 @@
 import type { PlatformClient } from '../api';
-import type { AttributePath } from '../diagnostics';
+import type { AttributePath, Diagnostic } from '../diagnostics';
 import { attributeList, type Attributes } from './attributes';
 
 /**
@@ -13,15 +13,6 @@ export interface OperationContext {
   readonly signal?: AbortSignal;
   /** The resource address, for error messages (set by the operations layer). */
   readonly address?: string;
-}
-
-/** A rule broken by a configuration, before the address is known. */
-export interface RuleViolation {
-  readonly code: string;
-  readonly path: AttributePath;
-  readonly expected: string;
-  readonly found: string;
-  readonly message: string;
 }
 
 export interface Example {
@@ -40,8 +31,8 @@ interface KindBase<As extends Attributes> {
   /** Notes for the reference docs (semantics a user relies on). */
   readonly notes?: readonly string[];
   readonly example: Example;
-  /** Rules that span attributes (e.g. exactly one of two). */
-  check?(config: State): RuleViolation[];
+  /** Rules that span attributes (e.g. exactly one of two): `invalidValue` diagnostics, without address. */
+  check?(config: State): Diagnostic[];
 }
 
 /**
@@ -55,8 +46,8 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   readonly importId: {
     /** e.g. `<application_id>/<tenant_id>` */
     readonly format: string;
-    /** Attributes known from the id alone; a violation when the id is malformed. */
-    parse(id: string): State | RuleViolation;
+    /** Attributes known from the id alone; undefined when the id does not have the form. */
+    parse(id: string): State | undefined;
   };
   /** The create cannot be repeated safely: it is recorded as pending before the request. */
   readonly nonIdempotentCreate?: boolean;
@@ -69,17 +60,17 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   /** When set, deleting only stops managing the object; this warning says so. */
   readonly deleteOnlyForgets?: string;
   /** Changes the platform would refuse, found at plan time so that no request is sent. */
-  planProblems?(prior: State, planned: State): RuleViolation[];
+  planProblems?(prior: State, planned: State): Diagnostic[];
   /**
    * Changes the platform would refuse that only other live objects show (e.g. the kind of a
    * referenced tenant): the plan reads them, never writes, so that no write request is sent.
    */
-  livePlanProblems?(ctx: OperationContext, planned: State): Promise<RuleViolation[]>;
+  livePlanProblems?(ctx: OperationContext, planned: State): Promise<Diagnostic[]>;
   /**
    * A warning an import shows: what it cannot recover and how to get it. `address` is the
    * resource address, or undefined when the caller does not know it.
    */
-  importWarning?(imported: State, address: string | undefined): { readonly summary: string; readonly detail: string } | undefined;
+  importWarning?(imported: State, address: string | undefined): Diagnostic | undefined;
   /** A warning a plan shows when it deletes the object (e.g. what goes with it). */
   deleteWarning?(prior: State): string | undefined;
   /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */
@@ -109,8 +100,8 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    */
   adoptionCandidates?(ctx: OperationContext, pending: State): Promise<State[]>;
   upgradeState?(fromVersion: number, raw: State): State;
-  /** Why the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
-  notInEffect?(live: State): { readonly detail: string; readonly path: AttributePath } | undefined;
+  /** A warning when the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
+  notInEffect?(live: State): Diagnostic | undefined;
 }
 
 export interface DataSourceKind<As extends Attributes = Attributes> extends KindBase<As> {

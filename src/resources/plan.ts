@@ -1,6 +1,6 @@
-import type { AttributePath, Diagnostic } from '../diagnostics';
+import { at, type AttributePath, type Diagnostic } from '../diagnostics';
 import { attributeList, type Attribute } from './attributes';
-import type { ResourceKind, RuleViolation, State } from './declaration';
+import type { ResourceKind, State } from './declaration';
 import { normalize, Unknown, valueEqual } from './values';
 
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
@@ -66,7 +66,7 @@ export function planResource(req: PlanRequest): PlanResponse {
     if (value === Unknown || !valueEqual(a, value, prior[name])) changed.push(name);
   }
   if (changed.length === 0) return { action: 'no-op', planned, requiresReplace: [], changed, diagnostics };
-  for (const v of kind.planProblems?.(prior, planned) ?? []) diagnostics.push(planProblemDiagnostic(address, v));
+  diagnostics.push(...at(address, kind.planProblems?.(prior, planned) ?? []));
 
   const requiresReplace: AttributePath[] = changed.filter((n) => kind.attributes[n].forceNew).map((n) => [n]);
   for (const path of kind.replaceReasons?.(prior, planned) ?? []) {
@@ -79,11 +79,6 @@ export function planResource(req: PlanRequest): PlanResponse {
     if (a.mode === 'computed' && (a.version || a.changesOnUpdate)) planned[name] = Unknown;
   }
   return { action: 'update', planned, requiresReplace, changed, diagnostics };
-}
-
-/** A change the platform would refuse, as the plan's error on the resource's attribute. */
-export function planProblemDiagnostic(address: string, v: RuleViolation): Diagnostic {
-  return { severity: 'error', summary: v.message, detail: `Expected ${v.expected}; found ${v.found}.`, address, path: v.path };
 }
 
 function plannedForCreate(kind: ResourceKind, config: State): State {

@@ -27,15 +27,15 @@ describe('tenantform_event_subscription validation', () => {
 
   it('checks the topic prefix', () => {
     expect(problems({ ...base, topic_id: 'cti.a.p.em.event.v1.0~a.p.tenant.v1.0' })).toMatchObject([
-      { address: ADDRESS, path: ['topic_id'], message: 'Must start with cti.a.p.em.topic.v1.0~.' },
+      { address: ADDRESS, path: ['topic_id'], detail: expect.stringContaining('Must start with cti.a.p.em.topic.v1.0~.') },
     ]);
   });
 
   it('accepts exactly the three forms of types: exact, a path prefix ending in *, a version form ending in v1.*', () => {
     expect(problems({ ...base, types: [`${EVENT}.created.v1.0`, `${EVENT}.*`, `${EVENT}.updated.v1.*`, `${EVENT}.upd*`] })).toEqual([]);
     expect(problems({ ...base, types: [`${EVENT}.*`, 'cti.a.p.em.event.v1.0~a.p*.tenant.v1.0', 'cti.a.p.em.event.v1.0~a.*.created.v1.*'] })).toMatchObject([
-      { address: ADDRESS, path: ['types', 1], message: expect.stringContaining('Not one of the three forms') },
-      { address: ADDRESS, path: ['types', 2], message: expect.stringContaining('Not one of the three forms') },
+      { address: ADDRESS, path: ['types', 1], detail: expect.stringContaining('Not one of the three forms') },
+      { address: ADDRESS, path: ['types', 2], detail: expect.stringContaining('Not one of the three forms') },
     ]);
   });
 
@@ -45,7 +45,7 @@ describe('tenantform_event_subscription validation', () => {
 
   it('checks the prefix of each type', () => {
     expect(problems({ ...base, types: [`${EVENT}.*`, 'cti.a.p.em.topic.v1.0~a.p.tenant.*'] })).toMatchObject([
-      { address: ADDRESS, path: ['types', 1], message: expect.stringContaining('cti.a.p.em.event.v1.0~ or cti.a.p.em.msg.v1.0~') },
+      { address: ADDRESS, path: ['types', 1], detail: expect.stringContaining('cti.a.p.em.event.v1.0~ or cti.a.p.em.msg.v1.0~') },
     ]);
   });
 
@@ -101,7 +101,7 @@ describe('tenantform_event_subscription validation', () => {
   it('takes a uuid as import id', () => {
     const id = randomUUID();
     expect(kind.importId.parse(id)).toEqual({ id, subscription_id: id });
-    expect(kind.importId.parse('sub-1')).toMatchObject({ code: 'invalid_import_id' });
+    expect(kind.importId.parse('sub-1')).toBeUndefined();
   });
 });
 

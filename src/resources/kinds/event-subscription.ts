@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { SubscriptionBody } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
+import { refusedChange } from '../../diagnostics';
 import { attr, oneOf, uuid, type Attributes } from '../attributes';
-import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { defineResource, type OperationContext, type State } from '../declaration';
 import { valueEqual } from '../values';
 
 const MAX_ID = 1024;
@@ -123,7 +124,7 @@ export const eventSubscription = defineResource({
       description: 'How long a consumer keeps event-fetching leadership without heartbeats.',
     }),
   },
-  planProblems(prior, planned): RuleViolation[] {
+  planProblems(prior, planned) {
     // A replacement that keeps the declared id cannot happen: the platform neither changes nor
     // deletes a subscription, and a create with an id that exists is refused. Only arguments the
     // state knows count (after `terraform import` it knows the id alone).
@@ -134,13 +135,13 @@ export const eventSubscription = defineResource({
     );
     if (!changed) return [];
     return [
-      {
+      refusedChange({
         code: 'cannot_replace',
         path: [changed[0]],
         expected: 'a new subscription_id together with the changed arguments (or subscription_id left out, to have one generated)',
         found: `${changed[0]} changed while subscription_id stays ${String(planned.subscription_id)}`,
         message: 'The platform cannot change or delete a subscription: changed arguments need a subscription with a new id.',
-      },
+      }),
     ];
   },
   // GAPS "Deleting a subscription": there is no documented delete.
@@ -167,10 +168,7 @@ export const eventSubscription = defineResource({
   ],
   importId: {
     format: '`<subscription_id>`',
-    parse: (id) =>
-      uuid.safeParse(id).success
-        ? { id, subscription_id: id }
-        : { code: 'invalid_import_id', path: [], expected: '<subscription_id>', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
+    parse: (id) => (uuid.safeParse(id).success ? { id, subscription_id: id } : undefined),
   },
   identity: (s) => String(s.subscription_id),
   example: {

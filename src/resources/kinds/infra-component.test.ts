@@ -57,7 +57,7 @@ describe('validation', () => {
 
   it('reports every problem of a configuration at once', () => {
     const found = problems({ name: '', url: 'ftp:/x', capabilities: ['dr'], version: 3 });
-    expect(found.map((p) => [p.address, p.path.join('.'), p.code])).toEqual([
+    expect(found.map((p) => [p.address, p.path?.join('.'), p.code])).toEqual([
       [ADDRESS, 'owner_tenant_id', 'required'],
       [ADDRESS, 'name', 'too_small'],
       [ADDRESS, 'url', 'invalid_value'],
@@ -68,7 +68,7 @@ describe('validation', () => {
 
   it('takes a uuid as import id', () => {
     expect(infraComponent.importId.parse(OWNER)).toEqual({ id: OWNER });
-    expect(infraComponent.importId.parse('primary')).toMatchObject({ code: 'invalid_import_id' });
+    expect(infraComponent.importId.parse('primary')).toBeUndefined();
   });
 });
 

@@ -45,7 +45,7 @@ describe('validation', () => {
 
   it('reports every problem of a configuration at once', () => {
     const problems = validateConfig(tenantSetting, { application_id: 'x', value: 'nope', lock: 'yes' }, ADDRESS);
-    expect(problems.map((p) => [p.address, p.path.join('.'), p.code])).toEqual([
+    expect(problems.map((p) => [p.address, p.path?.join('.'), p.code])).toEqual([
       [ADDRESS, 'application_id', 'invalid_value'],
       [ADDRESS, 'tenant_id', 'required'],
       [ADDRESS, 'name', 'required'],
@@ -60,7 +60,7 @@ describe('validation', () => {
       tenant_id: TENANT,
       name: 'backup_window',
     });
-    expect(tenantSetting.importId.parse(`${APP}/backup_window`)).toMatchObject({ code: 'invalid_import_id' });
+    expect(tenantSetting.importId.parse(`${APP}/backup_window`)).toBeUndefined();
   });
 });
 

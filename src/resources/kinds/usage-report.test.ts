@@ -84,7 +84,7 @@ describe('validation', () => {
       parameters: { kind: 'usage_daily', level: 'nobody', colour: 'red' },
       generation_date: 'tomorrow',
     });
-    expect(found.map((p) => [p.address, p.path.join('.'), p.code])).toEqual([
+    expect(found.map((p) => [p.address, p.path?.join('.'), p.code])).toEqual([
       [ADDRESS, 'result_action', 'invalid_value'],
       [ADDRESS, 'recipients.0', 'invalid_value'],
       [ADDRESS, 'parameters.colour', 'unknown_attribute'],
