@@ -12,7 +12,6 @@ import {
   createResource,
   deleteResource,
   importResource,
-  livePlanDiagnostics,
   readDataSource,
   readResource,
   updateResource,
@@ -290,9 +289,8 @@ export class TenantformProvider {
     const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
     const proposed = decodeRaw(req.proposed_new_state as DynamicValue);
     const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config as DynamicValue);
-    const plan = planResource({ kind, address: kind.type, config, prior });
     const client = this.#client;
-    const live = client && plan.planned && plan.action !== 'no-op' ? await livePlanDiagnostics({ kind, address: kind.type, ctx: { client }, planned: plan.planned }) : [];
+    const plan = await planResource({ kind, address: kind.type, config, prior, ctx: client && { client } });
     // Objects without a version field: the plan records a fingerprint of what it saw, and
     // applying re-checks it, so a saved plan never overwrites a change made since.
     const seen = prior && plan.action !== 'no-op' && !versionAttribute(kind) ? { fingerprint: fingerprint(kind.attributes, prior) } : undefined;
@@ -300,7 +298,7 @@ export class TenantformProvider {
       planned_state: encodeState(kind.attributes, plan.planned),
       requires_replace: plan.requiresReplace.map(wirePath),
       planned_private: encodePrivate({ seen }),
-      diagnostics: [...plan.diagnostics, ...live].map(wireDiagnostic),
+      diagnostics: plan.diagnostics.map(wireDiagnostic),
     };
   }
 

@@ -1,5 +1,5 @@
 import { isNotFound, PlatformError, ResponseShapeError } from '../api/errors';
-import { at, type Diagnostic } from '../diagnostics';
+import type { Diagnostic } from '../diagnostics';
 import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
 import { recheckUnversioned } from './unversioned';
@@ -50,17 +50,6 @@ interface Base {
   readonly kind: ResourceKind;
   readonly address: string;
   readonly ctx: OperationContext;
-}
-
-/**
- * The planned object's problems that only the platform's other objects show, as error
- * diagnostics on the address; reads only. Nothing to check when the kind has no such rule.
- */
-export async function livePlanDiagnostics(req: Base & { planned: State }): Promise<Diagnostic[]> {
-  const check = req.kind.livePlanProblems;
-  if (!check) return [];
-  const r = await runOperation(req.address, 'checking the plan against the platform', () => check(withAddress(req), req.planned));
-  return [...r.diagnostics, ...at(req.address, r.value ?? [])];
 }
 
 /** Reads the live object; value null when it is gone. Keeps recorded JSON text when equal. */

@@ -123,7 +123,7 @@ describe('tenantform_event_subscription against the emulator', () => {
 
   async function apply(config: State, prior: State | null): Promise<State> {
     expect(problems(config)).toEqual([]);
-    const plan = planResource({ kind, address: ADDRESS, config, prior });
+    const plan = await planResource({ kind, address: ADDRESS, config, prior });
     expect(plan.action).toBe(prior ? 'replace' : 'create');
     const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
     expect(r.diagnostics).toEqual([]);
@@ -144,10 +144,10 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(id).toMatch(UUID_PATTERN);
     expect(created).toEqual({ id, subscription_id: id, ...defaults, ...base });
     expect(await read(created)).toEqual(created);
-    expect(planResource({ kind, address: ADDRESS, config: base, prior: created }).action).toBe('no-op');
+    expect((await planResource({ kind, address: ADDRESS, config: base, prior: created })).action).toBe('no-op');
 
     const changed = { ...base, types: [`${EVENT}.created.v1.0`], session_timeout: 'PT1M' };
-    const plan = planResource({ kind, address: ADDRESS, config: changed, prior: created });
+    const plan = await planResource({ kind, address: ADDRESS, config: changed, prior: created });
     expect(plan.action).toBe('replace');
     expect(plan.requiresReplace).toEqual([['types'], ['session_timeout']]);
     expect((await deleteResource({ kind, address: ADDRESS, ctx, prior: created })).diagnostics).toEqual([]);
@@ -159,10 +159,10 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(await read(created)).toEqual(created);
 
     // Keeping a declared id while an argument changes cannot be carried out: refused at plan.
-    const sameId = planResource({ kind, address: ADDRESS, config: { ...changed, types: [`${EVENT}.updated.v1.0`], subscription_id: replaced.subscription_id }, prior: replaced });
+    const sameId = await planResource({ kind, address: ADDRESS, config: { ...changed, types: [`${EVENT}.updated.v1.0`], subscription_id: replaced.subscription_id }, prior: replaced });
     expect(sameId.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: ADDRESS, path: ['types'] })]);
 
-    const removal = planResource({ kind, address: ADDRESS, config: null, prior: replaced });
+    const removal = await planResource({ kind, address: ADDRESS, config: null, prior: replaced });
     expect(removal.action).toBe('delete');
     expect(removal.diagnostics).toEqual([
       expect.objectContaining({ severity: 'warning', address: ADDRESS, detail: expect.stringContaining('keeps running on the platform') }),
@@ -187,7 +187,7 @@ describe('tenantform_event_subscription against the emulator', () => {
 
   it('reports a refusal of the platform as an error diagnostic', async () => {
     allowRefusedRequests(); // the platform's own refusal is what this test looks at
-    const plan = planResource({ kind, address: ADDRESS, config: { ...base, topic_id: `${TOPIC}.unknown` }, prior: null });
+    const plan = await planResource({ kind, address: ADDRESS, config: { ...base, topic_id: `${TOPIC}.unknown` }, prior: null });
     const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
     expect(r.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS }]);
   });
@@ -202,12 +202,12 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(imported.value).toEqual({ id, subscription_id: id, topic_id: null, types: null, tenant_depth: null, ...defaults });
 
     const config = { ...base, tenant_depth: 'DIRECT', subscription_id: id };
-    const plan = planResource({ kind, address: ADDRESS, config, prior: imported.value as State });
+    const plan = await planResource({ kind, address: ADDRESS, config, prior: imported.value as State });
     expect(plan.action).toBe('replace');
     expect(plan.requiresReplace).toEqual([['topic_id'], ['types'], ['tenant_depth']]);
     const adopted = await apply(config, imported.value as State);
     expect(adopted).toEqual(existing);
-    expect(planResource({ kind, address: ADDRESS, config, prior: await read(adopted) }).action).toBe('no-op');
+    expect((await planResource({ kind, address: ADDRESS, config, prior: await read(adopted) })).action).toBe('no-op');
 
     const missing = await importResource({ kind, address: ADDRESS, ctx, id: randomUUID() });
     expect(missing.diagnostics).toMatchObject([{ code: 'import_not_found', address: ADDRESS }]);

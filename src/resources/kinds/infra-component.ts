@@ -85,10 +85,11 @@ export const infraComponent = defineResource({
   },
   // The POST creates a new component each time it is sent.
   nonIdempotentCreate: true,
-  planProblems(prior, planned) {
+  modifyPlan(_ctx, { prior, planned }) {
     // The reference's `infraPut` takes the content addresses as links only: once set, the
     // platform has no way to clear them.
-    return (['content_url', 'content_mobile_url'] as const)
+    if (!prior || !planned) return {};
+    const diagnostics = (['content_url', 'content_mobile_url'] as const)
       .filter((name) => typeof prior[name] === 'string' && planned[name] === null)
       .map((name) =>
         refusedChange({
@@ -99,6 +100,7 @@ export const infraComponent = defineResource({
           message: `The platform has no way to clear ${name} once it is set: give the address, or register a new component.`,
         }),
       );
+    return { diagnostics };
   },
   async read(ctx, state) {
     const live = await fetchOne(ctx, String(state.id));

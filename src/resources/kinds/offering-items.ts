@@ -60,12 +60,12 @@ export const offeringItems = defineResource({
   },
   // Which storage components an item without `infra_id` could be for is known only to the
   // platform: read what the tenant is offered, so that an ambiguous item is refused by the plan.
-  async livePlanProblems(ctx, planned) {
-    if (typeof planned.tenant_id !== 'string' || typeof planned.application_id !== 'string' || typeof planned.items !== 'string') return [];
+  async modifyPlan(ctx, { planned }) {
+    if (!ctx || !planned || typeof planned.tenant_id !== 'string' || typeof planned.application_id !== 'string' || typeof planned.items !== 'string') return {};
     const items = parseItems(planned.items);
-    if (items.every((i) => i.infra_id !== undefined)) return [];
+    if (items.every((i) => i.infra_id !== undefined)) return {};
     const offered = await offeredItems(ctx, planned);
-    return offered === null ? [] : resolveInfra(items, offered).problems;
+    return offered === null ? {} : { diagnostics: resolveInfra(items, offered).problems };
   },
   importId: {
     format: '`<tenant_id>/<application_id>` (imports the items that are on)',

@@ -144,7 +144,13 @@ export const tenant = defineResource({
     }
     return problems;
   },
-  planProblems(prior, planned) {
+  modifyPlan(_ctx, { prior, planned }) {
+    if (!prior) return {};
+    if (!planned) {
+      const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
+      const detail = `Destroying ${describe(prior)} disables it, then deletes it with ${what}. The platform keeps nothing that can be restored through its interface.`;
+      return { diagnostics: [{ severity: 'warning', summary: 'Deleting this object deletes more', detail }] };
+    }
     const problems: Diagnostic[] = [];
     // GAPS "Pricing mode": trial to production once, never back.
     if (planned.pricing_mode === 'trial' && prior.pricing_mode !== null && prior.pricing_mode !== 'trial') {
@@ -168,11 +174,7 @@ export const tenant = defineResource({
         message: 'The platform has no way to clear a contact\'s types: keep at least one.',
       }));
     }
-    return problems;
-  },
-  deleteWarning(prior) {
-    const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
-    return `Destroying ${describe(prior)} disables it, then deletes it with ${what}. The platform keeps nothing that can be restored through its interface.`;
+    return { diagnostics: problems };
   },
   async read(ctx, state) {
     const live = await fetchOne(ctx, String(state.id));

@@ -107,10 +107,12 @@ export const usageReport = defineResource({
       }),
     ];
   },
-  replaceReasons(prior, planned) {
+  // GAPS "Usage report configuration: update": a monthly report changes a few members in place; any other change replaces it.
+  modifyPlan(_ctx, { prior, planned }) {
+    if (!prior || !planned) return {};
     const changes = changedPaths(prior, planned);
     const monthly = (prior.schedule as State | null)?.type === 'monthly' && !changes.some((p) => p.join('.') === 'schedule.type');
-    return monthly ? changes.filter((p) => !IN_PLACE.includes(p.join('.'))) : changes;
+    return { requiresReplace: monthly ? changes.filter((p) => !IN_PLACE.includes(p.join('.'))) : changes };
   },
   // The POST creates a new report each time it is sent.
   nonIdempotentCreate: true,

@@ -36,20 +36,20 @@ export const userRoles = defineResource({
   },
   // The tenants' kinds are known only to the platform: read them so that a role on the wrong
   // kind of tenant is refused by the plan rather than by the write.
-  async livePlanProblems(ctx, planned) {
-    if (typeof planned.roles !== 'string') return [];
+  async modifyPlan(ctx, { planned }) {
+    if (!ctx || !planned || typeof planned.roles !== 'string') return {};
     const roles = parseRoles(planned.roles);
-    if (roles.length === 0) return [];
+    if (roles.length === 0) return {};
     let tenants: Tenant[];
     try {
       tenants = await ctx.client.getTenants({ uuids: roles.map((r) => r.tenant_id), lod: 'basic' });
     } catch (err) {
       // A tenant out of reach: the write names it.
-      if (isNotFound(err)) return [];
+      if (isNotFound(err)) return {};
       throw err;
     }
     const kindById = new Map(tenants.map((t) => [t.id, t.kind]));
-    return roles.flatMap((r, i): Diagnostic[] => {
+    const diagnostics = roles.flatMap((r, i): Diagnostic[] => {
       const kind = kindById.get(r.tenant_id);
       const allowed: readonly string[] = ROLE_TENANT_KINDS[r.role_id];
       if (kind === undefined || kind === null || allowed.includes(kind)) return [];
@@ -63,6 +63,7 @@ export const userRoles = defineResource({
         }),
       ];
     });
+    return { diagnostics };
   },
   importId: uuidImportId('user', (id) => ({ id, user_id: id })),
   identity: (s) => String(s.user_id),
