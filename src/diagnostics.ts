@@ -21,16 +21,47 @@ export interface Diagnostic {
   readonly code?: string;
   /** Whether running the same thing again may succeed without any change. */
   readonly retryable?: boolean;
+  /** For a broken rule: what the rule wants (also said in `detail`). */
+  readonly expected?: string;
+  /** For a broken rule: what it met, never a sensitive value (also said in `detail`). */
+  readonly found?: string;
 }
 
-/** A configuration problem found before any request is sent. */
-export interface Problem {
+/**
+ * A rule a value breaks, in words: what the rule wants and what it met. The two constructors
+ * below make it a diagnostic without an address; the layer that knows the address fills it in.
+ */
+export interface BrokenRule {
   readonly code: string;
-  readonly address: string;
   readonly path: AttributePath;
+  /** One sentence about the rule. */
+  readonly message: string;
   readonly expected: string;
   readonly found: string;
-  readonly message: string;
+}
+
+/** A configured value the declaration refuses, found before any request is sent. */
+export function invalidValue(r: BrokenRule): Diagnostic {
+  return {
+    severity: 'error',
+    summary: `Invalid value for ${formatPath(r.path) || 'the resource'}`,
+    detail: `${r.message} Expected ${r.expected}; found ${r.found}.`,
+    path: r.path,
+    code: r.code,
+    retryable: false,
+    expected: r.expected,
+    found: r.found,
+  };
+}
+
+/** A change the platform would refuse, found by the plan so that no request is sent. */
+export function refusedChange(r: BrokenRule): Diagnostic {
+  return { severity: 'error', summary: r.message, detail: `Expected ${r.expected}; found ${r.found}.`, path: r.path, code: r.code, retryable: false, expected: r.expected, found: r.found };
+}
+
+/** The diagnostics with `address` where they have none. */
+export function at(address: string, diags: readonly Diagnostic[]): Diagnostic[] {
+  return diags.map((d) => (d.address ? d : { ...d, address }));
 }
 
 export function formatPath(path: AttributePath | undefined): string {
@@ -38,18 +69,6 @@ export function formatPath(path: AttributePath | undefined): string {
   return path
     .map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`))
     .join('');
-}
-
-export function problemToDiagnostic(p: Problem): Diagnostic {
-  return {
-    severity: 'error',
-    summary: `Invalid value for ${formatPath(p.path) || 'the resource'}`,
-    detail: `${p.message} Expected ${p.expected}; found ${p.found}.`,
-    address: p.address,
-    path: p.path,
-    code: p.code,
-    retryable: false,
-  };
 }
 
 export function hasErrors(diags: ReadonlyArray<Diagnostic>): boolean {

@@ -104,8 +104,8 @@ export const errors = {
     );
   },
   /** A rule of the platform that only the live objects show, found at apply before anything is written. */
-  ruleRefused(address: string | undefined, v: { code: string; path: AttributePath; expected: string; found: string; message: string }) {
-    return new TenantformError(v.code, v.message, `Expected ${v.expected}; found ${v.found}. Nothing was changed.`, false, address, v.path);
+  ruleRefused(address: string | undefined, refused: Diagnostic) {
+    return new TenantformError(refused.code ?? 'rule_refused', refused.summary, `${refused.detail} Nothing was changed.`, false, address, refused.path);
   },
   platformRefused(address: string, what: string) {
     return new TenantformError('platform_refused', 'The platform refused the change', `${address}: ${what}`, false, address);

@@ -47,7 +47,7 @@ function addValidation(el: Element, kind: AnyKind, attributes: State): void {
   el.node.addValidation({
     validate: () =>
       validateConfig(kind, tokensAsUnknown(attributes) as State, `${kind.type}.${el.node.id}`).map(
-        (p) => `${p.address}: ${p.path.join('.')}: ${p.message} Expected ${p.expected}; found ${p.found}.`,
+        (p) => `${p.address}: ${p.path?.join('.')}: ${p.detail}`,
       ),
   });
 }

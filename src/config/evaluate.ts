@@ -1,4 +1,4 @@
-import { problemToDiagnostic, type Diagnostic } from '../diagnostics';
+import type { Diagnostic } from '../diagnostics';
 import type { State } from '../resources/declaration';
 import { fromPlain, isTemplate, SensitiveValue, type EvalContext } from '../expressions';
 import { validateConfig } from '../resources/validate';
@@ -66,7 +66,7 @@ function evaluateAndValidate(o: EvaluatedObject, known: Known): EvaluatedArgumen
 }
 
 function validated(o: EvaluatedObject, config: State, sensitive: readonly string[]): EvaluatedArguments {
-  return withSensitiveMasked(config, sensitive, validateConfig(o.kind, config, o.address).map(problemToDiagnostic));
+  return withSensitiveMasked(config, sensitive, validateConfig(o.kind, config, o.address));
 }
 
 /** A sensitive value is never quoted back, not even when it is wrong. */

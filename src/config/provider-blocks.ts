@@ -1,5 +1,4 @@
 import type { Diagnostic } from '../diagnostics';
-import { problemToDiagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
 import type { EvalContext } from '../expressions';
 import { hasOwn, isRecord, ownValue, plainObject } from '../plain-json';
@@ -53,6 +52,6 @@ function providerArguments(name: string, block: Record<string, unknown>, context
     }
     out[k] = evaluated.value;
   }
-  diagnostics.push(...validateAttributes(PROVIDER_ATTRIBUTES, out, address).map(problemToDiagnostic));
+  diagnostics.push(...validateAttributes(PROVIDER_ATTRIBUTES, out, address));
   return out;
 }

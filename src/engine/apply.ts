@@ -196,13 +196,13 @@ class ApplyRun {
   }
 
   /** The planned object with every reference now known; undefined (and a diagnostic) when it cannot be. */
-  private finalPlanned(change: PlannedChange, prior: State | null): { planned: State; unchanged: boolean } | Diagnostic[] {
+  private async finalPlanned(change: PlannedChange, prior: State | null): Promise<{ planned: State; unchanged: boolean } | Diagnostic[]> {
     const kind = this.opts.kindOf(change.type)!;
     const declared = this.opts.configuration.objects.get(change.address)!;
     const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
     // Values known only now are checked before the request that would carry them.
     if (invalid.length > 0) return [...invalid];
-    const r = planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
+    const r = await planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
     const expected = prior ? 'update' : 'create';
     if (!r.planned || containsUnknown(config) || (r.action !== expected && r.action !== 'no-op')) {
       return [{
@@ -218,7 +218,7 @@ class ApplyRun {
   private async create(change: PlannedChange): Promise<boolean> {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'create');
-    const final = this.finalPlanned(change, null);
+    const final = await this.finalPlanned(change, null);
     if (Array.isArray(final)) return this.fail(step, final);
     const { state } = this.opts;
     const planned = kind.prepareCreate ? kind.prepareCreate(final.planned) : final.planned;
@@ -268,7 +268,7 @@ class ApplyRun {
   private async update(change: PlannedChange): Promise<boolean> {
     const kind = this.opts.kindOf(change.type)!;
     const step = this.opts.progress.start(change.address, 'update', change.before);
-    const final = this.finalPlanned(change, change.before);
+    const final = await this.finalPlanned(change, change.before);
     if (Array.isArray(final)) return this.fail(step, final);
     if (final.unchanged) {
       step.done(change.before!);
@@ -310,7 +310,7 @@ class ApplyRun {
   private async runOneBatch(kind: ResourceKind, changes: PlannedChange[]): Promise<boolean> {
     const batch = kind.writeBatch!;
     const steps = changes.map((c) => this.opts.progress.start(c.address, c.action === 'create' ? 'create' : 'update', c.before));
-    const finals = changes.map((c) => this.finalPlanned(c, c.before));
+    const finals = await Promise.all(changes.map((c) => this.finalPlanned(c, c.before)));
     const problems = finals.flatMap((f) => (Array.isArray(f) ? f : []));
     if (problems.length > 0) return this.failAll(steps, problems);
     const rechecked = await Promise.all(

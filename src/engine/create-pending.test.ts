@@ -39,9 +39,9 @@ beforeEach(() => {
   recorded = [];
 });
 
-function planned(level: string): State {
+async function planned(level: string): Promise<State> {
   const config = { result_action: 'save', parameters: { tenant_id: emu.rootTenantId, kind: 'usage_daily', level }, schedule: { type: 'monthly' } };
-  return planResource({ kind: usageReport, address: ADDRESS, config, prior: null }).planned!;
+  return (await planResource({ kind: usageReport, address: ADDRESS, config, prior: null })).planned!;
 }
 
 /** Applies `faults` until the first report POST fails. */
@@ -81,7 +81,7 @@ function request(p: State, held: ReadonlySet<string> = new Set()) {
 }
 
 it('adopts the object a create made when its answer was lost', async () => {
-  const p = planned('itself');
+  const p = await planned('itself');
   await faultFirstPost({ lost_answer_rate: 1 });
   const r = await request(p);
   expect(r.diagnostics).toEqual([]);
@@ -93,7 +93,7 @@ it('adopts the object a create made when its answer was lost', async () => {
 });
 
 it('creates again when the lost request had made nothing', async () => {
-  const p = planned('direct_partners');
+  const p = await planned('direct_partners');
   await faultFirstPost({ drop_rate: 1 });
   const r = await request(p);
   expect(r.diagnostics).toEqual([]);
@@ -104,7 +104,7 @@ it('creates again when the lost request had made nothing', async () => {
 });
 
 it('never takes an identical object recorded for another address', async () => {
-  const p = planned('all_customers');
+  const p = await planned('all_customers');
   const twin = await client.createReport({ result_action: 'save', recipients: [], parameters: { tenant_id: emu.rootTenantId, kind: 'usage_daily', level: 'all_customers' }, schedule: { type: 'monthly', enabled: true } });
   await faultFirstPost({ lost_answer_rate: 1 });
   const r = await request(p, new Set([twin.id]));

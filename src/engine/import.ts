@@ -64,7 +64,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
     });
   }
   const notImported = kind.importWarning?.(value, address);
-  if (notImported) diagnostics.push({ severity: 'warning', ...notImported, address });
+  if (notImported) diagnostics.push({ ...notImported, address });
   state.put(address, kind, value, [...(dependencies(opts.configuration).get(address) ?? [])], declared.provider);
   state.setProtected(address, declared.preventDestroy);
   await state.save();

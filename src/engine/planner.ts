@@ -3,7 +3,7 @@ import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
 import { attributeList, type Attributes } from '../resources/attributes';
 import { attributeNames, sensitiveNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
-import { livePlanDiagnostics, readDataSource } from '../resources/operations';
+import { readDataSource } from '../resources/operations';
 import { planResource, type PlanResponse } from '../resources/plan';
 import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
 import { dependencies, type Configuration, type DeclaredObject } from '../config/config';
@@ -79,12 +79,10 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       continue;
     }
     const config = evaluated.config;
-    let r = planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges });
     // A tainted object is replaced, as Terraform replaces it, whatever its arguments say.
     const tainted = prior !== null && recorded.get(address)?.tainted === true;
-    if (tainted && r.action !== 'replace') r = { ...r, action: 'replace', planned: planResource({ kind, address, config, prior: null }).planned };
+    const r = await planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges, replace: tainted, ctx: opts.clients.ctx(address) });
     diagnostics.push(...r.diagnostics);
-    if (r.planned && r.action !== 'no-op') diagnostics.push(...(await livePlanDiagnostics({ kind, address, ctx: opts.clients.ctx(address), planned: r.planned })));
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
@@ -98,7 +96,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const kind = opts.kindOf(o.type);
     const prior = refreshed.live.get(address) ?? null;
     if (!kind || !prior) continue; // already gone: apply only forgets it
-    const r = planResource({ kind, address, config: null, prior });
+    const r = await planResource({ kind, address, config: null, prior, ctx: opts.clients.ctx(address) });
     diagnostics.push(...r.diagnostics);
     if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
     const change = withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), kind, o.sensitive ?? []);

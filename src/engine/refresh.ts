@@ -85,7 +85,7 @@ async function readManaged(opts: RefreshOptions, ctxOf: (address: string) => Ope
         // When the read failed the plan goes on with the recorded state; the error stops apply.
         live.set(group[n].address, r.value === undefined ? group[n].state : r.value);
         const ignored = r.value ? group[n].kind.notInEffect?.(r.value) : undefined;
-        if (ignored) diagnostics.push({ severity: 'warning', summary: 'The declared value is not in effect', detail: ignored.detail, address: group[n].address, path: ignored.path, code: 'not_in_effect' });
+        if (ignored) diagnostics.push({ ...ignored, address: group[n].address });
       });
     }),
   );

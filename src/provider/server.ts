@@ -6,15 +6,13 @@
 import type { PlatformClient } from '../api';
 import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
-import { problemToDiagnostic } from '../diagnostics';
-import { versionAttribute, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
+import { versionAttribute, type AnyKind, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
 import type { KindRegistry } from '../resources/registry';
 import type { OperationResult } from '../resources/operations';
 import {
   createResource,
   deleteResource,
   importResource,
-  livePlanDiagnostics,
   readDataSource,
   readResource,
   updateResource,
@@ -191,7 +189,7 @@ export class TenantformProvider {
   validateProviderConfig(req: Request): Response {
     const config = decodeState(PROVIDER_ATTRIBUTES, req.config as DynamicValue) ?? {};
     const problems = validateConfig(PROVIDER_BLOCK, config, 'provider.tenantform');
-    return diagnostics(problems.map(problemToDiagnostic));
+    return diagnostics(problems);
   }
 
   validateConfig(req: Request, expected: 'resource' | 'data'): Response {
@@ -199,7 +197,7 @@ export class TenantformProvider {
     if (!found) return this.#unknownType(req.type_name, expected);
     const config = decodeState(found.attributes, req.config as DynamicValue);
     if (!config) return diagnostics([]);
-    return diagnostics(validateConfig(found, config, String(req.type_name)).map(problemToDiagnostic));
+    return diagnostics(validateConfig(found, config, String(req.type_name)));
   }
 
   upgradeResourceState(req: Request): Response {
@@ -287,9 +285,8 @@ export class TenantformProvider {
     const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
     const proposed = decodeRaw(req.proposed_new_state as DynamicValue);
     const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config as DynamicValue);
-    const plan = planResource({ kind, address: kind.type, config, prior });
     const client = this.#client;
-    const live = client && plan.planned && plan.action !== 'no-op' ? await livePlanDiagnostics({ kind, address: kind.type, ctx: { client }, planned: plan.planned }) : [];
+    const plan = await planResource({ kind, address: kind.type, config, prior, ctx: client && { client } });
     // Objects without a version field: the plan records a fingerprint of what it saw, and
     // applying re-checks it, so a saved plan never overwrites a change made since.
     const seen = prior && plan.action !== 'no-op' && !versionAttribute(kind) ? { fingerprint: fingerprint(kind.attributes, prior) } : undefined;
@@ -297,7 +294,7 @@ export class TenantformProvider {
       planned_state: encodeState(kind.attributes, plan.planned),
       requires_replace: plan.requiresReplace.map(wirePath),
       planned_private: encodePrivate({ seen }),
-      diagnostics: [...plan.diagnostics, ...live].map(wireDiagnostic),
+      diagnostics: plan.diagnostics.map(wireDiagnostic),
     };
   }
 
@@ -369,7 +366,7 @@ export class TenantformProvider {
     const result = await this.#run((ctx) => importResource({ kind, address: kind.type, ctx, id }));
     // Terraform does not tell the provider the address being imported.
     const notImported = result.value ? kind.importWarning?.(result.value, undefined) : undefined;
-    const warnings: Diagnostic[] = notImported ? [{ severity: 'warning', ...notImported }] : [];
+    const warnings = notImported ? [notImported] : [];
     return {
       imported_resources: result.value ? [{ type_name: kind.type, state: encodeState(kind.attributes, result.value), private: Buffer.alloc(0) }] : [],
       diagnostics: [...result.diagnostics, ...warnings].map(wireDiagnostic),

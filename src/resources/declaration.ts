@@ -1,5 +1,5 @@
 import type { PlatformClient } from '../api';
-import type { AttributePath } from '../diagnostics';
+import type { AttributePath, Diagnostic } from '../diagnostics';
 import { attributeList, type Attributes } from './attributes';
 import type { Discover } from './discovery';
 
@@ -14,15 +14,6 @@ export interface OperationContext {
   readonly signal?: AbortSignal;
   /** The resource address, for error messages (set by the operations layer). */
   readonly address?: string;
-}
-
-/** A rule broken by a configuration, before the address is known. */
-export interface RuleViolation {
-  readonly code: string;
-  readonly path: AttributePath;
-  readonly expected: string;
-  readonly found: string;
-  readonly message: string;
 }
 
 export interface Example {
@@ -41,13 +32,43 @@ interface KindBase<As extends Attributes> {
   /** Notes for the reference docs (semantics a user relies on). */
   readonly notes?: readonly string[];
   readonly example: Example;
-  /** Rules that span attributes (e.g. exactly one of two). */
-  check?(config: State): RuleViolation[];
+  /** Rules that span attributes (e.g. exactly one of two): `invalidValue` diagnostics, without address. */
+  check?(config: State): Diagnostic[];
+}
+
+/** What `modifyPlan` is asked: the plan as the attributes' data make it. */
+export interface ModifyPlanRequest {
+  /** The current object; null when the plan creates it. */
+  readonly prior: State | null;
+  /** The configuration, normalized; null when the plan deletes the object. */
+  readonly config: State | null;
+  /** The object after apply (unknown where the platform decides); null when the plan deletes it. */
+  readonly planned: State | null;
+}
+
+/** What `modifyPlan` answers; every member may be left out. */
+export interface ModifyPlanResponse {
+  /** The object after apply, in place of the request's (a create or an update; a replacement plans the new object from the configuration). */
+  readonly planned?: State;
+  /** Paths whose change replaces the object, beyond the `forceNew` attributes. */
+  readonly requiresReplace?: readonly AttributePath[];
+  /** Errors refuse the plan (`refusedChange`), warnings go with it; the plan adds the address. */
+  readonly diagnostics?: readonly Diagnostic[];
 }
 
 /**
  * One resource kind. Operations throw `PlatformError` (or a tenantform error from
  * src/errors.ts); the generic layer in operations.ts turns both into diagnostics.
+ *
+ * Capabilities beyond read, create, update and delete, each an optional member:
+ * - `modifyPlan`: the plan-time rules the attributes' data cannot say (changes the platform
+ *   would refuse, replacement the platform's update rules force, warnings about a delete);
+ * - `readMany` with `batchKey` and `batchSize`: reading several objects in one request;
+ * - `prepareCreate`: values the client chooses before a create is recorded as pending and sent;
+ * - `adoptionCandidates`: finding the object an interrupted create made;
+ * - `importWarning`: what an import cannot recover;
+ * - `notInEffect`: a refreshed object whose declared value the platform does not apply;
+ * - `upgradeState`: converting state of an older `schemaVersion`.
  */
 export interface ResourceKind<As extends Attributes = Attributes> extends KindBase<As> {
   readonly kind: 'resource';
@@ -56,8 +77,8 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   readonly importId: {
     /** e.g. `<application_id>/<tenant_id>` */
     readonly format: string;
-    /** Attributes known from the id alone; a violation when the id is malformed. */
-    parse(id: string): State | RuleViolation;
+    /** Attributes known from the id alone; undefined when the id does not have the form. */
+    parse(id: string): State | undefined;
   };
   /** The create cannot be repeated safely: it is recorded as pending before the request. */
   readonly nonIdempotentCreate?: boolean;
@@ -69,22 +90,19 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
   prepareCreate?(planned: State): State;
   /** When set, deleting only stops managing the object; this warning says so. */
   readonly deleteOnlyForgets?: string;
-  /** Changes the platform would refuse, found at plan time so that no request is sent. */
-  planProblems?(prior: State, planned: State): RuleViolation[];
   /**
-   * Changes the platform would refuse that only other live objects show (e.g. the kind of a
-   * referenced tenant): the plan reads them, never writes, so that no write request is sent.
+   * Called by every plan that changes the object (create, update, replace, delete), after the
+   * attributes' data (`forceNew`, modes, defaults) made it. `ctx` reads the platform, never
+   * writes (e.g. the kind of a referenced tenant), so that a refused change sends no write
+   * request; it is undefined where the plan cannot reach the platform (a provider not yet
+   * configured, the plan made again during apply).
    */
-  livePlanProblems?(ctx: OperationContext, planned: State): Promise<RuleViolation[]>;
+  modifyPlan?(ctx: OperationContext | undefined, req: ModifyPlanRequest): ModifyPlanResponse | Promise<ModifyPlanResponse>;
   /**
    * A warning an import shows: what it cannot recover and how to get it. `address` is the
    * resource address, or undefined when the caller does not know it.
    */
-  importWarning?(imported: State, address: string | undefined): { readonly summary: string; readonly detail: string } | undefined;
-  /** A warning a plan shows when it deletes the object (e.g. what goes with it). */
-  deleteWarning?(prior: State): string | undefined;
-  /** Reasons to replace beyond forceNew attributes (e.g. platform update rules). */
-  replaceReasons?(prior: State, planned: State): AttributePath[];
+  importWarning?(imported: State, address: string | undefined): Diagnostic | undefined;
   /** The stable identity of an object, as used by import. */
   identity(state: State): string;
   /** Live object for a recorded one; null when it is gone. */
@@ -118,8 +136,8 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    */
   adoptionCandidates?(ctx: OperationContext, pending: State): Promise<State[]>;
   upgradeState?(fromVersion: number, raw: State): State;
-  /** Why the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
-  notInEffect?(live: State): { readonly detail: string; readonly path: AttributePath } | undefined;
+  /** A warning when the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
+  notInEffect?(live: State): Diagnostic | undefined;
 }
 
 export interface WriteBatch {

@@ -2,9 +2,7 @@ import { isNotFound, PlatformError, ResponseShapeError } from '../api/errors';
 import type { Diagnostic } from '../diagnostics';
 import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
-import { isViolation } from './import-id';
 import { recheckUnversioned } from './unversioned';
-import { planProblemDiagnostic } from './plan';
 import { normalize, preserveJsonText } from './values';
 
 /**
@@ -52,17 +50,6 @@ interface Base {
   readonly kind: ResourceKind;
   readonly address: string;
   readonly ctx: OperationContext;
-}
-
-/**
- * The planned object's problems that only the platform's other objects show, as error
- * diagnostics on the address; reads only. Nothing to check when the kind has no such rule.
- */
-export async function livePlanDiagnostics(req: Base & { planned: State }): Promise<Diagnostic[]> {
-  const check = req.kind.livePlanProblems;
-  if (!check) return [];
-  const r = await runOperation(req.address, 'checking the plan against the platform', () => check(withAddress(req), req.planned));
-  return [...r.diagnostics, ...(r.value ?? []).map((v) => planProblemDiagnostic(req.address, v))];
 }
 
 /** Reads the live object; value null when it is gone. Keeps recorded JSON text when equal. */
@@ -151,9 +138,7 @@ export function adoptResource(req: Base & { pending: State; held: ReadonlySet<st
 export function importResource(req: Base & { id: string }): Promise<OperationResult<State>> {
   return runOperation(req.address, `importing "${req.id}"`, async () => {
     const parsed = req.kind.importId.parse(req.id);
-    if (isViolation(parsed)) {
-      throw errors.invalidImportId(req.kind.type, req.id, req.kind.importId.format);
-    }
+    if (!parsed) throw errors.invalidImportId(req.kind.type, req.id, req.kind.importId.format);
     const live = await req.kind.read(withAddress(req), normalize(req.kind.attributes, parsed));
     if (!live) throw errors.notFoundForImport(req.kind.type, req.id);
     return normalize(req.kind.attributes, live);

@@ -1,6 +1,7 @@
-import type { AttributePath, Diagnostic } from '../diagnostics';
+import { at, type AttributePath, type Diagnostic } from '../diagnostics';
 import { attributeList, type Attribute } from './attributes';
-import type { ResourceKind, RuleViolation, State } from './declaration';
+import type { ModifyPlanRequest, OperationContext, ResourceKind, State } from './declaration';
+import { runOperation } from './operations';
 import { normalize, Unknown, valueEqual } from './values';
 
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
@@ -14,6 +15,10 @@ export interface PlanRequest {
   readonly prior: State | null;
   /** `lifecycle.ignore_changes`: attribute names, or "all". */
   readonly ignoreChanges?: readonly string[] | 'all';
+  /** Replace the object whatever its arguments say (a tainted object). */
+  readonly replace?: boolean;
+  /** Reads the platform for the kind's plan rules; absent where the plan cannot reach it. */
+  readonly ctx?: OperationContext;
 }
 
 export interface PlanResponse {
@@ -29,26 +34,27 @@ export interface PlanResponse {
 
 /**
  * Plans one resource: the single rule set shared by `tenantform plan` and the Terraform
- * provider's PlanResourceChange, so that both always agree.
+ * provider's PlanResourceChange, so that both always agree. The attributes' data make the plan;
+ * the kind's `modifyPlan` then adds what they cannot say.
  */
-export function planResource(req: PlanRequest): PlanResponse {
+export async function planResource(req: PlanRequest): Promise<PlanResponse> {
   const { kind, address, prior } = req;
-  const diagnostics: Diagnostic[] = [];
   if (!req.config) {
-    if (!prior) return { action: 'no-op', planned: null, requiresReplace: [], changed: [], diagnostics };
+    if (!prior) return { action: 'no-op', planned: null, requiresReplace: [], changed: [], diagnostics: [] };
+    const diagnostics: Diagnostic[] = [];
     if (kind.deleteOnlyForgets) {
       diagnostics.push({ severity: 'warning', summary: 'The platform cannot delete this object', detail: kind.deleteOnlyForgets, address });
     }
-    const goesWithIt = kind.deleteWarning?.(prior);
-    if (goesWithIt) diagnostics.push({ severity: 'warning', summary: 'Deleting this object deletes more', detail: goesWithIt, address });
-    return { action: 'delete', planned: null, requiresReplace: [], changed: [], diagnostics };
+    const modified = await modifyPlan(req, { prior, config: null, planned: null });
+    return { action: 'delete', planned: null, requiresReplace: [], changed: [], diagnostics: [...diagnostics, ...modified.diagnostics] };
   }
   const config = withIgnoredChanges(kind, normalize(kind.attributes, req.config), prior, req.ignoreChanges);
   if (!prior) {
-    return { action: 'create', planned: plannedForCreate(kind, config), requiresReplace: [], changed: [], diagnostics };
+    const modified = await modifyPlan(req, { prior: null, config, planned: plannedForCreate(kind, config) });
+    return { action: 'create', planned: modified.planned, requiresReplace: [], changed: [], diagnostics: modified.diagnostics };
   }
 
-  const planned: State = {};
+  const proposed: State = {};
   const changed: string[] = [];
   const attributes = attributeList(kind.attributes);
   // By index, as in normalize (values.ts): once per planned object.
@@ -57,33 +63,47 @@ export function planResource(req: PlanRequest): PlanResponse {
     const configured = config[name];
     const settable = a.mode !== 'computed' && !(a.mode === 'optional_computed' && configured === null);
     if (!settable) {
-      planned[name] = prior[name] ?? null;
+      proposed[name] = prior[name] ?? null;
       continue;
     }
     const priorObject = prior[name];
     const value = withComputedMembers(a, configured, (member) => (priorObject !== null && typeof priorObject === 'object' ? ((priorObject as State)[member] ?? null) : null));
-    planned[name] = value;
+    proposed[name] = value;
     if (value === Unknown || !valueEqual(a, value, prior[name])) changed.push(name);
   }
-  if (changed.length === 0) return { action: 'no-op', planned, requiresReplace: [], changed, diagnostics };
-  for (const v of kind.planProblems?.(prior, planned) ?? []) diagnostics.push(planProblemDiagnostic(address, v));
+  if (changed.length === 0 && !req.replace) return { action: 'no-op', planned: proposed, requiresReplace: [], changed, diagnostics: [] };
 
+  const modified = await modifyPlan(req, { prior, config, planned: proposed });
   const requiresReplace: AttributePath[] = changed.filter((n) => kind.attributes[n].forceNew).map((n) => [n]);
-  for (const path of kind.replaceReasons?.(prior, planned) ?? []) {
+  for (const path of modified.requiresReplace) {
     if (!requiresReplace.some((p) => p.join('.') === path.join('.'))) requiresReplace.push(path);
   }
-  if (requiresReplace.length > 0) {
+  const { diagnostics } = modified;
+  if (requiresReplace.length > 0 || req.replace) {
     return { action: 'replace', planned: plannedForCreate(kind, config), requiresReplace, changed, diagnostics };
   }
-  for (const { name, attribute: a } of attributeList(kind.attributes)) {
+  const planned = { ...modified.planned };
+  for (const { name, attribute: a } of attributes) {
     if (a.mode === 'computed' && (a.version || a.changesOnUpdate)) planned[name] = Unknown;
   }
   return { action: 'update', planned, requiresReplace, changed, diagnostics };
 }
 
-/** A change the platform would refuse, as the plan's error on the resource's attribute. */
-export function planProblemDiagnostic(address: string, v: RuleViolation): Diagnostic {
-  return { severity: 'error', summary: v.message, detail: `Expected ${v.expected}; found ${v.found}.`, address, path: v.path };
+/** The kind's `modifyPlan` answer, with the request's planned value where it keeps it and the address on every diagnostic. */
+async function modifyPlan<P extends State | null>(
+  req: PlanRequest,
+  asked: ModifyPlanRequest & { planned: P },
+): Promise<{ planned: P; requiresReplace: readonly AttributePath[]; diagnostics: Diagnostic[] }> {
+  const hook = req.kind.modifyPlan;
+  if (!hook) return { planned: asked.planned, requiresReplace: [], diagnostics: [] };
+  const ctx = req.ctx && { ...req.ctx, address: req.address };
+  const r = await runOperation(req.address, 'checking the plan against the platform', async () => hook(ctx, asked));
+  const answer = r.value ?? {};
+  return {
+    planned: asked.planned === null ? asked.planned : ((answer.planned ?? asked.planned) as P),
+    requiresReplace: answer.requiresReplace ?? [],
+    diagnostics: [...r.diagnostics, ...at(req.address, answer.diagnostics ?? [])],
+  };
 }
 
 function plannedForCreate(kind: ResourceKind, config: State): State {

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function made(kind: ResourceKind, address: string, config: State): Promise<State> {
-  const created = await createResource({ kind, address, ctx, planned: planResource({ kind, address, config, prior: null }).planned! });
+  const created = await createResource({ kind, address, ctx, planned: (await planResource({ kind, address, config, prior: null })).planned! });
   expect(created.diagnostics).toEqual([]);
   return (await readResource({ kind, address, ctx, state: created.value! })).value!;
 }
@@ -48,14 +48,14 @@ it('a tenant setting changed by someone else after the plan is neither overwritt
   const seen = await made(tenantSetting, address, config);
 
   await client.putSetting(backup, acme, 'retention_days', { value: 45, lock: false, exclusive: false });
-  const planned = planResource({ kind: tenantSetting, address, config: { ...config, value: '60' }, prior: seen }).planned!;
+  const planned = (await planResource({ kind: tenantSetting, address, config: { ...config, value: '60' }, prior: seen })).planned!;
   expectRefused(await updateResource({ kind: tenantSetting, address, ctx, prior: seen, planned }), address, 'value');
   expectRefused(await deleteResource({ kind: tenantSetting, address, ctx, prior: seen }), address, 'value');
   expect((await client.getSetting(backup, acme, 'retention_days')).own).toMatchObject({ value: 45 });
 
   // Planned again, from what is there now: applied.
   const now = (await readResource({ kind: tenantSetting, address, ctx, state: seen })).value!;
-  const again = planResource({ kind: tenantSetting, address, config: { ...config, value: '60' }, prior: now }).planned!;
+  const again = (await planResource({ kind: tenantSetting, address, config: { ...config, value: '60' }, prior: now })).planned!;
   expect((await updateResource({ kind: tenantSetting, address, ctx, prior: now, planned: again })).diagnostics).toEqual([]);
   expect((await client.getSetting(backup, acme, 'retention_days')).own).toMatchObject({ value: 60 });
 });
@@ -70,7 +70,7 @@ it("agent update settings: a colleague's maintenance window is not reset by an u
 
   const theirs = { time_from: '22:00:00', time_to: '23:00:00', days_of_week: ['FRIDAY'] };
   await client.putAgentUpdateSettings([{ tenant_id: globex, update_channel: 'CURRENT', automatic: true, maintenance_window: theirs }]);
-  const planned = planResource({ kind: agentUpdateSettings, address, config: { ...config, update_channel: 'STABLE' }, prior: seen }).planned!;
+  const planned = (await planResource({ kind: agentUpdateSettings, address, config: { ...config, update_channel: 'STABLE' }, prior: seen })).planned!;
   expectRefused(await updateResource({ kind: agentUpdateSettings, address, ctx, prior: seen, planned }), address, 'maintenance_window');
   expect(await client.getAgentUpdateSettings(globex, { master: true })).toMatchObject({ update_channel: 'CURRENT', maintenance_window: theirs });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AttributePath, Problem } from '../diagnostics';
+import { at as withAddress, invalidValue, type AttributePath, type Diagnostic } from '../diagnostics';
 import { attributeList, type Attribute, type Attributes } from './attributes';
-import type { AnyKind, RuleViolation, State } from './declaration';
+import type { AnyKind, State } from './declaration';
 import { hasOwn, isRecord, NO_ITEMS } from '../plain-json';
 import { isUnknown, normalize, parseJson } from './values';
 
@@ -45,32 +45,38 @@ const hasType: Readonly<Record<Attribute['type'], (v: unknown) => boolean>> = {
  * Checks a configuration against a kind's declaration and its cross-attribute rules.
  * Every problem is reported, each with its address and attribute path; nothing is sent.
  */
-export function validateConfig(kind: AnyKind, config: State, address: string): Problem[] {
-  const violations = checkAttributes(kind.attributes, config, []);
-  if (violations.length === 0 && kind.check) violations.push(...kind.check(normalize(kind.attributes, config)));
-  return violations.map((v) => ({ ...v, address }));
+export function validateConfig(kind: AnyKind, config: State, address: string): Diagnostic[] {
+  const problems = checkAttributes(kind.attributes, config, [], describeFound);
+  if (problems.length === 0 && kind.check) problems.push(...kind.check(normalize(kind.attributes, config)));
+  return withAddress(address, problems);
 }
 
 /** Checks arguments against attribute declarations alone (the provider block has no kind). */
-export function validateAttributes(attributes: Attributes, config: State, address: string): Problem[] {
-  return checkAttributes(attributes, config, []).map((v) => ({ ...v, address }));
+export function validateAttributes(attributes: Attributes, config: State, address: string): Diagnostic[] {
+  return withAddress(address, checkAttributes(attributes, config, [], describeFound));
 }
 
-function checkAttributes(attributes: Attributes, input: State, at: AttributePath): RuleViolation[] {
-  const out: RuleViolation[] = [];
+/** How a problem names the value it found. */
+type Describe = (v: unknown) => string;
+
+/** A sensitive value is never quoted back, not even when it is wrong. */
+const describeSensitive: Describe = () => 'a sensitive value';
+
+function checkAttributes(attributes: Attributes, input: State, at: AttributePath, describe: Describe): Diagnostic[] {
+  const out: Diagnostic[] = [];
   // By index, as in normalize (values.ts): every declared object passes here.
   const keys = Object.keys(input);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     if (!hasOwn(attributes, key) && input[key] !== undefined) {
-      out.push({
+      out.push(invalidValue({
         code: 'unknown_attribute',
         path: [...at, key],
         expected: `one of ${Object.keys(attributes).filter((k) => attributes[k].mode !== 'computed').join(', ')}`,
         // Never its value: a misspelled argument is often a secret (`clientSecret`, `secret`).
         found: `an argument named "${key}"`,
         message: `"${key}" is not an argument of this resource.`,
-      });
+      }));
     }
   }
   const list = attributeList(attributes);
@@ -79,88 +85,85 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
     const v = input[name];
     if (v === undefined || v === null) {
       if (a.mode === 'required') {
-        out.push({ code: 'required', path: [...at, name], expected: typeWords(a), found: 'nothing', message: `"${name}" is required.` });
+        out.push(invalidValue({ code: 'required', path: [...at, name], expected: typeWords(a), found: 'nothing', message: `"${name}" is required.` }));
       }
       continue;
     }
     if (a.mode === 'computed') {
-      out.push({
+      out.push(invalidValue({
         code: 'computed_attribute',
         path: [...at, name],
         expected: 'no value (the platform sets it)',
-        found: describeFound(v),
+        found: describe(v),
         message: `"${name}" is set by the platform and cannot be configured.`,
-      });
+      }));
       continue;
     }
-    const violations = checkValue(a, v, at, name);
-    if (violations.length === 0) continue;
-    // A sensitive value is never quoted back, not even when it is wrong.
-    out.push(...(a.sensitive ? violations.map((x) => ({ ...x, found: 'a sensitive value' })) : violations));
+    out.push(...checkValue(a, v, at, name, a.sensitive ? describeSensitive : describe));
   }
   return out;
 }
 
 /** The problems of one value at `at`.`key`; its path is made only for a problem (most values have none). */
-function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string): readonly RuleViolation[] {
+function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string, describe: Describe): readonly Diagnostic[] {
   if (isUnknown(v)) return NO_ITEMS;
   if (!hasType[a.type](v)) {
-    return [{ code: 'invalid_type', path: [...at, key], expected: typeWords(a), found: describeFound(v), message: 'Wrong type.' }];
+    return [invalidValue({ code: 'invalid_type', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'Wrong type.' })];
   }
   switch (a.type) {
     case 'string':
-      return a.check ? zodViolations(a.check, v, at, key, typeWords(a)) : NO_ITEMS;
+      return a.check ? zodProblems(a.check, v, at, key, typeWords(a), describe) : NO_ITEMS;
     case 'json':
       return parseJson(v) === undefined
-        ? [{ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describeFound(v), message: 'Not valid JSON.' }]
+        ? [invalidValue({ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'Not valid JSON.' })]
         : NO_ITEMS;
     case 'list': {
       const path = [...at, key];
       const items = v as unknown[];
-      const out: RuleViolation[] = [];
+      const out: Diagnostic[] = [];
       const size = `${a.minItems ?? 0} to ${a.maxItems ?? 'any number of'} items`;
       if ((a.minItems !== undefined && items.length < a.minItems) || (a.maxItems !== undefined && items.length > a.maxItems)) {
-        out.push({ code: 'list_size', path, expected: size, found: `${items.length} items`, message: 'Wrong number of items.' });
+        out.push(invalidValue({ code: 'list_size', path, expected: size, found: `${items.length} items`, message: 'Wrong number of items.' }));
       }
       items.forEach((item, i) => {
         if (isUnknown(item)) return;
-        out.push(...zodViolations(a.element, item, path, i, a.expects ?? 'a string'));
+        out.push(...zodProblems(a.element, item, path, i, a.expects ?? 'a string', describe));
         if (a.unique && items.indexOf(item) !== i) {
-          out.push({ code: 'duplicate', path: [...path, i], expected: 'no repeated items', found: describeFound(item), message: 'Repeated item.' });
+          out.push(invalidValue({ code: 'duplicate', path: [...path, i], expected: 'no repeated items', found: describe(item), message: 'Repeated item.' }));
         }
       });
       return out;
     }
     case 'object':
-      return checkAttributes(a.attributes, v as State, [...at, key]);
+      return checkAttributes(a.attributes, v as State, [...at, key], describe);
     default:
       return NO_ITEMS;
   }
 }
 
-function zodViolations(schema: z.ZodType, v: unknown, at: AttributePath, key: string | number, expected: string): readonly RuleViolation[] {
+function zodProblems(schema: z.ZodType, v: unknown, at: AttributePath, key: string | number, expected: string, describe: Describe): readonly Diagnostic[] {
   const r = schema.safeParse(v);
   if (r.success) return NO_ITEMS;
-  return r.error.issues.map((issue) => ({
+  return r.error.issues.map((issue) => invalidValue({
     code: issue.code === 'invalid_format' || issue.code === 'invalid_value' ? 'invalid_value' : issue.code,
     path: [...at, key, ...(issue.path as (string | number)[])],
     expected,
-    found: describeFound(v),
+    found: describe(v),
     message: issue.message.endsWith('.') ? issue.message : `${issue.message}.`,
   }));
 }
 
-/** A violation for rules that span attributes, e.g. "exactly one of". */
-export function exactlyOneOf(config: State, names: readonly string[]): RuleViolation[] {
+/** The problem of a rule that spans attributes, "exactly one of". */
+export function exactlyOneOf(config: State, names: readonly string[]): Diagnostic[] {
   const set = names.filter((n) => config[n] !== null && config[n] !== undefined);
   if (set.length === 1) return [];
   return [
-    {
+    invalidValue({
       code: 'exactly_one_of',
       path: [set[1] ?? names[0]],
       expected: `exactly one of ${names.join(', ')}`,
       found: set.length === 0 ? 'none of them' : `${set.join(' and ')}`,
       message: `Set exactly one of ${names.join(' and ')}.`,
-    },
+    }),
   ];
 }

@@ -66,16 +66,7 @@ export const agentUpdateSettings = defineResource({
     format: '`agent/<agent_id>` or `tenant/<tenant_id>`',
     parse: (id) => {
       const m = /^(agent|tenant)\/(.*)$/.exec(id);
-      if (!m || !UUID_PATTERN.test(m[2])) {
-        return {
-          code: 'invalid_import_id',
-          path: [],
-          expected: '`agent/<agent_id>` or `tenant/<tenant_id>`',
-          found: JSON.stringify(id),
-          message: 'The import id does not have the expected form.',
-        };
-      }
-      return { id, [`${m[1]}_id`]: m[2] };
+      return m && UUID_PATTERN.test(m[2]) ? { id, [`${m[1]}_id`]: m[2] } : undefined;
     },
   },
   identity: (s) => identityOf(s),

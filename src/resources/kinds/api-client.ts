@@ -75,6 +75,7 @@ export const apiClient = defineResource({
     if (imported.client_secret !== null) return undefined;
     const at = address ?? 'ADDRESS';
     return {
+      severity: 'warning',
       summary: 'The client secret cannot be imported',
       detail:
         `The platform returns an API client's secret only in the answer to its creation: ${at} is recorded with client_secret null, and no import can fill it. ` +

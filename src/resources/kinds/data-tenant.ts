@@ -1,5 +1,6 @@
 import type { Tenant } from '../../api';
 import { isNotFound } from '../../api/errors';
+import { invalidValue } from '../../diagnostics';
 import { errors } from '../../errors';
 import { attr } from '../attributes';
 import { defineDataSource, type OperationContext, type State } from '../declaration';
@@ -30,13 +31,13 @@ export const dataTenant = defineDataSource({
   check(config) {
     const problems = exactlyOneOf(config, ['id', 'name']);
     if (problems.length === 0 && config.parent_id !== null && config.name === null) {
-      problems.push({
+      problems.push(invalidValue({
         code: 'conflicting_attributes',
         path: ['parent_id'],
         expected: '`parent_id` only together with `name`',
         found: '`parent_id` together with `id`',
         message: '`parent_id` narrows a search by name; a tenant found by id needs no parent.',
-      });
+      }));
     }
     return problems;
   },

@@ -27,15 +27,15 @@ describe('tenantform_event_subscription validation', () => {
 
   it('checks the topic prefix', () => {
     expect(problems({ ...base, topic_id: 'cti.a.p.em.event.v1.0~a.p.tenant.v1.0' })).toMatchObject([
-      { address: ADDRESS, path: ['topic_id'], message: 'Must start with cti.a.p.em.topic.v1.0~.' },
+      { address: ADDRESS, path: ['topic_id'], detail: expect.stringContaining('Must start with cti.a.p.em.topic.v1.0~.') },
     ]);
   });
 
   it('accepts exactly the three forms of types: exact, a path prefix ending in *, a version form ending in v1.*', () => {
     expect(problems({ ...base, types: [`${EVENT}.created.v1.0`, `${EVENT}.*`, `${EVENT}.updated.v1.*`, `${EVENT}.upd*`] })).toEqual([]);
     expect(problems({ ...base, types: [`${EVENT}.*`, 'cti.a.p.em.event.v1.0~a.p*.tenant.v1.0', 'cti.a.p.em.event.v1.0~a.*.created.v1.*'] })).toMatchObject([
-      { address: ADDRESS, path: ['types', 1], message: expect.stringContaining('Not one of the three forms') },
-      { address: ADDRESS, path: ['types', 2], message: expect.stringContaining('Not one of the three forms') },
+      { address: ADDRESS, path: ['types', 1], detail: expect.stringContaining('Not one of the three forms') },
+      { address: ADDRESS, path: ['types', 2], detail: expect.stringContaining('Not one of the three forms') },
     ]);
   });
 
@@ -45,7 +45,7 @@ describe('tenantform_event_subscription validation', () => {
 
   it('checks the prefix of each type', () => {
     expect(problems({ ...base, types: [`${EVENT}.*`, 'cti.a.p.em.topic.v1.0~a.p.tenant.*'] })).toMatchObject([
-      { address: ADDRESS, path: ['types', 1], message: expect.stringContaining('cti.a.p.em.event.v1.0~ or cti.a.p.em.msg.v1.0~') },
+      { address: ADDRESS, path: ['types', 1], detail: expect.stringContaining('cti.a.p.em.event.v1.0~ or cti.a.p.em.msg.v1.0~') },
     ]);
   });
 
@@ -101,7 +101,7 @@ describe('tenantform_event_subscription validation', () => {
   it('takes a uuid as import id', () => {
     const id = randomUUID();
     expect(kind.importId.parse(id)).toEqual({ id, subscription_id: id });
-    expect(kind.importId.parse('sub-1')).toMatchObject({ code: 'invalid_import_id' });
+    expect(kind.importId.parse('sub-1')).toBeUndefined();
   });
 });
 
@@ -123,7 +123,7 @@ describe('tenantform_event_subscription against the emulator', () => {
 
   async function apply(config: State, prior: State | null): Promise<State> {
     expect(problems(config)).toEqual([]);
-    const plan = planResource({ kind, address: ADDRESS, config, prior });
+    const plan = await planResource({ kind, address: ADDRESS, config, prior });
     expect(plan.action).toBe(prior ? 'replace' : 'create');
     const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
     expect(r.diagnostics).toEqual([]);
@@ -144,10 +144,10 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(id).toMatch(UUID_PATTERN);
     expect(created).toEqual({ id, subscription_id: id, ...defaults, ...base });
     expect(await read(created)).toEqual(created);
-    expect(planResource({ kind, address: ADDRESS, config: base, prior: created }).action).toBe('no-op');
+    expect((await planResource({ kind, address: ADDRESS, config: base, prior: created })).action).toBe('no-op');
 
     const changed = { ...base, types: [`${EVENT}.created.v1.0`], session_timeout: 'PT1M' };
-    const plan = planResource({ kind, address: ADDRESS, config: changed, prior: created });
+    const plan = await planResource({ kind, address: ADDRESS, config: changed, prior: created });
     expect(plan.action).toBe('replace');
     expect(plan.requiresReplace).toEqual([['types'], ['session_timeout']]);
     expect((await deleteResource({ kind, address: ADDRESS, ctx, prior: created })).diagnostics).toEqual([]);
@@ -159,10 +159,10 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(await read(created)).toEqual(created);
 
     // Keeping a declared id while an argument changes cannot be carried out: refused at plan.
-    const sameId = planResource({ kind, address: ADDRESS, config: { ...changed, types: [`${EVENT}.updated.v1.0`], subscription_id: replaced.subscription_id }, prior: replaced });
+    const sameId = await planResource({ kind, address: ADDRESS, config: { ...changed, types: [`${EVENT}.updated.v1.0`], subscription_id: replaced.subscription_id }, prior: replaced });
     expect(sameId.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: ADDRESS, path: ['types'] })]);
 
-    const removal = planResource({ kind, address: ADDRESS, config: null, prior: replaced });
+    const removal = await planResource({ kind, address: ADDRESS, config: null, prior: replaced });
     expect(removal.action).toBe('delete');
     expect(removal.diagnostics).toEqual([
       expect.objectContaining({ severity: 'warning', address: ADDRESS, detail: expect.stringContaining('keeps running on the platform') }),
@@ -187,7 +187,7 @@ describe('tenantform_event_subscription against the emulator', () => {
 
   it('reports a refusal of the platform as an error diagnostic', async () => {
     allowRefusedRequests(); // the platform's own refusal is what this test looks at
-    const plan = planResource({ kind, address: ADDRESS, config: { ...base, topic_id: `${TOPIC}.unknown` }, prior: null });
+    const plan = await planResource({ kind, address: ADDRESS, config: { ...base, topic_id: `${TOPIC}.unknown` }, prior: null });
     const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
     expect(r.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS }]);
   });
@@ -202,12 +202,12 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(imported.value).toEqual({ id, subscription_id: id, topic_id: null, types: null, tenant_depth: null, ...defaults });
 
     const config = { ...base, tenant_depth: 'DIRECT', subscription_id: id };
-    const plan = planResource({ kind, address: ADDRESS, config, prior: imported.value as State });
+    const plan = await planResource({ kind, address: ADDRESS, config, prior: imported.value as State });
     expect(plan.action).toBe('replace');
     expect(plan.requiresReplace).toEqual([['topic_id'], ['types'], ['tenant_depth']]);
     const adopted = await apply(config, imported.value as State);
     expect(adopted).toEqual(existing);
-    expect(planResource({ kind, address: ADDRESS, config, prior: await read(adopted) }).action).toBe('no-op');
+    expect((await planResource({ kind, address: ADDRESS, config, prior: await read(adopted) })).action).toBe('no-op');
 
     const missing = await importResource({ kind, address: ADDRESS, ctx, id: randomUUID() });
     expect(missing.diagnostics).toMatchObject([{ code: 'import_not_found', address: ADDRESS }]);

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { SubscriptionBody } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
+import { refusedChange } from '../../diagnostics';
 import { attr, oneOf, uuid, type Attributes } from '../attributes';
-import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { defineResource, type OperationContext, type State } from '../declaration';
 import { valueEqual } from '../values';
 
 const MAX_ID = 1024;
@@ -123,25 +124,24 @@ export const eventSubscription = defineResource({
       description: 'How long a consumer keeps event-fetching leadership without heartbeats.',
     }),
   },
-  planProblems(prior, planned): RuleViolation[] {
+  modifyPlan(_ctx, { prior, planned }) {
     // A replacement that keeps the declared id cannot happen: the platform neither changes nor
     // deletes a subscription, and a create with an id that exists is refused. Only arguments the
     // state knows count (after `terraform import` it knows the id alone).
-    if (typeof planned.subscription_id !== 'string' || planned.subscription_id !== prior.subscription_id) return [];
+    if (!prior || !planned || typeof planned.subscription_id !== 'string' || planned.subscription_id !== prior.subscription_id) return {};
     const attributes: Attributes = eventSubscription.attributes;
     const changed = Object.entries(attributes).find(
       ([name, a]) => a.forceNew === true && name !== 'subscription_id' && prior[name] !== null && prior[name] !== undefined && !valueEqual(a, prior[name], planned[name]),
     );
-    if (!changed) return [];
-    return [
-      {
+    if (!changed) return {};
+    const refused = refusedChange({
         code: 'cannot_replace',
         path: [changed[0]],
         expected: 'a new subscription_id together with the changed arguments (or subscription_id left out, to have one generated)',
         found: `${changed[0]} changed while subscription_id stays ${String(planned.subscription_id)}`,
-        message: 'The platform cannot change or delete a subscription: changed arguments need a subscription with a new id.',
-      },
-    ];
+      message: 'The platform cannot change or delete a subscription: changed arguments need a subscription with a new id.',
+    });
+    return { diagnostics: [refused] };
   },
   // GAPS "Deleting a subscription": there is no documented delete.
   deleteOnlyForgets:
@@ -167,10 +167,7 @@ export const eventSubscription = defineResource({
   ],
   importId: {
     format: '`<subscription_id>`',
-    parse: (id) =>
-      uuid.safeParse(id).success
-        ? { id, subscription_id: id }
-        : { code: 'invalid_import_id', path: [], expected: '<subscription_id>', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
+    parse: (id) => (uuid.safeParse(id).success ? { id, subscription_id: id } : undefined),
   },
   identity: (s) => String(s.subscription_id),
   example: {

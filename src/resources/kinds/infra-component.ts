@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { attr, oneOf, uuid, UUID_PATTERN } from '../attributes';
+import { refusedChange } from '../../diagnostics';
+import { attr, oneOf, uuid } from '../attributes';
+import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Infra, InfraCreate, InfraUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
@@ -68,13 +70,7 @@ export const infraComponent = defineResource({
     'A create interrupted before its answer was recorded is found again on the next run (same owner, name, url and capabilities) and adopted instead of registered twice.',
     'A component that customers still use is not deleted unless `force_delete` is true; the refusal names the usage and is told apart from a version conflict by reading the version again.',
   ],
-  importId: {
-    format: 'the component id (a uuid)',
-    parse: (id) =>
-      UUID_PATTERN.test(id)
-        ? { id }
-        : { code: 'invalid_import_id', path: [], expected: 'a component id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
-  },
+  importId: uuidImportId('component'),
   identity: (s) => String(s.id),
   discover: {
     rank: 40,
@@ -102,18 +98,22 @@ export const infraComponent = defineResource({
   },
   // The POST creates a new component each time it is sent.
   nonIdempotentCreate: true,
-  planProblems(prior, planned) {
+  modifyPlan(_ctx, { prior, planned }) {
     // The reference's `infraPut` takes the content addresses as links only: once set, the
     // platform has no way to clear them.
-    return (['content_url', 'content_mobile_url'] as const)
+    if (!prior || !planned) return {};
+    const diagnostics = (['content_url', 'content_mobile_url'] as const)
       .filter((name) => typeof prior[name] === 'string' && planned[name] === null)
-      .map((name) => ({
-        code: 'cannot_clear',
-        path: [name],
-        expected: 'an address (the platform cannot clear it once set)',
-        found: 'null',
-        message: `The platform has no way to clear ${name} once it is set: give the address, or register a new component.`,
-      }));
+      .map((name) =>
+        refusedChange({
+          code: 'cannot_clear',
+          path: [name],
+          expected: 'an address (the platform cannot clear it once set)',
+          found: 'null',
+          message: `The platform has no way to clear ${name} once it is set: give the address, or register a new component.`,
+        }),
+      );
+    return { diagnostics };
   },
   async read(ctx, state) {
     const live = await fetchOne(ctx, String(state.id));

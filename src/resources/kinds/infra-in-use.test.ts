@@ -33,7 +33,7 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
   const base = { kind: infraComponent, address: ADDRESS, ctx };
   const acme = emu.world().tenants['Acme Manufacturing']!.id;
   const config: State = { owner_tenant_id: emu.rootTenantId, name: 'Shared storage', url: 'https://shared.example.com', capabilities: ['backup'], location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f' };
-  const created = (await createResource({ ...base, planned: planResource({ ...base, config, prior: null }).planned! })).value!;
+  const created = (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value!;
   expect(created.force_delete).toBe(false);
   await useBy(String(created.id), [{ tenant_id: acme, offering_items_on: true }]);
 
@@ -43,7 +43,7 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
   expect(refused.diagnostics[0]!.detail).not.toContain('changed by someone else');
 
   // force_delete is kept in the state only: turning it on sends nothing and leaves the version.
-  const forcing = planResource({ ...base, config: { ...config, force_delete: true }, prior: created });
+  const forcing = await planResource({ ...base, config: { ...config, force_delete: true }, prior: created });
   expect(forcing.action).toBe('update');
   const forced = (await updateResource({ ...base, prior: created, planned: forcing.planned! })).value!;
   expect(forced).toMatchObject({ force_delete: true, version: created.version });
@@ -61,7 +61,7 @@ it('a stale version is still a version conflict', async () => {
   const ctx = { client };
   const base = { kind: infraComponent, address: ADDRESS, ctx };
   const config: State = { owner_tenant_id: emu.rootTenantId, name: 'Moved', url: 'https://moved.example.com', capabilities: ['backup'], location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f' };
-  const created = (await createResource({ ...base, planned: planResource({ ...base, config, prior: null }).planned! })).value!;
+  const created = (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value!;
   await client.updateInfra(String(created.id), { name: 'Renamed', url: 'https://moved.example.com', capabilities: ['backup'], version: Number(created.version) });
   const stale = await deleteResource({ ...base, prior: created });
   expect(stale.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict' })]);

@@ -3,7 +3,8 @@ import type { OfferingItem, OfferingItemWrite } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
 import { attr, uuid } from '../attributes';
-import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
+import { defineResource, type OperationContext, type State } from '../declaration';
 import { splitImportId } from '../import-id';
 import { Unknown } from '../values';
 
@@ -59,12 +60,12 @@ export const offeringItems = defineResource({
   },
   // Which storage components an item without `infra_id` could be for is known only to the
   // platform: read what the tenant is offered, so that an ambiguous item is refused by the plan.
-  async livePlanProblems(ctx, planned) {
-    if (typeof planned.tenant_id !== 'string' || typeof planned.application_id !== 'string' || typeof planned.items !== 'string') return [];
+  async modifyPlan(ctx, { planned }) {
+    if (!ctx || !planned || typeof planned.tenant_id !== 'string' || typeof planned.application_id !== 'string' || typeof planned.items !== 'string') return {};
     const items = parseItems(planned.items);
-    if (items.every((i) => i.infra_id !== undefined)) return [];
+    if (items.every((i) => i.infra_id !== undefined)) return {};
     const offered = await offeredItems(ctx, planned);
-    return offered === null ? [] : resolveInfra(items, offered).problems;
+    return offered === null ? {} : { diagnostics: resolveInfra(items, offered).problems };
   },
   importId: {
     format: '`<tenant_id>/<application_id>` (imports the items that are on)',
@@ -123,22 +124,22 @@ function asConfigured(i: OfferingItem): Item {
   return { name: i.name, ...(i.infra_id ? { infra_id: i.infra_id } : {}), ...(limited ? { quota: { value: q.value, overage: q.overage } } : {}) };
 }
 
-function checkItems(text: string): RuleViolation[] {
+function checkItems(text: string): Diagnostic[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return [{ code: 'invalid_value', path: ['items'], expected: ITEMS_EXPECTS, found: 'text that is not JSON', message: 'The items are not JSON.' }];
+    return [invalidValue({ code: 'invalid_value', path: ['items'], expected: ITEMS_EXPECTS, found: 'text that is not JSON', message: 'The items are not JSON.' })];
   }
   const r = Items.safeParse(parsed);
   if (r.success) {
     const keys = r.data.map(key);
     const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
     if (dup < 0) return [];
-    return [{ code: 'duplicate_item', path: ['items', dup], expected: 'each item once', found: `"${r.data[dup].name}" twice`, message: 'An item is listed twice.' }];
+    return [invalidValue({ code: 'duplicate_item', path: ['items', dup], expected: 'each item once', found: `"${r.data[dup].name}" twice`, message: 'An item is listed twice.' })];
   }
   const issue = r.error.issues[0];
-  return [{ code: 'invalid_value', path: ['items', ...(issue.path as Array<string | number>)], expected: ITEMS_EXPECTS, found: issue.message, message: 'An offering item is malformed.' }];
+  return [invalidValue({ code: 'invalid_value', path: ['items', ...(issue.path as Array<string | number>)], expected: ITEMS_EXPECTS, found: issue.message, message: 'An offering item is malformed.' })];
 }
 
 const key = (i: { name: string; infra_id?: string | null }) => `${i.name}/${i.infra_id ?? ''}`;
@@ -203,20 +204,20 @@ async function offeredItems(ctx: OperationContext, s: State): Promise<OfferingIt
  * The configured items with the `infra_id` of the one storage component each item without one is
  * for, and an error at `items[N].infra_id` for each that could be for several.
  */
-function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; problems: RuleViolation[] } {
-  const problems: RuleViolation[] = [];
+function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; problems: Diagnostic[] } {
+  const problems: Diagnostic[] = [];
   const resolved = items.map((item, n): Item => {
     if (item.infra_id !== undefined) return item;
     const ids = [...new Set(offered.filter((o) => o.name === item.name && typeof o.infra_id === 'string').map((o) => String(o.infra_id)))].sort();
     if (ids.length === 1) return { ...item, infra_id: ids[0] };
     if (ids.length > 1) {
-      problems.push({
+      problems.push(refusedChange({
         code: 'infra_id_required',
         path: ['items', n, 'infra_id'],
         expected: `the storage infrastructure component the item is for, one of ${ids.join(', ')}`,
         found: 'no infra_id',
         message: `${item.name} is offered per storage infrastructure component, and the tenant is offered it on ${ids.length}: the item must say which`,
-      });
+      }));
     }
     return item;
   });
@@ -224,13 +225,15 @@ function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; 
   const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
   if (dup >= 0 && problems.length === 0) {
     const first = keys.indexOf(keys[dup]);
-    problems.push({
-      code: 'duplicate_item',
-      path: ['items', dup],
-      expected: 'each item once',
-      found: `"${resolved[dup].name}" twice (items[${first}] is for the same storage component ${resolved[dup].infra_id})`,
-      message: 'An item is listed twice.',
-    });
+    problems.push(
+      refusedChange({
+        code: 'duplicate_item',
+        path: ['items', dup],
+        expected: 'each item once',
+        found: `"${resolved[dup].name}" twice (items[${first}] is for the same storage component ${resolved[dup].infra_id})`,
+        message: 'An item is listed twice.',
+      }),
+    );
   }
   return { items: resolved, problems };
 }

@@ -45,7 +45,7 @@ describe('validation', () => {
 
   it('reports every problem of a configuration at once', () => {
     const problems = validateConfig(tenantSetting, { application_id: 'x', value: 'nope', lock: 'yes' }, ADDRESS);
-    expect(problems.map((p) => [p.address, p.path.join('.'), p.code])).toEqual([
+    expect(problems.map((p) => [p.address, p.path?.join('.'), p.code])).toEqual([
       [ADDRESS, 'application_id', 'invalid_value'],
       [ADDRESS, 'tenant_id', 'required'],
       [ADDRESS, 'name', 'required'],
@@ -60,7 +60,7 @@ describe('validation', () => {
       tenant_id: TENANT,
       name: 'backup_window',
     });
-    expect(tenantSetting.importId.parse(`${APP}/backup_window`)).toMatchObject({ code: 'invalid_import_id' });
+    expect(tenantSetting.importId.parse(`${APP}/backup_window`)).toBeUndefined();
   });
 });
 
@@ -96,7 +96,7 @@ describe('against the emulator', () => {
     // Before: Northwind inherits the root's value and has none of its own.
     expect((await readResource({ ...base, ctx, state: config() })).value).toBeNull();
 
-    const create = plan(config(), null);
+    const create = await plan(config(), null);
     expect(create.action).toBe('create');
     const created = await createResource({ ...base, ctx, planned: create.planned! });
     expect(created.diagnostics).toEqual([]);
@@ -117,9 +117,9 @@ describe('against the emulator', () => {
     expect(read).toEqual({ value: created.value, diagnostics: [] });
 
     // Key order never makes a diff.
-    expect(plan({ ...config(), value: '{ "end": "06:00", "start": "02:00" }' }, read.value!).action).toBe('no-op');
+    expect((await plan({ ...config(), value: '{ "end": "06:00", "start": "02:00" }' }, read.value!)).action).toBe('no-op');
 
-    const change = plan({ ...config(), value: '{"start":"03:00","end":"07:00"}', lock: true }, read.value!);
+    const change = await plan({ ...config(), value: '{"start":"03:00","end":"07:00"}', lock: true }, read.value!);
     expect(change.action).toBe('update');
     expect(change.changed).toEqual(['value', 'lock']);
     expect(change.planned).toMatchObject({ effective_value: Unknown, effective_owner_id: Unknown });
@@ -130,11 +130,11 @@ describe('against the emulator', () => {
     expect(reread.value).toEqual(updated.value);
 
     // The identity forces replacement.
-    const rename = plan({ ...config(), name: 'backup_window_2' }, reread.value!);
+    const rename = await plan({ ...config(), name: 'backup_window_2' }, reread.value!);
     expect(rename.action).toBe('replace');
     expect(rename.requiresReplace).toEqual([['name']]);
 
-    const removal = plan(null, reread.value!);
+    const removal = await plan(null, reread.value!);
     expect(removal.action).toBe('delete');
     expect((await deleteResource({ ...base, ctx, prior: reread.value! })).diagnostics).toEqual([]);
     expect(await readResource({ ...base, ctx, state: reread.value! })).toEqual({ value: null, diagnostics: [] });
@@ -165,7 +165,7 @@ describe('against the emulator', () => {
 
   it('explains a value locked by an ancestor, naming the tenant that holds the lock', async () => {
     const config = { application_id: backup, tenant_id: northwind, name: 'encryption_required', value: 'false' };
-    const create = plan(config, null);
+    const create = await plan(config, null);
     const result = await createResource({ ...base, ctx, planned: create.planned! });
     expect(result.value).toBeUndefined();
     expect(result.diagnostics).toEqual([

@@ -124,6 +124,9 @@ export const tenantSetting = defineResource({
     const owner = live.effective_owner_id;
     if (typeof owner !== 'string' || owner === live.tenant_id) return undefined;
     return {
+      severity: 'warning',
+      summary: 'The declared value is not in effect',
+      code: 'not_in_effect',
       detail:
         `Tenant ${String(live.tenant_id)} has its own value of "${String(live.name)}", but ancestor tenant ${owner} locked the setting, so its value ${String(live.effective_value)} is in effect. ` +
         'Unlock it at that tenant (or manage the setting there), or remove this resource.',

@@ -33,34 +33,34 @@ describe('tenantform_tenant', () => {
     expect(validateConfig(kind, config({ contact: { types: ['billing', 'billing'] } }), ADDRESS)).toMatchObject([{ path: ['contact', 'types', 1] }]);
   });
 
-  it('refuses production back to trial in the plan, before any request', () => {
-    const r = planResource({ kind, address: ADDRESS, config: config({ pricing_mode: 'trial' }), prior: prior() });
+  it('refuses production back to trial in the plan, before any request', async () => {
+    const r = await planResource({ kind, address: ADDRESS, config: config({ pricing_mode: 'trial' }), prior: prior() });
     expect(r.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS, path: ['pricing_mode'] }]);
-    const forward = planResource({ kind, address: ADDRESS, config: config({ pricing_mode: 'production' }), prior: prior({ pricing_mode: 'trial' }) });
+    const forward = await planResource({ kind, address: ADDRESS, config: config({ pricing_mode: 'production' }), prior: prior({ pricing_mode: 'trial' }) });
     expect(forward.diagnostics).toEqual([]);
     expect(forward.action).toBe('update');
   });
 
-  it('refuses to clear a contact\'s types in the plan: the platform cannot clear them', () => {
+  it('refuses to clear a contact\'s types in the plan: the platform cannot clear them', async () => {
     const contact = { email: 'it@contoso.example', first_name: null, last_name: null, phone: null, address1: null, address2: null, city: null, state: null, zipcode: null, country: null };
     const withTypes = prior({ pricing_mode: null, contact: { ...contact, types: ['primary'] } });
-    const cleared = planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example' } }), prior: withTypes });
+    const cleared = await planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example' } }), prior: withTypes });
     expect(cleared.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS, path: ['contact', 'types'] }]);
-    const kept = planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example', types: ['billing'] } }), prior: withTypes });
+    const kept = await planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example', types: ['billing'] } }), prior: withTypes });
     expect(kept.diagnostics).toEqual([]);
     expect(kept.action).toBe('update');
   });
 
-  it('replaces on a new parent or kind, updates the rest in place', () => {
-    expect(planResource({ kind, address: ADDRESS, config: config({ parent_id: ID }), prior: prior() }).action).toBe('replace');
-    expect(planResource({ kind, address: ADDRESS, config: config({ internal_tag: 'gold' }), prior: prior() }).action).toBe('update');
+  it('replaces on a new parent or kind, updates the rest in place', async () => {
+    expect((await planResource({ kind, address: ADDRESS, config: config({ parent_id: ID }), prior: prior() })).action).toBe('replace');
+    expect((await planResource({ kind, address: ADDRESS, config: config({ internal_tag: 'gold' }), prior: prior() })).action).toBe('update');
   });
 
-  it('warns that a destroy takes sub-tenants, users and data with it', () => {
-    const alone = planResource({ kind, address: ADDRESS, config: null, prior: prior() });
+  it('warns that a destroy takes sub-tenants, users and data with it', async () => {
+    const alone = await planResource({ kind, address: ADDRESS, config: null, prior: prior() });
     expect(alone.action).toBe('delete');
     expect(alone.diagnostics).toMatchObject([{ severity: 'warning', address: ADDRESS, detail: expect.stringContaining('its users and data') }]);
-    const parent = planResource({ kind, address: ADDRESS, config: null, prior: prior({ has_children: true }) });
+    const parent = await planResource({ kind, address: ADDRESS, config: null, prior: prior({ has_children: true }) });
     expect(parent.diagnostics[0].detail).toContain('its sub-tenants, their users and data');
   });
 });

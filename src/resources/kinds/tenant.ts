@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Tenant, TenantCreate, TenantUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
+import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
 import { errors } from '../../errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
-import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { defineResource, type OperationContext, type State } from '../declaration';
 import { Unknown } from '../values';
 import { updateVersioned, type VersionedObject } from '../versioned';
 
@@ -137,47 +138,49 @@ export const tenant = defineResource({
     },
   },
   check(config) {
-    const problems: RuleViolation[] = [];
+    const problems: Diagnostic[] = [];
     if (config.pricing_mode !== null && config.pricing_mode !== Unknown && config.kind !== Unknown && config.kind !== 'customer') {
-      problems.push({
+      problems.push(invalidValue({
         code: 'not_for_kind',
         path: ['pricing_mode'],
         expected: 'no pricing_mode on a tenant that is not a customer',
         found: `pricing_mode on a ${String(config.kind)} tenant`,
         message: 'Only customer tenants have a pricing mode.',
-      });
+      }));
     }
     return problems;
   },
-  planProblems(prior, planned) {
-    const problems: RuleViolation[] = [];
+  modifyPlan(_ctx, { prior, planned }) {
+    if (!prior) return {};
+    if (!planned) {
+      const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
+      const detail = `Destroying ${describe(prior)} disables it, then deletes it with ${what}. The platform keeps nothing that can be restored through its interface.`;
+      return { diagnostics: [{ severity: 'warning', summary: 'Deleting this object deletes more', detail }] };
+    }
+    const problems: Diagnostic[] = [];
     // GAPS "Pricing mode": trial to production once, never back.
     if (planned.pricing_mode === 'trial' && prior.pricing_mode !== null && prior.pricing_mode !== 'trial') {
-      problems.push({
+      problems.push(refusedChange({
         code: 'pricing_mode_irreversible',
         path: ['pricing_mode'],
         expected: `"${String(prior.pricing_mode)}" (a customer never returns to trial)`,
         found: '"trial"',
         message: 'A customer in production cannot return to trial',
-      });
+      }));
     }
     // The reference's contact takes `types` with at least one item: a contact's types, once set,
     // cannot be cleared.
     const typesOf = (s: State) => ((s.contact as State | null)?.types as readonly string[] | null | undefined) ?? [];
     if (typesOf(prior).length > 0 && typesOf(planned).length === 0) {
-      problems.push({
+      problems.push(refusedChange({
         code: 'cannot_clear',
         path: ['contact', 'types'],
         expected: 'at least one contact type (the platform cannot clear them once set)',
         found: 'none',
         message: 'The platform has no way to clear a contact\'s types: keep at least one.',
-      });
+      }));
     }
-    return problems;
-  },
-  deleteWarning(prior) {
-    const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
-    return `Destroying ${describe(prior)} disables it, then deletes it with ${what}. The platform keeps nothing that can be restored through its interface.`;
+    return { diagnostics: problems };
   },
   async read(ctx, state) {
     const live = await fetchOne(ctx, String(state.id));

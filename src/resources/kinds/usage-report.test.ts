@@ -84,7 +84,7 @@ describe('validation', () => {
       parameters: { kind: 'usage_daily', level: 'nobody', colour: 'red' },
       generation_date: 'tomorrow',
     });
-    expect(found.map((p) => [p.address, p.path.join('.'), p.code])).toEqual([
+    expect(found.map((p) => [p.address, p.path?.join('.'), p.code])).toEqual([
       [ADDRESS, 'result_action', 'invalid_value'],
       [ADDRESS, 'recipients.0', 'invalid_value'],
       [ADDRESS, 'parameters.colour', 'unknown_attribute'],
@@ -100,52 +100,53 @@ describe('replacement rules (GAPS: usage report update)', () => {
   const prior = (config: State): State => ({ ...normalize(usageReport.attributes, config), id: TENANT, version: 1, generation_date: '2024-03-01' });
   const plan = (config: State, from: State) => planResource({ kind: usageReport, address: ADDRESS, config, prior: prior(from) });
 
-  it('changes kind, level and enabled of a monthly report in place', () => {
-    const p = plan(
+  it('changes kind, level and enabled of a monthly report in place', async () => {
+    const p = (await plan(
       { ...monthly(), parameters: { ...(monthly().parameters as State), kind: 'usage_daily', level: 'itself' }, schedule: { type: 'monthly', enabled: false } },
       monthly(),
-    );
+    ));
     expect(p.action).toBe('update');
     expect(p.changed).toEqual(['parameters', 'schedule']);
     expect(p.requiresReplace).toEqual([]);
     expect(p.planned).toMatchObject({ id: TENANT, version: Unknown, generation_date: '2024-03-01' });
   });
 
-  it('replaces a monthly report for any other change, naming the paths', () => {
-    const p = plan(
+  it('replaces a monthly report for any other change, naming the paths', async () => {
+    const p = (await plan(
       { ...monthly(), result_action: 'send', recipients: [USER], parameters: { ...(monthly().parameters as State), level: 'itself', formats: ['html'] } },
       monthly(),
-    );
+    ));
     expect(p.action).toBe('replace');
     expect(p.requiresReplace).toEqual([['result_action'], ['parameters', 'formats']]);
   });
 
-  it('changes the recipients of a monthly report in place, and replaces a once report for them', () => {
-    const inPlace = plan({ ...monthly(), recipients: [USER] }, monthly());
+  it('changes the recipients of a monthly report in place, and replaces a once report for them', async () => {
+    const inPlace = await plan({ ...monthly(), recipients: [USER] }, monthly());
     expect(inPlace.action).toBe('update');
     expect(inPlace.requiresReplace).toEqual([]);
     const once = { ...monthly(), schedule: { type: 'once' } };
-    expect(plan({ ...once, recipients: [USER] }, once).requiresReplace).toEqual([['recipients']]);
+    expect((await plan({ ...once, recipients: [USER] }, once)).requiresReplace).toEqual([['recipients']]);
   });
 
-  it('replaces a report whose schedule type changes', () => {
-    const p = plan({ ...monthly(), schedule: { type: 'once' } }, monthly());
+  it('replaces a report whose schedule type changes', async () => {
+    const p = await plan({ ...monthly(), schedule: { type: 'once' } }, monthly());
     expect(p.action).toBe('replace');
     expect(p.requiresReplace).toEqual([['schedule', 'type']]);
   });
 
-  it('replaces a once report for any change, even kind, level or enabled', () => {
+  it('replaces a once report for any change, even kind, level or enabled', async () => {
     const once = { ...monthly(), schedule: { type: 'once' } };
-    const p = plan({ ...once, parameters: { ...(monthly().parameters as State), level: 'itself' }, schedule: { type: 'once', enabled: false } }, once);
+    const p = await plan({ ...once, parameters: { ...(monthly().parameters as State), level: 'itself' }, schedule: { type: 'once', enabled: false } }, once);
     expect(p.action).toBe('replace');
     expect(p.requiresReplace).toEqual([['parameters', 'level'], ['schedule', 'enabled']]);
   });
 
-  it('replaces on a value known only after apply', () => {
+  it('replaces on a value known only after apply', async () => {
     const before = prior(monthly());
-    expect(usageReport.replaceReasons!(before, { ...before, parameters: Unknown })).toEqual([['parameters']]);
+    const replaced = async (planned: State) => (await usageReport.modifyPlan!(undefined, { prior: before, config: planned, planned })).requiresReplace;
+    expect(await replaced({ ...before, parameters: Unknown })).toEqual([['parameters']]);
     // Recipients change in place, even when known only after apply.
-    expect(usageReport.replaceReasons!(before, { ...before, recipients: Unknown })).toEqual([]);
+    expect(await replaced({ ...before, recipients: Unknown })).toEqual([]);
   });
 });
 
@@ -173,7 +174,7 @@ describe('against the emulator', () => {
   const plan = (config: State | null, prior: State | null) => planResource({ ...base, config, prior });
 
   it('sends only the parameter that changed, so that a level set meanwhile by someone else stays', async () => {
-    const created = await createResource({ ...base, ctx, planned: plan(monthly(acme), null).planned! });
+    const created = await createResource({ ...base, ctx, planned: (await plan(monthly(acme), null)).planned! });
     const bodies: unknown[] = [];
     const watch = (m: unknown) => {
       const e = m as Exchange;
@@ -182,7 +183,7 @@ describe('against the emulator', () => {
     exchangeChannel.subscribe(watch);
     try {
       const kindOnly = { ...monthly(acme), parameters: { ...(monthly(acme).parameters as State), kind: 'usage_daily' } };
-      const update = plan(kindOnly, created.value!);
+      const update = await plan(kindOnly, created.value!);
       expect(update.action).toBe('update');
       expect((await updateResource({ ...base, ctx, prior: created.value!, planned: update.planned! })).diagnostics).toEqual([]);
     } finally {
@@ -193,7 +194,7 @@ describe('against the emulator', () => {
   });
 
   it('creates, reads, updates in place, plans a replacement, deletes and imports a report', async () => {
-    const create = plan(monthly(acme), null);
+    const create = await plan(monthly(acme), null);
     expect(create.action).toBe('create');
     // Left out of the configuration, the period is the platform's to choose: unknown until apply.
     expect((create.planned!.parameters as State).period).toBe(Unknown);
@@ -220,10 +221,10 @@ describe('against the emulator', () => {
 
     const read = await readResource({ ...base, ctx, state: created.value! });
     expect(read).toEqual({ value: created.value, diagnostics: [] });
-    expect(plan(monthly(acme), read.value!).action).toBe('no-op');
+    expect((await plan(monthly(acme), read.value!)).action).toBe('no-op');
 
     const inPlace = { ...monthly(acme), parameters: { tenant_id: acme, kind: 'usage_daily', level: 'all_customers', formats: ['csv'] }, schedule: { type: 'monthly', enabled: false } };
-    const update = plan(inPlace, read.value!);
+    const update = await plan(inPlace, read.value!);
     expect(update.action).toBe('update');
     const updated = await updateResource({ ...base, ctx, prior: read.value!, planned: update.planned! });
     expect(updated.diagnostics).toEqual([]);
@@ -235,18 +236,18 @@ describe('against the emulator', () => {
     });
     const reread = await readResource({ ...base, ctx, state: updated.value! });
     expect(reread.value).toEqual(updated.value);
-    expect(plan(inPlace, reread.value!).action).toBe('no-op');
+    expect((await plan(inPlace, reread.value!)).action).toBe('no-op');
 
     // Recipients change in place too: the same report, its stored files kept.
     const withRecipient = { ...inPlace, recipients: [USER] };
-    const recipientUpdate = plan(withRecipient, reread.value!);
+    const recipientUpdate = await plan(withRecipient, reread.value!);
     expect(recipientUpdate.action).toBe('update');
     const recipientsChanged = await updateResource({ ...base, ctx, prior: reread.value!, planned: recipientUpdate.planned! });
     expect(recipientsChanged.diagnostics).toEqual([]);
     expect(recipientsChanged.value).toEqual({ ...reread.value, recipients: [USER], version: 3 });
     expect(await client.getReport(String(created.value!.id))).toMatchObject({ recipients: [USER], version: 3 });
 
-    const other = plan({ ...withRecipient, parameters: { ...inPlace.parameters, formats: ['csv', 'json_v2_0'] } }, recipientsChanged.value!);
+    const other = await plan({ ...withRecipient, parameters: { ...inPlace.parameters, formats: ['csv', 'json_v2_0'] } }, recipientsChanged.value!);
     expect(other.action).toBe('replace');
     expect(other.requiresReplace).toEqual([['parameters', 'formats']]);
 
@@ -260,7 +261,7 @@ describe('against the emulator', () => {
     expect(stale.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS })]);
     expect(stale.diagnostics[0]!.detail).toMatch(/at version 3 on the platform.*planned against version 1/);
 
-    expect(plan(null, recipientsChanged.value!).action).toBe('delete');
+    expect((await plan(null, recipientsChanged.value!)).action).toBe('delete');
     expect((await deleteResource({ ...base, ctx, prior: recipientsChanged.value! })).diagnostics).toEqual([]);
     expect(await readResource({ ...base, ctx, state: reread.value! })).toEqual({ value: null, diagnostics: [] });
   });
@@ -281,20 +282,20 @@ describe('against the emulator', () => {
       schedule: { type: 'once', enabled: true },
       generation_date: '2024-02-01',
     };
-    const created = await createResource({ ...base, ctx, planned: plan(config, null).planned! });
+    const created = await createResource({ ...base, ctx, planned: (await plan(config, null)).planned! });
     expect(created.diagnostics).toEqual([]);
     expect(created.value).toEqual({ ...config, id: expect.any(String), version: 1 });
-    expect(plan(config, created.value!).action).toBe('no-op');
-    const change = plan({ ...config, schedule: { type: 'once', enabled: false } }, created.value!);
+    expect((await plan(config, created.value!)).action).toBe('no-op');
+    const change = await plan({ ...config, schedule: { type: 'once', enabled: false } }, created.value!);
     expect(change.action).toBe('replace');
     expect(change.requiresReplace).toEqual([['schedule', 'enabled']]);
     await deleteResource({ ...base, ctx, prior: created.value! });
   });
 
   it('refuses an update against a version someone else moved on from', async () => {
-    const created = (await createResource({ ...base, ctx, planned: plan(monthly(acme), null).planned! })).value!;
+    const created = (await createResource({ ...base, ctx, planned: (await plan(monthly(acme), null)).planned! })).value!;
     await client.updateReport(String(created.id), { parameters: { kind: 'usage_current', level: 'accounts' } });
-    const update = plan({ ...monthly(acme), schedule: { type: 'monthly', enabled: false } }, created);
+    const update = await plan({ ...monthly(acme), schedule: { type: 'monthly', enabled: false } }, created);
     const result = await updateResource({ ...base, ctx, prior: created, planned: update.planned! });
     expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS, retryable: false })]);
     expect(result.diagnostics[0]!.detail).toMatch(/at version 2 on the platform.*planned against version 1/);
@@ -304,7 +305,7 @@ describe('against the emulator', () => {
   });
 
   it('adopts the report of an interrupted create, and finds none when there is none', async () => {
-    const pending = plan({ ...monthly(globex), parameters: { tenant_id: globex, kind: 'usage_current', level: 'direct_partners' } }, null).planned!;
+    const pending = (await plan({ ...monthly(globex), parameters: { tenant_id: globex, kind: 'usage_current', level: 'direct_partners' } }, null)).planned!;
     expect(usageReport.nonIdempotentCreate).toBe(true);
     expect(await adoptResource({ ...base, ctx, pending, held: new Set() })).toEqual({ value: null, diagnostics: [] });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { AttributePath } from '../../diagnostics';
-import { attr, oneOf, uuid, UUID_PATTERN, type Attributes } from '../attributes';
-import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { invalidValue, type AttributePath } from '../../diagnostics';
+import { attr, oneOf, uuid, type Attributes } from '../attributes';
+import { uuidImportId } from '../import-id';
+import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Report, ReportBody, ReportUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { TenantformError } from '../../errors';
@@ -84,13 +85,7 @@ export const usageReport = defineResource({
     'Only `recipients`, `parameters.kind`, `parameters.level` and `schedule.enabled` of a monthly report change in place. Any other change, and any change of a `once` report, replaces the report.',
     'An update or delete sends the version of the last plan; a concurrent change is reported as a version conflict, never overwritten.',
   ],
-  importId: {
-    format: 'the report id (a uuid)',
-    parse: (id) =>
-      UUID_PATTERN.test(id)
-        ? { id }
-        : { code: 'invalid_import_id', path: [], expected: 'a report id (uuid)', found: JSON.stringify(id), message: 'The import id is not a uuid.' },
-  },
+  importId: uuidImportId('report'),
   identity: (s) => String(s.id),
   discover: {
     rank: 60,
@@ -114,19 +109,22 @@ export const usageReport = defineResource({
   check(config) {
     const period = (config.parameters as State | null)?.period as State | null | undefined;
     if (!period || typeof period.start !== 'string' || typeof period.end !== 'string' || period.start <= period.end) return [];
-    const v: RuleViolation = {
-      code: 'invalid_period',
-      path: ['parameters', 'period', 'end'],
-      expected: `a date on or after ${period.start}`,
-      found: JSON.stringify(period.end),
-      message: 'The period ends before it starts.',
-    };
-    return [v];
+    return [
+      invalidValue({
+        code: 'invalid_period',
+        path: ['parameters', 'period', 'end'],
+        expected: `a date on or after ${period.start}`,
+        found: JSON.stringify(period.end),
+        message: 'The period ends before it starts.',
+      }),
+    ];
   },
-  replaceReasons(prior, planned) {
+  // GAPS "Usage report configuration: update": a monthly report changes a few members in place; any other change replaces it.
+  modifyPlan(_ctx, { prior, planned }) {
+    if (!prior || !planned) return {};
     const changes = changedPaths(prior, planned);
     const monthly = (prior.schedule as State | null)?.type === 'monthly' && !changes.some((p) => p.join('.') === 'schedule.type');
-    return monthly ? changes.filter((p) => !IN_PLACE.includes(p.join('.'))) : changes;
+    return { requiresReplace: monthly ? changes.filter((p) => !IN_PLACE.includes(p.join('.'))) : changes };
   },
   // The POST creates a new report each time it is sent.
   nonIdempotentCreate: true,

@@ -4,7 +4,8 @@ import { isNotFound } from '../../api/errors';
 import { ROLE_IDS as ROLES, ROLE_TENANT_KINDS } from '../../api/roles';
 import { attr, uuid } from '../attributes';
 import { uuidImportId } from '../import-id';
-import { defineResource, type OperationContext, type RuleViolation, type State } from '../declaration';
+import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
+import { defineResource, type OperationContext, type State } from '../declaration';
 import { Unknown } from '../values';
 import { tenantUsers } from './user';
 
@@ -36,33 +37,34 @@ export const userRoles = defineResource({
   },
   // The tenants' kinds are known only to the platform: read them so that a role on the wrong
   // kind of tenant is refused by the plan rather than by the write.
-  async livePlanProblems(ctx, planned) {
-    if (typeof planned.roles !== 'string') return [];
+  async modifyPlan(ctx, { planned }) {
+    if (!ctx || !planned || typeof planned.roles !== 'string') return {};
     const roles = parseRoles(planned.roles);
-    if (roles.length === 0) return [];
+    if (roles.length === 0) return {};
     let tenants: Tenant[];
     try {
       tenants = await ctx.client.getTenants({ uuids: roles.map((r) => r.tenant_id), lod: 'basic' });
     } catch (err) {
       // A tenant out of reach: the write names it.
-      if (isNotFound(err)) return [];
+      if (isNotFound(err)) return {};
       throw err;
     }
     const kindById = new Map(tenants.map((t) => [t.id, t.kind]));
-    return roles.flatMap((r, i): RuleViolation[] => {
+    const diagnostics = roles.flatMap((r, i): Diagnostic[] => {
       const kind = kindById.get(r.tenant_id);
       const allowed: readonly string[] = ROLE_TENANT_KINDS[r.role_id];
       if (kind === undefined || kind === null || allowed.includes(kind)) return [];
       return [
-        {
+        refusedChange({
           code: 'role_not_for_tenant_kind',
           path: ['roles', i, 'role_id'],
           expected: `a tenant of kind ${allowed.join(' or ')} for ${r.role_id}`,
           found: `tenant ${r.tenant_id}, a ${kind}`,
           message: `${r.role_id} cannot be granted on a ${kind} tenant`,
-        },
+        }),
       ];
     });
+    return { diagnostics };
   },
   importId: uuidImportId('user', (id) => ({ id, user_id: id })),
   identity: (s) => String(s.user_id),
@@ -104,17 +106,17 @@ export const userRoles = defineResource({
   },
 });
 
-function checkRoles(text: string): RuleViolation[] {
+function checkRoles(text: string): Diagnostic[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return [{ code: 'invalid_value', path: ['roles'], expected: 'a JSON list of {tenant_id, role_id}', found: 'text that is not JSON', message: 'The roles are not JSON.' }];
+    return [invalidValue({ code: 'invalid_value', path: ['roles'], expected: 'a JSON list of {tenant_id, role_id}', found: 'text that is not JSON', message: 'The roles are not JSON.' })];
   }
   const r = Roles.safeParse(parsed);
   if (r.success) return [];
   const issue = r.error.issues[0];
-  return [{ code: 'invalid_value', path: ['roles', ...(issue.path as Array<string | number>)], expected: `{tenant_id: a uuid, role_id: one of ${ROLES.join(', ')}}`, found: issue.message, message: 'A role is malformed.' }];
+  return [invalidValue({ code: 'invalid_value', path: ['roles', ...(issue.path as Array<string | number>)], expected: `{tenant_id: a uuid, role_id: one of ${ROLES.join(', ')}}`, found: issue.message, message: 'A role is malformed.' })];
 }
 
 const roleKey = (r: { tenant_id: string; role_id: string }) => `${r.tenant_id}/${r.role_id}`;
