@@ -3,7 +3,7 @@ import type { Attributes, OutputsOf, PropsOf } from '../resources/attributes';
 import { TerraformDataSource, type TerraformMetaArguments, TerraformProvider, TerraformResource, Token } from './cdk';
 import type { AnyKind, DataSourceKind, ResourceKind, State } from '../resources/declaration';
 import { camelCase, snakeKeys } from '../resources/naming';
-import { PROVIDER_ATTRIBUTES, PROVIDER_SOURCE, PROVIDER_TYPE } from '../resources/provider-config';
+import { PROVIDER_SOURCE, PROVIDER_TYPE, type PROVIDER_ATTRIBUTES } from '../resources/provider-config';
 import { validateConfig } from '../resources/validate';
 import { Unknown } from '../resources/values';
 
@@ -104,12 +104,12 @@ function kindConstruct(base: typeof TerraformResource | typeof TerraformDataSour
 
 /** The cdktf construct of a resource kind, derived from its declaration. */
 export function resourceConstruct<As extends Attributes>(kind: ResourceKind<As>): ResourceConstruct<As> {
-  return kindConstruct(TerraformResource, kind as unknown as AnyKind) as ResourceConstruct<As>;
+  return kindConstruct(TerraformResource, kind as AnyKind) as ResourceConstruct<As>;
 }
 
 /** The cdktf construct of a data source, derived from its declaration. */
 export function dataSourceConstruct<As extends Attributes>(kind: DataSourceKind<As>): DataSourceConstruct<As> {
-  return kindConstruct(TerraformDataSource, kind as unknown as AnyKind) as DataSourceConstruct<As>;
+  return kindConstruct(TerraformDataSource, kind as AnyKind) as DataSourceConstruct<As>;
 }
 
 export type TenantformProviderProps = PropsOf<typeof PROVIDER_ATTRIBUTES> & {

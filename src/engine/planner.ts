@@ -1,6 +1,6 @@
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
-import { reconcilerErrors, TenantformError } from '../errors';
+import { reconcilerErrors, type TenantformError } from '../errors';
 import { attributeList, type Attributes } from '../resources/attributes';
 import { attributeNames, sensitiveNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
 import { readDataSource } from '../resources/operations';

@@ -8,7 +8,7 @@ import { adoptResource, readDataSource } from '../resources/operations';
 import { readInBatches, type ReadRequest } from '../resources/read-batches';
 import { containsUnknown } from '../resources/values';
 import { dependencies, type Configuration } from '../config/config';
-import { mapLimited, runInOrder } from '../graph/graph';
+import { runInOrder } from '../graph/graph';
 import { evaluateArguments, lookupIn } from '../config/evaluate';
 import { heldIdentities } from './adoption';
 import type { RecordedObject, StateStore } from '../state/state';

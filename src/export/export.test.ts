@@ -6,7 +6,6 @@ import { PlatformClient } from '../api';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { importResource } from '../resources/operations';
 import { resourceKind } from '../resources/registry';
-import type { ResourceKind } from '../resources/declaration';
 import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type TenantExport } from '.';
 import { resourceName, slug, uniqueNames } from './names';
 import { DR_LOCATION, seedNorthwind, type SeededNorthwind } from './testing';

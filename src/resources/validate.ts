@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import { at as withAddress, invalidValue, type AttributePath, type Diagnostic } from '../diagnostics';
 import { attributeList, type Attribute, type Attributes } from './attributes';
 import type { AnyKind, State } from './declaration';

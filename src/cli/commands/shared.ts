@@ -34,7 +34,7 @@ export function lockFlags<T>(y: Argv<T>): Argv<T & LockArgs> {
     .check((a) => {
       if (parseDuration(String(a['lock-timeout'])) === undefined) throw new Error(`--lock-timeout: "${String(a['lock-timeout'])}" is not a duration (e.g. 0s, 30s, 5m).`);
       return true;
-    }) as unknown as Argv<T & LockArgs>;
+    }) as Argv<T & LockArgs>;
 }
 
 export function stateLockFlags(args: LockArgs): StateLockFlags {
@@ -52,7 +52,7 @@ export function stateFlags<T>(y: Argv<T>): Argv<T & StateArgs> {
   return y
     .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
     .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
-    .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" }) as unknown as Argv<T & StateArgs>;
+    .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" }) as Argv<T & StateArgs>;
 }
 
 /** The stack's backend, from its `terraform.backend`. */
@@ -108,7 +108,7 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
       return true;
-    }) as unknown as Argv<T & WorkspaceArgs>;
+    }) as Argv<T & WorkspaceArgs>;
 }
 
 /** Diagnostics to stderr, secrets masked. */

@@ -142,8 +142,6 @@ describe('tenantform_agent_update_settings against the emulator', () => {
   }
 
   const window = { time_from: '01:00:00', time_to: '05:00:00', days_of_week: ['SATURDAY', 'SUNDAY'] };
-  /** The root's master settings, which every tenant below inherits in the seeded world. */
-  const rootDefault = { update_channel: 'STABLE', automatic: true, maintenance_window: null };
 
   it('manages an agent\'s own settings, which fall back to the tenant\'s master settings once deleted', async () => {
     const agent = acmeAgents[0];

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { refusedChange } from '../../diagnostics';
-import { attr, oneOf, uuid } from '../attributes';
+import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Infra, InfraCreate, InfraUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { TenantformError } from '../../errors';
 import { Unknown } from '../values';
 import { deleteVersioned, updateVersioned, type VersionedObject } from '../versioned';
 

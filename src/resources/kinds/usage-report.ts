@@ -5,7 +5,6 @@ import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type State } from '../declaration';
 import type { Report, ReportBody, ReportUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { TenantformError } from '../../errors';
 import { Unknown, valueEqual } from '../values';
 import { deleteVersioned, updateVersioned, type VersionedObject } from '../versioned';
 import { DISCOVERY_CONCURRENCY, mapLimit } from '../discovery';
