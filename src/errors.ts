@@ -506,6 +506,16 @@ export const backendErrors = {
       true,
     );
   },
+  /** `why` says which lock Terraform takes and how to let tenantform take it too. */
+  lockUnavailable(location: string, why: string, optIn: string) {
+    return new TenantformError(
+      'lock_unavailable',
+      'The state cannot be locked against Terraform',
+      `${location}: ${why} Nothing was sent to the platform. Where no \`terraform\` run uses this state, set ${optIn} ` +
+        'to lock it with the lock-info file alone, which excludes other tenantform runs but not Terraform.',
+      false,
+    );
+  },
   lockNotFound(location: string) {
     return new TenantformError('lock_not_found', 'The state is not locked', `There is no lock on ${location}; nothing to unlock.`, false);
   },
