@@ -20,6 +20,8 @@ export default tseslint.config(
           message: 'No `as unknown as`: give the value a type the compiler can check.',
         },
       ],
+      // A variable a handler reads before it is assigned (a signal during start-up) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // Control characters are matched on purpose: text from the platform is escaped before it is shown.
       'no-control-regex': 'off',
     },
@@ -35,7 +37,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

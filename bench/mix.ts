@@ -31,7 +31,8 @@ export function mixedStack(emulator: RunningEmulator): Resources {
     tenantform_event_subscription: {},
   };
   for (const p of partners) {
-    for (const app of BOUND_APPS) r.tenantform_application_binding[`b_${p.id.slice(0, 8)}_${app}`] = { application_id: world.applications[app].id, tenant_id: p.id };
+    for (const app of BOUND_APPS)
+      r.tenantform_application_binding[`b_${p.id.slice(0, 8)}_${app}`] = { application_id: world.applications[app].id, tenant_id: p.id };
   }
   tenants.forEach((t, i) => (r.tenantform_agent_update_settings[`tenant_${i}`] = { tenant_id: t.id, update_channel: 'STABLE', automatic: true }));
   Object.values(world.agents)

@@ -139,7 +139,9 @@ async function planMix(b: Bench): Promise<void> {
     b.emulator.setFaults({ latency_ms: LATENCY_MS });
     const n = await b.counted(() => b.tenantform(['plan', '--detailed-exitcode', '--parallelism', String(PARALLELISM), ...native], cwd));
     nativeRuns.push({ ms: expectCode(n.value, [0], 'tenantform plan').ms, requests: n.requests });
-    const t = await b.counted(() => exec('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', `-parallelism=${PARALLELISM}`], tfDir, tfEnv));
+    const t = await b.counted(() =>
+      exec('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', `-parallelism=${PARALLELISM}`], tfDir, tfEnv),
+    );
     terraformRuns.push({ ms: expectCode(t.value, [0], 'terraform plan').ms, requests: t.requests });
     // The same plan without latency: what start-up, loading and planning cost on their own.
     b.emulator.setFaults({ latency_ms: 0 });
@@ -191,7 +193,10 @@ async function applyScaling(b: Bench, pg: RunningPostgres): Promise<void> {
 async function planWithoutRefresh(b: Bench): Promise<void> {
   // The 20,000 are applied here, untimed (the 1,000 and 10,000 are the apply scaling's).
   const largest = 2 * LARGE;
-  const applied = await b.tenantform(['apply', '--auto-approve', '--config', 'main.tf.json', '--state', 'terraform.tfstate'], b.workdir(`creates-${largest}`, createsStack(b.emulator, largest)));
+  const applied = await b.tenantform(
+    ['apply', '--auto-approve', '--config', 'main.tf.json', '--state', 'terraform.tfstate'],
+    b.workdir(`creates-${largest}`, createsStack(b.emulator, largest)),
+  );
   expectCode(applied, [0], `apply of ${largest}`);
   // CPU time varies from run to run on a shared machine: the median of `runs` runs of each size.
   const usage: Array<{ cpuMs: number; maxRssKb: number }> = [];
@@ -201,7 +206,11 @@ async function planWithoutRefresh(b: Bench): Promise<void> {
     const env = { NODE_OPTIONS: `--require ${USAGE_HOOK}`, BENCH_USAGE_FILE: file };
     const samples: Array<{ cpuMs: number; maxRssKb: number }> = [];
     for (let i = 0; i < runs; i++) {
-      expectCode(await b.tenantform(['plan', '--refresh=false', '--detailed-exitcode', '--config', 'main.tf.json', '--state', 'terraform.tfstate'], cwd, env), [0], 'plan --refresh=false');
+      expectCode(
+        await b.tenantform(['plan', '--refresh=false', '--detailed-exitcode', '--config', 'main.tf.json', '--state', 'terraform.tfstate'], cwd, env),
+        [0],
+        'plan --refresh=false',
+      );
       samples.push(JSON.parse(readFileSync(file, 'utf8')));
     }
     usage.push({ cpuMs: median(samples.map((s) => s.cpuMs)), maxRssKb: median(samples.map((s) => s.maxRssKb)) });

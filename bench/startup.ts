@@ -4,32 +4,68 @@
  * apply 4, destroy 5), so each launch counts. In one run, interleaved so that a busy moment of
  * the machine weighs on all alike, it measures:
  *   - a bare `node -e` printing one line (the floor),
- *   - `tenantform --version` as installed: the launcher, the bundle and its code cache,
- *   - the same bundle required without the code cache, and the compiled modules of dist/cli,
+ *   - `tenantform --version` and a small `plan` (10 objects, refreshed from the emulator), each
+ *     through the launcher of two package folders: one with the compiled modules the package
+ *     ships, one with them bundled into one file (see packageFolder): the bundle would earn
+ *     its place only by launching faster,
  *   - the provider's handshake line (what Terraform waits for before connecting),
  *   - the provider ready: handshake, mutual-TLS connection and the schema answered (what
  *     Terraform waits for before its first real step), then Shutdown.
- * and reports the medians and their ratio to bare node. Needs a build (`npm run build`).
+ * and reports the medians, their ratio to bare node, and the bundle's ratio to the modules.
+ * Needs a build (`npm run build`).
  *
  *   npx tsx bench/startup.ts [launches]
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { buildSync } from 'esbuild';
+import { startEmulator } from '../src/emulator';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../src/provider/handshake';
 import { loadProtocol } from '../src/provider/protocol';
 import { createServerIdentity, toPem } from '../src/provider/tls';
+import { createsStack, terraformJson } from './mix';
 
-const DIST = join(__dirname, '..', 'dist');
+const ROOT = join(__dirname, '..');
+const DIST = join(ROOT, 'dist');
 const MAIN = join(DIST, 'provider', 'main.js');
-const LAUNCHER = join(__dirname, '..', 'bin', 'tenantform.js');
-/** `tenantform --version` three ways: as installed, the bundle without its code cache, the compiled modules. */
-const CLI_LAUNCHES = {
-  'tenantform --version': [LAUNCHER, '--version'],
-  '  bundle without code cache': ['-e', `require(${JSON.stringify(join(DIST, 'tenantform.cjs'))}).main(['--version'])`],
-  '  compiled modules (dist/cli)': ['-e', `require(${JSON.stringify(join(DIST, 'cli', 'main.js'))}).main(['--version'])`],
-};
+
+/**
+ * A package folder as npm installs it, with the launcher and the CLI in one of two forms: the
+ * compiled modules as the package ships them (dist/cli, and the folders beside it), or all of
+ * them bundled into one file by esbuild in dist/cli/main.js, with the packages every command
+ * loads (yargs, undici, zod, deep-diff) and a source map chained to the TypeScript sources, so
+ * that stack traces name them as they do from the modules.
+ */
+function packageFolder(parent: string, form: 'bundle' | 'modules'): string {
+  const pkg = join(parent, form);
+  mkdirSync(join(pkg, 'bin'), { recursive: true });
+  mkdirSync(join(pkg, 'dist'));
+  copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
+  copyFileSync(join(ROOT, 'bin', 'tenantform.js'), join(pkg, 'bin', 'tenantform.js'));
+  symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+  // Node runs a module from its real path: the compiled folders beside dist/cli are found there.
+  if (form === 'modules') symlinkSync(join(DIST, 'cli'), join(pkg, 'dist', 'cli'));
+  else
+    buildSync({
+      entryPoints: [join(DIST, 'cli', 'main.js')],
+      outfile: join(pkg, 'dist', 'cli', 'main.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['pg', 'pg-native', '@grpc/*', '@msgpack/*', 'cdktf', 'cdktn', 'constructs'],
+      minifyWhitespace: true,
+      sourcemap: 'linked',
+      sourcesContent: false,
+      logLevel: 'error',
+      // cdk.ts requires cdktf or cdktn by a name chosen at run time: left to Node, as intended.
+      logOverride: { 'unsupported-require-call': 'silent' },
+    });
+  return pkg;
+}
 const client = createServerIdentity();
 // As Terraform launches it: with a client certificate, so the launch includes the TLS set-up.
 const env = {
@@ -70,11 +106,20 @@ async function bareNode(): Promise<number> {
   return ms;
 }
 
-async function cli(args: string[]): Promise<number> {
-  const { started, child } = await launch(args);
-  const ms = elapsed(started);
-  await exited(child);
-  return ms;
+/** The time from spawn to exit of the launcher of `pkg`; a failed command fails the run. */
+function cli(pkg: string, args: string[], cwd: string, cliEnv: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [join(pkg, 'bin', 'tenantform.js'), ...args], { cwd, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const ms = elapsed(started);
+      if (code === 0) resolve(ms);
+      else reject(new Error(`tenantform ${args.join(' ')} (${pkg}) exited with ${code}:\n${stderr}`));
+    });
+  });
 }
 
 async function provider(): Promise<{ handshake: number; ready: number }> {
@@ -106,26 +151,62 @@ function median(values: number[]): number {
 
 async function main(): Promise<void> {
   const launches = Number(process.argv[2] ?? 10);
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
-  const bare: number[] = [];
-  const handshake: number[] = [];
-  const ready: number[] = [];
-  const clis = new Map<string, number[]>(Object.keys(CLI_LAUNCHES).map((k) => [k, []]));
-  for (let i = 0; i < launches; i++) {
-    bare.push(await bareNode());
-    for (const [label, args] of Object.entries(CLI_LAUNCHES)) clis.get(label)!.push(await cli(args));
-    const p = await provider();
-    handshake.push(p.handshake);
-    ready.push(p.ready);
+  for (const built of [MAIN, join(DIST, 'cli', 'main.js')]) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first`);
   }
-  const b = median(bare);
-  const row = (label: string, values: number[]) =>
-    `${label.padEnd(34)} median ${median(values).toFixed(1).padStart(6)} ms   min ${Math.min(...values).toFixed(1).padStart(6)} ms   ${(median(values) / b).toFixed(2)}x bare node`;
-  console.log(`${launches} launches each, interleaved`);
-  console.log(row('bare `node -e` (one line)', bare));
-  for (const [label, values] of clis) console.log(row(label, values));
-  console.log(row('provider: handshake line', handshake));
-  console.log(row('provider: schema answered (mTLS)', ready));
+  const dir = mkdtempSync(join(tmpdir(), 'tenantform-startup-'));
+  const emulator = await startEmulator({ port: 0, seed: 11, log: () => undefined });
+  try {
+    const forms = { bundle: packageFolder(dir, 'bundle'), modules: packageFolder(dir, 'modules') };
+    const cliEnv = {
+      PATH: process.env.PATH,
+      HOME: dir,
+      NO_COLOR: '1',
+      TENANTFORM_BASE_URL: emulator.url,
+      TENANTFORM_CLIENT_ID: emulator.clientId,
+      TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+    };
+    const stack = join(dir, 'stack');
+    mkdirSync(stack);
+    writeFileSync(join(stack, 'main.tf.json'), JSON.stringify(terraformJson(createsStack(emulator, 10))));
+    const files = ['--config', 'main.tf.json', '--state', 'terraform.tfstate'];
+    await cli(forms.bundle, ['apply', '--auto-approve', ...files], stack, cliEnv);
+    const commands = { '--version': ['--version'], 'plan (10 objects)': ['plan', ...files] };
+
+    const bare: number[] = [];
+    const handshake: number[] = [];
+    const ready: number[] = [];
+    const times = new Map<string, number[]>();
+    const record = (key: string, ms: number) => times.set(key, [...(times.get(key) ?? []), ms]);
+    for (let i = 0; i < launches; i++) {
+      bare.push(await bareNode());
+      for (const [command, args] of Object.entries(commands)) {
+        for (const [form, pkg] of Object.entries(forms)) record(`${command} ${form}`, await cli(pkg, args, stack, cliEnv));
+      }
+      const p = await provider();
+      handshake.push(p.handshake);
+      ready.push(p.ready);
+    }
+    const b = median(bare);
+    const row = (label: string, values: number[]) =>
+      `${label.padEnd(40)} median ${median(values).toFixed(1).padStart(6)} ms   min ${Math.min(...values)
+        .toFixed(1)
+        .padStart(6)} ms   ${(median(values) / b).toFixed(2)}x bare node`;
+    console.log(`${launches} launches each, interleaved (Node ${process.versions.node})`);
+    console.log(row('bare `node -e` (one line)', bare));
+    for (const command of Object.keys(commands)) {
+      const bundle = times.get(`${command} bundle`)!;
+      const modules = times.get(`${command} modules`)!;
+      console.log(row(`tenantform ${command}: bundle`, bundle));
+      console.log(row(`tenantform ${command}: modules`, modules));
+      console.log(`${''.padEnd(40)} bundle / modules ${(median(bundle) / median(modules)).toFixed(2)}`);
+    }
+    console.log(row('provider: handshake line', handshake));
+    console.log(row('provider: schema answered (mTLS)', ready));
+  } finally {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 main().catch((err: unknown) => {

@@ -56,7 +56,16 @@ export function invalidValue(r: BrokenRule): Diagnostic {
 
 /** A change the platform would refuse, found by the plan so that no request is sent. */
 export function refusedChange(r: BrokenRule): Diagnostic {
-  return { severity: 'error', summary: r.message, detail: `Expected ${r.expected}; found ${r.found}.`, path: r.path, code: r.code, retryable: false, expected: r.expected, found: r.found };
+  return {
+    severity: 'error',
+    summary: r.message,
+    detail: `Expected ${r.expected}; found ${r.found}.`,
+    path: r.path,
+    code: r.code,
+    retryable: false,
+    expected: r.expected,
+    found: r.found,
+  };
 }
 
 /** The diagnostics with `address` where they have none. */
@@ -66,9 +75,7 @@ export function at(address: string, diags: readonly Diagnostic[]): Diagnostic[] 
 
 export function formatPath(path: AttributePath | undefined): string {
   if (!path || path.length === 0) return '';
-  return path
-    .map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`))
-    .join('');
+  return path.map((step, i) => (typeof step === 'number' ? `[${step}]` : i === 0 ? step : `.${step}`)).join('');
 }
 
 export function hasErrors(diags: ReadonlyArray<Diagnostic>): boolean {

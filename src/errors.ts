@@ -80,12 +80,7 @@ export const errors = {
     );
   },
   invalidImportId(type: string, id: string, format: string) {
-    return new TenantformError(
-      'invalid_import_id',
-      'Invalid import id',
-      `"${id}" is not an import id of ${type}; expected ${format}.`,
-      false,
-    );
+    return new TenantformError('invalid_import_id', 'Invalid import id', `"${id}" is not an import id of ${type}; expected ${format}.`, false);
   },
   dataSourceNotFound(type: string, what: string) {
     return new TenantformError(
@@ -302,15 +297,15 @@ export const reconcilerErrors = {
     );
   },
   planfileUnreadable(file: string, reason: string) {
-    return new TenantformError('planfile_unreadable', 'Cannot read the plan file', `${file}: ${reason}. Create it with \`tenantform plan --out ${file}\`.`, false);
-  },
-  invalidBaseUrl(where: string, problem: string) {
     return new TenantformError(
-      'invalid_base_url',
-      'Invalid base URL',
-      `${where}: ${problem}. Nothing was sent.`,
+      'planfile_unreadable',
+      'Cannot read the plan file',
+      `${file}: ${reason}. Create it with \`tenantform plan --out ${file}\`.`,
       false,
     );
+  },
+  invalidBaseUrl(where: string, problem: string) {
+    return new TenantformError('invalid_base_url', 'Invalid base URL', `${where}: ${problem}. Nothing was sent.`, false);
   },
   missingCredential(argument: string, variable: string) {
     return new TenantformError(
@@ -381,10 +376,22 @@ export const languageErrors = {
     );
   },
   undeclaredVariable(name: string, source: string) {
-    return new TenantformError('undeclared_variable', 'Value for undeclared variable', `${source} sets "${name}", but no variable "${name}" is declared.`, false, `var.${name}`);
+    return new TenantformError(
+      'undeclared_variable',
+      'Value for undeclared variable',
+      `${source} sets "${name}", but no variable "${name}" is declared.`,
+      false,
+      `var.${name}`,
+    );
   },
   variableValidation(name: string, message: string) {
-    return new TenantformError('variable_validation', 'Invalid value for variable', `${message} (var.${name}, from its validation rule).`, false, `var.${name}`);
+    return new TenantformError(
+      'variable_validation',
+      'Invalid value for variable',
+      `${message} (var.${name}, from its validation rule).`,
+      false,
+      `var.${name}`,
+    );
   },
   unreadableVarFile(file: string, reason: string) {
     return new TenantformError('var_file_unreadable', 'Cannot read the variable file', `${file}: ${reason}.`, false);
@@ -528,8 +535,18 @@ export const backendErrors = {
       `${location} is locked by ${holder}. Wait for that run to finish (--lock-timeout=DURATION waits for it). ` +
         (id
           ? `If no run is active (it crashed), remove the lock with \`tenantform force-unlock ${id}\`.`
-          : 'This lock belongs to its holder\'s connection and goes when that process stops.'),
+          : "This lock belongs to its holder's connection and goes when that process stops."),
       true,
+    );
+  },
+  /** `why` says which lock Terraform takes and how to let tenantform take it too. */
+  lockUnavailable(location: string, why: string, optIn: string) {
+    return new TenantformError(
+      'lock_unavailable',
+      'The state cannot be locked against Terraform',
+      `${location}: ${why} Nothing was sent to the platform. Where no \`terraform\` run uses this state, set ${optIn} ` +
+        'to lock it with the lock-info file alone, which excludes other tenantform runs but not Terraform.',
+      false,
     );
   },
   lockNotFound(location: string) {
@@ -560,7 +577,13 @@ export const backendErrors = {
 /** Failures of `tenantform state` subcommands. */
 export const stateCommandErrors = {
   notInState(address: string, location: string) {
-    return new TenantformError('not_in_state', 'No such object in the state', `${address} is not recorded in ${location}. \`tenantform state list\` lists what is.`, false, address);
+    return new TenantformError(
+      'not_in_state',
+      'No such object in the state',
+      `${address} is not recorded in ${location}. \`tenantform state list\` lists what is.`,
+      false,
+      address,
+    );
   },
   invalidAddress(address: string) {
     return new TenantformError(
@@ -572,12 +595,29 @@ export const stateCommandErrors = {
     );
   },
   moveTypeMismatch(from: string, to: string) {
-    return new TenantformError('move_type_mismatch', 'Cannot move to another type', `${from} cannot become ${to}: an object keeps its resource type.`, false, from);
+    return new TenantformError(
+      'move_type_mismatch',
+      'Cannot move to another type',
+      `${from} cannot become ${to}: an object keeps its resource type.`,
+      false,
+      from,
+    );
   },
   moveTargetExists(to: string) {
-    return new TenantformError('move_target_exists', 'The destination is in use', `${to} is already recorded in the state; remove it or choose another address.`, false, to);
+    return new TenantformError(
+      'move_target_exists',
+      'The destination is in use',
+      `${to} is already recorded in the state; remove it or choose another address.`,
+      false,
+      to,
+    );
   },
   pushRefused(file: string, reason: string) {
-    return new TenantformError('push_refused', 'The state was not pushed', `${file}: ${reason} Nothing was written. Pass --force to replace the state anyway.`, false);
+    return new TenantformError(
+      'push_refused',
+      'The state was not pushed',
+      `${file}: ${reason} Nothing was written. Pass --force to replace the state anyway.`,
+      false,
+    );
   },
 };

@@ -5,8 +5,8 @@ const PACKAGE_NAME = 'tenantform';
 
 /**
  * The folder of tenantform's package.json, found by walking up from this code, so that the
- * answer is the same whether the code runs from src/, from dist/ or from the one-file bundle
- * in dist/ (where every module shares one __dirname).
+ * answer is the same whether the code runs from src/, from dist/ or from a bundle of it (where
+ * every module shares one __dirname).
  */
 export function packageRoot(from: string = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {

@@ -103,7 +103,11 @@ describe('the folders of src/', () => {
   });
 
   it('every folder has its place in the table', () => {
-    const folders = new Set(sourceFiles(SRC).filter((f) => !ENTRY_POINTS.has(relative(SRC, f))).map(folderOf));
+    const folders = new Set(
+      sourceFiles(SRC)
+        .filter((f) => !ENTRY_POINTS.has(relative(SRC, f)))
+        .map(folderOf),
+    );
     expect([...folders].filter((f) => !(f in MAY_IMPORT))).toEqual([]);
   });
 

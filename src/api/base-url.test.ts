@@ -16,6 +16,10 @@ describe('base URL', () => {
   it('tells a host name that does not resolve from other transport failures, and names the setting', () => {
     const failure = transportFailure(Object.assign(new Error('getaddrinfo ENOTFOUND platform.example.invalid'), { code: 'ENOTFOUND' }));
     expect(failure).toEqual({ kind: 'unresolved', code: 'ENOTFOUND' });
-    expect(transportErrorFields(failure!, 1000)).toMatchObject({ code: 'host_not_found', notProcessed: true, message: expect.stringContaining('TENANTFORM_BASE_URL') });
+    expect(transportErrorFields(failure!, 1000)).toMatchObject({
+      code: 'host_not_found',
+      notProcessed: true,
+      message: expect.stringContaining('TENANTFORM_BASE_URL'),
+    });
   });
 });

@@ -181,7 +181,13 @@ describe('infrastructure components', () => {
 
   test('large id lists are read in chunks', async () => {
     const owner = tenant('Southridge Partner');
-    const c = await client.createInfra({ owner_tenant_id: owner, location_id: randomUUID(), name: 'chunk', url: 'https://c.example.com', capabilities: ['backup'] });
+    const c = await client.createInfra({
+      owner_tenant_id: owner,
+      location_id: randomUUID(),
+      name: 'chunk',
+      url: 'https://c.example.com',
+      capabilities: ['backup'],
+    });
     const start = events.length;
     const got = await client.getInfra(Array.from({ length: 250 }, () => c.id));
     // duplicates are collapsed: one id, one request
@@ -291,7 +297,9 @@ describe('event manager', () => {
     const offset = await client.getSubscriptionOffset(id);
     expect(offset.subscription_id).toBe(id);
 
-    const dup = await failure(client.createSubscription({ subscription_id: id, topic_id: TOPIC, types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'], tenant_depth: 'ALL' }));
+    const dup = await failure(
+      client.createSubscription({ subscription_id: id, topic_id: TOPIC, types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'], tenant_depth: 'ALL' }),
+    );
     expect(dup).toMatchObject({ status: 409, interface: 'event_manager', domain: 'EventManager', attempts: 1 });
 
     const missing = await failure(client.getSubscriptionOffset(randomUUID()));
@@ -307,7 +315,9 @@ describe('event manager', () => {
 describe('alert manager', () => {
   test('register a type, read it, raise an alert, list it', async () => {
     const type = `TenantformDrift${Date.now()}`;
-    await client.registerAlertTypes([{ id: type, severity: 'warning', enabled: true, category: 'tenantform', contextKeys: [], searchableDetails: [], supportedOS: [] }]);
+    await client.registerAlertTypes([
+      { id: type, severity: 'warning', enabled: true, category: 'tenantform', contextKeys: [], searchableDetails: [], supportedOS: [] },
+    ]);
     expect(await client.getAlertType(type)).toMatchObject({ id: type });
     const customer = tenant('Globex Retail');
     const id = await client.createAlert({ type, tenantID: customer, severity: 'warning', details: { drifted: 3 } });
@@ -362,7 +372,13 @@ describe('access and pools', () => {
     });
     const creds = (await res.json()) as { client_id: string; client_secret: string };
     const seen: ClientEvent[] = [];
-    const viewer = new PlatformClient({ baseUrl: emu.url, clientId: creds.client_id, clientSecret: creds.client_secret, retry: FAST, onEvent: (e) => seen.push(e) });
+    const viewer = new PlatformClient({
+      baseUrl: emu.url,
+      clientId: creds.client_id,
+      clientSecret: creds.client_secret,
+      retry: FAST,
+      onEvent: (e) => seen.push(e),
+    });
     try {
       expect((await viewer.listApplications()).length).toBeGreaterThan(0);
       const e = await failure(viewer.deleteInfra(randomUUID(), 1));

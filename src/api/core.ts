@@ -210,7 +210,16 @@ export class PlatformCore {
       });
     } catch (e) {
       if (e instanceof AnswerTooLargeError) {
-        throw new PlatformError({ status: 0, interface: interfaceOf(endpoint), domain: 'transport', code: 'answer_too_large', message: e.message, retryable: false, method, endpoint });
+        throw new PlatformError({
+          status: 0,
+          interface: interfaceOf(endpoint),
+          domain: 'transport',
+          code: 'answer_too_large',
+          message: e.message,
+          retryable: false,
+          method,
+          endpoint,
+        });
       }
       const t = transportFailure(e);
       if (!t) throw e;

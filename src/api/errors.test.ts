@@ -30,7 +30,14 @@ describe('parseErrorBody recognises every error body shape of the spec', () => {
   });
 
   test('alert manager', () => {
-    const body = { domain: 'AlertManager', code: 'InvalidContext', reason: 'InvalidContext', context: { missing: ['a'], type: 't' }, kbLink: {}, debug: { msg: 'type t is not registered' } };
+    const body = {
+      domain: 'AlertManager',
+      code: 'InvalidContext',
+      reason: 'InvalidContext',
+      context: { missing: ['a'], type: 't' },
+      kbLink: {},
+      debug: { msg: 'type t is not registered' },
+    };
     expect(parseErrorBody(400, j(body), 'alert_manager')).toMatchObject({
       shape: 'alert_manager',
       domain: 'AlertManager',
@@ -50,11 +57,18 @@ describe('parseErrorBody recognises every error body shape of the spec', () => {
 
   test('price list', () => {
     const body = { domain: 'ACCESS', code: 'ACCESS_DENIED_ERROR', reason: 'x', context: { scope: 's' }, debug: {}, kb_link: {}, message: 'denied' };
-    expect(parseErrorBody(403, j(body), 'price_list')).toMatchObject({ shape: 'price_list', code: 'ACCESS_DENIED_ERROR', message: 'denied', context: { scope: 's' } });
+    expect(parseErrorBody(403, j(body), 'price_list')).toMatchObject({
+      shape: 'price_list',
+      code: 'ACCESS_DENIED_ERROR',
+      message: 'denied',
+      context: { scope: 's' },
+    });
   });
 
   test('disaster recovery', () => {
-    const body = { error: { code: 'TooManyRequests', context: { retry_after: 3 }, debug: { msg: 'slow down', additional: 'later' }, domain: 'DisasterRecovery' } };
+    const body = {
+      error: { code: 'TooManyRequests', context: { retry_after: 3 }, debug: { msg: 'slow down', additional: 'later' }, domain: 'DisasterRecovery' },
+    };
     expect(parseErrorBody(429, j(body), 'disaster_recovery')).toMatchObject({
       shape: 'disaster_recovery',
       code: 'TooManyRequests',
@@ -84,7 +98,9 @@ describe('PlatformError', () => {
     expect(isNotFound(mk(409))).toBe(false);
     expect(isNotFound(new Error('404'))).toBe(false);
     // A 404 without the platform's error body (a wrong base URL, a proxy) says nothing about the object.
-    expect(isNotFound(new PlatformError({ status: 404, interface: 'unknown', code: 'http_404', message: 'Not Found', method: 'GET', endpoint: '/api/2/x' }))).toBe(false);
+    expect(
+      isNotFound(new PlatformError({ status: 404, interface: 'unknown', code: 'http_404', message: 'Not Found', method: 'GET', endpoint: '/api/2/x' })),
+    ).toBe(false);
   });
 
   test('a shape error names the endpoint and the field path', () => {

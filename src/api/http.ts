@@ -212,7 +212,12 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
       },
     };
     try {
-      pools.get(req.origin).dispatch({ method: req.method, path: req.path, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs }, handler);
+      pools
+        .get(req.origin)
+        .dispatch(
+          { method: req.method, path: req.path, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
+          handler,
+        );
     } catch (err) {
       fail(err as Error);
     }
@@ -229,15 +234,7 @@ export function header(res: HttpResponse, name: string): string | undefined {
 }
 
 /** Transport error codes meaning the connection broke or was refused before a response. */
-const DROP_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
+const DROP_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**

@@ -26,7 +26,10 @@ afterAll(async () => {
 const partner = () => emu.world().tenants['Northwind Partner']!.id;
 
 async function failure(p: Promise<unknown>): Promise<PlatformError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof PlatformError)) throw new Error(`expected a PlatformError, got ${String(err)}`);
   return err;
 }

@@ -54,7 +54,12 @@ test('a refused connection is repeated until the time budget is spent, not only 
   const server = createServer();
   const port = await listen(server);
   await new Promise<void>((r) => server.close(() => r()));
-  const client = new PlatformClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'c', clientSecret: 's', retry: { maxElapsedMs: 1_200, baseDelayMs: 50, maxDelayMs: 200 } });
+  const client = new PlatformClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    clientId: 'c',
+    clientSecret: 's',
+    retry: { maxElapsedMs: 1_200, baseDelayMs: 50, maxDelayMs: 200 },
+  });
   const started = Date.now();
   const e = await client.listApplications().catch((err: unknown) => err);
   await client.close();
@@ -80,7 +85,12 @@ test("a 5xx that is not the platform's answer (a proxy's page) to a POST is not 
   const client = new PlatformClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'c', clientSecret: 's', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
   try {
     const e = await client
-      .createReport({ result_action: 'save', recipients: [], parameters: { tenant_id: 't', kind: 'usage_current', level: 'itself' }, schedule: { type: 'once' } })
+      .createReport({
+        result_action: 'save',
+        recipients: [],
+        parameters: { tenant_id: 't', kind: 'usage_current', level: 'itself' },
+        schedule: { type: 'once' },
+      })
       .catch((err: unknown) => err);
     expect(e).toMatchObject({ status: 502, notProcessed: false, notRetried: 'not_idempotent', attempts: 1 });
     expect(posts).toBe(1);

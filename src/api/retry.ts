@@ -130,10 +130,7 @@ export function answeredUnprocessed(status: number, bodyShape: string): boolean 
 }
 
 /** The error fields of a transport failure: a refused connection never reached the platform. */
-export function transportErrorFields(
-  t: TransportFailure,
-  timeoutMs: number,
-): { code: string; message: string; retryable: true; notProcessed: boolean } {
+export function transportErrorFields(t: TransportFailure, timeoutMs: number): { code: string; message: string; retryable: true; notProcessed: boolean } {
   switch (t.kind) {
     case 'timeout':
       return { code: 'timeout', message: `no complete response within ${timeoutMs} ms (${t.code})`, retryable: true, notProcessed: false };

@@ -30,7 +30,18 @@ const VENDOR_AGENT = {
   timezone: '+0100',
   meta: { inventory: { serial: 'CZC1234XYZ' } },
   tenant: { id: '6c287abf-0f88-4e1b-b457-68edf053d3da', name: 'Acme Manufacturing' },
-  platform: { family: 'WINDOWS', arch: 'X64', name: 'Microsoft Windows 11 Pro', version_major: 10, version_minor: 0, service_pack: 0, sku: 48, product_type: 1, caps: 0, suite_mask: 256 },
+  platform: {
+    family: 'WINDOWS',
+    arch: 'X64',
+    name: 'Microsoft Windows 11 Pro',
+    version_major: 10,
+    version_minor: 0,
+    service_pack: 0,
+    sku: 48,
+    product_type: 1,
+    caps: 0,
+    suite_mask: 256,
+  },
   network: {
     gateway: '10.20.0.1',
     network_interfaces: [{ cidr_notations: ['10.20.0.57/24', 'fe80::1c2b:3a4d:5e6f:7081/64'], mac_address: '3C:52:82:11:AB:CD' }],
@@ -85,7 +96,8 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       agentQueries.push(url.search);
       const tenant = url.searchParams.get('tenant_id');
       if (tenant === 'vendor') return reply(res, 200, JSON.stringify({ items: [VENDOR_AGENT], paging: { cursors: { after: 'page-2' } } }));
-      if (url.searchParams.get('after') === 'page-2') return reply(res, 200, JSON.stringify({ items: [SECOND_AGENT], paging: { cursors: { before: 'page-1' } } }));
+      if (url.searchParams.get('after') === 'page-2')
+        return reply(res, 200, JSON.stringify({ items: [SECOND_AGENT], paging: { cursors: { before: 'page-1' } } }));
       if (tenant === 'flat') {
         // the flat agent of old: no longer the platform's shape
         const flat = { id: 'a', hostname: 'h', tenant_id: 't', os_family: 'LINUX', online: true, up_to_date: true, unit: 'servers' };
@@ -165,11 +177,16 @@ describe('agents in the vendor’s shape (agents v2 reference)', () => {
   test('the hand-written example is valid against the reference', () => {
     const ajv = new Ajv({ allErrors: true, strictSchema: false, unicodeRegExp: false });
     ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
-    const schemas = JSON.parse(JSON.stringify(reference.components.schemas).replace(/"#\/components\/schemas\//g, '"#/definitions/')) as Record<string, unknown>;
+    const schemas = JSON.parse(JSON.stringify(reference.components.schemas).replace(/"#\/components\/schemas\//g, '"#/definitions/')) as Record<
+      string,
+      unknown
+    >;
     const validate = ajv.compile({ definitions: schemas, $ref: '#/definitions/AgentCollection' });
     expect(validate({ items: [VENDOR_AGENT, SECOND_AGENT], paging: { cursors: { after: 'page-2' } } }) ? [] : validate.errors).toEqual([]);
     // the reference refuses the flat agent of old
-    expect(validate({ items: [{ id: 'a', hostname: 'h', tenant_id: 't', os_family: 'LINUX', online: true, up_to_date: true }], paging: { cursors: {} } })).toBe(false);
+    expect(validate({ items: [{ id: 'a', hostname: 'h', tenant_id: 't', os_family: 'LINUX', online: true, up_to_date: true }], paging: { cursors: {} } })).toBe(
+      false,
+    );
   });
 
   test('the client parses the vendor’s example agent as it is', () => {
@@ -203,7 +220,9 @@ describe('agents in the vendor’s shape (agents v2 reference)', () => {
       const e = (await c.listAgents({ tenantId: 'flat' }).catch((err: unknown) => err)) as ResponseShapeError;
       expect(e).toBeInstanceOf(ResponseShapeError);
       expect(e.endpoint).toBe('/api/agent_manager/v2/agents');
-      expect(e.fieldPath).toMatch(/^items\[0\]\.(name|tenant|platform|enabled|auto_update|registration_date|registration_id|timezone|meta|installer_version|core_version|units)$/);
+      expect(e.fieldPath).toMatch(
+        /^items\[0\]\.(name|tenant|platform|enabled|auto_update|registration_date|registration_id|timezone|meta|installer_version|core_version|units)$/,
+      );
     } finally {
       await c.close();
     }

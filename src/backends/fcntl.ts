@@ -4,8 +4,9 @@ import { createInterface } from 'node:readline';
 /**
  * POSIX record locks (fcntl F_SETLK), the lock Terraform's local backend holds on the state
  * file. Node has no binding for fcntl, so a small helper process holds them: Perl, whose core
- * Fcntl module is present wherever Terraform's Unix builds run (Perl is part of every Linux
- * distribution's base and of macOS). The helper reads commands on stdin and exits when stdin
+ * Fcntl module comes with it on macOS and on most Linux systems (Debian's and Ubuntu's base
+ * hold it; minimal container images such as Alpine's do not, and there the local backend
+ * refuses to lock, see local.ts). The helper reads commands on stdin and exits when stdin
  * closes, so a lock never outlives tenantform, even when it is killed: as with Terraform,
  * a crash leaves no lock behind.
  */
@@ -47,7 +48,7 @@ export class FcntlLocker {
     });
   }
 
-  /** Starts the helper; undefined where Perl cannot run (then only the lock-info file locks). */
+  /** Starts the helper; undefined where Perl cannot run. */
   static async start(): Promise<FcntlLocker | undefined> {
     const child = spawn('perl', ['-e', HELPER], { stdio: ['pipe', 'pipe', 'ignore'] });
     const started = await new Promise<boolean>((resolve) => {

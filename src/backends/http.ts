@@ -152,7 +152,11 @@ export class HttpBackend implements StateBackend {
 
   private expect(a: Answer, ok: number[], doing: string): void {
     if (ok.includes(a.status)) return;
-    if (a.status === 401) throw backendErrors.unreachable(this.location, `${doing}: the server requires authentication (set username and password, or TF_HTTP_USERNAME and TF_HTTP_PASSWORD)`);
+    if (a.status === 401)
+      throw backendErrors.unreachable(
+        this.location,
+        `${doing}: the server requires authentication (set username and password, or TF_HTTP_USERNAME and TF_HTTP_PASSWORD)`,
+      );
     if (a.status === 403) throw backendErrors.unreachable(this.location, `${doing}: the server refused the credentials (403)`);
     throw backendErrors.unreachable(this.location, `${doing}: unexpected HTTP status ${a.status}`);
   }
@@ -160,7 +164,10 @@ export class HttpBackend implements StateBackend {
   /** One request, retried on connection errors and 5xx answers (retry_max, with backoff between retry_wait_min and retry_wait_max). */
   private async send(method: string, address: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
     const { username, password } = this.settings;
-    const auth = username !== undefined || password !== undefined ? { authorization: `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}` } : {};
+    const auth =
+      username !== undefined || password !== undefined
+        ? { authorization: `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}` }
+        : {};
     for (let attempt = 0; ; attempt++) {
       let failure: string;
       try {

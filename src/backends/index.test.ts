@@ -41,7 +41,10 @@ describe('openBackend', () => {
 
 describe('backend settings', () => {
   it('pg: the block before the environment; key=value connection strings; TLS required unless sslmode says otherwise', () => {
-    const s = pgSettings(new BackendSettings('pg', { schema_name: 'from_block' }, { PG_CONN_STR: "host=db user=tf password='a b' dbname=st", PG_SCHEMA_NAME: 'from_env' }), 'default');
+    const s = pgSettings(
+      new BackendSettings('pg', { schema_name: 'from_block' }, { PG_CONN_STR: "host=db user=tf password='a b' dbname=st", PG_SCHEMA_NAME: 'from_env' }),
+      'default',
+    );
     expect(s.schema).toBe('from_block');
     expect(s.connection).toMatchObject({ host: 'db', user: 'tf', password: 'a b', database: 'st', ssl: { rejectUnauthorized: false } });
     expect(pgSettings(new BackendSettings('pg', { conn_str: 'postgres://h/d?sslmode=disable' }, {}), 'default').connection.ssl).toBe(false);

@@ -39,8 +39,8 @@ export function openBackend(req: BackendRequest): StateBackend {
   if (req.stateOverride !== undefined && type !== 'local') {
     throw backendErrors.invalidSetting(type, '--state', 'applies to the local backend only; this stack keeps its state in its backend');
   }
-  if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride));
-  if (!block && workspace === 'default') return new LocalBackend(req.defaultState);
+  if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride), req.env);
+  if (!block && workspace === 'default') return new LocalBackend(req.defaultState, req.env);
   return configuredBackend(settings, workspace, dirname(req.configFile));
 }
 
@@ -52,9 +52,9 @@ export function configuredBackend(settings: BackendSettings, workspace: string, 
   switch (settings.type) {
     case 'local': {
       // Terraform runs in the stack's directory: a relative path is relative to it.
-      if (workspace === 'default') return new LocalBackend(resolve(stackDir, settings.string('path') ?? 'terraform.tfstate'));
+      if (workspace === 'default') return new LocalBackend(resolve(stackDir, settings.string('path') ?? 'terraform.tfstate'), settings.env);
       const workspaceDir = settings.string('workspace_dir') ?? 'terraform.tfstate.d';
-      return new LocalBackend(join(isAbsolute(workspaceDir) ? workspaceDir : resolve(stackDir, workspaceDir), workspace, 'terraform.tfstate'));
+      return new LocalBackend(join(isAbsolute(workspaceDir) ? workspaceDir : resolve(stackDir, workspaceDir), workspace, 'terraform.tfstate'), settings.env);
     }
     case 'pg':
       return new PgBackend(pgSettings(settings, workspace));

@@ -14,24 +14,33 @@ export function lockInfoPath(statePath: string): string {
 }
 
 /**
+ * Where Perl cannot run, locking a local state refuses (a lock that `terraform` cannot see is
+ * no lock to a Terraform user), unless this variable is set to `tenantform-only`: the
+ * lock-info file, created exclusively, is then the lock, excluding other tenantform runs only.
+ */
+export const TENANTFORM_ONLY_LOCK = { variable: 'TENANTFORM_LOCAL_LOCK', value: 'tenantform-only' } as const;
+
+/**
  * Terraform's `local` backend. The lock is Terraform's: a POSIX record lock (fcntl) on the
  * state file, held for the whole run, with the LockInfo written to `.<name>.lock.info` for
  * whoever finds it busy. As in Terraform, the record lock alone decides: a lock-info file
  * left by a crash does not lock. While the record lock is held, the state is written into the
  * locked file itself, as Terraform does: a Terraform run waiting for the lock (-lock-timeout)
  * holds that file open, and would otherwise read and write a file replaced under it.
- *
- * Where Perl cannot run (the record lock's helper), the lock-info file, created exclusively,
- * is the lock; it then excludes other tenantform runs only, not Terraform.
  */
 export class LocalBackend implements StateBackend {
   readonly type = 'local';
   private locker?: Promise<FcntlLocker | undefined>;
   private held?: { token?: string; info: LockInfo };
   private readonly file;
+  private readonly tenantformOnlyLock: boolean;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    env: NodeJS.ProcessEnv,
+  ) {
     this.file = localStateFile(path);
+    this.tenantformOnlyLock = env[TENANTFORM_ONLY_LOCK.variable] === TENANTFORM_ONLY_LOCK.value;
   }
 
   get location(): string {
@@ -54,6 +63,13 @@ export class LocalBackend implements StateBackend {
   async tryLock(info: LockInfo): Promise<LockAttempt> {
     await refuseIrregularFile(this.path);
     const locker = await this.fcntl();
+    if (!locker && !this.tenantformOnlyLock) {
+      const why =
+        process.platform === 'win32'
+          ? 'Terraform locks a local state on Windows with LockFileEx, which tenantform cannot take.'
+          : 'Terraform locks a local state with a POSIX record lock (fcntl), which tenantform takes through Perl, and perl could not be started: install Perl (its core Fcntl module is all the lock needs).';
+      throw backendErrors.lockUnavailable(this.location, why, `${TENANTFORM_ONLY_LOCK.variable}=${TENANTFORM_ONLY_LOCK.value}`);
+    }
     await fs.mkdir(dirname(this.path), { recursive: true });
     if (!locker) return this.tryLockInfoFile(info);
     const { answer, token } = await locker.lock(this.path);

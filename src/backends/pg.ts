@@ -133,10 +133,16 @@ export class PgBackend implements StateBackend {
       location: `${this.location}, table ${JOURNAL_TABLE}`,
       restart: async (header) => {
         // One statement: the old journal gone and the new header in, or neither.
-        await this.query(await ready(), `WITH gone AS (DELETE FROM ${table} WHERE name = $1) INSERT INTO ${table} (name, line) VALUES ($1, $2)`, [name, header]);
+        await this.query(await ready(), `WITH gone AS (DELETE FROM ${table} WHERE name = $1) INSERT INTO ${table} (name, line) VALUES ($1, $2)`, [
+          name,
+          header,
+        ]);
       },
       append: async (lines) => {
-        await this.query(await ready(), `INSERT INTO ${table} (name, line) SELECT $1, line FROM unnest($2::text[]) WITH ORDINALITY AS l(line, n) ORDER BY n`, [name, lines]);
+        await this.query(await ready(), `INSERT INTO ${table} (name, line) SELECT $1, line FROM unnest($2::text[]) WITH ORDINALITY AS l(line, n) ORDER BY n`, [
+          name,
+          lines,
+        ]);
       },
       read: async () => {
         const db = await this.connect();

@@ -20,7 +20,7 @@ describe('state push', () => {
 
   it('refuses another lineage, an older serial and a different state with the same serial', () => {
     expect(checkPush(doc(3), doc(9, 'l-2'), false)).toEqual({ refused: expect.stringContaining('lineage l-2') });
-    expect(checkPush(doc(3), doc(2), false)).toEqual({ refused: expect.stringContaining('serial 2, older than the backend\'s 3') });
+    expect(checkPush(doc(3), doc(2), false)).toEqual({ refused: expect.stringContaining("serial 2, older than the backend's 3") });
     expect(checkPush(doc(3, 'l-1', ['a']), doc(3, 'l-1', ['b']), false)).toEqual({ refused: expect.stringContaining('same serial 3') });
   });
 

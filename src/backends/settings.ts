@@ -31,7 +31,7 @@ export class BackendSettings {
   constructor(
     readonly type: string,
     private readonly block: Readonly<Record<string, unknown>>,
-    private readonly env: NodeJS.ProcessEnv,
+    readonly env: NodeJS.ProcessEnv,
   ) {}
 
   string(name: string, envVar?: string): string | undefined {

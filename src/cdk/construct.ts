@@ -46,9 +46,7 @@ function defineOutputs(proto: object, attributes: Attributes): void {
 function addValidation(el: Element, kind: AnyKind, attributes: State): void {
   el.node.addValidation({
     validate: () =>
-      validateConfig(kind, tokensAsUnknown(attributes) as State, `${kind.type}.${el.node.id}`).map(
-        (p) => `${p.address}: ${p.path?.join('.')}: ${p.detail}`,
-      ),
+      validateConfig(kind, tokensAsUnknown(attributes) as State, `${kind.type}.${el.node.id}`).map((p) => `${p.address}: ${p.path?.join('.')}: ${p.detail}`),
   });
 }
 

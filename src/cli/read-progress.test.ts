@@ -1,7 +1,13 @@
 import { elapsedText, ReadProgress } from './read-progress';
 
 function stream(isTTY: boolean): { isTTY: boolean; text: string; write(t: string): void } {
-  return { isTTY, text: '', write(t) { this.text += t; } };
+  return {
+    isTTY,
+    text: '',
+    write(t) {
+      this.text += t;
+    },
+  };
 }
 
 describe('progress while reading the platform', () => {

@@ -38,7 +38,12 @@ export async function synthesizeApp(dir: string): Promise<void> {
   process.stderr.write(`Synthesizing the app: ${project.app}\n`);
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TF_VAR_')));
   const code = await new Promise<number | null>((done, failed) => {
-    const child = spawn(project.app!, { shell: true, cwd: dir, env: { ...env, CDKTF_OUTDIR: outdir, CDKTF_CONTEXT_JSON: process.env.CDKTF_CONTEXT_JSON ?? '{}' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(project.app!, {
+      shell: true,
+      cwd: dir,
+      env: { ...env, CDKTF_OUTDIR: outdir, CDKTF_CONTEXT_JSON: process.env.CDKTF_CONTEXT_JSON ?? '{}' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.on('data', (c: Buffer) => process.stderr.write(c));
     child.on('error', failed);
     child.on('close', done);

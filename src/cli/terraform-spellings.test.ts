@@ -7,18 +7,24 @@ import { declaredOptionNames, withDoubleDashes } from './terraform-spellings';
 const withVariables: CommandModule<unknown, unknown> = {
   command: 'vars',
   describe: 'test command',
-  builder: (y) => y.option('var', { type: 'string', array: true }).option('var-file', { type: 'string' }).option('lock-timeout', { type: 'string' }).option('lock', { type: 'boolean', default: true }),
+  builder: (y) =>
+    y
+      .option('var', { type: 'string', array: true })
+      .option('var-file', { type: 'string' })
+      .option('lock-timeout', { type: 'string' })
+      .option('lock', { type: 'boolean', default: true }),
   handler: () => undefined,
 };
 
 describe("Terraform's single-dash spellings", () => {
   it("takes the names from the command's option definitions, with no- for booleans", () => {
     const names = declaredOptionNames(applyCommand as CommandModule<unknown, unknown>);
-    for (const name of ['auto-approve', 'no-auto-approve', 'target', 'refresh', 'no-refresh', 'parallelism', 'input', 'no-color', 'help']) expect(names).toContain(name);
+    for (const name of ['auto-approve', 'no-auto-approve', 'target', 'refresh', 'no-refresh', 'parallelism', 'input', 'no-color', 'help'])
+      expect(names).toContain(name);
     expect(names).not.toContain('detailed-exitcode');
   });
 
-  it('reads a boolean option\'s value as Go\'s flags do, and refuses any other word', () => {
+  it("reads a boolean option's value as Go's flags do, and refuses any other word", () => {
     expect(withDoubleDashes(['vars', '-lock=0', '--lock=True', '-lock=t'], [withVariables])).toEqual(['vars', '--lock=false', '--lock=true', '--lock=true']);
     expect(() => withDoubleDashes(['vars', '-lock=maybe'], [withVariables])).toThrow('-lock: "maybe" is not a boolean value (true or false).');
     expect(() => withDoubleDashes(['vars', '--lock=yes'], [withVariables])).toThrow('is not a boolean value');
@@ -26,11 +32,27 @@ describe("Terraform's single-dash spellings", () => {
 
   it('rewrites declared options only, with or without a value, and nothing after --', () => {
     const argv = ['vars', '-var', 'a=1', '-var=b=2', '-var-file=x.tfvars', '-lock-timeout=30s', '-lock=false', '-unknown', '-v', '--', '-var'];
-    expect(withDoubleDashes(argv, [withVariables])).toEqual(['vars', '--var', 'a=1', '--var=b=2', '--var-file=x.tfvars', '--lock-timeout=30s', '--lock=false', '-unknown', '-v', '--', '-var']);
+    expect(withDoubleDashes(argv, [withVariables])).toEqual([
+      'vars',
+      '--var',
+      'a=1',
+      '--var=b=2',
+      '--var-file=x.tfvars',
+      '--lock-timeout=30s',
+      '--lock=false',
+      '-unknown',
+      '-v',
+      '--',
+      '-var',
+    ]);
   });
 
   it('leaves options of another command as they are', () => {
-    expect(withDoubleDashes(['apply', '-detailed-exitcode', '-auto-approve'], [applyCommand as CommandModule<unknown, unknown>])).toEqual(['apply', '-detailed-exitcode', '--auto-approve']);
+    expect(withDoubleDashes(['apply', '-detailed-exitcode', '-auto-approve'], [applyCommand as CommandModule<unknown, unknown>])).toEqual([
+      'apply',
+      '-detailed-exitcode',
+      '--auto-approve',
+    ]);
   });
 
   it("takes a subcommand's options from the subcommand (state pull -config=FILE -lock=false)", () => {

@@ -50,7 +50,8 @@ function commandName(command: CommandModule<unknown, unknown>): string | undefin
  */
 export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArray<CommandModule<unknown, unknown>>): string[] {
   const [name, subName] = argv.filter((a) => !a.startsWith('-'));
-  const group = commands.find((c) => commandName(c) === name) as (CommandModule<unknown, unknown> & { subcommands?: ReadonlyArray<CommandModule<unknown, unknown>> }) | undefined;
+  const group = commands.find((c) => commandName(c) === name) as
+    (CommandModule<unknown, unknown> & { subcommands?: ReadonlyArray<CommandModule<unknown, unknown>> }) | undefined;
   // A command with subcommands (`state pull`): the subcommand declares the options.
   const command = group?.subcommands?.find((c) => commandName(c) === subName) ?? group;
   const known = command ? declaredOptionNames(command) : new Set(GLOBAL_OPTIONS);

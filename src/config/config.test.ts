@@ -111,7 +111,8 @@ describe('configuration', () => {
       data: { tenantform_tenant: { a: { name: 'A' } } },
       resource: { tenantform_infra_component: { c: { owner_tenant_id: TENANT, name: 'n', url: 'https://x', capabilities: [], ...extra } } },
     });
-    const where = (doc: unknown) => parseConfiguration(doc as Record<string, unknown>, at).diagnostics.map((d) => `${d.address} ${(d.path ?? []).join('.')} ${d.code}`);
+    const where = (doc: unknown) =>
+      parseConfiguration(doc as Record<string, unknown>, at).diagnostics.map((d) => `${d.address} ${(d.path ?? []).join('.')} ${d.code}`);
 
     it('never takes what every JavaScript object has for an attribute', () => {
       expect(where(infraWith({ name: '${data.tenantform_tenant.a.toString}' }))).toEqual(['tenantform_infra_component.c name unknown_attribute_reference']);
@@ -121,7 +122,10 @@ describe('configuration', () => {
       // Parsed from text, as the file is: `__proto__` is then an ordinary key.
       const doc = JSON.parse('{"provider":{"tenantform":{"__proto__":{"base_url":"http://elsewhere"},"client_id":"c"}}}') as Record<string, unknown>;
       expect(where(doc)).toEqual(['provider.tenantform __proto__ unknown_attribute']);
-      const nested = JSON.parse(JSON.stringify(infraWith({})).replace('"capabilities":[]', '"capabilities":[],"__proto__":{"name":"x"}')) as Record<string, unknown>;
+      const nested = JSON.parse(JSON.stringify(infraWith({})).replace('"capabilities":[]', '"capabilities":[],"__proto__":{"name":"x"}')) as Record<
+        string,
+        unknown
+      >;
       expect(where(nested)).toEqual(['tenantform_infra_component.c __proto__ unknown_attribute']);
     });
 

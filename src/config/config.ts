@@ -110,7 +110,11 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
     throw reconcilerErrors.configUnreadable(cdktfJson, (err as Error).message);
   }
   const stacksDir = join(project, output, 'stacks');
-  const stacks = existsSync(stacksDir) ? readdirSync(stacksDir).filter((s) => existsSync(join(stacksDir, s, 'cdk.tf.json'))).sort() : [];
+  const stacks = existsSync(stacksDir)
+    ? readdirSync(stacksDir)
+        .filter((s) => existsSync(join(stacksDir, s, 'cdk.tf.json')))
+        .sort()
+    : [];
   if (stacks.length === 0) throw reconcilerErrors.configNotFound(`There is no synthesized stack in ${join(output, 'stacks')}`);
   if (opts.stack && !stacks.includes(opts.stack)) throw reconcilerErrors.stackNotFound(opts.stack, stacks);
   if (!opts.stack && stacks.length > 1) throw reconcilerErrors.stackAmbiguous(stacks);
@@ -164,12 +168,20 @@ export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest
 }
 
 /** Variables and locals, and the context they make before any object is known. */
-function languagePrelude(doc: Record<string, unknown>, location: Pick<ConfigLocation, 'file' | 'inputs'>, diagnostics: Diagnostic[], languageProblems: TenantformError[]) {
+function languagePrelude(
+  doc: Record<string, unknown>,
+  location: Pick<ConfigLocation, 'file' | 'inputs'>,
+  diagnostics: Diagnostic[],
+  languageProblems: TenantformError[],
+) {
   const names = declaredNames(doc);
   const variables = inputVariables(doc.variable, location.inputs, diagnostics);
   const locals = parseLocals(doc.locals, names, languageProblems);
   // count and for_each may use variables and locals: objects are not known when planning starts.
-  const beforeObjects = contextFor({ file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
+  const beforeObjects = contextFor(
+    { file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() },
+    new Map(),
+  );
   return { names, variables, locals, beforeObjects };
 }
 
@@ -208,7 +220,10 @@ export function parseConfiguration(
   const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
   // The names a block without count or for_each can use, the same for all of them.
   const namesOfSingle = { ...names, perInstance: new Set<string>() };
-  for (const [mode, blockKey] of [['data', 'data'], ['managed', 'resource']] as const) {
+  for (const [mode, blockKey] of [
+    ['data', 'data'],
+    ['managed', 'resource'],
+  ] as const) {
     for (const [type, byName] of blocks(doc[blockKey])) {
       if (mode === 'data' && type === REMOTE_STATE_TYPE) continue;
       for (const [name, body] of blocks(byName)) {
@@ -223,9 +238,21 @@ export function parseConfiguration(
           if (declared && !repeated) objects.set(address, declared);
           for (const instance of (declared && repetition?.instances) || []) {
             const at = instanceAddress(address, instance.key);
-            objects.set(at, { ...declared!, address: at, key: instance.key, each: repetition!.each, ...(instance.value === undefined ? {} : { eachValue: instance.value }) });
+            objects.set(at, {
+              ...declared!,
+              address: at,
+              key: instance.key,
+              each: repetition!.each,
+              ...(instance.value === undefined ? {} : { eachValue: instance.value }),
+            });
           }
-          blockInstances.set(address, { mode, type, name, each: repetition?.each, instances: repeated ? (repetition?.instances ?? []).map((i) => instanceAddress(address, i.key)) : [address] });
+          blockInstances.set(address, {
+            mode,
+            type,
+            name,
+            each: repetition?.each,
+            instances: repeated ? (repetition?.instances ?? []).map((i) => instanceAddress(address, i.key)) : [address],
+          });
           if (problems.length > 0) unparsed.add(address);
           problems.forEach(report);
         } catch (err) {
@@ -260,7 +287,8 @@ export function parseConfiguration(
     diagnostics.push(...validation.filter((d) => d.code !== 'unsupported_expression' && d.code !== 'invalid_expression'));
   }
   const context = contextFor(scope, new Map());
-  for (const o of outputs.values()) if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
+  for (const o of outputs.values())
+    if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
   const providers = providerBlocks(doc.provider, context, diagnostics);
   for (const o of objects.values()) {
     if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
@@ -293,7 +321,9 @@ export function parseConfiguration(
 function configurationHash(doc: Record<string, unknown>, variables: ReadonlyMap<string, InputVariable>, remoteStates: ReadonlyMap<string, Value>): string {
   const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
   const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
-  return createHash('sha256').update(configurationText(doc, inputs, remote)).digest('hex');
+  return createHash('sha256')
+    .update(configurationText(doc, inputs, remote))
+    .digest('hex');
 }
 
 /** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */

@@ -72,7 +72,11 @@ function validated(o: EvaluatedObject, config: State, sensitive: readonly string
 /** A sensitive value is never quoted back, not even when it is wrong. */
 function withSensitiveMasked(config: State, sensitive: readonly string[], diagnostics: Diagnostic[]): EvaluatedArguments {
   if (diagnostics.length === 0) return { config, sensitive: sharedIfEmpty(sensitive), diagnostics: NO_ITEMS };
-  return { config, sensitive: sharedIfEmpty(sensitive), diagnostics: diagnostics.map((d) => (d.path && sensitive.includes(String(d.path[0])) ? masked(d) : d)) };
+  return {
+    config,
+    sensitive: sharedIfEmpty(sensitive),
+    diagnostics: diagnostics.map((d) => (d.path && sensitive.includes(String(d.path[0])) ? masked(d) : d)),
+  };
 }
 
 /** The object's value with the arguments given a sensitive value marked, so that what refers to them is sensitive too. */

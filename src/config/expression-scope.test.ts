@@ -13,7 +13,12 @@ function stack(components: number) {
     resource: {
       tenantform_infra_component: resources,
       tenantform_tenant_setting: {
-        named: { application_id: OWNER, tenant_id: '${tenantform_infra_component.c_0.owner_tenant_id}', name: 'n', value: '${jsonencode(tenantform_infra_component.c_1.name)}' },
+        named: {
+          application_id: OWNER,
+          tenant_id: '${tenantform_infra_component.c_0.owner_tenant_id}',
+          name: 'n',
+          value: '${jsonencode(tenantform_infra_component.c_1.name)}',
+        },
       },
     },
   };

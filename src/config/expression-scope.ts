@@ -96,10 +96,15 @@ export function referencesIn(
         continue;
       } else if (PER_INSTANCE.has(t.root)) {
         problems.push(
-          languageErrors.expression(address, path, { code: 'unsupported_construct', construct: t.root, message: `"${t.root}" is only defined inside a resource with count or for_each.` }),
+          languageErrors.expression(address, path, {
+            code: 'unsupported_construct',
+            construct: t.root,
+            message: `"${t.root}" is only defined inside a resource with count or for_each.`,
+          }),
         );
       } else if (t.root === 'data') {
-        if (typeof first === 'string' && typeof second === 'string') out.references.push({ target: `data.${first}.${second}`, attribute: t.steps.slice(2), at: path });
+        if (typeof first === 'string' && typeof second === 'string')
+          out.references.push({ target: `data.${first}.${second}`, attribute: t.steps.slice(2), at: path });
         else problems.push(languageErrors.undeclaredName(address, path, 'data'));
       } else if (!BUILT_IN.has(t.root)) {
         if (typeof first === 'string') out.references.push({ target: `${t.root}.${first}`, attribute: t.steps.slice(1), at: path });

@@ -87,7 +87,8 @@ export function parseOutputs(block: unknown, names: DeclaredNames, locals: Local
   const out = new Map<string, DeclaredOutput>();
   for (const [name, body] of entriesOf(block)) {
     const b = isRecord(body) ? body : {};
-    for (const k of extraneousArguments(b, 'output')) problems.push(languageErrors.unsupportedArgument(`output.${name}`, [k], `An output block`, BLOCK_ARGUMENTS.output));
+    for (const k of extraneousArguments(b, 'output'))
+      problems.push(languageErrors.unsupportedArgument(`output.${name}`, [k], `An output block`, BLOCK_ARGUMENTS.output));
     for (const k of notCarriedOut(b, 'output')) problems.push(reconcilerErrors.unsupportedMetaArgument(`output.${name}`, [k]));
     const at: AttributePath = ['value'];
     const r = referencesIn(b.value, `output.${name}`, names, problems, at);

@@ -31,7 +31,8 @@ export function lifecycleBlock(address: string, raw: unknown, report: (e: Tenant
     report(reconcilerErrors.invalidMetaArgument(address, 'lifecycle', 'a lifecycle block (an object of its arguments)'));
     return {};
   }
-  for (const k of extraneousArguments(body, 'lifecycle')) report(languageErrors.unsupportedArgument(address, ['lifecycle', k], 'A lifecycle block', BLOCK_ARGUMENTS.lifecycle));
+  for (const k of extraneousArguments(body, 'lifecycle'))
+    report(languageErrors.unsupportedArgument(address, ['lifecycle', k], 'A lifecycle block', BLOCK_ARGUMENTS.lifecycle));
   for (const k of notCarriedOut(body, 'lifecycle')) report(reconcilerErrors.unsupportedMetaArgument(address, ['lifecycle', k]));
   return body;
 }

@@ -13,12 +13,21 @@ it.each([['yes'], [1], [['true']], [{}]])('refuses a prevent_destroy that is not
   const { configuration, diagnostics } = parseConfiguration(withLifecycle({ prevent_destroy: value }), at);
   expect(configuration).toBeUndefined();
   expect(diagnostics).toEqual([
-    expect.objectContaining({ severity: 'error', address: 'tenantform_infra_component.primary', path: ['lifecycle.prevent_destroy'], detail: 'Expected true or false.' }),
+    expect.objectContaining({
+      severity: 'error',
+      address: 'tenantform_infra_component.primary',
+      path: ['lifecycle.prevent_destroy'],
+      detail: 'Expected true or false.',
+    }),
   ]);
 });
 
 it('accepts true, false and nothing', () => {
-  for (const [lifecycle, expected] of [[{ prevent_destroy: true }, true], [{ prevent_destroy: false }, false], [{}, false]] as const) {
+  for (const [lifecycle, expected] of [
+    [{ prevent_destroy: true }, true],
+    [{ prevent_destroy: false }, false],
+    [{}, false],
+  ] as const) {
     const { configuration } = parseConfiguration(withLifecycle(lifecycle), at);
     expect(configuration!.objects.get('tenantform_infra_component.primary')!.preventDestroy).toBe(expected);
   }

@@ -47,7 +47,9 @@ function providerArguments(name: string, block: Record<string, unknown>, context
     const sensitive = hasOwn(attributes, k) && attributes[k].sensitive === true;
     const evaluated = evaluateValue(v, context, address, [k]);
     if (evaluated.diagnostics.length > 0 || containsUnknown(evaluated.value)) {
-      diagnostics.push(reconcilerErrors.unsupportedExpression(address, [k], typeof v === 'string' ? v : '', sensitive || evaluated.sensitive.length > 0).toDiagnostic());
+      diagnostics.push(
+        reconcilerErrors.unsupportedExpression(address, [k], typeof v === 'string' ? v : '', sensitive || evaluated.sensitive.length > 0).toDiagnostic(),
+      );
       continue;
     }
     out[k] = evaluated.value;

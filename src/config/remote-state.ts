@@ -59,7 +59,11 @@ export function remoteStateRequests(block: unknown, context: EvalContext, proble
 }
 
 /** Reads each requested state through its backend, without its lock; a relative local path starts beside the configuration. */
-export async function readRemoteStateTexts(requests: readonly RemoteStateRequest[], configFile: string, env: NodeJS.ProcessEnv): Promise<Map<string, RemoteStateRead>> {
+export async function readRemoteStateTexts(
+  requests: readonly RemoteStateRequest[],
+  configFile: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Map<string, RemoteStateRead>> {
   const reads = await Promise.all(
     requests.map(async (r): Promise<[string, RemoteStateRead]> => {
       try {
@@ -79,12 +83,22 @@ export async function readRemoteStateTexts(requests: readonly RemoteStateRequest
 }
 
 /** The value of each `data.terraform_remote_state.<name>`: `{ backend, config, outputs }`. */
-export function remoteStateValues(requests: readonly RemoteStateRequest[], reads: ReadonlyMap<string, RemoteStateRead>, problems: TenantformError[]): Map<string, Value> {
+export function remoteStateValues(
+  requests: readonly RemoteStateRequest[],
+  reads: ReadonlyMap<string, RemoteStateRead>,
+  problems: TenantformError[],
+): Map<string, Value> {
   const out = new Map<string, Value>();
   for (const r of requests) {
     const read = reads.get(r.address) ?? { problem: 'the configuration was evaluated before the remote states were read' };
     if ('problem' in read || read.text === undefined) {
-      problems.push(languageErrors.remoteState(r.address, ['config'], 'problem' in read ? read.problem : `there is no state in ${read.location}: apply the other stack first`));
+      problems.push(
+        languageErrors.remoteState(
+          r.address,
+          ['config'],
+          'problem' in read ? read.problem : `there is no state in ${read.location}: apply the other stack first`,
+        ),
+      );
       continue;
     }
     let outputs: Record<string, unknown>;

@@ -34,7 +34,9 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
       return undefined;
     }
     if (v > MAX_INSTANCES) {
-      problems.push(languageErrors.invalidRepetition(address, 'count', `The count is ${v}; a block takes at most ${MAX_INSTANCES.toLocaleString('en')} instances.`));
+      problems.push(
+        languageErrors.invalidRepetition(address, 'count', `The count is ${v}; a block takes at most ${MAX_INSTANCES.toLocaleString('en')} instances.`),
+      );
       return undefined;
     }
     return { each: 'list', instances: Array.from({ length: v }, (_, key) => ({ key })) };
@@ -53,9 +55,7 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     return { each: 'map', instances: Object.entries(v).map(([key, value]) => ({ key, value: value as Value })) };
   }
-  problems.push(
-    languageErrors.invalidRepetition(address, 'for_each', 'The for_each value must be a map, or a set of strings (a list needs toset(...)).'),
-  );
+  problems.push(languageErrors.invalidRepetition(address, 'for_each', 'The for_each value must be a map, or a set of strings (a list needs toset(...)).'));
   return undefined;
 }
 

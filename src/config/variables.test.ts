@@ -15,7 +15,11 @@ describe('--var-file', () => {
   const read = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
     const diagnostics: Diagnostic[] = [];
-    const values = inputVariables({ region: { default: 'default' }, sizes: { default: [] } }, { given: [{ kind: 'file', text: name }], env: {}, cwd: dir }, diagnostics);
+    const values = inputVariables(
+      { region: { default: 'default' }, sizes: { default: [] } },
+      { given: [{ kind: 'file', text: name }], env: {}, cwd: dir },
+      diagnostics,
+    );
     return { region: values.get('region')?.value, sizes: values.get('sizes')?.value, diagnostics };
   };
 

@@ -58,7 +58,8 @@ export function inputVariables(block: unknown, inputs: VariableInputs | undefine
     } else {
       for (const [name, value] of varFile(resolve(inputs!.cwd, g.text), report)) {
         // As in Terraform, a file may carry values for other configurations too: a warning, not an error.
-        if (!declarations.has(name)) diagnostics.push({ ...languageErrors.undeclaredVariable(name, `--var-file ${g.text}`).toDiagnostic(), severity: 'warning' });
+        if (!declarations.has(name))
+          diagnostics.push({ ...languageErrors.undeclaredVariable(name, `--var-file ${g.text}`).toDiagnostic(), severity: 'warning' });
         else given.set(name, { value });
       }
     }
@@ -77,7 +78,9 @@ const RESERVED_VARIABLE_NAMES = new Set(['source', 'version', 'providers', 'coun
 
 function declaration(name: string, body: unknown, report: (e: TenantformError) => void): Declaration | undefined {
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
-    report(languageErrors.invalidVariableName(name, 'A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.'));
+    report(
+      languageErrors.invalidVariableName(name, 'A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.'),
+    );
     return undefined;
   }
   if (RESERVED_VARIABLE_NAMES.has(name)) {
@@ -101,7 +104,9 @@ function declaration(name: string, body: unknown, report: (e: TenantformError) =
     type = parsed;
   }
   const rules = Array.isArray(b.validation) ? b.validation : b.validation === undefined ? [] : [b.validation];
-  const validations = rules.filter(isRecord).map((r) => ({ condition: String(r.condition ?? 'true'), message: String(r.error_message ?? 'The value is not valid.') }));
+  const validations = rules
+    .filter(isRecord)
+    .map((r) => ({ condition: String(r.condition ?? 'true'), message: String(r.error_message ?? 'The value is not valid.') }));
   return { name, type, default: ownValue(b, 'default'), sensitive: b.sensitive === true, nullable: b.nullable !== false, validations };
 }
 
@@ -185,7 +190,9 @@ function varFile(file: string, report: (e: TenantformError) => void): Array<[str
   const out: Array<[string, unknown]> = [];
   for (const { name, source, line } of assignments(text)) {
     if (name === undefined) {
-      report(languageErrors.unreadableVarFile(file, `line ${line}: expected an assignment (name = value), found ${JSON.stringify(source.trim().slice(0, 40))}`));
+      report(
+        languageErrors.unreadableVarFile(file, `line ${line}: expected an assignment (name = value), found ${JSON.stringify(source.trim().slice(0, 40))}`),
+      );
       continue;
     }
     if (source.trim() === '') {

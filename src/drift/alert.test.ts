@@ -31,19 +31,40 @@ describe('raiseDriftAlert against the emulator', () => {
   it('registers the alert type on first use only', async () => {
     await expect(client.getAlertType(DRIFT_ALERT_TYPE)).rejects.toMatchObject({ status: 404 });
 
-    const first = await raiseDriftAlert(client, { tenantId: northwind, stack: 'msp', addresses: ['tenantform_infra_component.dr'], summary: '1 resource changed outside tenantform' });
-    const second = await raiseDriftAlert(client, { tenantId: northwind, stack: 'msp', addresses: ['tenantform_infra_component.dr'], summary: '1 resource changed outside tenantform' });
+    const first = await raiseDriftAlert(client, {
+      tenantId: northwind,
+      stack: 'msp',
+      addresses: ['tenantform_infra_component.dr'],
+      summary: '1 resource changed outside tenantform',
+    });
+    const second = await raiseDriftAlert(client, {
+      tenantId: northwind,
+      stack: 'msp',
+      addresses: ['tenantform_infra_component.dr'],
+      summary: '1 resource changed outside tenantform',
+    });
 
     expect(first.typeRegistered).toBe(true);
     expect(second.typeRegistered).toBe(false);
     expect(requests('POST', '/types')).toHaveLength(1);
-    expect(await client.getAlertType(DRIFT_ALERT_TYPE)).toMatchObject({ id: DRIFT_ALERT_TYPE, severity: 'warning', enabled: true, contextKeys: [], supportedOS: [] });
+    expect(await client.getAlertType(DRIFT_ALERT_TYPE)).toMatchObject({
+      id: DRIFT_ALERT_TYPE,
+      severity: 'warning',
+      enabled: true,
+      contextKeys: [],
+      supportedOS: [],
+    });
     expect(first.alertId).not.toBe(second.alertId);
   });
 
   it('raises one alert per run, with the stack and the drifted addresses', async () => {
     const addresses = ['tenantform_tenant_setting.acme_retention', 'tenantform_infra_component.northwind_dr_site'];
-    const raised = await raiseDriftAlert(client, { tenantId: northwind, stack: 'msp-onboarding', addresses, summary: '2 resources changed outside tenantform' });
+    const raised = await raiseDriftAlert(client, {
+      tenantId: northwind,
+      stack: 'msp-onboarding',
+      addresses,
+      summary: '2 resources changed outside tenantform',
+    });
 
     expect(requests('POST', '/alerts')).toHaveLength(1);
     const alerts = await client.listAlerts({ type: DRIFT_ALERT_TYPE });

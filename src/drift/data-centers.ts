@@ -26,6 +26,14 @@ export function driftByDataCenter(report: DriftReport, clients: ProviderClients,
     resources: report.resources.filter((r) => centerOf(r.address) === baseUrl),
     managed: state.objects().filter((o) => o.mode === 'managed' && centerOf(o.address) === baseUrl),
     // In a single data center the declared objects' tenants count too, as the report found them.
-    tenantIds: clientOf.size === 1 ? report.tenantIds : tenantIdsOf(state.objects().filter((o) => centerOf(o.address) === baseUrl).map((o) => o.attributes)),
+    tenantIds:
+      clientOf.size === 1
+        ? report.tenantIds
+        : tenantIdsOf(
+            state
+              .objects()
+              .filter((o) => centerOf(o.address) === baseUrl)
+              .map((o) => o.attributes),
+          ),
   }));
 }

@@ -2,7 +2,9 @@ import { IgnoreRules } from './ignore';
 
 describe('.tenantformignore', () => {
   const rules = IgnoreRules.parse(
-    ['# a comment', 'tenantform_usage_report', 'tenantform_tenant_setting.*/retention_days', 'tenantform_infra_component.abc.name', 'tenantform_x.a\\.b'].join('\n'),
+    ['# a comment', 'tenantform_usage_report', 'tenantform_tenant_setting.*/retention_days', 'tenantform_infra_component.abc.name', 'tenantform_x.a\\.b'].join(
+      '\n',
+    ),
   );
 
   it('ignores every unmanaged object of a type, or objects by id with wildcards', () => {

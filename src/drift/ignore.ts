@@ -18,7 +18,10 @@ interface Rule {
 }
 
 function glob(text: string): RegExp {
-  const escaped = text.replace(/\\\./g, '.').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  const escaped = text
+    .replace(/\\\./g, '.')
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*');
   return new RegExp(`^${escaped}$`);
 }
 

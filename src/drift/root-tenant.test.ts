@@ -4,7 +4,7 @@ import { ALL_SCOPES } from '../emulator/store';
 import { createClient } from '../emulator/testing';
 import { stackRootTenant } from './root-tenant';
 
-describe('the drift alert\'s tenant', () => {
+describe("the drift alert's tenant", () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
     emulator = await startEmulator({ seed: 5 });
@@ -17,7 +17,7 @@ describe('the drift alert\'s tenant', () => {
     return new PlatformClient({ baseUrl: emulator.url, clientId: c.clientId, clientSecret: c.clientSecret });
   };
 
-  it('is the API client\'s own tenant when the stack names none (no unfiltered tenant listing)', async () => {
+  it("is the API client's own tenant when the stack names none (no unfiltered tenant listing)", async () => {
     const client = await clientFor('Southridge Partner');
     try {
       expect(await stackRootTenant(client, [])).toBe(emulator.world().tenants['Southridge Partner']?.id);

@@ -19,7 +19,7 @@ export async function stackRootTenant(client: PlatformClient, tenantIds: readonl
 /** The tenant and its ancestors as far as the client can see, nearest first. */
 async function ancestry(client: PlatformClient, tenantId: string): Promise<string[]> {
   const chain: string[] = [];
-  for (let current: string | null = tenantId; current !== null && !chain.includes(current); ) {
+  for (let current: string | null = tenantId; current !== null && !chain.includes(current);) {
     let tenant: { id: string; parent_id: string | null } | undefined;
     try {
       [tenant] = await client.getTenants({ uuids: [current] });

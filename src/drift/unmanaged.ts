@@ -47,7 +47,9 @@ export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptio
   );
   const tenants = new Set(opts.tenantIds);
   const discovery =
-    tenants.size === 0 ? null : await discover(client, await stackRootTenant(client, opts.tenantIds), { settingNames: opts.settingNames, recorded: opts.recorded });
+    tenants.size === 0
+      ? null
+      : await discover(client, await stackRootTenant(client, opts.tenantIds), { settingNames: opts.settingNames, recorded: opts.recorded });
   const tenantById = new Map((discovery?.tenants ?? []).map((t) => [t.id, t]));
   let managed = 0;
   const unmanaged: UnmanagedObject[] = [];
@@ -63,7 +65,10 @@ export async function findUnmanaged(client: PlatformClient, opts: UnmanagedOptio
 }
 
 /** The unmanaged objects of several data centers, as one report. */
-export function mergeUnmanaged(parts: ReadonlyArray<{ unmanaged: UnmanagedObject[]; coverage: Coverage }>): { unmanaged: UnmanagedObject[]; coverage: Coverage } {
+export function mergeUnmanaged(parts: ReadonlyArray<{ unmanaged: UnmanagedObject[]; coverage: Coverage }>): {
+  unmanaged: UnmanagedObject[];
+  coverage: Coverage;
+} {
   const managed = parts.reduce((n, p) => n + p.coverage.managed, 0);
   const unmanaged = parts.flatMap((p) => p.unmanaged);
   return { unmanaged, coverage: coverageOf(managed, unmanaged.length) };

@@ -115,7 +115,7 @@ describe('emulator: account management', () => {
       expect(put.json.effective.value).toBe(false);
     });
 
-    test('a setting nobody on the path set answers 404 setting_not_found; there is no listing of a tenant\'s settings', async () => {
+    test("a setting nobody on the path set answers 404 setting_not_found; there is no listing of a tenant's settings", async () => {
       const missing = await fixture.api.get(path('Acme Manufacturing', 'never_set'));
       expect(missing.status).toBe(404);
       expect(missing.json.error.code).toBe('setting_not_found');
@@ -147,7 +147,7 @@ describe('emulator: account management', () => {
       backend_type: 'azure',
     });
 
-    test('a component registered without a location belongs to its owner\'s default location, and is listed there', async () => {
+    test("a component registered without a location belongs to its owner's default location, and is listed there", async () => {
       const { location_id: _none, ...withoutLocation } = body();
       const created = await fixture.api.post('/api/2/infra', { ...withoutLocation, name: 'Without location' });
       expect(created.status).toBe(201);

@@ -25,7 +25,16 @@ it('a DELETE of settings the caller cannot see answers 204 and changes nothing',
   const globexAgent = w.agents['Globex Retail']![0]!;
   const northwind = w.tenants['Northwind Partner']!.id;
   const settings = { update_channel: 'STABLE', automatic: true };
-  expect((await root.put(`${BASE}/agent_update_settings`, { items: [{ agent_id: globexAgent, ...settings }, { tenant_id: northwind, ...settings }] })).status).toBe(204);
+  expect(
+    (
+      await root.put(`${BASE}/agent_update_settings`, {
+        items: [
+          { agent_id: globexAgent, ...settings },
+          { tenant_id: northwind, ...settings },
+        ],
+      })
+    ).status,
+  ).toBe(204);
 
   expect((await acmeAdmin.delete(`${BASE}/agent_update_settings/${globexAgent}`)).status).toBe(204);
   expect((await acmeAdmin.delete(`${BASE}/agent_update_settings?id=${northwind}&master=true`)).status).toBe(204);
@@ -39,5 +48,7 @@ it('settings of a tenant or agent the caller cannot see are neither read nor wri
   expect((await acmeAdmin.get(`${BASE}/agents?tenant_id=${globex}`)).status).toBe(400);
   expect((await acmeAdmin.get(`${BASE}/agent_update_settings/${globex}?master=true`)).status).toBe(404);
   expect((await acmeAdmin.get(`${BASE}/agent_update_settings/${w.agents['Globex Retail']![0]}`)).status).toBe(404);
-  expect((await acmeAdmin.put(`${BASE}/agent_update_settings`, { items: [{ tenant_id: globex, update_channel: 'STABLE', automatic: true }] })).status).toBe(400);
+  expect((await acmeAdmin.put(`${BASE}/agent_update_settings`, { items: [{ tenant_id: globex, update_channel: 'STABLE', automatic: true }] })).status).toBe(
+    400,
+  );
 });

@@ -19,8 +19,21 @@ describe('emulator: agent management', () => {
 
   describe('agent listing', () => {
     const VENDOR_AGENT_MEMBERS = [
-      'auto_update', 'core_version', 'enabled', 'hostname', 'id', 'installer_version', 'meta', 'name', 'online',
-      'platform', 'registration_date', 'registration_id', 'tenant', 'timezone', 'units',
+      'auto_update',
+      'core_version',
+      'enabled',
+      'hostname',
+      'id',
+      'installer_version',
+      'meta',
+      'name',
+      'online',
+      'platform',
+      'registration_date',
+      'registration_id',
+      'tenant',
+      'timezone',
+      'units',
     ];
     interface Listed {
       id: string;
@@ -82,7 +95,15 @@ describe('emulator: agent management', () => {
           current: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' },
           latest: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' },
         },
-        units: [{ name: 'servers', version: { current: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' }, latest: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' } } }],
+        units: [
+          {
+            name: 'servers',
+            version: {
+              current: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' },
+              latest: { build: '24.6.38396', release_id: 'C24.06', release_name: '24.6' },
+            },
+          },
+        ],
         // the seeded master settings of the root apply
         unattended_update: { automatic: true, update_channel: 'STABLE', status: 'OK', inherited_from_tenant_id: w.rootTenantId },
       });
@@ -163,7 +184,10 @@ describe('emulator: agent management', () => {
       expect(await listed()).toMatchObject({ auto_update: false, unattended_update: { automatic: false, update_channel: 'CURRENT', status: 'OK' } });
       expect((await listed()).unattended_update).not.toHaveProperty('inherited_from_tenant_id');
       expect((await api.delete(`${BASE}/agent_update_settings/${id}`)).status).toBe(204);
-      expect(await listed()).toMatchObject({ auto_update: true, unattended_update: { automatic: true, update_channel: 'STABLE', inherited_from_tenant_id: w.rootTenantId } });
+      expect(await listed()).toMatchObject({
+        auto_update: true,
+        unattended_update: { automatic: true, update_channel: 'STABLE', inherited_from_tenant_id: w.rootTenantId },
+      });
     });
   });
 
@@ -174,7 +198,12 @@ describe('emulator: agent management', () => {
       const res = await api.get(`${BASE}/agent_update_settings/${agentOf('Acme Manufacturing')}`);
       expect(res.status).toBe(200);
       // The reference marks where inherited settings live.
-      expect(res.json).toEqual({ agent_id: agentOf('Acme Manufacturing'), update_channel: 'STABLE', automatic: true, inherited_from_tenant_id: w.rootTenantId });
+      expect(res.json).toEqual({
+        agent_id: agentOf('Acme Manufacturing'),
+        update_channel: 'STABLE',
+        automatic: true,
+        inherited_from_tenant_id: w.rootTenantId,
+      });
     });
 
     test('a tenant without its own settings gets the nearest ancestor’s, carrying the requested tenant id', async () => {
@@ -188,9 +217,21 @@ describe('emulator: agent management', () => {
       expect(put.status).toBe(204);
       expect(put.text).toBe('');
       const inherited = await api.get(`${BASE}/agent_update_settings/${tenant('Globex Retail')}?master=true`);
-      expect(inherited.json).toEqual({ tenant_id: tenant('Globex Retail'), update_channel: 'CURRENT', automatic: false, maintenance_window: window, inherited_from_tenant_id: tenant('Northwind Partner') });
+      expect(inherited.json).toEqual({
+        tenant_id: tenant('Globex Retail'),
+        update_channel: 'CURRENT',
+        automatic: false,
+        maintenance_window: window,
+        inherited_from_tenant_id: tenant('Northwind Partner'),
+      });
       const agent = await api.get(`${BASE}/agent_update_settings/${agentOf('Globex Retail', 1)}`);
-      expect(agent.json).toEqual({ agent_id: agentOf('Globex Retail', 1), update_channel: 'CURRENT', automatic: false, maintenance_window: window, inherited_from_tenant_id: tenant('Northwind Partner') });
+      expect(agent.json).toEqual({
+        agent_id: agentOf('Globex Retail', 1),
+        update_channel: 'CURRENT',
+        automatic: false,
+        maintenance_window: window,
+        inherited_from_tenant_id: tenant('Northwind Partner'),
+      });
     });
 
     test('a barrier tenant does not look above itself', async () => {
@@ -203,7 +244,12 @@ describe('emulator: agent management', () => {
 
       await api.put(`${BASE}/agent_update_settings`, { items: [{ tenant_id: tenant('Initech Finance'), update_channel: 'STABLE', automatic: false }] });
       const own = await api.get(`${BASE}/agent_update_settings/${agentOf('Initech Finance')}`);
-      expect(own.json).toEqual({ agent_id: agentOf('Initech Finance'), update_channel: 'STABLE', automatic: false, inherited_from_tenant_id: tenant('Initech Finance') });
+      expect(own.json).toEqual({
+        agent_id: agentOf('Initech Finance'),
+        update_channel: 'STABLE',
+        automatic: false,
+        inherited_from_tenant_id: tenant('Initech Finance'),
+      });
     });
 
     test('an agent’s own settings win; deleting them falls back to the master settings', async () => {

@@ -6,18 +6,7 @@
  */
 import { OS_FAMILIES, resolveMaster, vendorAgent, type VendorAgent } from './agent-view';
 import { agentBadRequest, agentError } from './errors';
-import {
-  decodeCursor,
-  encodeCursor,
-  isObject,
-  json,
-  noContent,
-  queryBool,
-  UUID_RE,
-  type InterfaceRoutes,
-  type Reply,
-  type RequestContext,
-} from './router';
+import { decodeCursor, encodeCursor, isObject, json, noContent, queryBool, UUID_RE, type InterfaceRoutes, type Reply, type RequestContext } from './router';
 import type { Agent, AgentUpdateSettings, MaintenanceWindow, Store, Tenant } from './store';
 
 const AM = (role: string): string => `urn:vendor::agent_manager::${role}`;
@@ -176,7 +165,8 @@ function checkSettingsItem(ctx: RequestContext, raw: unknown, at: string): Agent
   if (raw.agent_id !== undefined) {
     // spec 02: an item with agent_id is agent-specific and requires a registered agent
     const agent = typeof raw.agent_id === 'string' ? ctx.store.agent(raw.agent_id) : undefined;
-    if (agent === undefined || visibleTenant(ctx, agent.tenant_id) === undefined) throw agentBadRequest(`${at}.agent_id ${String(raw.agent_id)} is not a registered agent`);
+    if (agent === undefined || visibleTenant(ctx, agent.tenant_id) === undefined)
+      throw agentBadRequest(`${at}.agent_id ${String(raw.agent_id)} is not a registered agent`);
     if (raw.tenant_id !== undefined && raw.tenant_id !== agent.tenant_id) throw agentBadRequest(`${at}.tenant_id does not match the agent's tenant`);
     return { agent_id: agent.id, ...item };
   }
@@ -188,13 +178,15 @@ function checkSettingsItem(ctx: RequestContext, raw: unknown, at: string): Agent
 
 function checkWindow(raw: unknown, at: string): MaintenanceWindow {
   if (!isObject(raw)) throw agentBadRequest(`${at} must be an object`);
-  for (const k of Object.keys(raw)) if (!['time_from', 'time_to', 'days_of_week'].includes(k)) throw agentBadRequest(`${at}.${k} is not a maintenance window field`);
+  for (const k of Object.keys(raw))
+    if (!['time_from', 'time_to', 'days_of_week'].includes(k)) throw agentBadRequest(`${at}.${k} is not a maintenance window field`);
   for (const f of ['time_from', 'time_to']) {
     if (typeof raw[f] !== 'string' || !TIME_RE.test(raw[f] as string)) throw agentBadRequest(`${at}.${f} must be a time HH:MM:SS`);
   }
   const days = raw.days_of_week;
   if (!Array.isArray(days) || days.length < 1 || days.length > 7) throw agentBadRequest(`${at}.days_of_week must list 1 to 7 days`);
-  for (const d of days) if (typeof d !== 'string' || !DAYS.includes(d)) throw agentBadRequest(`${at}.days_of_week: ${String(d)} is not one of ${DAYS.join(', ')}`);
+  for (const d of days)
+    if (typeof d !== 'string' || !DAYS.includes(d)) throw agentBadRequest(`${at}.days_of_week: ${String(d)} is not one of ${DAYS.join(', ')}`);
   if (new Set(days).size !== days.length) throw agentBadRequest(`${at}.days_of_week must not repeat a day`);
   return { time_from: raw.time_from as string, time_to: raw.time_to as string, days_of_week: [...(days as string[])] };
 }
@@ -276,6 +268,11 @@ export const agentRoutes: InterfaceRoutes = {
     { method: 'PUT', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, jsonBody: true, handler: putSettings },
     { method: 'GET', pattern: `${PREFIX}/agent_update_settings/:id`, scopes: VIEW_SETTINGS, handler: getSettings },
     { method: 'DELETE', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, handler: (ctx) => deleteSettings(ctx, ctx.query.get('id')) },
-    { method: 'DELETE', pattern: `${PREFIX}/agent_update_settings/:id`, scopes: MODIFY_SETTINGS, handler: (ctx) => deleteSettings(ctx, ctx.params.id as string) },
+    {
+      method: 'DELETE',
+      pattern: `${PREFIX}/agent_update_settings/:id`,
+      scopes: MODIFY_SETTINGS,
+      handler: (ctx) => deleteSettings(ctx, ctx.params.id as string),
+    },
   ],
 };

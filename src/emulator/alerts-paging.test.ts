@@ -12,11 +12,18 @@ const TYPE = 'PagingProbe';
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 9 });
   client = new PlatformClient({ baseUrl: emu.url, clientId: emu.clientId, clientSecret: emu.clientSecret });
-  await client.registerAlertTypes([{ id: TYPE, severity: 'warning', enabled: true, category: 'custom', contextKeys: [], searchableDetails: [], supportedOS: [] }]);
+  await client.registerAlertTypes([
+    { id: TYPE, severity: 'warning', enabled: true, category: 'custom', contextKeys: [], searchableDetails: [], supportedOS: [] },
+  ]);
   const acme = emu.world().tenants['Acme Manufacturing']!.id;
   const severities = ['information', 'warning', 'error', 'critical'];
   for (let i = 0; i < 25; i++) {
-    await client.createAlert({ type: TYPE, tenantID: i % 5 === 0 ? acme : emu.rootTenantId, severity: severities[i % 4], createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() });
+    await client.createAlert({
+      type: TYPE,
+      tenantID: i % 5 === 0 ? acme : emu.rootTenantId,
+      severity: severities[i % 4],
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    });
   }
 });
 afterAll(async () => {
@@ -24,12 +31,19 @@ afterAll(async () => {
   await emu.close();
 });
 
-async function page(query: string): Promise<{ status: number; json: { items: Array<{ id: string; severity: string }>; paging: { cursors: { after?: string } } } }> {
-  const token = (await (await fetch(`${emu.url}/api/2/idp/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString('base64')}` },
-    body: 'grant_type=client_credentials',
-  }).then((r) => r.json())) as { access_token: string }).access_token;
+async function page(
+  query: string,
+): Promise<{ status: number; json: { items: Array<{ id: string; severity: string }>; paging: { cursors: { after?: string } } } }> {
+  const token = (
+    (await await fetch(`${emu.url}/api/2/idp/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString('base64')}`,
+      },
+      body: 'grant_type=client_credentials',
+    }).then((r) => r.json())) as { access_token: string }
+  ).access_token;
   const res = await fetch(`${emu.url}/api/alert_manager/v1/alerts?${query}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, json: (await res.json()) as never };
 }

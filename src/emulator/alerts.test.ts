@@ -22,7 +22,9 @@ describe('emulator: alerts', () => {
     expect(missing.json).toHaveProperty('kbLink');
     expect(missing.json).toHaveProperty('debug');
 
-    const reg = await api.post(`${BASE}/types`, { items: [{ id: 'TenantformDrift', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS }] });
+    const reg = await api.post(`${BASE}/types`, {
+      items: [{ id: 'TenantformDrift', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS }],
+    });
     expect(reg.status).toBe(204);
     const found = await api.get(`${BASE}/types/TenantformDrift`);
     expect(found.status).toBe(200);
@@ -40,7 +42,12 @@ describe('emulator: alerts', () => {
   });
 
   test('alerts are raised (200 {id}) and listed with type, tenant and limit filters', async () => {
-    await api.post(`${BASE}/types`, { items: [{ id: 'DriftA', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS }, { id: 'DriftB', enabled: true, category: 'Configuration', ...LISTS }] });
+    await api.post(`${BASE}/types`, {
+      items: [
+        { id: 'DriftA', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS },
+        { id: 'DriftB', enabled: true, category: 'Configuration', ...LISTS },
+      ],
+    });
     const acme = e.world().tenants['Acme Manufacturing']?.id as string;
     const a1 = await api.post(`${BASE}/alerts`, { type: 'DriftA', tenantID: acme, severity: 'error', details: { resources: 3 } });
     expect(a1.status).toBe(200);
@@ -56,7 +63,14 @@ describe('emulator: alerts', () => {
     const byTenant = await api.get(`${BASE}/alerts?tenant=${acme}`);
     expect(byTenant.json.items).toHaveLength(1);
     const view = byTenant.json.items[0];
-    expect(view).toMatchObject({ id: a1.json.id, type: 'DriftA', category: 'Configuration', severity: 'error', tenant: { id: acme }, details: { resources: 3 } });
+    expect(view).toMatchObject({
+      id: a1.json.id,
+      type: 'DriftA',
+      category: 'Configuration',
+      severity: 'error',
+      tenant: { id: acme },
+      details: { resources: 3 },
+    });
     expect(view.tenant.locator).toContain(acme);
     for (const f of ['createdAt', 'updatedAt', 'receivedAt']) expect(typeof view[f]).toBe('string');
     expect((await api.get(`${BASE}/alerts?limit=1`)).json.items).toHaveLength(1);

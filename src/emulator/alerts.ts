@@ -51,7 +51,8 @@ function raiseAlert(ctx: RequestContext): Reply {
   const typeId = body.type;
   const type = typeof typeId === 'string' ? ctx.store.world.alertTypes[typeId] : undefined;
   // GAPS: custom alert (400 InvalidContext for a type that is not registered); spec 03: context.missing and context.type
-  if (type === undefined) throw alertError(400, 'InvalidContext', `Alert type ${String(typeId)} is not registered`, { type: typeId ?? null, missing: ['type'] });
+  if (type === undefined)
+    throw alertError(400, 'InvalidContext', `Alert type ${String(typeId)} is not registered`, { type: typeId ?? null, missing: ['type'] });
   const tenantId = body.tenantID;
   const tenant = typeof tenantId === 'string' ? ctx.store.tenant(tenantId) : undefined;
   if (tenant === undefined || !ctx.store.isInSubtree(tenant.id, ctx.caller.tenantId)) {
@@ -68,7 +69,14 @@ function raiseAlert(ctx: RequestContext): Reply {
     type: type.id,
     category: type.category,
     severity,
-    tenant: { id: tenant.id, locator: `/${ctx.store.pathUp(tenant.id).reverse().map((t) => t.id).join('/')}/` },
+    tenant: {
+      id: tenant.id,
+      locator: `/${ctx.store
+        .pathUp(tenant.id)
+        .reverse()
+        .map((t) => t.id)
+        .join('/')}/`,
+    },
     createdAt: typeof body.createdAt === 'string' ? body.createdAt : now,
     updatedAt: now,
     receivedAt: now,

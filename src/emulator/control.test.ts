@@ -11,7 +11,9 @@ describe('emulator control: the dump of the world', () => {
     const dump = await call(fixture.emulator.url, 'GET', '/_emulator/dump');
     expect(dump.status).toBe(200);
     expect(dump.json.tenants.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['Cloud Root', 'Northwind Partner', 'Dumped']));
-    expect(dump.json.clients.map((c: { client_id: string }) => c.client_id)).toEqual(expect.arrayContaining([fixture.emulator.clientId, client.json.client_id]));
+    expect(dump.json.clients.map((c: { client_id: string }) => c.client_id)).toEqual(
+      expect.arrayContaining([fixture.emulator.clientId, client.json.client_id]),
+    );
     expect(Object.keys(dump.json)).toEqual(expect.arrayContaining(['settings', 'infra', 'reports', 'agents']));
     expect(dump.text).not.toContain(fixture.emulator.clientSecret);
     expect(dump.text).not.toContain(client.json.client_secret);

@@ -50,7 +50,8 @@ export function handleControl(method: string, path: string, rawBody: Buffer, sto
       const scopes = body.scopes ?? [...ALL_SCOPES];
       if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string')) return problem(400, 'scopes must be an array of strings');
       const tenantId = body.tenant_id ?? store.world.rootTenantId;
-      if (typeof tenantId !== 'string' || !UUID_RE.test(tenantId) || store.tenant(tenantId) === undefined) return problem(400, 'tenant_id must be a tenant of the world');
+      if (typeof tenantId !== 'string' || !UUID_RE.test(tenantId) || store.tenant(tenantId) === undefined)
+        return problem(400, 'tenant_id must be a tenant of the world');
       const client: ApiClient = {
         client_id: store.newId(),
         client_secret: store.newSecret(),
@@ -66,7 +67,8 @@ export function handleControl(method: string, path: string, rawBody: Buffer, sto
       // platform-interface: emulator control details (customers using a component).
       const body = parseJson(rawBody);
       const usages = body?.tenants;
-      if (typeof body?.infra_id !== 'string' || store.world.infra[body.infra_id] === undefined) return problem(400, 'infra_id must be a component of the world');
+      if (typeof body?.infra_id !== 'string' || store.world.infra[body.infra_id] === undefined)
+        return problem(400, 'infra_id must be a component of the world');
       if (!Array.isArray(usages) || usages.some((u) => !isObject(u) || typeof u.tenant_id !== 'string' || typeof u.offering_items_on !== 'boolean')) {
         return problem(400, 'tenants must be a list of {tenant_id, offering_items_on}');
       }

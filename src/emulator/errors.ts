@@ -86,13 +86,7 @@ export function eventBadRequest(field: string, problem: string): HttpError {
 
 // ---- alert manager (/api/alert_manager/v1): {domain: "AlertManager", code, reason, context, kbLink, debug}
 
-export function alertError(
-  status: number,
-  code: string,
-  message: string,
-  context: Record<string, unknown> = {},
-  headers?: Record<string, string>,
-): HttpError {
+export function alertError(status: number, code: string, message: string, context: Record<string, unknown> = {}, headers?: Record<string, string>): HttpError {
   const body = {
     domain: 'AlertManager',
     code,
@@ -131,14 +125,12 @@ const retryHeader = (seconds: number): Record<string, string> => ({ 'Retry-After
 const accountErrors: InterfaceErrors = {
   unauthorized: (message) => accountError(401, 'unauthorized', message),
   missingToken: () => accountError(401, 'unauthorized', 'An access token is required'),
-  forbidden: (required) =>
-    accountError(403, 'access_denied', `Requires one of the scopes: ${required.join(', ')}`, { context: { required_scopes: required } }),
+  forbidden: (required) => accountError(403, 'access_denied', `Requires one of the scopes: ${required.join(', ')}`, { context: { required_scopes: required } }),
   invalidContentType: () => accountError(415, 'invalid_content_type', 'Request content is not JSON'),
   malformedBody: (message) => accountError(400, 400, message, { info: 'body' }),
   routeNotFound: (method, path) => accountError(404, 'not_found', `No operation ${method} ${path}`),
   // platform-interface: retry-after (context.retry_after where the body has a context)
-  tooManyRequests: (s) =>
-    accountError(429, 'too_many_requests', 'Too many requests', { context: { retry_after: s }, headers: retryHeader(s) }),
+  tooManyRequests: (s) => accountError(429, 'too_many_requests', 'Too many requests', { context: { retry_after: s }, headers: retryHeader(s) }),
   serverError: (status) => accountError(status, 'internal_error', serverErrorText[status] ?? 'Server error'),
 };
 

@@ -50,7 +50,10 @@ function checkCtiList(value: unknown, field: string, min: number, prefixes: stri
     if (prefixes !== undefined && !prefixes.some((p) => v.startsWith(p))) throw eventBadRequest(at, `must begin with ${prefixes.join(' or ')}`);
     // Spec 3, `types`: an exact type, a path prefix ending in *, or a version form ending in v1.*.
     if (prefixes !== undefined && v.includes('*') && v.indexOf('*') !== v.length - 1) {
-      throw eventBadRequest(at, 'must be an exact type, a path prefix ending in *, or a version form ending in v1.*: a wildcard may only be the last character');
+      throw eventBadRequest(
+        at,
+        'must be an exact type, a path prefix ending in *, or a version form ending in v1.*: a wildcard may only be the last character',
+      );
     }
     const problem = wildcardProblem(v);
     if (problem !== undefined) throw eventBadRequest(at, problem);
@@ -86,7 +89,8 @@ function createSubscription(ctx: RequestContext): Reply {
   if (body.tenant_id !== undefined) {
     if (typeof body.tenant_id !== 'string' || !UUID_RE.test(body.tenant_id)) throw eventBadRequest('tenant_id', 'must be a uuid');
     const t = ctx.store.tenant(body.tenant_id);
-    if (t === undefined || !ctx.store.isInSubtree(t.id, ctx.caller.tenantId)) throw eventBadRequest('tenant_id', `${body.tenant_id} is not a tenant you can see`);
+    if (t === undefined || !ctx.store.isInSubtree(t.id, ctx.caller.tenantId))
+      throw eventBadRequest('tenant_id', `${body.tenant_id} is not a tenant you can see`);
     tenantId = t.id;
   }
   if (body.cel !== undefined) {
@@ -133,7 +137,10 @@ function subscriptionOffset(ctx: RequestContext): Reply {
 function listTopics(ctx: RequestContext): Reply {
   const id = ctx.query.get('topic_id');
   if (id !== null && (id.length > MAX_CTI || id.includes('*'))) throw eventBadRequest('topic_id', 'must be a CTI without wildcard, at most 1024 characters');
-  return json(200, ctx.store.world.topics.filter((t) => id === null || t.id === id));
+  return json(
+    200,
+    ctx.store.world.topics.filter((t) => id === null || t.id === id),
+  );
 }
 
 function listTypes(ctx: RequestContext): Reply {

@@ -85,7 +85,15 @@ describe('emulator: fault injection and control endpoints', () => {
     const put = await call(e.url, 'PUT', '/_emulator/faults', { body: { rate_429: 0.5 } });
     expect(put.status).toBe(200);
     const got = await call(e.url, 'GET', '/_emulator/faults');
-    expect(got.json).toEqual({ latency_ms: 0, rate_429: 0.5, retry_after_seconds: 1, rate_5xx: 0, drop_rate: 0, lost_answer_rate: 0, token_lifetime_seconds: 7200 });
+    expect(got.json).toEqual({
+      latency_ms: 0,
+      rate_429: 0.5,
+      retry_after_seconds: 1,
+      rate_5xx: 0,
+      drop_rate: 0,
+      lost_answer_rate: 0,
+      token_lifetime_seconds: 7200,
+    });
     expect((await call(e.url, 'PUT', '/_emulator/faults', { body: { rate_429: 2 } })).status).toBe(400);
     expect((await call(e.url, 'PUT', '/_emulator/faults', { body: { nonsense: 1 } })).status).toBe(400);
     e.setFaults({ rate_429: 0 });

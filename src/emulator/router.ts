@@ -119,16 +119,12 @@ export class Router {
   }
 }
 
-function authenticate(
-  req: { query: URLSearchParams; headers: IncomingHttpHeaders },
-  api: InterfaceName,
-  tokens: TokenService,
-): Caller {
+function authenticate(req: { query: URLSearchParams; headers: IncomingHttpHeaders }, api: InterfaceName, tokens: TokenService): Caller {
   const errors = errorsFor[api];
   const header = req.headers.authorization;
   const bearer = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   // spec 01: account management also takes the token in the `access_token` query parameter, never both
-  const fromQuery = api === 'account' ? req.query.get('access_token') ?? undefined : undefined;
+  const fromQuery = api === 'account' ? (req.query.get('access_token') ?? undefined) : undefined;
   if (bearer !== undefined && fromQuery !== undefined) {
     throw errors.malformedBody('Send the access token either in the Authorization header or in access_token, not both');
   }

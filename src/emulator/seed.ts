@@ -47,7 +47,10 @@ export const TENANT_TOPIC = 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0';
 export const TASK_TOPIC = 'cti.a.p.em.topic.v1.0~a.p.task.v1.0';
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The members a new tenant of `kind` starts with (GAPS: tenant object). */
@@ -138,8 +141,24 @@ export function seedWorld(seed: number): World {
   }
 
   const topics: Topic[] = [
-    { id: TENANT_TOPIC, description: 'Tenant lifecycle events', persistency: true, ordering: 'NONE', producer_consolidation: 'NONE', archive_consolidation: 'NONE', retention: 'P7D' },
-    { id: TASK_TOPIC, description: 'Task lifecycle events', persistency: true, ordering: 'NONE', producer_consolidation: 'NONE', archive_consolidation: 'NONE', retention: 'P7D' },
+    {
+      id: TENANT_TOPIC,
+      description: 'Tenant lifecycle events',
+      persistency: true,
+      ordering: 'NONE',
+      producer_consolidation: 'NONE',
+      archive_consolidation: 'NONE',
+      retention: 'P7D',
+    },
+    {
+      id: TASK_TOPIC,
+      description: 'Task lifecycle events',
+      persistency: true,
+      ordering: 'NONE',
+      producer_consolidation: 'NONE',
+      archive_consolidation: 'NONE',
+      retention: 'P7D',
+    },
   ];
   const schema = JSON.stringify({
     type: 'object',

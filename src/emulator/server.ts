@@ -147,7 +147,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     let injected = false;
     const publish = () => {
       if (exchangeChannel.hasSubscribers && !path.startsWith('/_emulator/')) {
-        const exchange: Exchange = { method, path, query: url.searchParams, headers: req.headers, requestBody: raw, status: reply.status, responseBody: reply.body, injected };
+        const exchange: Exchange = {
+          method,
+          path,
+          query: url.searchParams,
+          headers: req.headers,
+          requestBody: raw,
+          status: reply.status,
+          responseBody: reply.body,
+          injected,
+        };
         exchangeChannel.publish(exchange);
       }
     };
@@ -157,7 +166,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       } else if (TOKEN_PATHS.has(path)) {
         if (method !== 'POST') throw errorsFor.account.routeNotFound(method, path);
         // Faults never touch the token endpoint, except its lifetime.
-        reply = { status: 200, body: tokens.issue(req.headers['content-type'], req.headers.authorization, raw.toString('utf8'), faults.faults.token_lifetime_seconds) };
+        reply = {
+          status: 200,
+          body: tokens.issue(req.headers['content-type'], req.headers.authorization, raw.toString('utf8'), faults.faults.token_lifetime_seconds),
+        };
       } else if (path.startsWith('/api/')) {
         const decision = faults.decide();
         const latency = faults.faults.latency_ms;

@@ -60,7 +60,11 @@ describe('the graph an apply runs', () => {
 
   it('merges the agent update settings to write into one batch node', () => {
     const nodes = applyGraph({
-      changes: changesOf(change('tenantform_agent_update_settings.a', 'create'), change('tenantform_agent_update_settings.b', 'update'), change('tenantform_tenant.t', 'create')),
+      changes: changesOf(
+        change('tenantform_agent_update_settings.a', 'create'),
+        change('tenantform_agent_update_settings.b', 'update'),
+        change('tenantform_tenant.t', 'create'),
+      ),
       configDeps: new Map([
         ['tenantform_agent_update_settings.a', new Set(['tenantform_tenant.t'])],
         ['tenantform_agent_update_settings.b', new Set<string>()],

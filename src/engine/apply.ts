@@ -37,7 +37,6 @@ export interface ApplyResult {
   readonly diagnostics: Diagnostic[];
 }
 
-
 /**
  * Applies a plan: dependency order (deletes in reverse), at most `parallelism` at a time, the
  * state written as each object completes. A failure stops only what depends on it; everything
@@ -78,7 +77,6 @@ class ApplyRun {
     for (const [address, value] of Object.entries(opts.data)) this.values.set(address, value);
     for (const c of this.changes.values()) this.values.set(c.address, withSensitiveMarks(c.after ?? c.before ?? {}, c.sensitive));
   }
-
 
   /**
    * Records what the plan saw (refreshed objects, adopted interrupted creates, data sources),
@@ -164,7 +162,11 @@ class ApplyRun {
 
   private async run(node: string): Promise<boolean> {
     const type = batchedType(node);
-    if (type !== undefined) return this.runBatch(this.opts.kindOf(type)!, this.membersOf(node).map((a) => this.changes.get(a)!));
+    if (type !== undefined)
+      return this.runBatch(
+        this.opts.kindOf(type)!,
+        this.membersOf(node).map((a) => this.changes.get(a)!),
+      );
     const change = this.changes.get(node);
     if (!change) return this.readLateData(node);
     switch (change.action) {
@@ -205,12 +207,14 @@ class ApplyRun {
     const r = await planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
     const expected = prior ? 'update' : 'create';
     if (!r.planned || containsUnknown(config) || (r.action !== expected && r.action !== 'no-op')) {
-      return [{
-        severity: 'error',
-        summary: 'The plan changed during apply',
-        detail: `Once the values it depends on were known, ${change.address} needed a ${r.action} instead of ${change.action}. Run \`tenantform plan\` again.`,
-        address: change.address,
-      }];
+      return [
+        {
+          severity: 'error',
+          summary: 'The plan changed during apply',
+          detail: `Once the values it depends on were known, ${change.address} needed a ${r.action} instead of ${change.action}. Run \`tenantform plan\` again.`,
+          address: change.address,
+        },
+      ];
     }
     return { planned: r.planned, unchanged: r.action === 'no-op' };
   }
@@ -252,7 +256,13 @@ class ApplyRun {
     const gateKey = `${kind.type} ${this.opts.clients.providerOf(address)}`;
     let gate = this.gates.get(gateKey);
     if (!gate) this.gates.set(gateKey, (gate = new CreateGate()));
-    const recorded = () => new Map(this.opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o.attributes] as const));
+    const recorded = () =>
+      new Map(
+        this.opts.state
+          .objects()
+          .filter((o) => o.mode === 'managed')
+          .map((o) => [o.address, o.attributes] as const),
+      );
     return createOrAdopt({
       kind,
       address,
@@ -275,7 +285,13 @@ class ApplyRun {
       return true;
     }
     // The prior object is the one the plan saw: its version is what the update sends.
-    const r = await updateResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), prior: change.before!, planned: final.planned });
+    const r = await updateResource({
+      kind,
+      address: change.address,
+      ctx: this.opts.clients.ctx(change.address),
+      prior: change.before!,
+      planned: final.planned,
+    });
     if (!r.value) return this.fail(step, r.diagnostics);
     await this.record(change.address, kind, r.value);
     this.counts.changed++;

@@ -105,7 +105,12 @@ it('creates again when the lost request had made nothing', async () => {
 
 it('never takes an identical object recorded for another address', async () => {
   const p = await planned('all_customers');
-  const twin = await client.createReport({ result_action: 'save', recipients: [], parameters: { tenant_id: emu.rootTenantId, kind: 'usage_daily', level: 'all_customers' }, schedule: { type: 'monthly', enabled: true } });
+  const twin = await client.createReport({
+    result_action: 'save',
+    recipients: [],
+    parameters: { tenant_id: emu.rootTenantId, kind: 'usage_daily', level: 'all_customers' },
+    schedule: { type: 'monthly', enabled: true },
+  });
   await faultFirstPost({ lost_answer_rate: 1 });
   const r = await request(p, new Set([twin.id]));
   expect(r.diagnostics).toEqual([]);

@@ -30,7 +30,10 @@ export function localsDiagnostics(configuration: Configuration, values: Readonly
 }
 
 /** Every output evaluated now: the value, unknown (`Unknown` inside) until what it uses is known. */
-export function evaluateOutputs(configuration: Configuration, values: ReadonlyMap<string, State>): { values: Map<string, { value: unknown; sensitive: boolean }>; diagnostics: Diagnostic[] } {
+export function evaluateOutputs(
+  configuration: Configuration,
+  values: ReadonlyMap<string, State>,
+): { values: Map<string, { value: unknown; sensitive: boolean }>; diagnostics: Diagnostic[] } {
   const context = contextFor(configuration, values);
   const out = new Map<string, { value: unknown; sensitive: boolean }>();
   const diagnostics: Diagnostic[] = [];
@@ -54,13 +57,23 @@ export function evaluateOutputs(configuration: Configuration, values: ReadonlyMa
 }
 
 /** The changes to outputs against those recorded in the state. */
-export function outputChanges(evaluated: ReadonlyMap<string, { value: unknown; sensitive: boolean }>, recorded: Readonly<Record<string, unknown>>): OutputChange[] {
+export function outputChanges(
+  evaluated: ReadonlyMap<string, { value: unknown; sensitive: boolean }>,
+  recorded: Readonly<Record<string, unknown>>,
+): OutputChange[] {
   const changes: OutputChange[] = [];
   for (const [name, { value, sensitive }] of evaluated) {
     const prior = recordedOutput(recorded[name]);
     const afterUnknown = containsUnknown(value);
     const action = !prior ? 'create' : afterUnknown || canonicalJson(prior.value) !== canonicalJson(value) ? 'update' : 'no-op';
-    changes.push({ name, action, before: prior?.value, after: afterUnknown ? undefined : value, afterUnknown, sensitive: sensitive || prior?.sensitive === true });
+    changes.push({
+      name,
+      action,
+      before: prior?.value,
+      after: afterUnknown ? undefined : value,
+      afterUnknown,
+      sensitive: sensitive || prior?.sensitive === true,
+    });
   }
   for (const [name, raw] of Object.entries(recorded)) {
     if (evaluated.has(name)) continue;

@@ -40,7 +40,10 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
   const deps = dependencies(configuration);
   const recorded = new Map<string, { address: string; type: string; name: string; attributes: State; tainted?: boolean; sensitive?: readonly string[] }>(
-    opts.state.objects().filter((o) => o.mode === 'managed').map((o) => [o.address, o]),
+    opts.state
+      .objects()
+      .filter((o) => o.mode === 'managed')
+      .map((o) => [o.address, o]),
   );
   // An adopted interrupted create is recorded from now on: removed from the configuration, it is deleted.
   for (const address of refreshed.adopted) {
@@ -102,12 +105,21 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const change = withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), kind, o.sensitive ?? []);
     changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
   }
-  if (opts.refreshOnly) changes.push(...acceptedLive([...recorded.values()].filter((o) => selected.has(o.address)), refreshed, opts.kindOf));
+  if (opts.refreshOnly)
+    changes.push(
+      ...acceptedLive(
+        [...recorded.values()].filter((o) => selected.has(o.address)),
+        refreshed,
+        opts.kindOf,
+      ),
+    );
   const drift = [...recorded.values()]
     .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
     .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
   // Destroying removes every output, as in Terraform.
-  const outputs = opts.destroy ? { values: new Map<string, { value: unknown; sensitive: boolean }>(), diagnostics: [] } : evaluateOutputs(configuration, values);
+  const outputs = opts.destroy
+    ? { values: new Map<string, { value: unknown; sensitive: boolean }>(), diagnostics: [] }
+    : evaluateOutputs(configuration, values);
   if (!opts.destroy) diagnostics.push(...localsDiagnostics(configuration, values));
   diagnostics.push(...outputs.diagnostics);
   const plan: Plan = {
@@ -158,7 +170,7 @@ function selectTargets(
 /** The addresses and everything that depends on them, transitively. */
 function withDependents(addresses: readonly string[], deps: ReturnType<typeof dependencies>): Set<string> {
   const out = new Set(addresses);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [address, needs] of deps) {
       if (!out.has(address) && [...needs].some((d) => out.has(d))) {
@@ -196,12 +208,7 @@ function unknownObject(attributes: Attributes): State {
   return Object.fromEntries(Object.keys(attributes).map((k) => [k, Unknown]));
 }
 
-function plannedChange(
-  o: Pick<DeclaredObject, 'address' | 'type' | 'name'>,
-  kind: ResourceKind,
-  prior: State | null,
-  r: PlanResponse,
-): PlannedChange {
+function plannedChange(o: Pick<DeclaredObject, 'address' | 'type' | 'name'>, kind: ResourceKind, prior: State | null, r: PlanResponse): PlannedChange {
   // Only an instance of count or for_each has a key, at the end of its address.
   const index = o.address.endsWith(']') ? parseInstanceAddress(o.address)?.key : undefined;
   const change: PlannedChange = {
@@ -234,12 +241,18 @@ function withMarks(change: PlannedChange, kind: AnyKind, marked: readonly string
 }
 
 /** A refresh-only plan's changes: every recorded object still on the platform, as it is now, without action. */
-function acceptedLive(recorded: ReadonlyArray<{ address: string; type: string; name: string; sensitive?: readonly string[] }>, refreshed: Refreshed, kindOf: PlanOptions['kindOf']): PlannedChange[] {
+function acceptedLive(
+  recorded: ReadonlyArray<{ address: string; type: string; name: string; sensitive?: readonly string[] }>,
+  refreshed: Refreshed,
+  kindOf: PlanOptions['kindOf'],
+): PlannedChange[] {
   return recorded.flatMap((o) => {
     const kind = kindOf(o.type);
     const live = refreshed.live.get(o.address);
     if (!kind || !live) return [];
-    return [withMarks(plannedChange(o, kind, live, { action: 'no-op', planned: live, requiresReplace: [], changed: [], diagnostics: [] }), kind, o.sensitive ?? [])];
+    return [
+      withMarks(plannedChange(o, kind, live, { action: 'no-op', planned: live, requiresReplace: [], changed: [], diagnostics: [] }), kind, o.sensitive ?? []),
+    ];
   });
 }
 

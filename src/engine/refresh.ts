@@ -46,7 +46,9 @@ export interface RefreshOptions {
 export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
   const limiter = new Limiter(opts.parallelism);
   // Refresh writes nothing, so every read describes the same moment and can be shared (per data center).
-  const contexts = new Map(opts.clients.names().map((name) => [name, { client: opts.refresh ? withReadCache(opts.clients.named(name)) : opts.clients.named(name) }]));
+  const contexts = new Map(
+    opts.clients.names().map((name) => [name, { client: opts.refresh ? withReadCache(opts.clients.named(name)) : opts.clients.named(name) }]),
+  );
   const ctxOf = (address: string): OperationContext => contexts.get(opts.clients.providerOf(address)) ?? opts.clients.ctx(address);
   const [fromData, fromManaged] = await Promise.all([readDataSources(opts, ctxOf, limiter), readManaged(opts, ctxOf, limiter)]);
   const diagnostics = [...fromData.diagnostics, ...fromManaged.diagnostics];
@@ -55,7 +57,11 @@ export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
 }
 
 /** The live object of every recorded managed object (the recorded one with `--refresh=false`). */
-async function readManaged(opts: RefreshOptions, ctxOf: (address: string) => OperationContext, limiter: Limiter): Promise<{ live: Map<string, State | null>; diagnostics: Diagnostic[] }> {
+async function readManaged(
+  opts: RefreshOptions,
+  ctxOf: (address: string) => OperationContext,
+  limiter: Limiter,
+): Promise<{ live: Map<string, State | null>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const live = new Map<string, State | null>();
   const requests: ReadRequest[] = [];
@@ -129,7 +135,8 @@ async function adoptPending(opts: RefreshOptions, live: Map<string, State | null
   for (const p of opts.state.pending()) {
     const kind = opts.kindOf(p.address.split('.')[0]);
     if (!kind?.adoptionCandidates) {
-      const detail = 'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';
+      const detail =
+        'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';
       diagnostics.push(reconcilerErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
       continue;
     }

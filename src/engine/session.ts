@@ -54,7 +54,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
   if (backend instanceof HttpBackend && backend.skipsCertVerification) {
     diagnostics.push({
       severity: 'warning',
-      summary: 'The state backend\'s certificate is not verified',
+      summary: "The state backend's certificate is not verified",
       detail: `skip_cert_verification is set for the http backend at ${backend.location}: its credentials and the state (with the secrets it holds) go to whoever answers at that address. Remove it once the server has a certificate this machine trusts.`,
     });
   }
@@ -66,7 +66,12 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
  * argument from its provider block, else its environment variable; the retry timeout from the
  * command line first.
  */
-export function platformClient(configuration: Configuration, env: NodeJS.ProcessEnv, retryTimeoutSeconds?: number, provider: string = PROVIDER_TYPE): PlatformClient {
+export function platformClient(
+  configuration: Configuration,
+  env: NodeJS.ProcessEnv,
+  retryTimeoutSeconds?: number,
+  provider: string = PROVIDER_TYPE,
+): PlatformClient {
   const block = configuration.providers.get(provider) ?? configuration.provider;
   const setting = (name: keyof typeof PROVIDER_ENV): string => {
     const v = block[name] ?? env[PROVIDER_ENV[name]];
@@ -140,12 +145,15 @@ export async function withLockedState<T>(
 }
 
 /** The state of a backend, locked (unless `--lock=false`) and open; the backend is closed after. */
-export async function withLockedBackend<T>(backend: StateBackend, operation: string, work: (state: StateStore) => Promise<T>, flags: StateLockFlags = {}): Promise<T> {
+export async function withLockedBackend<T>(
+  backend: StateBackend,
+  operation: string,
+  work: (state: StateStore) => Promise<T>,
+  flags: StateLockFlags = {},
+): Promise<T> {
   try {
-    return await withStateLock(
-      backend,
-      { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION },
-      async () => work(await StateStore.load(backend)),
+    return await withStateLock(backend, { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION }, async () =>
+      work(await StateStore.load(backend)),
     );
   } finally {
     await backend.close();

@@ -39,10 +39,7 @@ export interface DiscoverOptions {
 }
 
 export async function discover(client: PlatformClient, rootTenantId: string, opts: DiscoverOptions = {}): Promise<Discovery> {
-  const [subtree, applications] = await Promise.all([
-    client.getTenants({ subtreeRootId: rootTenantId, lod: 'basic' }),
-    client.listApplications(),
-  ]);
+  const [subtree, applications] = await Promise.all([client.getTenants({ subtreeRootId: rootTenantId, lod: 'basic' }), client.listApplications()]);
   const tenants = treeOrder(subtree.map(toInfo), rootTenantId);
   const root = tenants[0];
   if (!root || root.id !== rootTenantId) throw new Error(`Tenant ${rootTenantId} is not visible to this API client.`);

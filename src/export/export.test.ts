@@ -58,7 +58,12 @@ describe('tenantform export against the emulator', () => {
     // Components the platform owns, or that are readonly, exist only through the platform itself.
     const saved = JSON.parse(readFileSync(dataFile, 'utf8'));
     const template = saved.infra[seeded.infraId];
-    saved.infra['aaaaaaaa-0000-4000-8000-000000000001'] = { ...template, id: 'aaaaaaaa-0000-4000-8000-000000000001', name: 'Platform storage', platform_owned: true };
+    saved.infra['aaaaaaaa-0000-4000-8000-000000000001'] = {
+      ...template,
+      id: 'aaaaaaaa-0000-4000-8000-000000000001',
+      name: 'Platform storage',
+      platform_owned: true,
+    };
     saved.infra['aaaaaaaa-0000-4000-8000-000000000002'] = { ...template, id: 'aaaaaaaa-0000-4000-8000-000000000002', name: 'Shared storage', readonly: true };
     // A tenant whose name and setting value test the quoting of the generated code.
     saved.tenants.push({ ...saved.tenants.find((t: { id: string }) => t.id === seeded.globex), id: ODD_TENANT, name: ODD_NAME });
@@ -280,7 +285,11 @@ function comparable(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(/^\$\{(.*)\}$/, '$1');
   if (Array.isArray(value)) return value.map(comparable);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== '//').map(([k, v]) => [k, comparable(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== '//')
+        .map(([k, v]) => [k, comparable(v)]),
+    );
   }
   return value;
 }

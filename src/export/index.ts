@@ -58,8 +58,10 @@ export async function exportTenant(client: PlatformClient, opts: ExportOptions):
   const names = uniqueNames(found.objects.map((o) => resourceName(o.tenant.name, ...o.label)));
   const addresses = found.objects.map((o, i) => `${o.kind.type}.${names[i]}`);
   const ctx = { client, signal: opts.signal };
-  const read = await mapLimit(found.objects.map((o, i) => ({ o, address: addresses[i] })), 8, ({ o, address }) =>
-    importResource({ kind: o.kind, address, ctx, id: o.importId }),
+  const read = await mapLimit(
+    found.objects.map((o, i) => ({ o, address: addresses[i] })),
+    8,
+    ({ o, address }) => importResource({ kind: o.kind, address, ctx, id: o.importId }),
   );
 
   const objects: ExportedObject[] = [];
@@ -76,11 +78,7 @@ export async function exportTenant(client: PlatformClient, opts: ExportOptions):
       for (const d of result.diagnostics) {
         // An object deleted between listing and reading is only left out; any other failure is an error.
         const vanished = d.code === 'import_not_found';
-        diagnostics.push(
-          vanished
-            ? { ...d, severity: 'warning', detail: `${d.detail}\nIt was deleted while the export ran, so it is left out.` }
-            : d,
-        );
+        diagnostics.push(vanished ? { ...d, severity: 'warning', detail: `${d.detail}\nIt was deleted while the export ran, so it is left out.` } : d);
       }
     }
   });

@@ -65,7 +65,10 @@ export function renderTypescript(exp: TenantExport): string {
   ];
   const dependedOn = new Set(exp.objects.flatMap((o) => o.dependsOn));
   const variables = new Map<string, string>();
-  const variableNames = identifiers(exp.objects.filter((o) => dependedOn.has(o.address)).map((o) => o.name), RESERVED);
+  const variableNames = identifiers(
+    exp.objects.filter((o) => dependedOn.has(o.address)).map((o) => o.name),
+    RESERVED,
+  );
   exp.objects.filter((o) => dependedOn.has(o.address)).forEach((o, i) => variables.set(o.address, variableNames[i]));
   let currentTenant: string | undefined;
   for (const o of exp.objects) {
@@ -73,7 +76,13 @@ export function renderTypescript(exp: TenantExport): string {
       currentTenant = o.tenant.id;
       body.push('', `// ${commentText(o.tenant.name)}`);
     }
-    const props = objectLiteral(o.kind.attributes, o.config, INDENT.repeat(2), refs, o.dependsOn.map((a) => variables.get(a) as string));
+    const props = objectLiteral(
+      o.kind.attributes,
+      o.config,
+      INDENT.repeat(2),
+      refs,
+      o.dependsOn.map((a) => variables.get(a) as string),
+    );
     const variable = variables.get(o.address);
     body.push(`${variable ? `const ${variable} = ` : ''}new ${constructName(o.kind.type, 'resource')}(this, ${tsString(o.name)}, ${props});`);
   }
@@ -177,7 +186,9 @@ function commentText(s: string): string {
 /** Names the generated code declares itself, and words a variable cannot be named. */
 const RESERVED = [
   ...['app', 'id', 'scope', 'tenants', 'applications'],
-  ...'await break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield'.split(' '),
+  ...'await break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield'.split(
+    ' ',
+  ),
 ];
 
 /** camelCase identifiers from names, unique among themselves and apart from `reserved`. */

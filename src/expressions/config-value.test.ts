@@ -4,10 +4,7 @@ const context = contextOf({ var: { name: 'web', n: 2 }, tenantform_tenant: { roo
 
 describe('configuration values with templates inside', () => {
   it('evaluates every string at any depth and keeps other values literal', () => {
-    const result = evaluateConfigValue(
-      { name: 'tenant-${var.name}', size: '${var.n * 2}', tags: ['a', '${upper(var.name)}'], on: true, none: null },
-      context
-    );
+    const result = evaluateConfigValue({ name: 'tenant-${var.name}', size: '${var.n * 2}', tags: ['a', '${upper(var.name)}'], on: true, none: null }, context);
     if ('problem' in result) throw new Error(result.problem.message);
     expect(toPlain(result.value)).toEqual({ name: 'tenant-web', size: 4, tags: ['a', 'WEB'], on: true, none: null });
   });

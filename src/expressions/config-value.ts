@@ -60,10 +60,7 @@ function evaluateTemplateAt(source: string, context: EvalContext) {
 }
 
 /** Every reference the templates inside a configuration value use, each with the path of its string. */
-export function referencesInConfigValue(
-  data: unknown,
-  path: AttributePath = []
-): Walked<Array<Traversal & { readonly path: AttributePath }>> {
+export function referencesInConfigValue(data: unknown, path: AttributePath = []): Walked<Array<Traversal & { readonly path: AttributePath }>> {
   if (path.length > MAX_DEPTH) return tooDeep(path);
   if (typeof data === 'string') {
     const parsed = parseTemplate(data);
@@ -73,8 +70,8 @@ export function referencesInConfigValue(
   const children: Array<[string | number, unknown]> = Array.isArray(data)
     ? data.map((x, i) => [i, x])
     : data !== null && typeof data === 'object'
-    ? Object.entries(data)
-    : [];
+      ? Object.entries(data)
+      : [];
   const found: Array<Traversal & { readonly path: AttributePath }> = [];
   for (const [key, item] of children) {
     const result = referencesInConfigValue(item, [...path, key]);

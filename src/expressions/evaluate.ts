@@ -4,18 +4,7 @@ import { callFunction } from './functions';
 import { applyBinary, applyUnary } from './operators';
 import { unifyResults } from './unify';
 import { ExpressionFailure, fail, hidingSecrets, type SourceRange } from './problems';
-import {
-  containsSensitive,
-  isObject,
-  isSet,
-  markIf,
-  objectOf,
-  SensitiveValue,
-  sortedEntries,
-  UNKNOWN,
-  unmarkDeep,
-  type Value,
-} from './values';
+import { containsSensitive, isObject, isSet, markIf, objectOf, SensitiveValue, sortedEntries, UNKNOWN, unmarkDeep, type Value } from './values';
 
 /**
  * What an expression's names mean: `var`, `local`, `each`, `count`, `self`, `data`, `path`,
@@ -81,7 +70,7 @@ export function unmarked(values: Value[], operation: (values: Value[]) => Value)
   const sensitive = values.some(containsSensitive);
   return markIf(
     hidingSecrets(sensitive, () => operation(sensitive ? values.map(unmarkDeep) : values)),
-    sensitive
+    sensitive,
   );
 }
 
@@ -90,7 +79,7 @@ function outerMarked(values: Value[], operation: (values: Value[]) => Value): Va
   const sensitive = values.some((v) => v instanceof SensitiveValue);
   return markIf(
     hidingSecrets(sensitive, () => operation(values.map((v) => (v instanceof SensitiveValue ? v.value : v)))),
-    sensitive
+    sensitive,
   );
 }
 
@@ -109,12 +98,7 @@ function getAttribute(target: Value, name: string, range: SourceRange): Value {
     if (!Object.hasOwn(target, name)) fail('invalid_index', `.${name}`, range, `This object does not have an attribute named "${name}".`);
     return target[name];
   }
-  return fail(
-    'invalid_index',
-    `.${name}`,
-    range,
-    `Cannot get attribute "${name}" from ${describe(target)}; only objects and maps have attributes.`
-  );
+  return fail('invalid_index', `.${name}`, range, `Cannot get attribute "${name}" from ${describe(target)}; only objects and maps have attributes.`);
 }
 
 function indexValue(target: Value, key: Value, range: SourceRange): Value {
@@ -125,28 +109,17 @@ function indexValue(target: Value, key: Value, range: SourceRange): Value {
     const n = typeof key === 'number' ? key : typeof key === 'string' && /^-?\d+$/.test(key) ? Number(key) : NaN;
     if (!Number.isInteger(n)) fail('invalid_index', '[...]', range, `A list index must be a whole number, not ${describe(key)}.`);
     if (n < 0 || n >= target.length)
-      fail(
-        'invalid_index',
-        '[...]',
-        range,
-        `The index ${n} is out of range for a collection of ${target.length} element${target.length === 1 ? '' : 's'}.`
-      );
+      fail('invalid_index', '[...]', range, `The index ${n} is out of range for a collection of ${target.length} element${target.length === 1 ? '' : 's'}.`);
     return target[n];
   }
   if (isObject(target)) {
     const name = asString(key);
     if (name === undefined) fail('invalid_index', '[...]', range, `A map key must be a string, not ${describe(key)}.`);
-    if (!Object.hasOwn(target, name))
-      fail('invalid_index', '[...]', range, `The given key "${name}" does not identify an element in this collection value.`);
+    if (!Object.hasOwn(target, name)) fail('invalid_index', '[...]', range, `The given key "${name}" does not identify an element in this collection value.`);
     return target[name];
   }
   if (isSet(target))
-    fail(
-      'invalid_index',
-      '[...]',
-      range,
-      'Elements of a set are identified only by their value and cannot be indexed; convert it with tolist first.'
-    );
+    fail('invalid_index', '[...]', range, 'Elements of a set are identified only by their value and cannot be indexed; convert it with tolist first.');
   return fail('invalid_index', '[...]', range, `Cannot index ${describe(target)}.`);
 }
 
@@ -210,12 +183,7 @@ function iterationPairs(collection: Value, construct: string, range: SourceRange
   if (Array.isArray(collection)) return collection.map((v, i) => [i, v]);
   if (isSet(collection)) return collection.elements.map((v) => [v, v]);
   if (isObject(collection)) return sortedEntries(collection);
-  return fail(
-    'invalid_type',
-    construct,
-    range,
-    `A for expression needs a collection (list, set, map or object), not ${describe(collection)}.`
-  );
+  return fail('invalid_type', construct, range, `A for expression needs a collection (list, set, map or object), not ${describe(collection)}.`);
 }
 
 function withLoopVariables(scope: Scope, keyVar: string | undefined, valueVar: string, key: Value, value: Value): Scope {
@@ -275,17 +243,17 @@ function renderParts(parts: readonly TemplatePart[], scope: Scope): Value {
         unmarked([evaluateExpr(part.condition, scope)], ([c]) => {
           const chosen = requireBool(c, '%{if}', part.range);
           return chosen === UNKNOWN ? UNKNOWN : renderParts(chosen ? part.then : part.otherwise, scope);
-        })
+        }),
       );
     else
       add(
         outerMarked([evaluateExpr(part.collection, scope)], ([source]) => {
           if (source === UNKNOWN) return UNKNOWN;
           const rendered = iterationPairs(source, '%{for}', part.range).map(([k, v]) =>
-            renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v))
+            renderParts(part.body, withLoopVariables(scope, part.keyVar, part.valueVar, k, v)),
           );
           return unmarked(rendered, (texts) => (texts.some((t) => t === UNKNOWN) ? UNKNOWN : texts.join('')));
-        })
+        }),
       );
   }
   return markIf(unknown ? UNKNOWN : text.normalize('NFC'), sensitive);
@@ -295,8 +263,7 @@ function interpolated(v: Value, range: SourceRange): Value {
   if (v === UNKNOWN) return UNKNOWN;
   if (v === null) fail('invalid_type', '${...}', range, 'The value of an interpolation is null; a string is required.');
   const text = asString(v);
-  if (text === undefined)
-    fail('invalid_type', '${...}', range, `Cannot include ${describe(v)} in a string template; a string is required.`);
+  if (text === undefined) fail('invalid_type', '${...}', range, `Cannot include ${describe(v)} in a string template; a string is required.`);
   return text;
 }
 

@@ -1,14 +1,4 @@
-import {
-  contextOf,
-  evaluateTemplate,
-  parseTemplate,
-  referencesOf,
-  SensitiveValue,
-  toPlain,
-  UNKNOWN,
-  type EvalContext,
-  type Value,
-} from './index';
+import { contextOf, evaluateTemplate, parseTemplate, referencesOf, SensitiveValue, toPlain, UNKNOWN, type EvalContext, type Value } from './index';
 
 const context = contextOf({
   var: { name: 'web', tenants: ['a', 'b'], secret: new SensitiveValue('s3cret') },
@@ -40,7 +30,7 @@ describe('the public API', () => {
 
   it('lists the references an expression uses, without for-expression variables', () => {
     const parsed = parseTemplate(
-      '${[for t in var.tenants : "${t}-${tenantform_tenant.root.id}" if t != local.skip[0]]} ${data.x.y.attr} ${each.value} ${count.index}'
+      '${[for t in var.tenants : "${t}-${tenantform_tenant.root.id}" if t != local.skip[0]]} ${data.x.y.attr} ${each.value} ${count.index}',
     );
     if ('problem' in parsed) throw new Error(parsed.problem.message);
     expect(referencesOf(parsed.expr).map((r) => [r.root, ...r.steps].join('.'))).toEqual([

@@ -58,7 +58,6 @@ function operand<T>(v: Value, op: string, range: SourceRange, convert: (v: Value
   if (v === UNKNOWN) return UNKNOWN;
   if (v === null) fail('invalid_operation', op, range, `Unsuitable value for the "${op}" operator: a ${wanted} is required, not null.`);
   const converted = convert(v);
-  if (converted === undefined)
-    fail('invalid_operation', op, range, `Unsuitable value for the "${op}" operator: a ${wanted} is required, not ${describe(v)}.`);
+  if (converted === undefined) fail('invalid_operation', op, range, `Unsuitable value for the "${op}" operator: a ${wanted} is required, not ${describe(v)}.`);
   return converted;
 }

@@ -38,7 +38,7 @@ function shape(e: Expr): string {
       return `{${e.items.map((i) => `${shape(i.key)}=${shape(i.value)}`).join(', ')}}`;
     case 'for':
       return `for(${e.keyVar ?? ''},${e.valueVar} in ${shape(e.collection)}: ${e.keyExpr ? `${shape(e.keyExpr)} => ` : ''}${shape(
-        e.valueExpr
+        e.valueExpr,
       )}${e.group ? '...' : ''}${e.condition ? ` if ${shape(e.condition)}` : ''})`;
     default:
       return e.kind;

@@ -4,14 +4,7 @@ import type { Cursor } from './scanner';
 import { parseQuotedTemplate } from './template';
 
 /** Binary operators from the loosest to the tightest binding, as HCL ranks them. */
-const PRECEDENCE: ReadonlyArray<readonly BinaryOperator[]> = [
-  ['||'],
-  ['&&'],
-  ['==', '!='],
-  ['<=', '>=', '<', '>'],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
+const PRECEDENCE: ReadonlyArray<readonly BinaryOperator[]> = [['||'], ['&&'], ['==', '!='], ['<=', '>=', '<', '>'], ['+', '-'], ['*', '/', '%']];
 
 /** Parses one expression: conditionals and everything below them. */
 export function parseExpression(c: Cursor): Expr {
@@ -68,8 +61,7 @@ function parseUnary(c: Cursor): Expr {
     c.enter();
     const operand = parseUnary(c);
     c.leave();
-    if (op === '-' && operand.kind === 'literal' && typeof operand.value === 'number')
-      return { kind: 'literal', value: -operand.value, range: c.range(start) };
+    if (op === '-' && operand.kind === 'literal' && typeof operand.value === 'number') return { kind: 'literal', value: -operand.value, range: c.range(start) };
     return { kind: 'unary', op, operand, range: c.range(start) };
   }
   return parsePostfix(c, parsePrimary(c), start, 'all');
@@ -159,12 +151,7 @@ function parsePrimary(c: Cursor): Expr {
   if (ch === '[') return parseTupleOrFor(c);
   if (ch === '{') return parseObjectOrFor(c);
   if (c.startsWith('<<'))
-    fail(
-      'unsupported_construct',
-      'heredoc',
-      c.range(start),
-      'Heredoc strings are not supported inside an expression; use a quoted string with "\\n".'
-    );
+    fail('unsupported_construct', 'heredoc', c.range(start), 'Heredoc strings are not supported inside an expression; use a quoted string with "\\n".');
   if (c.atIdentifier()) return parseName(c);
   const found = c.done ? 'the end of the expression' : `"${ch}"`;
   return fail('syntax_error', 'expression', c.range(start), `Expected an expression but found ${found}.`);

@@ -62,17 +62,17 @@ function walk(e: Expr, bound: ReadonlySet<string>, visit: Visit): void {
     case 'getattr':
       return recurse(e.target);
     case 'index':
-      return recurse(e.target), recurse(e.key);
+      return (recurse(e.target), recurse(e.key));
     case 'splat':
-      return recurse(e.source), recurse(e.each);
+      return (recurse(e.source), recurse(e.each));
     case 'call':
       return e.args.forEach(recurse);
     case 'unary':
       return recurse(e.operand);
     case 'binary':
-      return recurse(e.left), recurse(e.right);
+      return (recurse(e.left), recurse(e.right));
     case 'conditional':
-      return recurse(e.condition), recurse(e.then), recurse(e.otherwise);
+      return (recurse(e.condition), recurse(e.then), recurse(e.otherwise));
     case 'for': {
       recurse(e.collection);
       const inner = withBound(bound, e.keyVar, e.valueVar);

@@ -73,12 +73,7 @@ export class Cursor {
   identifier(construct: string): string {
     const name = this.peekIdentifier();
     if (!name)
-      fail(
-        'syntax_error',
-        construct,
-        this.range(this.pos),
-        `Expected a name but found ${this.done ? 'the end of the expression' : `"${this.peek()}"`}.`
-      );
+      fail('syntax_error', construct, this.range(this.pos), `Expected a name but found ${this.done ? 'the end of the expression' : `"${this.peek()}"`}.`);
     this.pos += name.length;
     return name;
   }
@@ -86,8 +81,7 @@ export class Cursor {
   /** Counts one level of nesting; past MAX_DEPTH the expression is refused instead of exhausting the stack. */
   enter(levels = 1): void {
     this.depth += levels;
-    if (this.depth > MAX_DEPTH)
-      fail('too_deep', 'expression', this.range(this.pos), `The expression is nested more than ${MAX_DEPTH} levels deep.`);
+    if (this.depth > MAX_DEPTH) fail('too_deep', 'expression', this.range(this.pos), `The expression is nested more than ${MAX_DEPTH} levels deep.`);
   }
 
   leave(levels = 1): void {

@@ -45,8 +45,7 @@ export function parseQuotedTemplate(c: Cursor, start: number): Expr {
 function buildTemplate(c: Cursor, tokens: Token[], start: number): Expr {
   const range = c.range(start);
   if (tokens.length === 1 && tokens[0].kind === 'interpolation') return { kind: 'wrap', expr: tokens[0].expr, range };
-  if (tokens.every((t) => t.kind === 'text'))
-    return { kind: 'literal', value: tokens.map((t) => (t as { text: string }).text).join(''), range };
+  if (tokens.every((t) => t.kind === 'text')) return { kind: 'literal', value: tokens.map((t) => (t as { text: string }).text).join(''), range };
   stripBlanks(tokens);
   const built = buildParts(c, tokens, 0, []);
   if (built.next < tokens.length) {
@@ -150,7 +149,7 @@ function scanEscape(c: Cursor): string {
     'syntax_error',
     'string escape',
     { start, end: start + 2 },
-    `"\\${kind}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN.`
+    `"\\${kind}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN.`,
   );
 }
 

@@ -37,18 +37,17 @@ function unify(a: Shape, b: Shape): Shape | undefined {
   if (a.kind === 'any') return b;
   if (b.kind === 'any') return a;
   const primitive = (s: Shape) => s.kind === 'string' || s.kind === 'number' || s.kind === 'bool';
-  if (primitive(a) && primitive(b))
-    return a.kind === b.kind ? a : a.kind === 'string' || b.kind === 'string' ? { kind: 'string' } : undefined;
+  if (primitive(a) && primitive(b)) return a.kind === b.kind ? a : a.kind === 'string' || b.kind === 'string' ? { kind: 'string' } : undefined;
   const elements = (s: Shape): readonly Shape[] | undefined =>
     s.kind === 'tuple'
       ? s.items
       : s.kind === 'list'
-      ? [s.element]
-      : s.kind === 'object'
-      ? [...s.attributes.values()]
-      : s.kind === 'map'
-      ? [s.element]
-      : undefined;
+        ? [s.element]
+        : s.kind === 'object'
+          ? [...s.attributes.values()]
+          : s.kind === 'map'
+            ? [s.element]
+            : undefined;
   if (a.kind === 'tuple' && b.kind === 'tuple' && a.items.length === b.items.length) {
     const items = a.items.map((x, i) => unify(x, b.items[i]));
     return items.every(Boolean) ? { kind: 'tuple', items: items as Shape[] } : undefined;

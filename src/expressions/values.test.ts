@@ -1,15 +1,4 @@
-import {
-  containsSensitive,
-  formatNumber,
-  fromPlain,
-  SensitiveValue,
-  SetValue,
-  toJson,
-  toPlain,
-  UNKNOWN,
-  unmarkDeep,
-  valuesEqual,
-} from './index';
+import { containsSensitive, formatNumber, fromPlain, SensitiveValue, SetValue, toJson, toPlain, UNKNOWN, unmarkDeep, valuesEqual } from './index';
 
 describe('values', () => {
   it('writes numbers as Terraform does: no exponent, integers exact, -0 kept', () => {

@@ -58,7 +58,7 @@ export async function runInOrder(
   let running = 0;
   return new Promise((resolve, reject) => {
     const pump = (): void => {
-      for (let changed = true; changed; ) {
+      for (let changed = true; changed;) {
         changed = false;
         for (const a of waiting) {
           if (needs(a).some((d) => failed.has(d) || skipped.has(d))) {

@@ -34,13 +34,28 @@ const configuration = () => ({
       },
     },
     tenantform_tenant_setting: {
-      window: { application_id: '${data.tenantform_application.backup.id}', tenant_id: TENANT, name: 'w', value: '{"a":1}', depends_on: ['tenantform_infra_component.primary'] },
+      window: {
+        application_id: '${data.tenantform_application.backup.id}',
+        tenant_id: TENANT,
+        name: 'w',
+        value: '{"a":1}',
+        depends_on: ['tenantform_infra_component.primary'],
+      },
     },
     tenantform_usage_report: {
-      monthly: { result_action: 'save', parameters: { tenant_id: TENANT, kind: 'usage_daily', level: 'itself', formats: ['csv'] }, schedule: { type: 'monthly' } },
+      monthly: {
+        result_action: 'save',
+        parameters: { tenant_id: TENANT, kind: 'usage_daily', level: 'itself', formats: ['csv'] },
+        schedule: { type: 'monthly' },
+      },
     },
     tenantform_agent_update_settings: {
-      acme: { tenant_id: TENANT, update_channel: 'STABLE', automatic: true, maintenance_window: { time_from: '01:00:00', time_to: '02:00:00', days_of_week: ['SUNDAY'] } },
+      acme: {
+        tenant_id: TENANT,
+        update_channel: 'STABLE',
+        automatic: true,
+        maintenance_window: { time_from: '01:00:00', time_to: '02:00:00', days_of_week: ['SUNDAY'] },
+      },
     },
   },
 });
@@ -57,7 +72,14 @@ const state = () => ({
       type: 'tenantform_infra_component',
       name: 'primary',
       provider: 'provider["registry.terraform.io/tenantform/tenantform"]',
-      instances: [{ schema_version: 0, attributes: { id: TENANT, name: 'Storage', capabilities: ['backup'] }, sensitive_attributes: [], dependencies: ['data.tenantform_tenant.acme'] }],
+      instances: [
+        {
+          schema_version: 0,
+          attributes: { id: TENANT, name: 'Storage', capabilities: ['backup'] },
+          sensitive_attributes: [],
+          dependencies: ['data.tenantform_tenant.acme'],
+        },
+      ],
     },
     { mode: 'data', type: 'tenantform_tenant', name: 'acme', instances: [{ schema_version: 0, attributes: { id: TENANT, name: 'Acme' } }] },
   ],
@@ -126,7 +148,19 @@ function mutated(doc: unknown, pick: number, replacement: unknown): unknown {
 /** JSON values (what a file can hold), nasty strings and keys included. */
 const json = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom('', '${', '${data.tenantform_tenant.acme.id', '__proto__', 'constructor', 'toString', '${tenantform_infra_component.primary.id}', '\u0000', -1, 1e308, null),
+  fc.constantFrom(
+    '',
+    '${',
+    '${data.tenantform_tenant.acme.id',
+    '__proto__',
+    'constructor',
+    'toString',
+    '${tenantform_infra_component.primary.id}',
+    '\u0000',
+    -1,
+    1e308,
+    null,
+  ),
 );
 const mutation = fc.tuple(fc.nat(), fc.oneof({ weight: 5, arbitrary: json }, { weight: 1, arbitrary: fc.constant(REMOVE) }));
 const options = { seed: SEED, numRuns: RUNS };

@@ -30,7 +30,8 @@ const change = z
   })
   .superRefine((c, ctx) => {
     const at = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    if (!KINDS.ofMode(c.mode, c.type)) at(['type'], `${quoted(c.type)} is not a ${c.mode === 'data' ? 'data source' : 'resource'} type this version of tenantform knows`);
+    if (!KINDS.ofMode(c.mode, c.type))
+      at(['type'], `${quoted(c.type)} is not a ${c.mode === 'data' ? 'data source' : 'resource'} type this version of tenantform knows`);
     if (c.address !== `${c.mode === 'data' ? 'data.' : ''}${c.type}.${c.name}`) at(['address'], `${quoted(c.address)} does not match its mode, type and name`);
     const needsBefore = c.action !== 'create';
     const needsAfter = c.action !== 'delete';

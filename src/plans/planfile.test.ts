@@ -85,7 +85,12 @@ describe('saved plans', () => {
     const owner = emulator.world().tenants['Northwind Partner'].id;
     const created = await client.createInfra({ owner_tenant_id: owner, location_id: owner, name: 'c', url: 'https://c.example', capabilities: ['backup'] });
     const live = (await infraComponent.read({ client }, { id: created.id }))!;
-    const change = changeAt('tenantform_infra_component.c', 'update', { before: live, after: { ...live, name: 'd' }, changed: ['name'], seen: seenOf(infraComponent, live) });
+    const change = changeAt('tenantform_infra_component.c', 'update', {
+      before: live,
+      after: { ...live, name: 'd' },
+      changed: ['name'],
+      seen: seenOf(infraComponent, live),
+    });
     const state = await StateStore.open(join(dir, 's.tfstate'));
     const saved = { plan: plan(state, [change]), data: {} };
     await expect(check(saved, state)).resolves.toBeUndefined();

@@ -37,7 +37,9 @@ export async function savePlan(file: string, result: PlanResult): Promise<void> 
 export function loadPlan(file: string): PlanResult {
   let doc: Partial<PlanFile>;
   try {
-    doc = parsePlainJson(readFileSync(file, 'utf8'), MAX_DEPTH, (v) => (ownValue(v, '$tenantform') === UNKNOWN_MARK.$tenantform ? Unknown : undefined)) as Partial<PlanFile>;
+    doc = parsePlainJson(readFileSync(file, 'utf8'), MAX_DEPTH, (v) =>
+      ownValue(v, '$tenantform') === UNKNOWN_MARK.$tenantform ? Unknown : undefined,
+    ) as Partial<PlanFile>;
   } catch (err) {
     throw reconcilerErrors.planfileUnreadable(file, (err as Error).message);
   }
@@ -83,7 +85,8 @@ function stateAndConfigReasons({ saved, configuration, state }: FreshnessCheck):
  */
 function actionReasons({ saved, configuration, state, kindOf }: FreshnessCheck): string[] {
   const reasons: string[] = [];
-  const edited = (c: PlannedChange, why: string) => reasons.push(`The plan's ${c.action} of ${c.address} is not one a plan makes (${why}): the plan file was changed after it was made.`);
+  const edited = (c: PlannedChange, why: string) =>
+    reasons.push(`The plan's ${c.action} of ${c.address} is not one a plan makes (${why}): the plan file was changed after it was made.`);
   for (const c of saved.plan.changes) {
     if (c.mode !== 'managed') continue;
     const recorded = state.get(c.address);

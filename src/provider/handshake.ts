@@ -5,7 +5,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { loadProtocol } from './protocol';
-import type { RpcHandler } from './server';
+import type { DiagnosticsResponse, ProviderService } from './messages';
 import { createServerIdentity, handshakeCertificate } from './tls';
 
 export const MAGIC_COOKIE_KEY = 'TF_PLUGIN_MAGIC_COOKIE';
@@ -36,7 +36,7 @@ export function handshakeLine(address: string, certificateBase64: string): strin
 export interface ServeOptions {
   readonly env: NodeJS.ProcessEnv;
   /** The provider's RPCs by method name; called on the first request, so that loading waits until after the handshake. */
-  readonly handlers: () => Record<string, RpcHandler>;
+  readonly handlers: () => ProviderService;
   /** Called once the listener is up, with the handshake line to print. */
   readonly onListening: (line: string) => void;
   /** Called when Terraform asks the plugin to shut down (after the answer is sent). */
@@ -59,22 +59,22 @@ export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
   const streams = new Set<grpc.ServerWritableStream<unknown, unknown>>();
 
   const providerDefinition = definition['tfplugin6.Provider'] as grpc.ServiceDefinition;
-  let handlers: Record<string, RpcHandler> | undefined;
+  let handlers: ProviderService | undefined;
   const providerService: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(providerDefinition)) {
-    providerService[name] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+    providerService[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const answerError = (summary: string, detail: string) =>
+        callback(null, { diagnostics: [{ severity: 'ERROR', summary, detail }] } satisfies DiagnosticsResponse);
       const fail = (err: unknown) => {
         // A bug must still reach the user as a diagnostic, not as a broken plugin.
-        opts.log(`${name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-        callback(null, {
-          diagnostics: [{ severity: 'ERROR', summary: `The tenantform provider failed in ${name}`, detail: err instanceof Error ? err.message : String(err) }],
-        });
+        opts.log(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        answerError(`The tenantform provider failed in ${name}`, err instanceof Error ? err.message : String(err));
       };
       try {
         handlers ??= opts.handlers();
-        const handler = handlers[name];
+        const handler = rpcHandler(handlers, name);
         if (!handler) {
-          callback(null, { diagnostics: [{ severity: 'ERROR', summary: `${name} is not supported`, detail: `The tenantform provider does not implement ${name}.` }] });
+          answerError(`${name} is not supported`, `The tenantform provider does not implement ${name}.`);
           return;
         }
         handler(call.request).then((response) => callback(null, response), fail);
@@ -169,4 +169,13 @@ async function bind(server: grpc.Server, credentials: grpc.ServerCredentials, ra
     }
   }
   return bindOnce(server, credentials, 0);
+}
+
+/**
+ * The provider's handler of the call `name`, taking the request as it arrives: proto-loader has
+ * decoded it as that call's request message, which the handler's parameter declares.
+ */
+function rpcHandler(service: ProviderService, name: string): ((request: unknown) => Promise<unknown>) | undefined {
+  if (!Object.hasOwn(service, name)) return undefined;
+  return service[name as keyof ProviderService] as (request: unknown) => Promise<unknown>;
 }

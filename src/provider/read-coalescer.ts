@@ -34,7 +34,7 @@ export class ReadCoalescer {
   read(ctx: OperationContext, request: ReadRequest): Promise<OperationResult<State | null>> {
     return new Promise((resolve) => {
       this.#waiting.push({ request, ctx, resolve });
-      this.#timer ??= setTimeout(() => void this.#flush(), this.windowMs);
+      if (this.#timer === undefined) this.#timer = setTimeout(() => void this.#flush(), this.windowMs);
     });
   }
 

@@ -6,43 +6,24 @@
 import type { PlatformClient } from '../api';
 import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
-import { versionAttribute, type AnyKind, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
+import { versionAttribute, type DataSourceKind, type OperationContext, type ResourceKind, type State } from '../resources/declaration';
 import type { KindRegistry } from '../resources/registry';
 import type { OperationResult } from '../resources/operations';
-import {
-  createResource,
-  deleteResource,
-  importResource,
-  readDataSource,
-  readResource,
-  updateResource,
-} from '../resources/operations';
+import { createResource, deleteResource, importResource, readDataSource, readResource, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ATTRIBUTES, PROVIDER_ENV, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
 import { fingerprint, isUnknown, normalize } from '../resources/values';
 import { ReadCoalescer } from './read-coalescer';
-import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull, type DynamicValue } from './values';
+import type * as tfplugin6 from './messages';
+import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull } from './values';
 
-// ---- Wire shapes (as proto-loader presents them with keepCase, enums as strings) ----
-
-type WireStep = { attribute_name: string } | { element_key_int: number } | { element_key_string: string };
-export interface WireDiagnostic {
-  severity: 'ERROR' | 'WARNING';
-  summary: string;
-  detail: string;
-  attribute?: { steps: WireStep[] } | null;
-}
-type Request = Record<string, unknown> & { type_name?: string };
-type Response = Record<string, unknown>;
-export type RpcHandler = (request: Request) => Promise<Response>;
-
-export function wirePath(path: AttributePath): { steps: WireStep[] } {
+export function wirePath(path: AttributePath): tfplugin6.AttributePath {
   return { steps: path.map((step) => (typeof step === 'number' ? { element_key_int: step } : { attribute_name: step })) };
 }
 
-export function wireDiagnostic(d: Diagnostic): WireDiagnostic {
+export function wireDiagnostic(d: Diagnostic): tfplugin6.Diagnostic {
   return {
     severity: d.severity === 'warning' ? 'WARNING' : 'ERROR',
     summary: d.summary,
@@ -57,7 +38,7 @@ function error(summary: string, detail: string, path?: AttributePath): Diagnosti
 
 // ---- Schema ----
 
-function wireAttribute(a: SchemaAttribute): Response {
+function wireAttribute(a: SchemaAttribute): tfplugin6.Schema_Attribute {
   return {
     name: a.name,
     type: a.type === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(a.type)),
@@ -71,14 +52,14 @@ function wireAttribute(a: SchemaAttribute): Response {
   };
 }
 
-function wireSchema(version: number, description: string, attributes: SchemaAttribute[]): Response {
+function wireSchema(version: number, description: string, attributes: SchemaAttribute[]): tfplugin6.Schema {
   return {
     version,
     block: { version, attributes: attributes.map(wireAttribute), block_types: [], description, description_kind: 'MARKDOWN' },
   };
 }
 
-const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false };
+const SERVER_CAPABILITIES: tfplugin6.ServerCapabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false };
 
 const PROVIDER_DESCRIPTION =
   'tenantform manages the configuration of a multi-tenant cyber-protection platform: applications, tenant settings, infrastructure, agent updates, usage reports and event subscriptions.';
@@ -96,7 +77,7 @@ export interface ProviderOptions {
 
 export class TenantformProvider {
   #kinds?: KindRegistry;
-  #schemaResponse?: Response;
+  #schemaResponse?: tfplugin6.GetProviderSchema_Response;
   #client?: PlatformClient;
   #stop = new AbortController();
   readonly #reads = new ReadCoalescer();
@@ -125,7 +106,7 @@ export class TenantformProvider {
   }
 
   /** The RPCs of `tfplugin6.Provider`, keyed by method name. */
-  handlers(): Record<string, RpcHandler> {
+  handlers(): tfplugin6.ProviderService {
     return {
       GetMetadata: async () => this.getMetadata(),
       GetProviderSchema: async () => this.getProviderSchema(),
@@ -139,14 +120,19 @@ export class TenantformProvider {
       ApplyResourceChange: (req) => this.applyResourceChange(req),
       ImportResourceState: (req) => this.importResourceState(req),
       MoveResourceState: async () =>
-        diagnostics([error('Moving state is not supported', 'tenantform resources cannot take over the state of another resource type. Import the object instead (`terraform import`).')]),
+        diagnostics([
+          error(
+            'Moving state is not supported',
+            'tenantform resources cannot take over the state of another resource type. Import the object instead (`terraform import`).',
+          ),
+        ]),
       ReadDataSource: (req) => this.readDataSource(req),
       ValidateEphemeralResourceConfig: async (req) => noEphemeral(req),
       OpenEphemeralResource: async (req) => noEphemeral(req),
       RenewEphemeralResource: async (req) => noEphemeral(req),
       CloseEphemeralResource: async (req) => noEphemeral(req),
       GetFunctions: async () => ({ functions: {}, diagnostics: [] }),
-      CallFunction: async (req) => ({ error: { text: `tenantform has no function named "${String(req.name)}".` } }),
+      CallFunction: async (req) => ({ error: { text: `tenantform has no function named "${req.name ?? ''}".` } }),
       StopProvider: async () => {
         this.stop();
         return { Error: '' };
@@ -154,7 +140,7 @@ export class TenantformProvider {
     };
   }
 
-  getMetadata(): Response {
+  getMetadata(): tfplugin6.GetMetadata_Response {
     return {
       server_capabilities: SERVER_CAPABILITIES,
       diagnostics: [],
@@ -165,10 +151,10 @@ export class TenantformProvider {
     };
   }
 
-  getProviderSchema(): Response {
+  getProviderSchema(): tfplugin6.GetProviderSchema_Response {
     if (!this.#schemaResponse) {
-      const resourceSchemas: Record<string, Response> = {};
-      const dataSourceSchemas: Record<string, Response> = {};
+      const resourceSchemas: Record<string, tfplugin6.Schema> = {};
+      const dataSourceSchemas: Record<string, tfplugin6.Schema> = {};
       for (const kind of this.kinds().all) {
         const s = terraformSchema(kind);
         (kind.kind === 'resource' ? resourceSchemas : dataSourceSchemas)[kind.type] = wireSchema(s.version, s.description, s.attributes);
@@ -186,31 +172,36 @@ export class TenantformProvider {
     return this.#schemaResponse;
   }
 
-  validateProviderConfig(req: Request): Response {
-    const config = decodeState(PROVIDER_ATTRIBUTES, req.config as DynamicValue) ?? {};
+  validateProviderConfig(req: tfplugin6.ValidateProviderConfig_Request): tfplugin6.DiagnosticsResponse {
+    const config = decodeState(PROVIDER_ATTRIBUTES, req.config) ?? {};
     const problems = validateConfig(PROVIDER_BLOCK, config, 'provider.tenantform');
     return diagnostics(problems);
   }
 
-  validateConfig(req: Request, expected: 'resource' | 'data'): Response {
+  validateConfig(req: tfplugin6.ValidateResourceConfig_Request, expected: 'resource' | 'data'): tfplugin6.DiagnosticsResponse {
     const found = expected === 'resource' ? this.#resource(req.type_name) : this.#dataSource(req.type_name);
     if (!found) return this.#unknownType(req.type_name, expected);
-    const config = decodeState(found.attributes, req.config as DynamicValue);
+    const config = decodeState(found.attributes, req.config);
     if (!config) return diagnostics([]);
-    return diagnostics(validateConfig(found, config, String(req.type_name)));
+    return diagnostics(validateConfig(found, config, found.type));
   }
 
-  upgradeResourceState(req: Request): Response {
+  upgradeResourceState(req: tfplugin6.UpgradeResourceState_Request): tfplugin6.UpgradeResourceState_Response {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
-    const raw = req.raw_state as { json?: Buffer; flatmap?: Record<string, string> } | undefined;
+    const raw = req.raw_state;
     if (!raw?.json || raw.json.length === 0) {
       if (raw?.flatmap && Object.keys(raw.flatmap).length > 0) {
-        return diagnostics([error('Unsupported state format', `The state of this ${kind.type} is in the flatmap format of Terraform 0.11, which tenantform never wrote. Remove it from the state and import the object again.`)]);
+        return diagnostics([
+          error(
+            'Unsupported state format',
+            `The state of this ${kind.type} is in the flatmap format of Terraform 0.11, which tenantform never wrote. Remove it from the state and import the object again.`,
+          ),
+        ]);
       }
       return { upgraded_state: encodeState(kind.attributes, null), diagnostics: [] };
     }
-    const version = Number(req.version ?? 0);
+    const version = req.version ?? 0;
     if (version > kind.schemaVersion) {
       return diagnostics([
         error(
@@ -225,14 +216,16 @@ export class TenantformProvider {
     return { upgraded_state: encodeState(kind.attributes, upgraded), diagnostics: [] };
   }
 
-  configureProvider(req: Request): Response {
-    const config = decodeState(PROVIDER_ATTRIBUTES, req.config as DynamicValue) ?? {};
+  configureProvider(req: tfplugin6.ConfigureProvider_Request): tfplugin6.DiagnosticsResponse {
+    const config = decodeState(PROVIDER_ATTRIBUTES, req.config) ?? {};
     const settings: Record<string, string> = {};
     const problems: Diagnostic[] = [];
     for (const [name, variable] of Object.entries(PROVIDER_ENV)) {
       const configured = config[name];
       if (isUnknown(configured)) {
-        problems.push(error(`${name} is not known yet`, `The provider needs \`${name}\` before planning; it cannot depend on a resource created in the same run.`, [name]));
+        problems.push(
+          error(`${name} is not known yet`, `The provider needs \`${name}\` before planning; it cannot depend on a resource created in the same run.`, [name]),
+        );
         continue;
       }
       const value = typeof configured === 'string' && configured !== '' ? configured : this.#env[variable];
@@ -245,7 +238,10 @@ export class TenantformProvider {
     const urlProblem = settings.base_url === undefined ? undefined : baseUrlProblem(settings.base_url);
     if (urlProblem !== undefined) problems.push(error('Invalid base_url', `base_url (or ${PROVIDER_ENV.base_url}): ${urlProblem}.`, ['base_url']));
     const configuredTimeout = config.retry_timeout ?? this.#env[RETRY_TIMEOUT_ENV];
-    const retrySeconds = configuredTimeout === undefined || configuredTimeout === null || configuredTimeout === '' ? DEFAULT_RETRY_TIMEOUT_SECONDS : parseRetryTimeout(configuredTimeout);
+    const retrySeconds =
+      configuredTimeout === undefined || configuredTimeout === null || configuredTimeout === ''
+        ? DEFAULT_RETRY_TIMEOUT_SECONDS
+        : parseRetryTimeout(configuredTimeout);
     if (retrySeconds === undefined) {
       problems.push(error('Invalid retry_timeout', `retry_timeout (or ${RETRY_TIMEOUT_ENV}) must be a number of seconds from 0 to 86400.`, ['retry_timeout']));
     }
@@ -256,7 +252,12 @@ export class TenantformProvider {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         ((o) => new (require('../api/client') as typeof import('../api/client')).PlatformClient(o));
       const previous = this.#client;
-      this.#client = create({ baseUrl: settings.base_url, clientId: settings.client_id, clientSecret: settings.client_secret, retry: { maxElapsedMs: retrySeconds * 1000 } });
+      this.#client = create({
+        baseUrl: settings.base_url,
+        clientId: settings.client_id,
+        clientSecret: settings.client_secret,
+        retry: { maxElapsedMs: retrySeconds * 1000 },
+      });
       void previous?.close();
     } catch (err) {
       return diagnostics([error('Invalid provider configuration', err instanceof Error ? err.message : String(err), ['base_url'])]);
@@ -264,27 +265,27 @@ export class TenantformProvider {
     return diagnostics([]);
   }
 
-  async readResource(req: Request): Promise<Response> {
+  async readResource(req: tfplugin6.ReadResource_Request): Promise<tfplugin6.ReadResource_Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
-    const state = decodeState(kind.attributes, req.current_state as DynamicValue);
+    const state = decodeState(kind.attributes, req.current_state);
     if (!state) return { new_state: encodeState(kind.attributes, null), private: req.private, diagnostics: [] };
     const result = await this.#run((ctx) => this.#reads.read(ctx, { kind, address: kind.type, state }));
     const failed = result.diagnostics.some((d) => d.severity === 'error');
     return {
       // A failed read keeps the recorded object: null would tell Terraform it is gone.
-      new_state: encodeState(kind.attributes, failed ? state : result.value ?? null),
+      new_state: encodeState(kind.attributes, failed ? state : (result.value ?? null)),
       private: req.private,
       diagnostics: result.diagnostics.map(wireDiagnostic),
     };
   }
 
-  async planResourceChange(req: Request): Promise<Response> {
+  async planResourceChange(req: tfplugin6.PlanResourceChange_Request): Promise<tfplugin6.PlanResourceChange_Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
-    const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
-    const proposed = decodeRaw(req.proposed_new_state as DynamicValue);
-    const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config as DynamicValue);
+    const prior = decodeState(kind.attributes, req.prior_state);
+    const proposed = decodeRaw(req.proposed_new_state);
+    const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config);
     const client = this.#client;
     const plan = await planResource({ kind, address: kind.type, config, prior, ctx: client && { client } });
     // Objects without a version field: the plan records a fingerprint of what it saw, and
@@ -305,7 +306,12 @@ export class TenantformProvider {
     const what = `${kind.type} ${kind.identity(prior)}`;
     if (read.value === null) {
       // Deleting what is already gone is done; updating it is not.
-      return deleting ? undefined : error('The object no longer exists', `${what} was deleted on the platform after the plan was made. Nothing was changed. Run \`terraform plan\` again to recreate it.`);
+      return deleting
+        ? undefined
+        : error(
+            'The object no longer exists',
+            `${what} was deleted on the platform after the plan was made. Nothing was changed. Run \`terraform plan\` again to recreate it.`,
+          );
     }
     const now = fingerprint(kind.attributes, read.value);
     if (now === seen.fingerprint) return undefined;
@@ -316,7 +322,7 @@ export class TenantformProvider {
     );
   }
 
-  async applyResourceChange(req: Request): Promise<Response> {
+  async applyResourceChange(req: tfplugin6.ApplyResourceChange_Request): Promise<tfplugin6.ApplyResourceChange_Response> {
     this.#reads.forget();
     try {
       return await this.#applyResourceChange(req);
@@ -325,11 +331,11 @@ export class TenantformProvider {
     }
   }
 
-  async #applyResourceChange(req: Request): Promise<Response> {
+  async #applyResourceChange(req: tfplugin6.ApplyResourceChange_Request): Promise<tfplugin6.ApplyResourceChange_Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
-    const prior = decodeState(kind.attributes, req.prior_state as DynamicValue);
-    const planned = decodeState(kind.attributes, req.planned_state as DynamicValue);
+    const prior = decodeState(kind.attributes, req.prior_state);
+    const planned = decodeState(kind.attributes, req.planned_state);
     const address = kind.type;
     const seen = decodePrivate(req.planned_private).seen;
     if (prior && seen) {
@@ -359,10 +365,10 @@ export class TenantformProvider {
     };
   }
 
-  async importResourceState(req: Request): Promise<Response> {
+  async importResourceState(req: tfplugin6.ImportResourceState_Request): Promise<tfplugin6.ImportResourceState_Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
-    const id = String(req.id ?? '');
+    const id = req.id ?? '';
     const result = await this.#run((ctx) => importResource({ kind, address: kind.type, ctx, id }));
     // Terraform does not tell the provider the address being imported.
     const notImported = result.value ? kind.importWarning?.(result.value, undefined) : undefined;
@@ -373,13 +379,15 @@ export class TenantformProvider {
     };
   }
 
-  async readDataSource(req: Request): Promise<Response> {
+  async readDataSource(req: tfplugin6.ReadDataSource_Request): Promise<tfplugin6.ReadDataSource_Response> {
     const kind = this.#dataSource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'data');
-    const config = decodeState(kind.attributes, req.config as DynamicValue) ?? {};
-    const result = await this.#run((ctx) => readDataSource({ kind, address: kind.type, ctx: { ...ctx, client: this.#reads.reads(ctx.client) }, config: unknownsAsNull(config) }));
+    const config = decodeState(kind.attributes, req.config) ?? {};
+    const result = await this.#run((ctx) =>
+      readDataSource({ kind, address: kind.type, ctx: { ...ctx, client: this.#reads.reads(ctx.client) }, config: unknownsAsNull(config) }),
+    );
     return {
-      state: encodeState(kind.attributes, hasError(result) ? null : result.value ?? null),
+      state: encodeState(kind.attributes, hasError(result) ? null : (result.value ?? null)),
       diagnostics: result.diagnostics.map(wireDiagnostic),
     };
   }
@@ -403,19 +411,19 @@ export class TenantformProvider {
     }
   }
 
-  #resource(typeName: unknown): ResourceKind | undefined {
-    return this.kinds().resource(String(typeName));
+  #resource(typeName: string | undefined): ResourceKind | undefined {
+    return this.kinds().resource(typeName ?? '');
   }
 
-  #dataSource(typeName: unknown): DataSourceKind | undefined {
-    return this.kinds().dataSource(String(typeName));
+  #dataSource(typeName: string | undefined): DataSourceKind | undefined {
+    return this.kinds().dataSource(typeName ?? '');
   }
 
-  #unknownType(typeName: unknown, expected: 'resource' | 'data'): Response {
+  #unknownType(typeName: string | undefined, expected: 'resource' | 'data'): tfplugin6.DiagnosticsResponse {
     const known = (expected === 'data' ? this.kinds().dataSources : this.kinds().resources).map((k) => k.type);
     return diagnostics([
       error(
-        `Unknown ${expected === 'data' ? 'data source' : 'resource type'} "${String(typeName)}"`,
+        `Unknown ${expected === 'data' ? 'data source' : 'resource type'} "${typeName ?? ''}"`,
         `This tenantform provider serves ${known.join(', ') || 'none'}.`,
       ),
     ]);
@@ -431,8 +439,8 @@ function encodePrivate(p: PlanPrivate): Buffer {
   return p.seen ? Buffer.from(JSON.stringify(p)) : Buffer.alloc(0);
 }
 
-function decodePrivate(bytes: unknown): PlanPrivate {
-  if (!(bytes instanceof Uint8Array) || bytes.length === 0) return {};
+function decodePrivate(bytes: Uint8Array | undefined): PlanPrivate {
+  if (!bytes || bytes.length === 0) return {};
   try {
     const parsed = JSON.parse(Buffer.from(bytes).toString('utf8')) as PlanPrivate;
     return typeof parsed.seen?.fingerprint === 'string' ? parsed : {};
@@ -441,7 +449,7 @@ function decodePrivate(bytes: unknown): PlanPrivate {
   }
 }
 
-function diagnostics(list: Diagnostic[]): Response & { diagnostics: WireDiagnostic[] } {
+function diagnostics(list: Diagnostic[]): { diagnostics: tfplugin6.Diagnostic[] } {
   return { diagnostics: list.map(wireDiagnostic) };
 }
 
@@ -456,8 +464,8 @@ function stopped(): Diagnostic {
   );
 }
 
-function noEphemeral(req: Request): Response {
-  return diagnostics([error('No ephemeral resources', `tenantform has no ephemeral resource "${String(req.type_name)}".`)]);
+function noEphemeral(req: tfplugin6.ValidateEphemeralResourceConfig_Request | tfplugin6.RenewEphemeralResource_Request): tfplugin6.DiagnosticsResponse {
+  return diagnostics([error('No ephemeral resources', `tenantform has no ephemeral resource "${req.type_name ?? ''}".`)]);
 }
 
 /** The provider block, described as a kind so that validateConfig checks it like any other. */

@@ -10,12 +10,9 @@ import { decode, encode, ExtData } from '@msgpack/msgpack';
 import { attributeList, type Attribute, type Attributes } from '../resources/attributes';
 import type { State } from '../resources/declaration';
 import { Unknown } from '../resources/values';
+import type { DynamicValue } from './messages';
 
-/** The protocol's DynamicValue: exactly one of the two is set. */
-export interface DynamicValue {
-  msgpack?: Buffer | Uint8Array | null;
-  json?: Buffer | Uint8Array | null;
-}
+export type { DynamicValue } from './messages';
 
 /** The three bytes Terraform reads as an unknown value. */
 const UNKNOWN_EXT = new ExtData(0, new Uint8Array([0]));

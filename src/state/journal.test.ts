@@ -5,7 +5,20 @@ import infraComponent from '../resources/kinds/infra-component';
 import { journalPath, StateJournal } from './journal';
 import { StateStore } from './state';
 
-const component = (id: string) => ({ id, owner_tenant_id: 't', name: id, url: 'https://x', capabilities: ['backup'], location_id: null, content_url: null, content_mobile_url: null, backend_type: null, version: 1, platform_owned: false, readonly: false });
+const component = (id: string) => ({
+  id,
+  owner_tenant_id: 't',
+  name: id,
+  url: 'https://x',
+  capabilities: ['backup'],
+  location_id: null,
+  content_url: null,
+  content_mobile_url: null,
+  backend_type: null,
+  version: 1,
+  platform_owned: false,
+  readonly: false,
+});
 const ids = (store: StateStore) => store.objects().map((o) => o.attributes.id);
 
 describe('apply journal', () => {
@@ -66,8 +79,18 @@ describe('apply journal', () => {
     expect(await refusal()).toMatchObject({ code: 'journal_damaged', detail: expect.stringContaining(`${file}, line 2: not a JSON line`) });
 
     // JSON that is no change: the line and what is wrong in it.
-    writeFileSync(file, [lines[0], '{"op":"put-instance","resource":{"mode":"managed","type":"tenantform_infra_component","name":"c9"},"instance":{"schema_version":0}}', ...lines.slice(1)].join('\n'));
-    expect(await refusal()).toMatchObject({ code: 'journal_damaged', detail: expect.stringContaining('line 2: at instance.attributes: expected an object of attributes') });
+    writeFileSync(
+      file,
+      [
+        lines[0],
+        '{"op":"put-instance","resource":{"mode":"managed","type":"tenantform_infra_component","name":"c9"},"instance":{"schema_version":0}}',
+        ...lines.slice(1),
+      ].join('\n'),
+    );
+    expect(await refusal()).toMatchObject({
+      code: 'journal_damaged',
+      detail: expect.stringContaining('line 2: at instance.attributes: expected an object of attributes'),
+    });
 
     // A journal of another state.
     writeFileSync(file, original.replace(/"lineage":"[^"]+"/, '"lineage":"another"'));

@@ -178,7 +178,10 @@ export async function replayJournal(store: JournalStore, doc: StateDocument): Pr
   // A journal older than the state was written over since (the apply ended after writing the state).
   if (header.lineage === doc.lineage && header.serial < doc.serial) return doc;
   if (header.lineage !== doc.lineage || header.serial !== doc.serial) {
-    throw damaged(1, `it continues the state of lineage ${header.lineage} at serial ${header.serial}, not this one (lineage ${doc.lineage}, serial ${doc.serial})`);
+    throw damaged(
+      1,
+      `it continues the state of lineage ${header.lineage} at serial ${header.serial}, not this one (lineage ${doc.lineage}, serial ${doc.serial})`,
+    );
   }
   // Only complete lines are read (a torn last line is left out): every one of them must hold.
   const changes: StateChange[] = [];

@@ -79,11 +79,7 @@ export async function refuseIrregularFile(path: string): Promise<void> {
 }
 
 /** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */
-export async function writeAtomically(
-  path: string,
-  text: string,
-  opts: { backup: boolean } = { backup: true },
-): Promise<void> {
+export async function writeAtomically(path: string, text: string, opts: { backup: boolean } = { backup: true }): Promise<void> {
   await refuseIrregularFile(path);
   const dir = dirname(path);
   await fs.mkdir(dir, { recursive: true });

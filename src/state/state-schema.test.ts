@@ -58,7 +58,8 @@ it('reads a valid state', async () => {
   expect((await StateStore.open(file)).objects()).toHaveLength(1);
 });
 
-const resource = (d: Doc) => d.resources[0] as Record<string, unknown> & { instances: Array<Record<string, unknown> & { attributes: Record<string, unknown> }> };
+const resource = (d: Doc) =>
+  d.resources[0] as Record<string, unknown> & { instances: Array<Record<string, unknown> & { attributes: Record<string, unknown> }> };
 
 it.each<[string, string, string]>([
   ['not JSON', '{"version": 4,', 'not JSON'],
@@ -70,23 +71,63 @@ it.each<[string, string, string]>([
   ['resources not a list', edit((d) => (d.resources = {} as never)), 'at resources: expected a list of resources, found an object'],
   ['a resource that is null', edit((d) => (d.resources = [null as never])), 'at resources[0]'],
   ['an unknown mode', edit((d) => (resource(d).mode = 'imported')), 'at resources[0].mode: expected "managed" or "data", found "imported"'],
-  ['a type that is no name', edit((d) => (resource(d).type = 'tenantform infra')), 'at resources[0].type: expected a resource type (letters, digits, _ and -), found "tenantform infra"'],
+  [
+    'a type that is no name',
+    edit((d) => (resource(d).type = 'tenantform infra')),
+    'at resources[0].type: expected a resource type (letters, digits, _ and -), found "tenantform infra"',
+  ],
   ['a provider that is no address', edit((d) => (resource(d).provider = 7)), 'at resources[0].provider: expected a provider address, found 7'],
-  ['an instance that is no object', edit((d) => (resource(d).instances = ['x' as never])), 'at resources[0].instances[0]: expected an instance (an object), found "x"'],
-  ['sensitive attributes not a list', edit((d) => (resource(d).instances[0].sensitive_attributes = {})), 'at resources[0].instances[0].sensitive_attributes: expected a list'],
-  ['a negative count index', edit((d) => ((resource(d).instances[0] as Record<string, unknown>).index_key = -1)), 'at resources[0].instances[0].index_key: expected a count index or a for_each key, found -1'],
-  ['instances missing', edit((d) => delete (resource(d) as Partial<ReturnType<typeof resource>>).instances), 'at resources[0].instances: expected a list of instances'],
+  [
+    'an instance that is no object',
+    edit((d) => (resource(d).instances = ['x' as never])),
+    'at resources[0].instances[0]: expected an instance (an object), found "x"',
+  ],
+  [
+    'sensitive attributes not a list',
+    edit((d) => (resource(d).instances[0].sensitive_attributes = {})),
+    'at resources[0].instances[0].sensitive_attributes: expected a list',
+  ],
+  [
+    'a negative count index',
+    edit((d) => ((resource(d).instances[0] as Record<string, unknown>).index_key = -1)),
+    'at resources[0].instances[0].index_key: expected a count index or a for_each key, found -1',
+  ],
+  [
+    'instances missing',
+    edit((d) => delete (resource(d) as Partial<ReturnType<typeof resource>>).instances),
+    'at resources[0].instances: expected a list of instances',
+  ],
   ['no instance', edit((d) => (resource(d).instances = [])), 'at resources[0].instances: expected at least one instance'],
-  ['an index key that is neither index nor key', edit((d) => ((resource(d).instances[0] as Record<string, unknown>).index_key = true)), 'at resources[0].instances[0].index_key: expected a count index or a for_each key'],
-  ['attributes null', edit((d) => (resource(d).instances[0].attributes = null as never)), 'at resources[0].instances[0].attributes: expected an object of attributes, found null'],
-  ['a null id', edit((d) => (resource(d).instances[0].attributes.id = null)), "at resources[0].instances[0].attributes.id: expected the object's id (a non-empty string), found null"],
+  [
+    'an index key that is neither index nor key',
+    edit((d) => ((resource(d).instances[0] as Record<string, unknown>).index_key = true)),
+    'at resources[0].instances[0].index_key: expected a count index or a for_each key',
+  ],
+  [
+    'attributes null',
+    edit((d) => (resource(d).instances[0].attributes = null as never)),
+    'at resources[0].instances[0].attributes: expected an object of attributes, found null',
+  ],
+  [
+    'a null id',
+    edit((d) => (resource(d).instances[0].attributes.id = null)),
+    "at resources[0].instances[0].attributes.id: expected the object's id (a non-empty string), found null",
+  ],
   ['an empty id', edit((d) => (resource(d).instances[0].attributes.id = '')), 'at resources[0].instances[0].attributes.id'],
   ['a numeric id', edit((d) => (resource(d).instances[0].attributes.id = 42)), 'found 42'],
   ['a schema version as text', edit((d) => (resource(d).instances[0].schema_version = 'zero')), 'at resources[0].instances[0].schema_version'],
   ['a dependency that is not an address', edit((d) => (resource(d).instances[0].dependencies = [7])), 'at resources[0].instances[0].dependencies[0]'],
-  ['the same address twice', edit((d) => d.resources.push(structuredClone(d.resources[0]))), 'at resources[1]: tenantform_infra_component.primary is recorded twice'],
+  [
+    'the same address twice',
+    edit((d) => d.resources.push(structuredClone(d.resources[0]))),
+    'at resources[1]: tenantform_infra_component.primary is recorded twice',
+  ],
   ['pending creates not a list', edit((d) => (d.tenantform_pending = 'yes')), 'at tenantform_pending: expected a list of interrupted creates'],
-  ['a pending create without attributes', edit((d) => (d.tenantform_pending = [{ address: 'tenantform_usage_report.r' }])), 'at tenantform_pending[0].attributes'],
+  [
+    'a pending create without attributes',
+    edit((d) => (d.tenantform_pending = [{ address: 'tenantform_usage_report.r' }])),
+    'at tenantform_pending[0].attributes',
+  ],
   ['a protected address that is not one', edit((d) => (d.tenantform_protected = [true])), 'at tenantform_protected[0]'],
   ['protected as a boolean', edit((d) => (d.tenantform_protected = true)), 'at tenantform_protected: expected a list of protected addresses, found true'],
 ])('refuses %s, naming the file and the path', async (_what, text, expected) => {

@@ -14,7 +14,9 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 // check would copy every object's attributes.
 const attributes = z.custom<Record<string, unknown>>(isRecord, { error: (i) => `expected an object of attributes, found ${quoted(i.input)}` });
 const text = (what: string) => z.string({ error: (i) => `expected ${what}, found ${quoted(i.input)}` });
-const address = text('a resource address').regex(ADDRESS, { error: (i) => `expected a resource address such as tenantform_infra_component.primary, found ${quoted(i.input)}` });
+const address = text('a resource address').regex(ADDRESS, {
+  error: (i) => `expected a resource address such as tenantform_infra_component.primary, found ${quoted(i.input)}`,
+});
 
 /** A problem inside one recorded resource: where (from the resource), and what. */
 interface ResourceProblem {
@@ -34,7 +36,8 @@ function resourceProblem(r: unknown): ResourceProblem | undefined {
     const v = r[key];
     if (typeof v !== 'string' || !NAME.test(v)) return { path: [key], message: `expected a resource ${key} (letters, digits, _ and -), found ${quoted(v)}` };
   }
-  if (r.provider !== undefined && typeof r.provider !== 'string') return { path: ['provider'], message: `expected a provider address, found ${quoted(r.provider)}` };
+  if (r.provider !== undefined && typeof r.provider !== 'string')
+    return { path: ['provider'], message: `expected a provider address, found ${quoted(r.provider)}` };
   const instances = r.instances;
   if (!Array.isArray(instances)) return { path: ['instances'], message: `expected a list of instances, found ${quoted(instances)}` };
   if (instances.length === 0) return { path: ['instances'], message: 'expected at least one instance' };
@@ -61,7 +64,8 @@ function instanceProblem(i: unknown): ResourceProblem | undefined {
     return { path: ['index_key'], message: `expected a count index or a for_each key, found ${quoted(key)}` };
   }
   const version = i.schema_version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) return { path: ['schema_version'], message: `expected a schema version number, found ${quoted(version)}` };
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0)
+    return { path: ['schema_version'], message: `expected a schema version number, found ${quoted(version)}` };
   if (!isRecord(i.attributes)) return { path: ['attributes'], message: `expected an object of attributes, found ${quoted(i.attributes)}` };
   if (i.sensitive_attributes !== undefined && !Array.isArray(i.sensitive_attributes)) {
     return { path: ['sensitive_attributes'], message: `expected a list of sensitive attribute paths, found ${quoted(i.sensitive_attributes)}` };
@@ -72,7 +76,8 @@ function instanceProblem(i: unknown): ResourceProblem | undefined {
   if (!Array.isArray(dependencies)) return { path: ['dependencies'], message: `expected a list of resource addresses, found ${quoted(dependencies)}` };
   for (let n = 0; n < dependencies.length; n++) {
     const d: unknown = dependencies[n];
-    if (typeof d !== 'string' || !ADDRESS.test(d)) return { path: ['dependencies', n], message: `expected a resource address such as tenantform_infra_component.primary, found ${quoted(d)}` };
+    if (typeof d !== 'string' || !ADDRESS.test(d))
+      return { path: ['dependencies', n], message: `expected a resource address such as tenantform_infra_component.primary, found ${quoted(d)}` };
   }
   return undefined;
 }
@@ -83,14 +88,22 @@ function instanceProblem(i: unknown): ResourceProblem | undefined {
  */
 export function journalChangeProblem(c: unknown): string | undefined {
   if (!isRecord(c)) return `expected a change (an object), found ${quoted(c)}`;
-  const addressProblem = (key: string) => (typeof c[key] === 'string' && ADDRESS.test(c[key] as string) ? undefined : `at ${key}: expected a resource address, found ${quoted(c[key])}`);
+  const addressProblem = (key: string) =>
+    typeof c[key] === 'string' && ADDRESS.test(c[key] as string) ? undefined : `at ${key}: expected a resource address, found ${quoted(c[key])}`;
   const within = (where: string, problem: ResourceProblem | undefined) => problem && `at ${documentPath([where, ...problem.path])}: ${problem.message}`;
   switch (c.op) {
     case 'put':
       return within('resource', resourceProblem(c.resource));
     case 'put-instance': {
       const block = c.resource;
-      if (!isRecord(block) || (block.mode !== 'managed' && block.mode !== 'data') || typeof block.type !== 'string' || !NAME.test(block.type) || typeof block.name !== 'string' || !NAME.test(block.name)) {
+      if (
+        !isRecord(block) ||
+        (block.mode !== 'managed' && block.mode !== 'data') ||
+        typeof block.type !== 'string' ||
+        !NAME.test(block.type) ||
+        typeof block.name !== 'string' ||
+        !NAME.test(block.name)
+      ) {
         return `at resource: expected a resource block (mode, type, name), found ${quoted(block)}`;
       }
       return within('instance', instanceProblem(c.instance));
@@ -115,13 +128,18 @@ const envelope = z.looseObject(
   {
     version: z.literal(4, { error: (i) => `state format version ${quoted(i.input)}; tenantform reads version 4` }),
     terraform_version: z.string().optional(),
-    serial: z.number({ error: (i) => `expected the serial number, found ${quoted(i.input)}` }).int().min(0),
+    serial: z
+      .number({ error: (i) => `expected the serial number, found ${quoted(i.input)}` })
+      .int()
+      .min(0),
     lineage: text('the lineage (a string)').min(1),
     outputs: z.record(z.string(), z.unknown()).nullish(),
     resources: z.array(z.unknown(), { error: (i) => `expected a list of resources, found ${quoted(i.input)}` }),
     check_results: z.unknown().optional(),
     tenantform_pending: z
-      .array(z.looseObject({ address, attributes, started: z.string().optional() }), { error: (i) => `expected a list of interrupted creates, found ${quoted(i.input)}` })
+      .array(z.looseObject({ address, attributes, started: z.string().optional() }), {
+        error: (i) => `expected a list of interrupted creates, found ${quoted(i.input)}`,
+      })
       .optional(),
     tenantform_protected: z.array(address, { error: (i) => `expected a list of protected addresses, found ${quoted(i.input)}` }).optional(),
   },

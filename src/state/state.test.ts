@@ -5,7 +5,20 @@ import infraComponent from '../resources/kinds/infra-component';
 import { Unknown } from '../resources/values';
 import { StateStore } from './state';
 
-const attributes = { id: 'c1', owner_tenant_id: 't', name: 'n', url: 'https://x', capabilities: ['backup'], location_id: null, content_url: null, content_mobile_url: null, backend_type: null, version: 1, platform_owned: false, readonly: false };
+const attributes = {
+  id: 'c1',
+  owner_tenant_id: 't',
+  name: 'n',
+  url: 'https://x',
+  capabilities: ['backup'],
+  location_id: null,
+  content_url: null,
+  content_mobile_url: null,
+  backend_type: null,
+  version: 1,
+  platform_owned: false,
+  readonly: false,
+};
 
 describe('state file', () => {
   let dir: string;
@@ -66,7 +79,12 @@ describe('state file', () => {
     store.remove('tenantform_infra_component.a');
     store.remove('tenantform_infra_component.many[0]');
     expect(store.objects()).toHaveLength(4);
-    expect([at('tenantform_infra_component.b'), at('tenantform_infra_component.many[1]'), at('tenantform_infra_component.keyed["x"]'), at('tenantform_infra_component.c')]).toEqual(['b', 'm1', 'kx', 'c']);
+    expect([
+      at('tenantform_infra_component.b'),
+      at('tenantform_infra_component.many[1]'),
+      at('tenantform_infra_component.keyed["x"]'),
+      at('tenantform_infra_component.c'),
+    ]).toEqual(['b', 'm1', 'kx', 'c']);
     expect(store.get('tenantform_infra_component.a')).toBeUndefined();
     expect(store.get('tenantform_infra_component.many[0]')).toBeUndefined();
     expect(store.get('tenantform_infra_component.keyed["y"]')).toBeUndefined();

@@ -159,7 +159,8 @@ function markedNames(paths: readonly unknown[] | undefined): readonly string[] {
   const names = new Set<string>();
   for (const path of paths) {
     const first: unknown = Array.isArray(path) ? path[0] : undefined;
-    if (first && typeof first === 'object' && 'type' in first && first.type === 'get_attr' && 'value' in first && typeof first.value === 'string') names.add(first.value);
+    if (first && typeof first === 'object' && 'type' in first && first.type === 'get_attr' && 'value' in first && typeof first.value === 'string')
+      names.add(first.value);
   }
   return [...names];
 }
@@ -273,7 +274,8 @@ export class StateStore {
     const { mode, type, name, block, key } = splitAddress(address);
     const stored: State = { ...attributes };
     for (const { name: attr, attribute: a } of attributeList(kind.attributes)) {
-      if (a.sensitive && !a.keptInState && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:')) stored[attr] = hashSecret(String(stored[attr]));
+      if (a.sensitive && !a.keptInState && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:'))
+        stored[attr] = hashSecret(String(stored[attr]));
     }
     const instance: StateInstance = {
       ...(key === undefined ? {} : { index_key: key }),
@@ -281,7 +283,12 @@ export class StateStore {
       attributes: stored,
       // Terraform's marks (paths of get_attr steps): sensitive values kept as they are, and arguments given a sensitive value.
       sensitive_attributes: [
-        ...new Set([...attributeList(kind.attributes).filter(({ attribute: a }) => a.sensitive && a.keptInState).map(({ name }) => name), ...sensitiveArguments]),
+        ...new Set([
+          ...attributeList(kind.attributes)
+            .filter(({ attribute: a }) => a.sensitive && a.keptInState)
+            .map(({ name }) => name),
+          ...sensitiveArguments,
+        ]),
       ]
         .sort()
         .map((attr) => [{ type: 'get_attr', value: attr }]),
@@ -291,7 +298,13 @@ export class StateStore {
     const each = key === undefined ? undefined : typeof key === 'number' ? ('list' as const) : ('map' as const);
     const at = this.indexOfBlock(block);
     const existing = at === undefined ? undefined : this.doc.resources[at];
-    const header: StateBlock = { mode, type, name, ...(each ? { each } : {}), provider: providerAddress(provider ?? (existing ? providerName(existing.provider) : undefined)) };
+    const header: StateBlock = {
+      mode,
+      type,
+      name,
+      ...(each ? { each } : {}),
+      provider: providerAddress(provider ?? (existing ? providerName(existing.provider) : undefined)),
+    };
     const resource = withInstance(existing, header, instance);
     if (at !== undefined) this.doc.resources[at] = resource;
     else this.positions!.set(block, this.doc.resources.push(resource) - 1);

@@ -20,7 +20,11 @@ describe('http backend', () => {
   const auth = () => ({ TF_HTTP_USERNAME: server.username, TF_HTTP_PASSWORD: server.password });
 
   it("keeps the state on GitLab's managed state (POST lock, DELETE unlock, ?ID= on writes, basic auth from TF_HTTP_*)", async () => {
-    const file = writeConfig(world, { ...configWith({ tenantform_infra_component: { site: infra('Gitlab Site') } }), terraform: { backend: { http: gitlabBackend(server, 'prod') } } }, 'gitlab.tf.json');
+    const file = writeConfig(
+      world,
+      { ...configWith({ tenantform_infra_component: { site: infra('Gitlab Site') } }), terraform: { backend: { http: gitlabBackend(server, 'prod') } } },
+      'gitlab.tf.json',
+    );
     const r = await run(world, ['apply', '--config', file, '--auto-approve'], auth());
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(server.password);
@@ -38,7 +42,11 @@ describe('http backend', () => {
 
   it('groups the whole-state writes of objects recorded together, there being no journal on http', async () => {
     const sites = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`grouped_${i}`, infra(`Grouped Site ${i}`)]));
-    const file = writeConfig(world, { ...configWith({ tenantform_infra_component: sites }), terraform: { backend: { http: gitlabBackend(server, 'grouped') } } }, 'grouped.tf.json');
+    const file = writeConfig(
+      world,
+      { ...configWith({ tenantform_infra_component: sites }), terraform: { backend: { http: gitlabBackend(server, 'grouped') } } },
+      'grouped.tf.json',
+    );
     world.emulator.setFaults({ latency_ms: 100 });
     const r = await run(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '10'], auth());
     world.emulator.setFaults({ latency_ms: 0 });
@@ -53,7 +61,11 @@ describe('http backend', () => {
   });
 
   it('warns on every run that skip_cert_verification leaves the server unverified', async () => {
-    const file = writeConfig(world, { ...configWith({}), terraform: { backend: { http: { ...gitlabBackend(server, 'unverified'), skip_cert_verification: true } } } }, 'unverified.tf.json');
+    const file = writeConfig(
+      world,
+      { ...configWith({}), terraform: { backend: { http: { ...gitlabBackend(server, 'unverified'), skip_cert_verification: true } } } },
+      'unverified.tf.json',
+    );
     const r = await run(world, ['plan', '--config', file], auth());
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).toContain("The state backend's certificate is not verified");
@@ -63,7 +75,12 @@ describe('http backend', () => {
   it("speaks Terraform's default LOCK and UNLOCK methods, with the address from TF_HTTP_ADDRESS", async () => {
     const file = writeConfig(world, { ...configWith({}), terraform: { backend: { http: {} } } }, 'defaults.tf.json');
     const address = `${server.url}/api/v4/projects/42/terraform/state/defaults`;
-    const r = await run(world, ['apply', '--config', file, '--auto-approve'], { ...auth(), TF_HTTP_ADDRESS: address, TF_HTTP_LOCK_ADDRESS: `${address}/lock`, TF_HTTP_UNLOCK_ADDRESS: `${address}/lock` });
+    const r = await run(world, ['apply', '--config', file, '--auto-approve'], {
+      ...auth(),
+      TF_HTTP_ADDRESS: address,
+      TF_HTTP_LOCK_ADDRESS: `${address}/lock`,
+      TF_HTTP_UNLOCK_ADDRESS: `${address}/lock`,
+    });
     expect(r.code).toBe(0);
     expect(server.log).toContain('LOCK /api/v4/projects/42/terraform/state/defaults/lock 200');
     expect(server.log).toContain('UNLOCK /api/v4/projects/42/terraform/state/defaults/lock 200');

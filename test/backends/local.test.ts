@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalBackend } from '../../src/backends/local';
+import { LocalBackend, TENANTFORM_ONLY_LOCK } from '../../src/backends/local';
 import { newLockInfo } from '../../src/backends/lock-info';
 import { configWith, infra, run, start, startWorld, writeConfig, type World } from '../cli/helpers';
 
@@ -33,7 +34,11 @@ describe('backends from terraform.backend', () => {
 
   it('keeps the state at the local backend path, relative to the stack directory as Terraform reads it', async () => {
     mkdirSync(join(world.dir, 'stacks', 'site'), { recursive: true });
-    const file = writeConfig(world, withBackend({ local: { path: '../../states/site.tfstate' } }, { tenantform_infra_component: { a: infra('Pathed') } }), 'stacks/site/cdk.tf.json');
+    const file = writeConfig(
+      world,
+      withBackend({ local: { path: '../../states/site.tfstate' } }, { tenantform_infra_component: { a: infra('Pathed') } }),
+      'stacks/site/cdk.tf.json',
+    );
     const r = await run(world, ['apply', '--config', file, '--auto-approve']);
     expect(r.code).toBe(0);
     const state = JSON.parse(readFileSync(join(world.dir, 'states', 'site.tfstate'), 'utf8')) as { resources: { name: string }[] };
@@ -45,7 +50,7 @@ describe('backends from terraform.backend', () => {
 
   it('plan takes the lock: fails naming the holder, waits with --lock-timeout, skips it with --lock=false', async () => {
     const file = writeConfig(world, withBackend({ local: { path: 'locked.tfstate' } }), 'locked.tf.json');
-    const holder = new LocalBackend(join(world.dir, 'locked.tfstate'));
+    const holder = new LocalBackend(join(world.dir, 'locked.tfstate'), {});
     const attempt = await holder.tryLock({ ...newLockInfo('OperationTypeApply', 'test', 'locked.tfstate'), Who: 'alice@ci-runner-7' });
     if (!('held' in attempt)) throw new Error('the test could not take the lock');
     try {
@@ -78,7 +83,7 @@ describe('backends from terraform.backend', () => {
   it('does not count a lock record left by a crashed run as a lock, and force-unlock removes it', async () => {
     const file = writeConfig(world, withBackend({ local: { path: 'crashed.tfstate' } }), 'crashed.tf.json');
     const record = join(world.dir, '.crashed.tfstate.lock.info');
-    const other = new LocalBackend(join(world.dir, 'crashed.tfstate'));
+    const other = new LocalBackend(join(world.dir, 'crashed.tfstate'), {});
     const lockOf = async () => {
       const a = await other.tryLock(newLockInfo('OperationTypeApply', 'test', 'crashed.tfstate'));
       if (!('held' in a)) throw new Error('the test could not take the lock');
@@ -99,5 +104,59 @@ describe('backends from terraform.backend', () => {
     const forced = await run(world, ['force-unlock', second, '--config', file]);
     expect(forced.code).toBe(0);
     expect(existsSync(record)).toBe(false);
+  });
+});
+
+/** The CLI with a PATH that holds `node` and no `perl`, the helper of Terraform's lock. */
+describe('the local backend where Perl cannot run', () => {
+  let world: World;
+  let bin: string;
+  beforeAll(async () => {
+    world = await startWorld();
+    bin = mkdtempSync(join(tmpdir(), 'tenantform-no-perl-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+  });
+  afterAll(async () => {
+    rmSync(bin, { recursive: true, force: true });
+    await world.close();
+  });
+  const withoutPerl = (env: NodeJS.ProcessEnv = {}) => ({ PATH: bin, ...env });
+  const tenantformOnly = { [TENANTFORM_ONLY_LOCK.variable]: TENANTFORM_ONLY_LOCK.value };
+
+  it('refuses to lock unless told the lock need not exclude terraform; told, locks against tenantform runs and writes the state', async () => {
+    const config = { ...configWith({ tenantform_infra_component: { a: infra('Perl-less') } }), terraform: { backend: { local: { path: 'no-perl.tfstate' } } } };
+    const file = writeConfig(world, config, 'no-perl.tf.json');
+    const statePath = join(world.dir, 'no-perl.tfstate');
+    const lockInfo = join(world.dir, '.no-perl.tfstate.lock.info');
+
+    const before = world.requests.length;
+    const refused = await run(world, ['apply', '--auto-approve', '--config', file], withoutPerl());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('The state cannot be locked against Terraform');
+    expect(refused.stderr).toContain('perl could not be started: install Perl');
+    expect(refused.stderr).toContain('TENANTFORM_LOCAL_LOCK=tenantform-only');
+    expect(world.requests.slice(before)).toEqual([]);
+    expect(existsSync(statePath)).toBe(false);
+    expect(existsSync(lockInfo)).toBe(false);
+
+    const applied = await run(world, ['apply', '--auto-approve', '--config', file], withoutPerl(tenantformOnly));
+    expect(applied.code).toBe(0);
+    const state = JSON.parse(readFileSync(statePath, 'utf8')) as {
+      serial: number;
+      resources: { name: string; instances: { attributes: { id: string; name: string } }[] }[];
+    };
+    const written = state.resources.find((r) => r.name === 'a');
+    expect(written?.instances[0].attributes.name).toBe('Perl-less');
+    const [created] = await world.client.getInfra([written?.instances[0].attributes.id ?? '']);
+    expect(created.name).toBe('Perl-less');
+    expect(existsSync(lockInfo)).toBe(false);
+    // The same state, read under Terraform's lock where Perl runs: nothing left to do.
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+
+    // Told, the lock-info file is the lock: a run that finds one waits for its holder.
+    writeFileSync(lockInfo, JSON.stringify({ ...newLockInfo('OperationTypeApply', 'test', 'no-perl.tfstate'), Who: 'bob@laptop' }));
+    const busy = await run(world, ['plan', '--config', file], withoutPerl(tenantformOnly));
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain('bob@laptop');
   });
 });

@@ -29,9 +29,13 @@ describe('pg backend', () => {
     }
   };
 
-  it('keeps the state in Terraform\'s table; a fresh runner applies again without creating anything twice', async () => {
+  it("keeps the state in Terraform's table; a fresh runner applies again without creating anything twice", async () => {
     const url = await createDatabase(pg, 'fresh_runner');
-    const file = writeConfig(world, { ...configWith({ tenantform_infra_component: { site: infra('Fresh Runner Site') } }), terraform: { backend: { pg: { conn_str: url } } } }, 'fresh.tf.json');
+    const file = writeConfig(
+      world,
+      { ...configWith({ tenantform_infra_component: { site: infra('Fresh Runner Site') } }), terraform: { backend: { pg: { conn_str: url } } } },
+      'fresh.tf.json',
+    );
     const first = await run(world, ['apply', '--config', file, '--auto-approve']);
     expect(first.code).toBe(0);
     expect(first.stdout + first.stderr).not.toContain(pg.password);
@@ -59,7 +63,9 @@ describe('pg backend', () => {
     expect((await run(world, ['apply', '--config', file, '--auto-approve'], env)).code).toBe(0);
     expect((await rows(url, 'team_states')).map((r) => r.name)).toEqual(['default']);
 
-    const holder = new PgBackend(pgSettings(new BackendSettings('pg', { conn_str: `${url}&application_name=nightly-apply`, schema_name: 'team_states' }, {}), 'default'));
+    const holder = new PgBackend(
+      pgSettings(new BackendSettings('pg', { conn_str: `${url}&application_name=nightly-apply`, schema_name: 'team_states' }, {}), 'default'),
+    );
     const held = await holder.tryLock(newLockInfo('OperationTypeApply', 'test', 'x'));
     if (!('held' in held)) throw new Error('the test could not take the lock');
     try {

@@ -136,7 +136,10 @@ describe('tenantform and terraform on one backend', () => {
     await holder.close();
     const applied = await waiting;
     expect(applied.output).toContain('1 changed');
-    const final = JSON.parse(readFileSync(join(dir, 'waiting.tfstate'), 'utf8')) as { serial: number; resources: { instances: { attributes: { name: string } }[] }[] };
+    const final = JSON.parse(readFileSync(join(dir, 'waiting.tfstate'), 'utf8')) as {
+      serial: number;
+      resources: { instances: { attributes: { name: string } }[] }[];
+    };
     expect(final.serial).toBeGreaterThan(written);
     expect(JSON.stringify(final.resources)).toContain('Waiting site renamed');
     expect((await tenantform(world, ['plan', '--config', config, '--detailed-exitcode'])).code).toBe(0);

@@ -26,7 +26,9 @@ describe('the msp-onboarding example', () => {
 
   it('synthesizes every kind with snake_case attributes', () => {
     // The local backend's absolute path depends on where the project is checked out.
-    const portable = JSON.parse(JSON.stringify(synthesized).replace(/"path":"[^"]*terraform\.msp-onboarding\.tfstate"/, '"path":"<project>/terraform.msp-onboarding.tfstate"'));
+    const portable = JSON.parse(
+      JSON.stringify(synthesized).replace(/"path":"[^"]*terraform\.msp-onboarding\.tfstate"/, '"path":"<project>/terraform.msp-onboarding.tfstate"'),
+    );
     expect(portable).toMatchSnapshot();
   });
 
@@ -35,9 +37,7 @@ describe('the msp-onboarding example', () => {
     expect(settings.acme_retention.tenant_id).toBe('${tenantform_application_binding.acme_backup.tenant_id}');
     expect(settings.northwind_backup_window.lock).toBe(true);
     expect(JSON.parse(settings.northwind_backup_window.value)).toEqual({ start: '22:00', end: '04:00' });
-    expect(synthesized.resource.tenantform_infra_component.northwind_dr_site.owner_tenant_id).toBe(
-      '${data.tenantform_tenant.northwind.id}',
-    );
+    expect(synthesized.resource.tenantform_infra_component.northwind_dr_site.owner_tenant_id).toBe('${data.tenantform_tenant.northwind.id}');
     expect(synthesized.terraform.required_providers.tenantform.source).toBe('tenantform/tenantform');
   });
 

@@ -29,7 +29,9 @@ describe('adopting an interrupted create among identical objects', () => {
   function interruptCreateOf(name: string): void {
     const state = readState();
     const recorded = state.resources.find((r: { type: string }) => r.type === 'tenantform_usage_report').instances[0].attributes;
-    state.tenantform_pending = [{ address: `tenantform_usage_report.${name}`, attributes: { ...recorded, id: null, version: null }, started: new Date().toISOString() }];
+    state.tenantform_pending = [
+      { address: `tenantform_usage_report.${name}`, attributes: { ...recorded, id: null, version: null }, started: new Date().toISOString() },
+    ];
     writeFileSync(join(world.dir, STATE), JSON.stringify(state, null, 2));
   }
 
@@ -89,7 +91,14 @@ describe('an interrupted create whose tenant was deleted since', () => {
     expect((await run(world, ['apply', '--auto-approve', '--config', file])).code).toBe(0);
     const tenant = await world.client.createTenant({ name: 'Gone Customer', parent_id: world.tenant('Northwind Partner'), kind: 'customer' });
     const state = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8'));
-    const attributes = { id: null, version: null, result_action: 'save', recipients: [], parameters: { tenant_id: tenant.id, kind: 'usage_current', level: 'itself' }, schedule: { type: 'monthly', enabled: true } };
+    const attributes = {
+      id: null,
+      version: null,
+      result_action: 'save',
+      recipients: [],
+      parameters: { tenant_id: tenant.id, kind: 'usage_current', level: 'itself' },
+      schedule: { type: 'monthly', enabled: true },
+    };
     state.tenantform_pending = [{ address: 'tenantform_usage_report.gone', attributes, started: new Date().toISOString() }];
     writeFileSync(join(world.dir, STATE), JSON.stringify(state));
     const disabled = await world.client.updateTenant(tenant.id, { version: tenant.version ?? 1, enabled: false });
@@ -126,12 +135,15 @@ describe('an event subscription whose create lost its answer', () => {
     const made = (await subscriptions()).filter((id) => !before.includes(id));
     expect(made).toHaveLength(1);
     const pending = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).tenantform_pending;
-    expect(pending).toEqual([expect.objectContaining({ address: 'tenantform_event_subscription.events', attributes: expect.objectContaining({ subscription_id: made[0] }) })]);
+    expect(pending).toEqual([
+      expect.objectContaining({ address: 'tenantform_event_subscription.events', attributes: expect.objectContaining({ subscription_id: made[0] }) }),
+    ]);
 
     const resumed = await run(world, ['apply', '--config', file, '--auto-approve']);
     expect(resumed.code).toBe(0);
     expect((await subscriptions()).filter((id) => !before.includes(id))).toEqual(made);
-    const recorded = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources.find((r: { name: string }) => r.name === 'events').instances[0].attributes;
+    const recorded = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources.find((r: { name: string }) => r.name === 'events').instances[0]
+      .attributes;
     expect(recorded.subscription_id).toBe(made[0]);
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
   });

@@ -9,7 +9,13 @@ describe('tenantform import of an API client', () => {
 
   it('says the secret cannot be imported and how to get one, and records no secret', async () => {
     const globex = world.tenant('Globex Retail');
-    const created = await world.client.createApiClient({ tenant_id: globex, type: 'api_client', token_endpoint_auth_method: 'client_secret_basic', data: {}, redirect_uris: [] });
+    const created = await world.client.createApiClient({
+      tenant_id: globex,
+      type: 'api_client',
+      token_endpoint_auth_method: 'client_secret_basic',
+      data: {},
+      redirect_uris: [],
+    });
     const file = writeConfig(world, configWith({ tenantform_api_client: { monitoring: { tenant_id: '${data.tenantform_tenant.globex.id}' } } }));
 
     const imported = await run(world, ['import', 'tenantform_api_client.monitoring', created.client_id, '-config', file, '-state', 'imported.tfstate']);

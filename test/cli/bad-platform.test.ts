@@ -68,7 +68,9 @@ describe('a run that cannot trust what it would read', () => {
     world.requests.length = 0;
     const fromEnv = await run(world, ['plan', '--config', config()], { TENANTFORM_BASE_URL: 'http://platform.example.com' });
     expect(fromEnv.code).toBe(1);
-    expect(fromEnv.stderr).toContain('Error: Invalid base URL: TENANTFORM_BASE_URL: plain http to platform.example.com would send the client secret and tokens in clear');
+    expect(fromEnv.stderr).toContain(
+      'Error: Invalid base URL: TENANTFORM_BASE_URL: plain http to platform.example.com would send the client secret and tokens in clear',
+    );
     const doc = configWith({ tenantform_infra_component: { primary: infra('Primary') } });
     doc.provider = { tenantform: [{ base_url: 'http://platform.example.com' }] };
     const fromBlock = await run(world, ['plan', '--config', writeConfig(world, doc, 'plain-http.tf.json')]);
@@ -79,13 +81,24 @@ describe('a run that cannot trust what it would read', () => {
 
   it('a damaged state file or plan file: the file and the path inside it, never a TypeError', async () => {
     const file = config();
-    writeFileSync(join(world.dir, 'broken.tfstate'), JSON.stringify({ version: 4, serial: 1, lineage: 'l', resources: [{ mode: 'managed', type: 'tenantform_infra_component', name: 'primary', instances: [{ schema_version: 0, attributes: { id: null } }] }] }));
+    writeFileSync(
+      join(world.dir, 'broken.tfstate'),
+      JSON.stringify({
+        version: 4,
+        serial: 1,
+        lineage: 'l',
+        resources: [{ mode: 'managed', type: 'tenantform_infra_component', name: 'primary', instances: [{ schema_version: 0, attributes: { id: null } }] }],
+      }),
+    );
     const state = await run(world, ['plan', '--config', file, '--state', 'broken.tfstate']);
     expect(state.code).toBe(1);
     expect(state.stderr).toMatch(/Cannot read the state: \S*broken\.tfstate: at resources\[0\]\.instances\[0\]\.attributes\.id/);
     expect(state.stderr).not.toMatch(/TypeError|Cannot read properties/);
 
-    writeFileSync(join(world.dir, 'edited.plan'), JSON.stringify({ format: 'tenantform-plan', version: 1, plan: { changes: [{ action: 'explode' }] }, data: {} }));
+    writeFileSync(
+      join(world.dir, 'edited.plan'),
+      JSON.stringify({ format: 'tenantform-plan', version: 1, plan: { changes: [{ action: 'explode' }] }, data: {} }),
+    );
     const plan = await run(world, ['apply', 'edited.plan', '--config', file]);
     expect(plan.code).toBe(1);
     expect(plan.stdout).not.toContain('Apply complete');

@@ -33,7 +33,9 @@ describe('tenantform destroy and plan -destroy', () => {
 
   it('declining the apply prompt exits 1 with "Apply cancelled." and changes nothing', async () => {
     const r = await runOnTerminal(world, ['apply', ...where], 'no');
-    expect(r.stdout).toContain("Do you want to perform these actions?\n  tenantform will perform the actions described above.\n  Only 'yes' will be accepted to approve.");
+    expect(r.stdout).toContain(
+      "Do you want to perform these actions?\n  tenantform will perform the actions described above.\n  Only 'yes' will be accepted to approve.",
+    );
     expect(r.stdout).toContain('Apply cancelled.');
     expect(r.code).toBe(1);
     expect(await platformObjects(world)).toEqual(untouched);
@@ -67,7 +69,11 @@ describe('tenantform destroy and plan -destroy', () => {
     const r = await run(world, ['destroy', ...where, '-target=tenantform_application_binding.acme_backup', '-auto-approve']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Destroy complete! Resources: 3 destroyed.');
-    for (const gone of ['tenantform_application_binding.acme_backup', 'tenantform_tenant_setting.acme_retention', 'tenantform_agent_update_settings.acme_agent_updates']) {
+    for (const gone of [
+      'tenantform_application_binding.acme_backup',
+      'tenantform_tenant_setting.acme_retention',
+      'tenantform_agent_update_settings.acme_agent_updates',
+    ]) {
       expect(r.stdout).toContain(`# ${gone} will be destroyed`);
     }
     expect(r.stdout).not.toContain('northwind_dr_site');
@@ -100,7 +106,11 @@ describe('tenantform destroy and plan -destroy', () => {
   });
 
   it('honours prevent_destroy', async () => {
-    const file = writeConfig(world, configWith({ tenantform_infra_component: { kept: { ...infra('Kept'), lifecycle: { prevent_destroy: true } }, other: infra('Other') } }), 'kept.tf.json');
+    const file = writeConfig(
+      world,
+      configWith({ tenantform_infra_component: { kept: { ...infra('Kept'), lifecycle: { prevent_destroy: true } }, other: infra('Other') } }),
+      'kept.tf.json',
+    );
     expect((await run(world, ['apply', '-config', file, '-auto-approve'])).code).toBe(0);
     const r = await run(world, ['destroy', '-config', file, '-auto-approve']);
     expect(r.code).toBe(1);

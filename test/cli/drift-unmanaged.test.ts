@@ -30,7 +30,12 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
       configWith({
         tenantform_infra_component: { site: infra('Managed site') },
         tenantform_tenant_setting: {
-          window: { application_id: '${data.tenantform_application.backup.id}', tenant_id: '${data.tenantform_tenant.northwind.id}', name: 'backup_window', value: JSON.stringify({ start: '22:00', end: '04:00' }) },
+          window: {
+            application_id: '${data.tenantform_application.backup.id}',
+            tenant_id: '${data.tenantform_tenant.northwind.id}',
+            name: 'backup_window',
+            value: JSON.stringify({ start: '22:00', end: '04:00' }),
+          },
         },
       }),
     );
@@ -50,7 +55,13 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     expect(code).toBe(0);
     expect(Date.now() - Date.parse(json.checked_at)).toBeLessThan(60_000);
     const setting = json.unmanaged!.find((u) => u.type === 'tenantform_tenant_setting');
-    expect(setting).toEqual({ type: 'tenantform_tenant_setting', id: `${backup}/${northwind}/retention_days`, tenant_id: northwind, tenant_name: 'Northwind Partner', label: 'backup retention_days' });
+    expect(setting).toEqual({
+      type: 'tenantform_tenant_setting',
+      id: `${backup}/${northwind}/retention_days`,
+      tenant_id: northwind,
+      tenant_name: 'Northwind Partner',
+      label: 'backup retention_days',
+    });
     expect(json.unmanaged!.every((u) => u.tenant_id === northwind)).toBe(true);
     const total = json.coverage!.managed + json.coverage!.unmanaged;
     expect(json.coverage).toEqual({ managed: 2, unmanaged: json.unmanaged!.length, percent: Math.round((2 / total) * 1000) / 10 });
@@ -98,7 +109,13 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
 
   it('ignores drift of one attribute named in the ignore file', async () => {
     const [site] = await world.client.getInfra(await world.client.listTenantInfra(northwind));
-    await world.client.updateInfra(site.id, { name: 'Renamed by support', location_id: site.location_id!, url: site.url, capabilities: site.capabilities, version: site.version });
+    await world.client.updateInfra(site.id, {
+      name: 'Renamed by support',
+      location_id: site.location_id!,
+      url: site.url,
+      capabilities: site.capabilities,
+      version: site.version,
+    });
     expect((await driftJson()).code).toBe(2);
     writeFileSync(join(world.dir, '.tenantformignore'), `tenantform_infra_component.${site.id}.name\n`);
     const { code, json } = await driftJson();
@@ -115,8 +132,20 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     const attributeRules = existsSync(ignoreFile) ? readFileSync(ignoreFile, 'utf8') : '';
     const { code, json } = await driftJson();
     expect(code).toBe(0);
-    expect(json.unmanaged).toContainEqual({ type: 'tenantform_tenant', id: child.id, tenant_id: northwind, tenant_name: 'Northwind Partner', label: 'tenant Handmade Customer' });
-    expect(json.unmanaged).toContainEqual({ type: 'tenantform_user', id: user.id, tenant_id: northwind, tenant_name: 'Northwind Partner', label: 'user handmade-admin' });
+    expect(json.unmanaged).toContainEqual({
+      type: 'tenantform_tenant',
+      id: child.id,
+      tenant_id: northwind,
+      tenant_name: 'Northwind Partner',
+      label: 'tenant Handmade Customer',
+    });
+    expect(json.unmanaged).toContainEqual({
+      type: 'tenantform_user',
+      id: user.id,
+      tenant_id: northwind,
+      tenant_name: 'Northwind Partner',
+      label: 'user handmade-admin',
+    });
     // The child tenant is not managed by the stack: its own users are not the stack's concern.
     expect(json.unmanaged!.some((u) => u.id === childUser.id)).toBe(false);
     expect(json.unmanaged!.every((u) => u.tenant_id === northwind)).toBe(true);

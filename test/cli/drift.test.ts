@@ -83,9 +83,18 @@ describe('tenantform drift', () => {
     const before = readFileSync(join(world.dir, STATE));
     const northwind = world.tenant('Northwind Partner');
     await admin.putSetting(world.application('backup'), northwind, 'backup_window', { value: { end: '04:00', start: '23:00' }, lock: true, exclusive: false });
-    for (const [name, newName] of [['primary', 'Renamed by hand'], ['named_by_hand', 'Another name']]) {
+    for (const [name, newName] of [
+      ['primary', 'Renamed by hand'],
+      ['named_by_hand', 'Another name'],
+    ]) {
       const [live] = await admin.getInfra([String(attributes(name).id)]);
-      await admin.updateInfra(live.id, { name: newName, location_id: live.location_id!, url: live.url, capabilities: live.capabilities, version: live.version });
+      await admin.updateInfra(live.id, {
+        name: newName,
+        location_id: live.location_id!,
+        url: live.url,
+        capabilities: live.capabilities,
+        version: live.version,
+      });
     }
     await admin.putAgentUpdateSettings([{ tenant_id: world.tenant('Acme Manufacturing'), update_channel: 'CURRENT', automatic: true }]);
     const report = await admin.getReport(String(attributes('monthly').id));
@@ -94,11 +103,16 @@ describe('tenantform drift', () => {
     const { result, json } = await driftJson();
     expect(result.code).toBe(2);
     expect(json.summary).toEqual({ total: 7, in_sync: 3, drifted: 4, deleted: 0, unknown: 0 });
-    expect(resource(json, 'tenantform_tenant_setting.window')).toMatchObject({ status: 'drifted', changes: [{ path: 'value.start', state: '22:00', live: '23:00' }] });
-    expect(resource(json, 'tenantform_infra_component.primary')).toEqual(expect.objectContaining({
+    expect(resource(json, 'tenantform_tenant_setting.window')).toMatchObject({
       status: 'drifted',
-      changes: [{ path: 'name', state: 'Northwind storage', live: 'Renamed by hand' }],
-    }));
+      changes: [{ path: 'value.start', state: '22:00', live: '23:00' }],
+    });
+    expect(resource(json, 'tenantform_infra_component.primary')).toEqual(
+      expect.objectContaining({
+        status: 'drifted',
+        changes: [{ path: 'name', state: 'Northwind storage', live: 'Renamed by hand' }],
+      }),
+    );
     // The version moved, so the component is compared; the only change is ignored.
     expect(resource(json, 'tenantform_infra_component.named_by_hand')).toEqual({
       address: 'tenantform_infra_component.named_by_hand',
@@ -111,7 +125,9 @@ describe('tenantform drift', () => {
       status: 'drifted',
       changes: [{ path: 'update_channel', state: 'STABLE', live: 'CURRENT' }],
     });
-    expect(resource(json, 'tenantform_usage_report.monthly')).toEqual(expect.objectContaining({ status: 'drifted', changes: [{ path: 'schedule.enabled', state: true, live: false }] }));
+    expect(resource(json, 'tenantform_usage_report.monthly')).toEqual(
+      expect.objectContaining({ status: 'drifted', changes: [{ path: 'schedule.enabled', state: true, live: false }] }),
+    );
     // Only existence is checked for subscriptions.
     expect(resource(json, 'tenantform_event_subscription.tenant_events')).toMatchObject({ status: 'in_sync', changes: [] });
     expect(resource(json, 'tenantform_application_binding.northwind_monitoring').status).toBe('in_sync');
@@ -210,7 +226,10 @@ describe('tenantform drift', () => {
 
   it('exits 1 when the platform cannot be reached, without touching the state', async () => {
     const before = readFileSync(join(world.dir, STATE));
-    const result = await run(world, ['drift', '--config', file, '--format', 'json'], { TENANTFORM_BASE_URL: 'http://127.0.0.1:9', TENANTFORM_RETRY_TIMEOUT: '1' });
+    const result = await run(world, ['drift', '--config', file, '--format', 'json'], {
+      TENANTFORM_BASE_URL: 'http://127.0.0.1:9',
+      TENANTFORM_RETRY_TIMEOUT: '1',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Error: [^]*ECONNREFUSED/);
     // Nothing is claimed in sync when it could not be read.

@@ -59,7 +59,25 @@ describe('tenantform export (the built CLI)', () => {
     const state = join(work, 'terraform.northwind.tfstate');
     const run = await tenantform(
       // The platform lists no tenant's settings: the names to export are given.
-      ['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--imports', imports, '--state', state, '--stack', 'northwind', '--setting', 'backup_window', '--setting', 'retention_days'],
+      [
+        'export',
+        '--tenant',
+        seeded.northwind,
+        '--format',
+        'json',
+        '--out',
+        out,
+        '--imports',
+        imports,
+        '--state',
+        state,
+        '--stack',
+        'northwind',
+        '--setting',
+        'backup_window',
+        '--setting',
+        'retention_days',
+      ],
       env,
     );
     expect(run.stderr).toMatch(/Exported 15 objects from "Northwind Partner" and 3 tenants below it \(stack "northwind"\)/);
@@ -70,7 +88,9 @@ describe('tenantform export (the built CLI)', () => {
     expect(config.resource.tenantform_infra_component.northwind_dr_site.owner_tenant_id).toBe(seeded.northwind);
     expect(config.resource.tenantform_usage_report.northwind_partner_monthly_usage_summary.parameters.kind).toBe('usage_summary');
 
-    const lines = readFileSync(imports, 'utf8').split('\n').filter((l) => l.startsWith('tenantform import '));
+    const lines = readFileSync(imports, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('tenantform import '));
     // 11 objects of the tenants, plus the 3 sub-tenants themselves and the partner's offering items.
     expect(lines).toHaveLength(15);
     expect(lines).toContain(`tenantform import tenantform_tenant.acme_manufacturing_tenant ${seeded.acme}`);
@@ -86,7 +106,10 @@ describe('tenantform export (the built CLI)', () => {
   it('brings the subtree under management: export, then plan shows no changes', async () => {
     const out = join(work, 'roundtrip.tf.json');
     const state = join(work, 'terraform.roundtrip.tfstate');
-    const exported = await tenantform(['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--state', state, '--setting', 'retention_days'], env);
+    const exported = await tenantform(
+      ['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--state', state, '--setting', 'retention_days'],
+      env,
+    );
     expect(exported.code).toBe(0);
     const plan = await tenantform(['plan', '--config', out, '--state', state, '--detailed-exitcode'], env);
     // Progress lines only: no warning, no error.

@@ -91,7 +91,17 @@ describe('an emulator restart mid-apply', () => {
     const dataFile = join(dir, 'world.json');
     let emulator = await startEmulator({ port: 0, seed: 7, dataFile });
     const port = Number(new URL(emulator.url).port);
-    const world: CliWorld = { dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TENANTFORM_BASE_URL: emulator.url, TENANTFORM_CLIENT_ID: emulator.clientId, TENANTFORM_CLIENT_SECRET: emulator.clientSecret } };
+    const world: CliWorld = {
+      dir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NO_COLOR: '1',
+        TENANTFORM_BASE_URL: emulator.url,
+        TENANTFORM_CLIENT_ID: emulator.clientId,
+        TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+      },
+    };
     const components: Record<string, unknown> = {};
     for (let i = 0; i < 30; i++) components[`c${i}`] = infra(`Restarted ${i}`);
     const file = writeConfig(world, configWith({ tenantform_infra_component: components }));

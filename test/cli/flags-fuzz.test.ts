@@ -11,11 +11,57 @@ import { run, type CliWorld } from './helpers';
  * a JavaScript stack trace, an error class's name, or silence after a failure.
  */
 const COMMANDS = [['plan'], ['apply'], ['destroy'], ['drift'], ['import'], ['export'], ['force-unlock'], ['state', 'list'], ['state', 'rm'], ['state', 'pull']];
-const OPTIONS = ['refresh', 'lock', 'lock-timeout', 'parallelism', 'var', 'var-file', 'target', 'replace', 'out', 'state', 'config', 'format', 'detailed-exitcode', 'auto-approve', 'refresh-only', 'retry-timeout', 'stack', 'summary-file', 'color', 'input'];
-const VALUES = ['', 'true', 'false', 'maybe', '5', '5s', '-1', '1e309', 'NaN', 'a=b', '=', 'x'.repeat(300), '\u001b[2J', 'line\nbreak', '__proto__', '../..', '/dev/null', '${var.x}'];
+const OPTIONS = [
+  'refresh',
+  'lock',
+  'lock-timeout',
+  'parallelism',
+  'var',
+  'var-file',
+  'target',
+  'replace',
+  'out',
+  'state',
+  'config',
+  'format',
+  'detailed-exitcode',
+  'auto-approve',
+  'refresh-only',
+  'retry-timeout',
+  'stack',
+  'summary-file',
+  'color',
+  'input',
+];
+const VALUES = [
+  '',
+  'true',
+  'false',
+  'maybe',
+  '5',
+  '5s',
+  '-1',
+  '1e309',
+  'NaN',
+  'a=b',
+  '=',
+  'x'.repeat(300),
+  '\u001b[2J',
+  'line\nbreak',
+  '__proto__',
+  '../..',
+  '/dev/null',
+  '${var.x}',
+];
 
-const option = fc.tuple(fc.constantFrom('-', '--'), fc.constantFrom(...OPTIONS), fc.option(fc.constantFrom(...VALUES), { nil: undefined })).map(([dashes, name, value]) => (value === undefined ? `${dashes}${name}` : `${dashes}${name}=${value}`));
-const word = fc.oneof({ weight: 4, arbitrary: option }, { weight: 1, arbitrary: fc.constantFrom(...VALUES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+const option = fc
+  .tuple(fc.constantFrom('-', '--'), fc.constantFrom(...OPTIONS), fc.option(fc.constantFrom(...VALUES), { nil: undefined }))
+  .map(([dashes, name, value]) => (value === undefined ? `${dashes}${name}` : `${dashes}${name}=${value}`));
+const word = fc.oneof(
+  { weight: 4, arbitrary: option },
+  { weight: 1, arbitrary: fc.constantFrom(...VALUES) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
 const commandLine = fc.tuple(fc.constantFrom(...COMMANDS), fc.array(word, { maxLength: 5 })).map(([command, words]) => [...command, ...words]);
 
 describe('the command line, fuzzed', () => {
@@ -23,7 +69,17 @@ describe('the command line, fuzzed', () => {
   beforeAll(() => {
     const dir = mkdtempSync(join(tmpdir(), 'tenantform-flags-'));
     // No platform answers here: the commands must fail on their words or on the connection, cleanly.
-    world = { dir, env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: '1', TENANTFORM_BASE_URL: 'http://127.0.0.1:9', TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 'secret' } };
+    world = {
+      dir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        NO_COLOR: '1',
+        TENANTFORM_BASE_URL: 'http://127.0.0.1:9',
+        TENANTFORM_CLIENT_ID: 'id',
+        TENANTFORM_CLIENT_SECRET: 'secret',
+      },
+    };
   });
   afterAll(() => rmSync(world.dir, { recursive: true, force: true }));
 

@@ -76,12 +76,18 @@ describe('tenantform import', () => {
       expect(result.stdout).toContain(`${address}: Import complete`);
       expect(result.code).toBe(0);
       // Nothing of a subscription but its existence can be read: the arguments are the declared ones, and the user is told.
-      if (address.startsWith('tenantform_event_subscription.')) expect(result.stderr).toContain('Warning: tenantform_event_subscription.alerts: Arguments taken from the configuration');
+      if (address.startsWith('tenantform_event_subscription.'))
+        expect(result.stderr).toContain('Warning: tenantform_event_subscription.alerts: Arguments taken from the configuration');
       else expect(result.stderr).not.toContain('Warning');
       expect(result.stdout).toContain('Import successful!');
     }
     const state = readState('imported.tfstate');
-    expect(state.resources.filter((r) => r.mode === 'managed').map((r) => `${r.type}.${r.name}`).sort()).toEqual([...ids.keys()].sort());
+    expect(
+      state.resources
+        .filter((r) => r.mode === 'managed')
+        .map((r) => `${r.type}.${r.name}`)
+        .sort(),
+    ).toEqual([...ids.keys()].sort());
     expect(existsSync(join(world.dir, '.imported.tfstate.lock.info'))).toBe(false);
 
     const plan = await run(world, ['plan', '--config', file, '--state', 'imported.tfstate', '--detailed-exitcode']);
@@ -93,20 +99,41 @@ describe('tenantform import', () => {
     const changed = stack();
     changed.tenantform_infra_component.storage = infra('Globex storage', { backend_type: 'acronis' });
     const other = writeConfig(world, configWith({ tenantform_infra_component: changed.tenantform_infra_component }), 'changed.tf.json');
-    const imported = await run(world, ['import', 'tenantform_infra_component.storage', ids.get('tenantform_infra_component.storage')!, '--config', other, '--state', 'partial.tfstate']);
+    const imported = await run(world, [
+      'import',
+      'tenantform_infra_component.storage',
+      ids.get('tenantform_infra_component.storage')!,
+      '--config',
+      other,
+      '--state',
+      'partial.tfstate',
+    ]);
     expect(imported.code).toBe(0);
     const plan = await run(world, ['plan', '--config', other, '--state', 'partial.tfstate', '--detailed-exitcode', '--format', 'json']);
     expect(plan.code).toBe(2);
-    const changes = JSON.parse(plan.stdout).resource_changes.filter((c: { change: { actions: string[] } }) => c.change.actions[0] !== 'no-op' && c.change.actions[0] !== 'read');
+    const changes = JSON.parse(plan.stdout).resource_changes.filter(
+      (c: { change: { actions: string[] } }) => c.change.actions[0] !== 'no-op' && c.change.actions[0] !== 'read',
+    );
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ address: 'tenantform_infra_component.storage', change: { actions: ['update'], before: { backend_type: 'azure' }, after: { backend_type: 'acronis' } } });
+    expect(changes[0]).toMatchObject({
+      address: 'tenantform_infra_component.storage',
+      change: { actions: ['update'], before: { backend_type: 'azure' }, after: { backend_type: 'acronis' } },
+    });
   });
 
   it('refuses an id that does not exist, an address not in the configuration and one already managed, leaving the state as it was', async () => {
     const before = readFileSync(join(world.dir, 'imported.tfstate'));
     const missing = '7e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b';
 
-    const unknown = await run(world, ['import', 'tenantform_infra_component.other', missing, '--config', writeConfig(world, configWith({ tenantform_infra_component: { other: infra('Other') } }), 'other.tf.json'), '--state', 'imported.tfstate']);
+    const unknown = await run(world, [
+      'import',
+      'tenantform_infra_component.other',
+      missing,
+      '--config',
+      writeConfig(world, configWith({ tenantform_infra_component: { other: infra('Other') } }), 'other.tf.json'),
+      '--state',
+      'imported.tfstate',
+    ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`tenantform_infra_component.other: Cannot import a non-existent object`);
     expect(unknown.stderr).toContain(`No tenantform_infra_component with id "${missing}" exists on the platform`);
@@ -115,12 +142,28 @@ describe('tenantform import', () => {
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toContain('expected `agent/<agent_id>` or `tenant/<tenant_id>`');
 
-    const undeclared = await run(world, ['import', 'tenantform_infra_component.nowhere', ids.get('tenantform_infra_component.storage')!, '--config', file, '--state', 'imported.tfstate']);
+    const undeclared = await run(world, [
+      'import',
+      'tenantform_infra_component.nowhere',
+      ids.get('tenantform_infra_component.storage')!,
+      '--config',
+      file,
+      '--state',
+      'imported.tfstate',
+    ]);
     expect(undeclared.code).toBe(1);
     expect(undeclared.stderr).toContain('tenantform_infra_component.nowhere is not declared in');
     expect(undeclared.stderr).toContain('add resource "tenantform_infra_component" "nowhere"');
 
-    const managed = await run(world, ['import', 'tenantform_infra_component.storage', ids.get('tenantform_infra_component.storage')!, '--config', file, '--state', 'imported.tfstate']);
+    const managed = await run(world, [
+      'import',
+      'tenantform_infra_component.storage',
+      ids.get('tenantform_infra_component.storage')!,
+      '--config',
+      file,
+      '--state',
+      'imported.tfstate',
+    ]);
     expect(managed.code).toBe(1);
     expect(managed.stderr).toContain('tenantform_infra_component.storage is already managed by tenantform');
 

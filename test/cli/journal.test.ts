@@ -14,7 +14,12 @@ function stack(withSites: boolean) {
   const settings = Object.fromEntries(
     Array.from({ length: SETTINGS }, (_, i) => [
       `s${i}`,
-      { application_id: '${data.tenantform_application.backup.id}', tenant_id: '${data.tenantform_tenant.northwind.id}', name: `journal_${i}`, value: String(i) },
+      {
+        application_id: '${data.tenantform_application.backup.id}',
+        tenant_id: '${data.tenantform_tenant.northwind.id}',
+        name: `journal_${i}`,
+        value: String(i),
+      },
     ]),
   );
   const sites = Object.fromEntries(SITES.map((n) => [n.toLowerCase(), infra(`Site ${n}`)]));
@@ -58,7 +63,8 @@ function postgres(url: string): Place {
   return {
     backend: { pg: { conn_str: url } },
     state: async () => JSON.parse((await query('SELECT data FROM terraform_remote_state.states'))[0].data!),
-    journal: async () => (await query("SELECT string_agg(line, E'\\n' ORDER BY seq) AS lines FROM terraform_remote_state.tenantform_journal"))[0].lines ?? undefined,
+    journal: async () =>
+      (await query("SELECT string_agg(line, E'\\n' ORDER BY seq) AS lines FROM terraform_remote_state.tenantform_journal"))[0].lines ?? undefined,
     unlock: async () => undefined,
   };
 }
@@ -92,7 +98,12 @@ describe.each([
     // Killed when the platform has handled the third create, before its answer leaves: that create
     // is recorded as pending, its answer never recorded.
     const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/2/infra';
-    const crashed = await runInterrupted(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1'], { moment: 'answer', matches: isCreate, nth: 3 }, 'SIGKILL');
+    const crashed = await runInterrupted(
+      world,
+      ['apply', '--config', file, '--auto-approve', '--parallelism', '1'],
+      { moment: 'answer', matches: isCreate, nth: 3 },
+      'SIGKILL',
+    );
     expect(crashed.signal).toBe('SIGKILL');
     const finished = [...crashed.stderr.matchAll(/(tenantform_infra_component\.\w+): Creation complete/g)].map((m) => m[1]);
     expect(finished.length).toBeGreaterThanOrEqual(2);

@@ -32,7 +32,10 @@ describe('tenantform: the tenant lifecycle (tenant, user, API client)', () => {
   let world: World;
   let admin: PlatformClient;
   const secrets: string[] = [];
-  const state = () => JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')) as { resources: Array<{ mode: string; type: string; name: string; instances: Array<{ attributes: Record<string, any>; sensitive_attributes: unknown[] }> }> };
+  const state = () =>
+    JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')) as {
+      resources: Array<{ mode: string; type: string; name: string; instances: Array<{ attributes: Record<string, any>; sensitive_attributes: unknown[] }> }>;
+    };
   const attributes = (type: string) => state().resources.find((r) => r.type === type && r.mode === 'managed')!.instances[0];
   const apply = async (resources: Record<string, Record<string, unknown>>): Promise<CliResult> => {
     const file = writeConfig(world, configWith(resources));
@@ -107,7 +110,8 @@ describe('tenantform: the tenant lifecycle (tenant, user, API client)', () => {
   });
 
   it('refuses to turn a production customer back into trial before sending any request', async () => {
-    const config = (mode: string) => onboarding({ tenant: { internal_tag: 'gold', pricing_mode: mode }, client: { token_endpoint_auth_method: 'client_secret_post' } });
+    const config = (mode: string) =>
+      onboarding({ tenant: { internal_tag: 'gold', pricing_mode: mode }, client: { token_endpoint_auth_method: 'client_secret_post' } });
     expect((await apply(config('production'))).code).toBe(0);
     expect(attributes('tenantform_tenant').attributes.pricing_mode).toBe('production');
     world.requests.length = 0;
@@ -136,12 +140,18 @@ describe('tenantform: the tenant lifecycle (tenant, user, API client)', () => {
   it('imports the tenant, the user and the API client (without its secret) into a fresh state', async () => {
     const config = onboarding({ tenant: { internal_tag: 'gold', pricing_mode: 'production' }, client: { token_endpoint_auth_method: 'client_secret_post' } });
     const file = writeConfig(world, configWith(config));
-    for (const [address, type] of [['tenantform_tenant.contoso', 'tenantform_tenant'], ['tenantform_user.admin', 'tenantform_user'], ['tenantform_api_client.monitoring', 'tenantform_api_client']]) {
+    for (const [address, type] of [
+      ['tenantform_tenant.contoso', 'tenantform_tenant'],
+      ['tenantform_user.admin', 'tenantform_user'],
+      ['tenantform_api_client.monitoring', 'tenantform_api_client'],
+    ]) {
       const imported = await run(world, ['import', address, attributes(type).attributes.id, '--config', file, '--state', 'imported.tfstate']);
       expectNoSecret(imported);
       expect(imported.code).toBe(0);
     }
-    const importedClient = JSON.parse(readFileSync(join(world.dir, 'imported.tfstate'), 'utf8')).resources.find((r: { type: string; mode: string }) => r.type === 'tenantform_api_client' && r.mode === 'managed');
+    const importedClient = JSON.parse(readFileSync(join(world.dir, 'imported.tfstate'), 'utf8')).resources.find(
+      (r: { type: string; mode: string }) => r.type === 'tenantform_api_client' && r.mode === 'managed',
+    );
     expect(importedClient.instances[0].attributes.client_secret).toBeNull();
     const after = await run(world, ['plan', '--config', file, '--state', 'imported.tfstate', '--detailed-exitcode']);
     expect(after.stdout).toContain('No changes.');
@@ -149,7 +159,11 @@ describe('tenantform: the tenant lifecycle (tenant, user, API client)', () => {
   });
 
   it('removing everything from the configuration warns, then disables and deletes the tenant, the user and the client', async () => {
-    const ids = { tenant: attributes('tenantform_tenant').attributes.id, user: attributes('tenantform_user').attributes.id, client: attributes('tenantform_api_client').attributes.id };
+    const ids = {
+      tenant: attributes('tenantform_tenant').attributes.id,
+      user: attributes('tenantform_user').attributes.id,
+      client: attributes('tenantform_api_client').attributes.id,
+    };
     const planned = await plan({});
     expect(planned.stdout).toContain('Plan: 0 to add, 0 to change, 3 to destroy.');
     expect(planned.stdout + planned.stderr).toMatch(/disables it, then deletes it with its users and data/);

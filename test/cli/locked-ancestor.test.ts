@@ -15,7 +15,10 @@ describe('a setting locked above', () => {
     const backup = world.application('backup');
     const acme = world.tenant('Acme Manufacturing');
     const northwind = world.tenant('Northwind Partner');
-    const file = writeConfig(world, configWith({ tenantform_tenant_setting: { retention: { application_id: backup, tenant_id: acme, name: 'retention_days', value: '30' } } }));
+    const file = writeConfig(
+      world,
+      configWith({ tenantform_tenant_setting: { retention: { application_id: backup, tenant_id: acme, name: 'retention_days', value: '30' } } }),
+    );
     expect((await run(world, ['apply', '--auto-approve', '--config', file])).code).toBe(0);
 
     await world.client.putSetting(backup, northwind, 'retention_days', { value: 90, lock: true, exclusive: false });

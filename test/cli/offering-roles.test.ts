@@ -9,19 +9,29 @@ const TIB = 2 ** 40;
  * A customer with backup through offering items (a storage quota, in bytes, on the storage
  * component `infraId` or, without it, on the one the partner offers) and an administrator with company_admin.
  */
-function customer(quota: number, roles: Array<{ role_id: string }> = [{ role_id: 'company_admin' }], infraId?: string): Record<string, Record<string, unknown>> {
+function customer(
+  quota: number,
+  roles: Array<{ role_id: string }> = [{ role_id: 'company_admin' }],
+  infraId?: string,
+): Record<string, Record<string, unknown>> {
   return {
     tenantform_tenant: { fabrikam: { parent_id: '${data.tenantform_tenant.northwind.id}', kind: 'customer', name: 'Fabrikam' } },
     tenantform_offering_items: {
       backup: {
         tenant_id: '${tenantform_tenant.fabrikam.id}',
         application_id: '${data.tenantform_application.backup.id}',
-        items: JSON.stringify([{ name: 'storage', ...(infraId ? { infra_id: infraId } : {}), quota: { value: quota, overage: 10 * GIB } }, { name: 'workstations' }]),
+        items: JSON.stringify([
+          { name: 'storage', ...(infraId ? { infra_id: infraId } : {}), quota: { value: quota, overage: 10 * GIB } },
+          { name: 'workstations' },
+        ]),
       },
     },
     tenantform_user: { admin: { tenant_id: '${tenantform_tenant.fabrikam.id}', login: 'fabrikam-admin', email: 'admin@fabrikam.example' } },
     tenantform_user_roles: {
-      admin: { user_id: '${tenantform_user.admin.id}', roles: `[${roles.map((r) => `{"tenant_id":"\${tenantform_tenant.fabrikam.id}","role_id":"${r.role_id}"}`).join(',')}]` },
+      admin: {
+        user_id: '${tenantform_user.admin.id}',
+        roles: `[${roles.map((r) => `{"tenant_id":"\${tenantform_tenant.fabrikam.id}","role_id":"${r.role_id}"}`).join(',')}]`,
+      },
     },
   };
 }
@@ -61,7 +71,13 @@ describe('tenantform: offering items and user roles', () => {
     const items = await admin.listOfferingItems(await tenantId());
     const storageItems = items.filter((i) => i.name === 'storage');
     expect(storageItems).toEqual([
-      expect.objectContaining({ type: 'infra', measurement_unit: 'bytes', infra_id: await seededStorage(), status: 1, quota: { value: 1099511627776, overage: 10 * GIB, version: 1 } }),
+      expect.objectContaining({
+        type: 'infra',
+        measurement_unit: 'bytes',
+        infra_id: await seededStorage(),
+        status: 1,
+        quota: { value: 1099511627776, overage: 10 * GIB, version: 1 },
+      }),
     ]);
     expect(items.find((i) => i.name === 'workstations')).toMatchObject({ type: 'count', measurement_unit: 'quantity', status: 1 });
   });
@@ -71,7 +87,14 @@ describe('tenantform: offering items and user roles', () => {
     expect(updated.stdout).toContain('0 added, 1 changed, 0 destroyed');
     expect((await storage()).quota).toMatchObject({ value: 2 * TIB, version: 2 });
 
-    await admin.putOfferingItems(await tenantId(), [{ application_id: world.application('backup'), name: 'storage', infra_id: await seededStorage(), quota: { value: 5 * GIB, overage: 10 * GIB, version: 2 } }]);
+    await admin.putOfferingItems(await tenantId(), [
+      {
+        application_id: world.application('backup'),
+        name: 'storage',
+        infra_id: await seededStorage(),
+        quota: { value: 5 * GIB, overage: 10 * GIB, version: 2 },
+      },
+    ]);
     const drift = await run(world, ['drift', '--config', writeConfig(world, configWith(customer(2 * TIB)))]);
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('tenantform_offering_items.backup');
@@ -103,8 +126,16 @@ describe('tenantform: offering items and user roles', () => {
 
   it('with a second storage component offered, a storage item without infra_id is refused at items[0].infra_id; with it, the quota lands on that component', async () => {
     const roles = [{ role_id: 'backup_user' }, { role_id: 'company_admin' }];
-    const second = await admin.createInfra({ owner_tenant_id: world.tenant('Northwind Partner'), name: 'Northwind storage', url: 'https://storage.northwind.example', capabilities: ['backup'], location_id: LOCATION_ID });
-    await admin.putOfferingItems(world.tenant('Northwind Partner'), [{ application_id: world.application('backup'), name: 'storage', infra_id: second.id, status: 1 }]);
+    const second = await admin.createInfra({
+      owner_tenant_id: world.tenant('Northwind Partner'),
+      name: 'Northwind storage',
+      url: 'https://storage.northwind.example',
+      capabilities: ['backup'],
+      location_id: LOCATION_ID,
+    });
+    await admin.putOfferingItems(world.tenant('Northwind Partner'), [
+      { application_id: world.application('backup'), name: 'storage', infra_id: second.id, status: 1 },
+    ]);
 
     world.requests.length = 0;
     const ambiguous = await run(world, ['plan', '--config', writeConfig(world, configWith(customer(3 * TIB, roles)))]);
@@ -119,7 +150,12 @@ describe('tenantform: offering items and user roles', () => {
     const moved = await apply(customer(3 * TIB, roles, second.id));
     expect(moved.code).toBe(0);
     const items = (await admin.listOfferingItems(await tenantId())).filter((i) => i.name === 'storage');
-    expect(items.find((i) => i.infra_id === second.id)).toMatchObject({ status: 1, type: 'infra', measurement_unit: 'bytes', quota: { value: 3 * TIB, overage: 10 * GIB } });
+    expect(items.find((i) => i.infra_id === second.id)).toMatchObject({
+      status: 1,
+      type: 'infra',
+      measurement_unit: 'bytes',
+      quota: { value: 3 * TIB, overage: 10 * GIB },
+    });
     // The item the configuration named before (the seeded component's) was turned off.
     const seeded = await seededStorage();
     expect(items.find((i) => i.infra_id === seeded)).toMatchObject({ status: 0 });

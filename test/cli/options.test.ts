@@ -49,7 +49,13 @@ describe('tenantform plan and apply options', () => {
     const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
     const id = state.resources.find((r: { name: string }) => r.name === 'a').instances[0].attributes.id;
     const [live] = await world.client.getInfra([id]);
-    await world.client.updateInfra(id, { name: 'Changed by hand', location_id: live.location_id!, url: live.url, capabilities: live.capabilities, version: live.version });
+    await world.client.updateInfra(id, {
+      name: 'Changed by hand',
+      location_id: live.location_id!,
+      url: live.url,
+      capabilities: live.capabilities,
+      version: live.version,
+    });
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode', '--refresh=false'])).code).toBe(0);
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(2);
   });
@@ -70,9 +76,15 @@ describe('tenantform plan and apply options', () => {
     const lockFile = join(world.dir, '.terraform.slow.tfstate.lock.info');
     // Interrupted when its first request reaches the platform: the plan holds the lock by then.
     let lockHeld = false;
-    const r = await runInterrupted(world, ['plan', '--config', file], { moment: 'arrival', matches: (q) => q.path.startsWith('/api/'), nth: 1 }, 'SIGINT', () => {
-      lockHeld = existsSync(lockFile);
-    });
+    const r = await runInterrupted(
+      world,
+      ['plan', '--config', file],
+      { moment: 'arrival', matches: (q) => q.path.startsWith('/api/'), nth: 1 },
+      'SIGINT',
+      () => {
+        lockHeld = existsSync(lockFile);
+      },
+    );
     world.emulator.setFaults({ latency_ms: 0 });
     expect(lockHeld).toBe(true);
     expect(r.code).toBe(130);
@@ -92,11 +104,16 @@ describe('tenantform plan and apply options', () => {
         },
       },
     }) as { data: Record<string, Record<string, unknown>> };
-    config.data = { ...config.data, tenantform_tenant: { ...config.data.tenantform_tenant, owner: { id: '${tenantform_infra_component.owned.owner_tenant_id}' } } };
+    config.data = {
+      ...config.data,
+      tenantform_tenant: { ...config.data.tenantform_tenant, owner: { id: '${tenantform_infra_component.owned.owner_tenant_id}' } },
+    };
     const file = writeConfig(world, config, 'late.tf.json');
     const apply = await run(world, ['apply', '--config', file, '--auto-approve']);
     expect(apply.stdout).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
-    expect(apply.stderr.indexOf('data.tenantform_tenant.owner: Read complete')).toBeGreaterThan(apply.stderr.indexOf('tenantform_infra_component.owned: Creation complete'));
+    expect(apply.stderr.indexOf('data.tenantform_tenant.owner: Read complete')).toBeGreaterThan(
+      apply.stderr.indexOf('tenantform_infra_component.owned: Creation complete'),
+    );
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
   });
 

@@ -76,9 +76,21 @@ describe('tenantform plan and apply', () => {
       provider: 'provider["registry.terraform.io/tenantform/tenantform"]',
       instances: [{ schema_version: 0, sensitive_attributes: [], dependencies: ['data.tenantform_tenant.northwind'] }],
     });
-    expect(Object.keys(primary.instances[0].attributes).sort()).toEqual(
-      ['backend_type', 'capabilities', 'content_mobile_url', 'content_url', 'force_delete', 'id', 'location_id', 'name', 'owner_tenant_id', 'platform_owned', 'readonly', 'url', 'version'],
-    );
+    expect(Object.keys(primary.instances[0].attributes).sort()).toEqual([
+      'backend_type',
+      'capabilities',
+      'content_mobile_url',
+      'content_url',
+      'force_delete',
+      'id',
+      'location_id',
+      'name',
+      'owner_tenant_id',
+      'platform_owned',
+      'readonly',
+      'url',
+      'version',
+    ]);
     expect(JSON.stringify(state)).not.toContain(world.env.TENANTFORM_CLIENT_SECRET);
     expect(existsSync(join(world.dir, '.terraform.main.tfstate.lock.info'))).toBe(false);
   });
@@ -88,7 +100,13 @@ describe('tenantform plan and apply', () => {
     const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
     const id = state.resources.find((r: { name: string }) => r.name === 'primary').instances[0].attributes.id;
     const [live] = await world.client.getInfra([id]);
-    await world.client.updateInfra(id, { name: 'Renamed by hand', location_id: live.location_id!, url: live.url, capabilities: live.capabilities, version: live.version });
+    await world.client.updateInfra(id, {
+      name: 'Renamed by hand',
+      location_id: live.location_id!,
+      url: live.url,
+      capabilities: live.capabilities,
+      version: live.version,
+    });
 
     const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode', '--format', 'json']);
     expect(plan.code).toBe(2);

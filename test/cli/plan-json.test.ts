@@ -12,18 +12,37 @@ jest.setTimeout(240_000);
 const NORTHWIND = '${data.tenantform_tenant.northwind.id}';
 
 function site(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { owner_tenant_id: NORTHWIND, name, url: `https://${name.toLowerCase().replace(/ /g, '-')}.example.com`, capabilities: ['backup', 'disaster_recovery'], location_id: LOCATION_ID, ...extra };
+  return {
+    owner_tenant_id: NORTHWIND,
+    name,
+    url: `https://${name.toLowerCase().replace(/ /g, '-')}.example.com`,
+    capabilities: ['backup', 'disaster_recovery'],
+    location_id: LOCATION_ID,
+    ...extra,
+  };
 }
 
 /** Version 1 is applied; version 2 updates, replaces, creates and deletes. */
 function configuration(version: 1 | 2): Record<string, unknown> {
   const resource: Record<string, Record<string, unknown>> = {
-    tenantform_infra_component: version === 1 ? { site: site('Site'), gone: site('Gone') } : { site: site('Site', { backend_type: 'acronis' }), added: { ...site('Added'), depends_on: ['tenantform_tenant_setting.retention'] } },
+    tenantform_infra_component:
+      version === 1
+        ? { site: site('Site'), gone: site('Gone') }
+        : { site: site('Site', { backend_type: 'acronis' }), added: { ...site('Added'), depends_on: ['tenantform_tenant_setting.retention'] } },
     tenantform_tenant_setting: {
-      retention: { application_id: '${data.tenantform_application.backup.id}', tenant_id: NORTHWIND, name: 'retention_days', value: version === 1 ? '30' : '90', lock: true },
+      retention: {
+        application_id: '${data.tenantform_application.backup.id}',
+        tenant_id: NORTHWIND,
+        name: 'retention_days',
+        value: version === 1 ? '30' : '90',
+        lock: true,
+      },
     },
     tenantform_application_binding: {
-      backup: { application_id: '${data.tenantform_application.backup.id}', tenant_id: version === 1 ? '${data.tenantform_tenant.acme.id}' : '${data.tenantform_tenant.globex.id}' },
+      backup: {
+        application_id: '${data.tenantform_application.backup.id}',
+        tenant_id: version === 1 ? '${data.tenantform_tenant.acme.id}' : '${data.tenantform_tenant.globex.id}',
+      },
     },
     tenantform_agent_update_settings: { acme: ACME_AGENT_UPDATES },
     tenantform_usage_report: {
@@ -49,7 +68,7 @@ function configuration(version: 1 | 2): Record<string, unknown> {
   };
 }
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 describe('plan JSON compared with terraform show -json', () => {
   let world: World;
@@ -73,7 +92,13 @@ describe('plan JSON compared with terraform show -json', () => {
 
     // A change made by hand: drift in both documents.
     const [gone] = (await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')))).filter((c) => c.name === 'Gone');
-    await world.client.updateInfra(gone.id, { name: 'Gone', location_id: gone.location_id!, url: 'https://changed-by-hand.example.com', capabilities: gone.capabilities, version: gone.version });
+    await world.client.updateInfra(gone.id, {
+      name: 'Gone',
+      location_id: gone.location_id!,
+      url: 'https://changed-by-hand.example.com',
+      capabilities: gone.capabilities,
+      version: gone.version,
+    });
 
     writeFileSync(config, JSON.stringify(configuration(2), null, 2));
     await tf('plan', '-out=tf.plan', '-input=false', '-no-color');

@@ -15,7 +15,11 @@ function mixedStack(): Record<string, Record<string, unknown>> {
       northwind_monitoring: { application_id: '${data.tenantform_application.monitoring.id}', tenant_id: NORTHWIND },
       acme_backup: { application_id: BACKUP, tenant_id: ACME },
       // The platform binds an application to a tenant only once its parent has it.
-      acme_monitoring: { application_id: '${data.tenantform_application.monitoring.id}', tenant_id: ACME, depends_on: ['tenantform_application_binding.northwind_monitoring'] },
+      acme_monitoring: {
+        application_id: '${data.tenantform_application.monitoring.id}',
+        tenant_id: ACME,
+        depends_on: ['tenantform_application_binding.northwind_monitoring'],
+      },
     },
     tenantform_tenant_setting: {
       n1: setting(NORTHWIND, 'retention_days'),

@@ -42,10 +42,18 @@ describe('saved plans and concurrent changes', () => {
     expect((await run(world, ['plan', '--config', file, '--out', 'second.plan', '--detailed-exitcode'])).code).toBe(2);
     const id = infraId(world, 'primary');
     const [live] = await world.client.getInfra([id]);
-    await world.client.updateInfra(id, { name: 'Changed by a colleague', location_id: live.location_id!, url: live.url, capabilities: live.capabilities, version: live.version });
+    await world.client.updateInfra(id, {
+      name: 'Changed by a colleague',
+      location_id: live.location_id!,
+      url: live.url,
+      capabilities: live.capabilities,
+      version: live.version,
+    });
     const stale = await run(world, ['apply', 'second.plan', '--config', file]);
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toContain(`tenantform_infra_component.primary is at version ${live.version + 1} on the platform, but the plan saw version ${live.version}`);
+    expect(stale.stderr).toContain(
+      `tenantform_infra_component.primary is at version ${live.version + 1} on the platform, but the plan saw version ${live.version}`,
+    );
     expect((await world.client.getInfra([id]))[0]).toMatchObject({ name: 'Changed by a colleague', backend_type: null });
 
     // A changed configuration makes a saved plan stale too.
@@ -63,7 +71,13 @@ describe('saved plans and concurrent changes', () => {
     // The colleague's change lands after the plan file was checked: simulated by a plan file whose check passes
     // (the seen version is rewritten), so the version conflict must come from the platform itself.
     const [live] = await world.client.getInfra([id]);
-    await world.client.updateInfra(id, { name: 'Second colleague', location_id: live.location_id!, url: live.url, capabilities: live.capabilities, version: live.version });
+    await world.client.updateInfra(id, {
+      name: 'Second colleague',
+      location_id: live.location_id!,
+      url: live.url,
+      capabilities: live.capabilities,
+      version: live.version,
+    });
     const saved = JSON.parse(readFileSync(join(world.dir, 'race.plan'), 'utf8'));
     const change = saved.plan.changes.find((c: { address: string }) => c.address === 'tenantform_infra_component.primary');
     change.seen.version = live.version + 1;
@@ -94,12 +108,19 @@ describe('a saved plan edited by hand', () => {
     world.requests.length = 0;
     const apply = await run(world, ['apply', 'edited.plan', '--config', file]);
     expect(apply.code).toBe(1);
-    expect(apply.stderr).toContain('The plan\'s replace of tenantform_infra_component.one is not one a plan makes (no argument that forces a replacement changes)');
+    expect(apply.stderr).toContain(
+      "The plan's replace of tenantform_infra_component.one is not one a plan makes (no argument that forces a replacement changes)",
+    );
     expect(world.requests.filter((q) => !q.startsWith('GET ') && !q.startsWith('POST /api/2/idp/token'))).toEqual([]);
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
 
     // A replacement a plan makes (a new owner) and a taint are applied from the saved plan.
-    const moved = writeConfig(world, configWith({ tenantform_infra_component: { one: { ...infra('Site One'), owner_tenant_id: '${data.tenantform_tenant.acme.id}' }, two: infra('Site Two') } }));
+    const moved = writeConfig(
+      world,
+      configWith({
+        tenantform_infra_component: { one: { ...infra('Site One'), owner_tenant_id: '${data.tenantform_tenant.acme.id}' }, two: infra('Site Two') },
+      }),
+    );
     const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
     state.resources.find((r: { name: string }) => r.name === 'two').instances[0].status = 'tainted';
     writeFileSync(join(world.dir, 'terraform.main.tfstate'), JSON.stringify(state));
@@ -132,7 +153,12 @@ describe('crashes and locking', () => {
     // The kill lands on an event, not a moment: when the platform has handled the second create
     // and before its answer leaves, so that create reaches the platform and never the state.
     const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && (r.path === '/api/2/infra' || r.path === '/api/2/reports');
-    const crashed = await runInterrupted(world, ['apply', '--config', file, '--auto-approve', '--parallelism', '1'], { moment: 'answer', matches: isCreate, nth: 2 }, 'SIGKILL');
+    const crashed = await runInterrupted(
+      world,
+      ['apply', '--config', file, '--auto-approve', '--parallelism', '1'],
+      { moment: 'answer', matches: isCreate, nth: 2 },
+      'SIGKILL',
+    );
     expect(crashed.signal).toBe('SIGKILL');
 
     const state = readState(world);
@@ -167,7 +193,7 @@ describe('an interrupted rewrite of the local state', () => {
   });
   afterAll(() => world.close());
 
-  it('keeps the state, which holds API clients\' secrets, readable by its owner only', async () => {
+  it("keeps the state, which holds API clients' secrets, readable by its owner only", async () => {
     // A second apply rewrites the state in place and keeps the previous one as .backup.
     expect((await run(world, ['apply', '--config', file, '--auto-approve', '--refresh-only'])).code).toBe(0);
     // Created by the lock on the default path (umask 022 here), and every file beside it.

@@ -5,7 +5,10 @@ function globexAdmin(roleIds: string[]): Record<string, Record<string, unknown>>
   return {
     tenantform_user: { admin: { tenant_id: '${data.tenantform_tenant.globex.id}', login: 'globex-admin', email: 'admin@globex.example' } },
     tenantform_user_roles: {
-      admin: { user_id: '${tenantform_user.admin.id}', roles: `[${roleIds.map((id) => `{"tenant_id":"\${data.tenantform_tenant.globex.id}","role_id":"${id}"}`).join(',')}]` },
+      admin: {
+        user_id: '${tenantform_user.admin.id}',
+        roles: `[${roleIds.map((id) => `{"tenant_id":"\${data.tenantform_tenant.globex.id}","role_id":"${id}"}`).join(',')}]`,
+      },
     },
   };
 }

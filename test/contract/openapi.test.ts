@@ -27,7 +27,9 @@ describe('the contract of the vendor references', () => {
   });
 
   it('names the member of a request body the closed schema refuses', () => {
-    const problems = contract.checkRequest(exchange('POST', '/api/2/tenants', { name: 'Northwind', parent_id: TENANT, kind: 'customer', customer_id: null, contact: { types: [] } }));
+    const problems = contract.checkRequest(
+      exchange('POST', '/api/2/tenants', { name: 'Northwind', parent_id: TENANT, kind: 'customer', customer_id: null, contact: { types: [] } }),
+    );
     expect(problems.map((p) => [p.code, p.path])).toEqual(
       expect.arrayContaining([
         ['invalid_request_body', 'body.customer_id'],
@@ -39,16 +41,24 @@ describe('the contract of the vendor references', () => {
   });
 
   it('checks query parameters: known, valid, required and never exclusive ones together', () => {
-    expect(contract.checkRequest(exchange('GET', `/api/2/tenants?parent_id=${TENANT}&subtree_root_id=${TENANT}`)).map((p) => p.code)).toEqual(['exclusive_parameters']);
+    expect(contract.checkRequest(exchange('GET', `/api/2/tenants?parent_id=${TENANT}&subtree_root_id=${TENANT}`)).map((p) => p.code)).toEqual([
+      'exclusive_parameters',
+    ]);
     expect(contract.checkRequest(exchange('GET', `/api/2/tenants?parent_id=${TENANT}&colour=red`)).map((p) => p.path)).toEqual(['query.colour']);
-    expect(contract.checkRequest(exchange('DELETE', `/api/2/tenants/${TENANT}`)).map((p) => [p.code, p.path])).toEqual([['missing_parameter', 'query.version']]);
-    expect(contract.checkRequest(exchange('DELETE', `/api/2/tenants/${TENANT}?version=two`)).map((p) => [p.code, p.path])).toEqual([['invalid_parameter', 'query.version']]);
+    expect(contract.checkRequest(exchange('DELETE', `/api/2/tenants/${TENANT}`)).map((p) => [p.code, p.path])).toEqual([
+      ['missing_parameter', 'query.version'],
+    ]);
+    expect(contract.checkRequest(exchange('DELETE', `/api/2/tenants/${TENANT}?version=two`)).map((p) => [p.code, p.path])).toEqual([
+      ['invalid_parameter', 'query.version'],
+    ]);
     expect(contract.checkRequest(exchange('GET', '/api/agent_manager/v2/agents?after=abc&tenant_id=x')).map((p) => p.code)).toEqual(['exclusive_parameters']);
     expect(contract.checkRequest(exchange('GET', '/api/agent_manager/v2/agents?after=abc&limit=10'))).toEqual([]);
   });
 
   it('checks that a status is documented and its body valid', () => {
-    expect(contract.checkResponse(exchange('DELETE', `/api/2/tenants/${TENANT}?version=1`, undefined, 409, { error: {} })).map((p) => p.code)).toEqual(['undocumented_status']);
+    expect(contract.checkResponse(exchange('DELETE', `/api/2/tenants/${TENANT}?version=1`, undefined, 409, { error: {} })).map((p) => p.code)).toEqual([
+      'undocumented_status',
+    ]);
     const flatAgent = { items: [{ id: 'a', tenant_id: TENANT, os_family: 'LINUX' }], paging: { cursors: {} } };
     const problems = contract.checkResponse(exchange('GET', '/api/agent_manager/v2/agents', undefined, 200, flatAgent));
     expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(['response.items[0].tenant', 'response.items[0].platform']));

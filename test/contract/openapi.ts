@@ -12,7 +12,15 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 export interface Violation {
   /** `METHOD /prefix/template` of the reference, or of the request when no operation matches. */
   operation: string;
-  code: 'unknown_operation' | 'unknown_parameter' | 'invalid_parameter' | 'exclusive_parameters' | 'missing_parameter' | 'invalid_request_body' | 'undocumented_status' | 'invalid_response_body';
+  code:
+    | 'unknown_operation'
+    | 'unknown_parameter'
+    | 'invalid_parameter'
+    | 'exclusive_parameters'
+    | 'missing_parameter'
+    | 'invalid_request_body'
+    | 'undocumented_status'
+    | 'invalid_response_body';
   /** Where in the request or answer: `query.uuids`, `body.contact.email`, `response.items[0].tenant`. */
   path: string;
   message: string;
@@ -112,7 +120,15 @@ export class Contract {
           .join('/');
         for (const [method, operation] of Object.entries(methods)) {
           if (!METHODS.has(method)) continue;
-          this.#operations.push({ name: `${method.toUpperCase()} ${ref.prefix}${template}`, operationId: operation.operationId ?? '', method: method.toUpperCase(), regex: new RegExp(`^${escapeRegex(ref.prefix)}${source}/?$`), pathNames, operation, document: ref.file });
+          this.#operations.push({
+            name: `${method.toUpperCase()} ${ref.prefix}${template}`,
+            operationId: operation.operationId ?? '',
+            method: method.toUpperCase(),
+            regex: new RegExp(`^${escapeRegex(ref.prefix)}${source}/?$`),
+            pathNames,
+            operation,
+            document: ref.file,
+          });
         }
       }
     }
@@ -146,13 +162,19 @@ export class Contract {
   #schemaProblems(document: string, schema: unknown, value: unknown, root: string, operation: string, code: Violation['code']): Violation[] {
     const validate = this.#validator(document, schema);
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((error) => ({ operation, code, path: memberPath(root, error.instancePath, error), message: error.message ?? error.keyword }));
+    return (validate.errors ?? []).map((error) => ({
+      operation,
+      code,
+      path: memberPath(root, error.instancePath, error),
+      message: error.message ?? error.keyword,
+    }));
   }
 
   /** Problems of the request alone. */
   checkRequest(exchange: Omit<ExchangeToCheck, 'status' | 'responseBody'>): Violation[] {
     const found = this.operationOf(exchange.method, exchange.path);
-    if (found === undefined) return [{ operation: `${exchange.method} ${exchange.path}`, code: 'unknown_operation', path: '', message: 'the reference has no such path and method' }];
+    if (found === undefined)
+      return [{ operation: `${exchange.method} ${exchange.path}`, code: 'unknown_operation', path: '', message: 'the reference has no such path and method' }];
     const { compiled, pathParams } = found;
     const { operation, document, name } = compiled;
     if (operation['x-not-transcribed'] === true) return [];
@@ -165,20 +187,34 @@ export class Contract {
     for (const key of exchange.query.keys()) queryNames.add(key);
     for (const key of queryNames) {
       const p = parameters.find((q) => q.in === 'query' && q.name === key);
-      if (p === undefined) problems.push({ operation: name, code: 'unknown_parameter', path: `query.${key}`, message: 'the reference has no such query parameter' });
+      if (p === undefined)
+        problems.push({ operation: name, code: 'unknown_parameter', path: `query.${key}`, message: 'the reference has no such query parameter' });
       else problems.push(...this.#parameterProblems(document, p, exchange.query.getAll(key), name));
     }
     for (const p of parameters) {
-      if (p.in === 'query' && p.required === true && !queryNames.has(p.name)) problems.push({ operation: name, code: 'missing_parameter', path: `query.${p.name}`, message: 'required query parameter is missing' });
+      if (p.in === 'query' && p.required === true && !queryNames.has(p.name))
+        problems.push({ operation: name, code: 'missing_parameter', path: `query.${p.name}`, message: 'required query parameter is missing' });
     }
     for (const group of operation['x-exclusive'] ?? []) {
       const present = group.filter((n) => queryNames.has(n));
-      if (present.length > 1) problems.push({ operation: name, code: 'exclusive_parameters', path: `query.${present.join('+')}`, message: `${present.join(' and ')} must not be given together` });
+      if (present.length > 1)
+        problems.push({
+          operation: name,
+          code: 'exclusive_parameters',
+          path: `query.${present.join('+')}`,
+          message: `${present.join(' and ')} must not be given together`,
+        });
     }
     for (const cursor of operation['x-exclusive-with-all-but-limit'] ?? []) {
       if (!queryNames.has(cursor)) continue;
       const others = [...queryNames].filter((n) => n !== cursor && n !== 'limit');
-      if (others.length > 0) problems.push({ operation: name, code: 'exclusive_parameters', path: `query.${cursor}`, message: `${cursor} takes no other parameter than limit (got ${others.join(', ')})` });
+      if (others.length > 0)
+        problems.push({
+          operation: name,
+          code: 'exclusive_parameters',
+          path: `query.${cursor}`,
+          message: `${cursor} takes no other parameter than limit (got ${others.join(', ')})`,
+        });
     }
     const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
     if (bodySchema !== undefined && exchange.requestBody.length > 0 && (exchange.contentType ?? '').includes('json')) {
@@ -215,13 +251,16 @@ export class Contract {
     const response = operation.responses[String(exchange.status)] ?? operation.responses[`${String(exchange.status)[0]}XX`] ?? operation.responses.default;
     if (response === undefined) {
       const documented = Object.keys(operation.responses).join(', ');
-      return [{ operation: name, code: 'undocumented_status', path: 'status', message: `${exchange.status} is not among the documented statuses (${documented})` }];
+      return [
+        { operation: name, code: 'undocumented_status', path: 'status', message: `${exchange.status} is not among the documented statuses (${documented})` },
+      ];
     }
     const schema = response.content?.['application/json']?.schema;
     if (schema === undefined) {
       // A documented plain-text answer (the alert manager's 401 page) is a string body.
       const text = response.content?.['text/plain'] !== undefined && typeof exchange.responseBody === 'string';
-      if (exchange.responseBody !== undefined && exchange.status !== 204 && !text) return [{ operation: name, code: 'invalid_response_body', path: 'response', message: 'the reference documents no body for this status' }];
+      if (exchange.responseBody !== undefined && exchange.status !== 204 && !text)
+        return [{ operation: name, code: 'invalid_response_body', path: 'response', message: 'the reference documents no body for this status' }];
       return [];
     }
     return this.#schemaProblems(document, schema, exchange.responseBody, 'response', name, 'invalid_response_body');

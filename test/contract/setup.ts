@@ -27,7 +27,11 @@ function observe(message: unknown): void {
   const violations = request.length > 0 ? (fromTenantform && !refused ? request : []) : contract.checkResponse(checked);
   for (const v of violations) {
     const exception = exceptionFor(v, exchange.status);
-    if (report !== undefined) appendFileSync(report, `${JSON.stringify({ ...v, status: exchange.status, excepted: exception !== undefined, test: expect.getState().currentTestName ?? expect.getState().testPath })}\n`);
+    if (report !== undefined)
+      appendFileSync(
+        report,
+        `${JSON.stringify({ ...v, status: exchange.status, excepted: exception !== undefined, test: expect.getState().currentTestName ?? expect.getState().testPath })}\n`,
+      );
     if (exception === undefined) pending.set(`${v.operation} ${v.code} ${v.path} ${v.message}`, v);
   }
 }

@@ -2,16 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  evaluate,
-  fromPlain,
-  parseExpression,
-  parseTemplate,
-  roundToDecimalPrecision,
-  toJson,
-  type EvalContext,
-  type Value,
-} from '../../src/expressions';
+import { evaluate, fromPlain, parseExpression, parseTemplate, roundToDecimalPrecision, toJson, type EvalContext, type Value } from '../../src/expressions';
 import { requireTerraform } from '../provider/helpers';
 
 /**
@@ -29,7 +20,6 @@ const corpus = readFileSync(join(__dirname, 'corpus.txt'), 'utf8')
   .filter((line) => line && !line.startsWith('#'));
 const expressionOf = (line: string) => (line.startsWith(NEAR) ? line.slice(NEAR.length) : line);
 const inputsText = readFileSync(join(__dirname, 'inputs.tf.json'), 'utf8');
-
 
 /** The locals of inputs.tf.json, each string evaluated as a configuration template in order. */
 function localsContext(): EvalContext {

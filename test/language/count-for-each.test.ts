@@ -20,7 +20,12 @@ describe('count and for_each', () => {
     resource: {
       tenantform_infra_component: {
         site: { ...infra('x'), for_each: '${var.sites}', name: '${each.value}', url: 'https://${each.key}.example.com' },
-        mirror: { ...infra('y'), count: '${var.mirrors}', name: 'mirror-${count.index}', content_url: 'https://m.example.com/${tenantform_infra_component.site["eu"].id}' },
+        mirror: {
+          ...infra('y'),
+          count: '${var.mirrors}',
+          name: 'mirror-${count.index}',
+          content_url: 'https://m.example.com/${tenantform_infra_component.site["eu"].id}',
+        },
       },
     },
     output: { first_mirror: { value: '${tenantform_infra_component.mirror[0].name}' }, mirrors: { value: '${length(tenantform_infra_component.mirror)}' } },
@@ -33,7 +38,12 @@ describe('count and for_each', () => {
     const args = ['--config', 'each/main.tf.json', '--state', 'each/terraform.tfstate'];
     const plan = await run(session.world, ['plan', ...args]);
     expect(plan.stderr).not.toMatch(/Error|Warning/);
-    for (const address of ['tenantform_infra_component.site["eu"]', 'tenantform_infra_component.site["us"]', 'tenantform_infra_component.mirror[0]', 'tenantform_infra_component.mirror[1]']) {
+    for (const address of [
+      'tenantform_infra_component.site["eu"]',
+      'tenantform_infra_component.site["us"]',
+      'tenantform_infra_component.mirror[0]',
+      'tenantform_infra_component.mirror[1]',
+    ]) {
       expect(plan.stdout).toContain(`# ${address} will be created`);
     }
     expect(plan.stdout).toContain('Plan: 4 to add, 0 to change, 0 to destroy.');
@@ -45,7 +55,10 @@ describe('count and for_each', () => {
     const site = state.resources.find((r) => r.name === 'site')!;
     const mirror = state.resources.find((r) => r.name === 'mirror')!;
     expect(site.each).toBe('map');
-    expect(site.instances.map((i) => [i.index_key, i.attributes.name])).toEqual([['eu', 'EU storage'], ['us', 'US storage']]);
+    expect(site.instances.map((i) => [i.index_key, i.attributes.name])).toEqual([
+      ['eu', 'EU storage'],
+      ['us', 'US storage'],
+    ]);
     expect(mirror.each).toBe('list');
     expect(mirror.instances.map((i) => i.index_key)).toEqual([0, 1]);
     expect(mirror.instances[0].attributes.content_url).toBe(`https://m.example.com/${site.instances[0].attributes.id as string}`);
@@ -79,7 +92,13 @@ describe('count and for_each', () => {
     const { world } = session;
     mkdirSync(join(world.dir, 'import'));
     const owner = world.tenant('Northwind Partner');
-    const existing = await world.client.createInfra({ owner_tenant_id: owner, location_id: owner, name: 'Existing', url: 'https://existing.example.com', capabilities: ['backup'] });
+    const existing = await world.client.createInfra({
+      owner_tenant_id: owner,
+      location_id: owner,
+      name: 'Existing',
+      url: 'https://existing.example.com',
+      capabilities: ['backup'],
+    });
     writeConfig(world, stack({ eu: 'Existing' }), 'import/main.tf.json');
     const args = ['--config', 'import/main.tf.json', '--state', 'import/terraform.tfstate'];
     const imported = await run(world, ['import', 'tenantform_infra_component.site["eu"]', existing.id, ...args]);

@@ -13,7 +13,10 @@ describe('configuration hardening (CLI)', () => {
   const changesSent = () => world.requests.filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r) && !r.includes('/idp/token'));
 
   it('refuses at plan a value that is wrong only once its reference is resolved', async () => {
-    const file = writeConfig(world, configWith({ tenantform_infra_component: { c: infra('Storage', { owner_tenant_id: 'x-${data.tenantform_tenant.northwind.id}' }) } }));
+    const file = writeConfig(
+      world,
+      configWith({ tenantform_infra_component: { c: infra('Storage', { owner_tenant_id: 'x-${data.tenantform_tenant.northwind.id}' }) } }),
+    );
     world.requests.length = 0;
     const plan = await run(world, ['plan', '--config', file]);
     expect(plan.code).toBe(1);
@@ -26,7 +29,11 @@ describe('configuration hardening (CLI)', () => {
   });
 
   it('a local whose evaluation fails is an error naming it, never "known after apply", and the plan offers nothing to apply', async () => {
-    const doc = { ...configWith({ tenantform_infra_component: { c: infra('Storage', { name: '${local.name}' }) } }), locals: { name: '${jsondecode("{")}' }, output: { o: { value: '${local.name}' } } };
+    const doc = {
+      ...configWith({ tenantform_infra_component: { c: infra('Storage', { name: '${local.name}' }) } }),
+      locals: { name: '${jsondecode("{")}' },
+      output: { o: { value: '${local.name}' } },
+    };
     const file = writeConfig(world, doc, 'failing-local.tf.json');
     world.requests.length = 0;
     const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
@@ -44,7 +51,10 @@ describe('configuration hardening (CLI)', () => {
     const base = JSON.stringify(configWith({ tenantform_infra_component: { c: infra('Storage') } }));
     const text = base
       .replace('"name":"Storage"', '"name":"Storage","lifecycle":{"__proto__":{"prevent_destroy":true},"frobnicate":true,"create_before_destroy":true}')
-      .replace(/}$/, ',"variable":{"v":{"default":1,"__proto__":{"x":1}}},"output":{"o":{"value":"${tenantform_infra_component.c.id.x}"},"p":{"value":1,"sensitve":true}}}');
+      .replace(
+        /}$/,
+        ',"variable":{"v":{"default":1,"__proto__":{"x":1}}},"output":{"o":{"value":"${tenantform_infra_component.c.id.x}"},"p":{"value":1,"sensitve":true}}}',
+      );
     writeFileSync(join(world.dir, 'extraneous.tf.json'), text);
     world.requests.length = 0;
     const r = await run(world, ['plan', '--config', 'extraneous.tf.json']);
@@ -58,10 +68,15 @@ describe('configuration hardening (CLI)', () => {
       'output.o: value: Unsupported attribute',
       'tenantform_infra_component.c.id is a string: it has no attribute "x"',
       'output.p: sensitve: Unsupported argument',
-    ]) expect(errors).toContain(expected);
+    ])
+      expect(errors).toContain(expected);
     expect(changesSent()).toEqual([]);
     // A lifecycle block in Terraform JSON's block form (a list holding one) is read as one.
-    const listed = writeConfig(world, JSON.parse(base.replace('"name":"Storage"', '"name":"Storage","lifecycle":[{"prevent_destroy":true}]')), 'listed.tf.json');
+    const listed = writeConfig(
+      world,
+      JSON.parse(base.replace('"name":"Storage"', '"name":"Storage","lifecycle":[{"prevent_destroy":true}]')),
+      'listed.tf.json',
+    );
     expect((await run(world, ['apply', '--config', listed, '--auto-approve'])).code).toBe(0);
     const destroy = await run(world, ['destroy', '--config', listed, '--auto-approve']);
     expect(destroy.code).toBe(1);
@@ -80,8 +95,9 @@ describe('configuration hardening (CLI)', () => {
   });
 
   it('refuses inherited names and __proto__, and deep nesting, with address and path', async () => {
-    const text = JSON.stringify(configWith({ tenantform_infra_component: { c: infra('Storage', { name: '${data.tenantform_tenant.northwind.toString}' }) } }))
-      .replace('"tenantform":[{}]', '"tenantform":[{"__proto__":{"base_url":"http://127.0.0.1:1"}}]');
+    const text = JSON.stringify(
+      configWith({ tenantform_infra_component: { c: infra('Storage', { name: '${data.tenantform_tenant.northwind.toString}' }) } }),
+    ).replace('"tenantform":[{}]', '"tenantform":[{"__proto__":{"base_url":"http://127.0.0.1:1"}}]');
     writeFileSync(join(world.dir, 'proto.tf.json'), text);
     const r = await run(world, ['plan', '--config', 'proto.tf.json']);
     expect(r.code).toBe(1);

@@ -40,7 +40,9 @@ describe('terraform_remote_state from a pg backend', () => {
           tenantform_tenant: COMMON_DATA.tenantform_tenant,
           terraform_remote_state: { network: { backend: 'pg', config: { conn_str: url }, workspace: 'network' } },
         },
-        resource: { tenantform_infra_component: { mirror: infra('PG mirror', { name: 'Mirror of ${data.terraform_remote_state.network.outputs.primary_name}' }) } },
+        resource: {
+          tenantform_infra_component: { mirror: infra('PG mirror', { name: 'Mirror of ${data.terraform_remote_state.network.outputs.primary_name}' }) },
+        },
       },
       'pg-sites/main.tf.json',
     );

@@ -30,9 +30,8 @@ describe('terraform_remote_state', () => {
     );
     const first = await run(world, ['apply', '--config', 'network/main.tf.json', '--state', 'network/terraform.tfstate', '--auto-approve']);
     expect(first.code).toBe(0);
-    const primaryId = (JSON.parse(readFileSync(join(world.dir, 'network/terraform.tfstate'), 'utf8')) as { outputs: Record<string, { value: string }> }).outputs[
-      'cross-stack-output-primary-id'
-    ].value;
+    const primaryId = (JSON.parse(readFileSync(join(world.dir, 'network/terraform.tfstate'), 'utf8')) as { outputs: Record<string, { value: string }> })
+      .outputs['cross-stack-output-primary-id'].value;
 
     writeConfig(
       world,
@@ -47,7 +46,8 @@ describe('terraform_remote_state', () => {
           tenantform_infra_component: {
             mirror: infra('Mirror', {
               name: 'Mirror of ${data.terraform_remote_state.cross-stack-reference-input-network.outputs.primary_name}',
-              content_url: 'https://mirror.example.com/${data.terraform_remote_state.cross-stack-reference-input-network.outputs.cross-stack-output-primary-id}',
+              content_url:
+                'https://mirror.example.com/${data.terraform_remote_state.cross-stack-reference-input-network.outputs.cross-stack-output-primary-id}',
             }),
           },
         },
@@ -62,7 +62,9 @@ describe('terraform_remote_state', () => {
     expect(plan.stdout).toContain(`content_url     = "https://mirror.example.com/${primaryId}"`);
 
     expect((await run(world, ['apply', ...args, '--auto-approve'])).code).toBe(0);
-    const state = JSON.parse(readFileSync(join(world.dir, 'sites/terraform.tfstate'), 'utf8')) as { resources: Array<{ name: string; instances: Array<{ attributes: Record<string, unknown> }> }> };
+    const state = JSON.parse(readFileSync(join(world.dir, 'sites/terraform.tfstate'), 'utf8')) as {
+      resources: Array<{ name: string; instances: Array<{ attributes: Record<string, unknown> }> }>;
+    };
     expect(state.resources.find((r) => r.name === 'mirror')!.instances[0].attributes.content_url).toBe(`https://mirror.example.com/${primaryId}`);
     expect((await run(world, ['plan', ...args, '--detailed-exitcode'])).code).toBe(0);
 
@@ -98,7 +100,9 @@ describe('terraform_remote_state', () => {
           data: { tenantform_tenant: COMMON_DATA.tenantform_tenant, terraform_remote_state: { network: remote } },
           resource: {
             tenantform_infra_component: {
-              mirror: infra('Remote mirror', { content_url: 'https://mirror.example.com/${data.terraform_remote_state.network.outputs.cross-stack-output-primary-id}' }),
+              mirror: infra('Remote mirror', {
+                content_url: 'https://mirror.example.com/${data.terraform_remote_state.network.outputs.cross-stack-output-primary-id}',
+              }),
             },
           },
         },
@@ -137,12 +141,20 @@ describe('terraform_remote_state', () => {
       data: { terraform_remote_state: { other: remote } },
       output: { x: { value: '${data.terraform_remote_state.other.outputs.x}' } },
     });
-    const s3 = await run(world, ['plan', '--config', writeConfig(world, config({ backend: 's3', config: { bucket: 'b', key: 'k', secret_key: 'very-secret-key' } }), 's3.tf.json')]);
+    const s3 = await run(world, [
+      'plan',
+      '--config',
+      writeConfig(world, config({ backend: 's3', config: { bucket: 'b', key: 'k', secret_key: 'very-secret-key' } }), 's3.tf.json'),
+    ]);
     expect(s3.code).toBe(1);
     expect(s3.stderr).toContain('data.terraform_remote_state.other');
     expect(s3.stderr).toContain('cdktf deploy');
     expect(s3.stderr).not.toContain('very-secret-key');
-    const missing = await run(world, ['plan', '--config', writeConfig(world, config({ backend: 'local', config: { path: 'nowhere.tfstate' } }), 'missing.tf.json')]);
+    const missing = await run(world, [
+      'plan',
+      '--config',
+      writeConfig(world, config({ backend: 'local', config: { path: 'nowhere.tfstate' } }), 'missing.tf.json'),
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('apply the other stack first');
   });

@@ -13,7 +13,11 @@ describe('variables, locals and outputs', () => {
     terraform: { required_providers: { tenantform: { source: 'tenantform/tenantform' } } },
     variable: {
       site_name: { type: 'string', default: 'storage' },
-      capabilities: { type: 'list(string)', default: ['backup'], validation: [{ condition: '${length(var.capabilities) > 0}', error_message: 'Give at least one capability.' }] },
+      capabilities: {
+        type: 'list(string)',
+        default: ['backup'],
+        validation: [{ condition: '${length(var.capabilities) > 0}', error_message: 'Give at least one capability.' }],
+      },
       replicas: { type: 'number' },
       region: { type: 'string' },
       tag: { type: 'string', sensitive: true },
@@ -23,7 +27,11 @@ describe('variables, locals and outputs', () => {
     data: { tenantform_tenant: COMMON_DATA.tenantform_tenant },
     resource: {
       tenantform_infra_component: {
-        site: infra('x', { name: '${local.full_name}', capabilities: '${var.capabilities}', url: 'https://${lower(var.region)}.example.com/${var.replicas * 2}' }),
+        site: infra('x', {
+          name: '${local.full_name}',
+          capabilities: '${var.capabilities}',
+          url: 'https://${lower(var.region)}.example.com/${var.replicas * 2}',
+        }),
       },
     },
     output: {
@@ -41,7 +49,18 @@ describe('variables, locals and outputs', () => {
     writeConfig(session.world, stack(), 'vars/main.tf.json');
     writeFileSync(join(dir, 'prod.tfvars'), 'region = "eu"\nreplicas = 2 # two sites\n');
     writeFileSync(join(dir, 'override.tfvars.json'), JSON.stringify({ replicas: 3 }));
-    const args = ['--config', 'vars/main.tf.json', '--state', 'vars/terraform.tfstate', '--var-file', 'vars/prod.tfvars', '--var-file', 'vars/override.tfvars.json', '--var', 'site_name=Primary'];
+    const args = [
+      '--config',
+      'vars/main.tf.json',
+      '--state',
+      'vars/terraform.tfstate',
+      '--var-file',
+      'vars/prod.tfvars',
+      '--var-file',
+      'vars/override.tfvars.json',
+      '--var',
+      'site_name=Primary',
+    ];
     const env = { TF_VAR_tag: SECRET };
 
     const plan = await run(session.world, ['plan', ...args, '--detailed-exitcode'], env);
@@ -59,7 +78,10 @@ describe('variables, locals and outputs', () => {
     expect(apply.code).toBe(0);
     for (const text of [plan.stdout, plan.stderr, apply.stdout, apply.stderr]) expect(text).not.toContain(SECRET);
 
-    const state = JSON.parse(readFileSync(join(dir, 'terraform.tfstate'), 'utf8')) as { outputs: Record<string, { value: unknown; type: unknown; sensitive?: boolean }>; resources: Array<{ name: string; instances: Array<{ attributes: Record<string, unknown> }> }> };
+    const state = JSON.parse(readFileSync(join(dir, 'terraform.tfstate'), 'utf8')) as {
+      outputs: Record<string, { value: unknown; type: unknown; sensitive?: boolean }>;
+      resources: Array<{ name: string; instances: Array<{ attributes: Record<string, unknown> }> }>;
+    };
     const site = state.resources.find((r) => r.name === 'site')!.instances[0].attributes;
     expect(state.outputs).toEqual({
       site_id: { value: site.id, type: 'string' },
@@ -73,7 +95,13 @@ describe('variables, locals and outputs', () => {
     expect(again.code).toBe(0);
 
     // Terraform through the provider, with the same values, agrees: nothing to change, outputs included.
-    const tfPlan = await terraformPlan(session.world, dir, 'language-vars', ['-var-file=prod.tfvars', '-var-file=override.tfvars.json', '-var', 'site_name=Primary'], env);
+    const tfPlan = await terraformPlan(
+      session.world,
+      dir,
+      'language-vars',
+      ['-var-file=prod.tfvars', '-var-file=override.tfvars.json', '-var', 'site_name=Primary'],
+      env,
+    );
     expect(tfPlan.output).toContain('No changes');
     expect(tfPlan.code).toBe(0);
 
@@ -123,10 +151,14 @@ describe('variables, locals and outputs', () => {
     expect(r.stdout + r.stderr).not.toContain(SECRET);
 
     // Applied, the argument is recorded as sensitive, as Terraform records it: Terraform plans no change.
-    const apply = await run(session.world, ['apply', '--config', file, '--state', 'masked/terraform.tfstate', '--auto-approve', ...vars], { TF_VAR_tag: SECRET });
+    const apply = await run(session.world, ['apply', '--config', file, '--state', 'masked/terraform.tfstate', '--auto-approve', ...vars], {
+      TF_VAR_tag: SECRET,
+    });
     expect(apply.code).toBe(0);
     expect(apply.stdout + apply.stderr).not.toContain(SECRET);
-    const tfPlan = await terraformPlan(session.world, join(session.world.dir, 'masked'), 'language-masked', ['-var', 'region=eu', '-var', 'replicas=1'], { TF_VAR_tag: SECRET });
+    const tfPlan = await terraformPlan(session.world, join(session.world.dir, 'masked'), 'language-masked', ['-var', 'region=eu', '-var', 'replicas=1'], {
+      TF_VAR_tag: SECRET,
+    });
     expect(tfPlan.output).toContain('No changes');
     expect(tfPlan.code).toBe(0);
   }, 240_000);

@@ -27,7 +27,10 @@ function load(project: string, libraries: string[]) {
   for (const name of libraries) {
     mkdirSync(join(dir, project, 'node_modules', name), { recursive: true });
     // Just enough of a library for the module to take its classes.
-    writeFileSync(join(dir, project, 'node_modules', name, 'index.js'), `for (const k of ['TerraformDataSource', 'TerraformProvider', 'TerraformResource', 'Token']) exports[k] = '${name}';`);
+    writeFileSync(
+      join(dir, project, 'node_modules', name, 'index.js'),
+      `for (const k of ['TerraformDataSource', 'TerraformProvider', 'TerraformResource', 'Token']) exports[k] = '${name}';`,
+    );
   }
   const script = `try { console.log(require(${JSON.stringify(join(packageDir, 'cdk', 'cdk.js'))}).TerraformResource) } catch (e) { console.log(e.message) }`;
   return spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } }).stdout.trim();

@@ -48,13 +48,22 @@ afterAll(async () => {
 
 test('the tarball holds the built package and leaves sources, tests and fixtures out', () => {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
-  expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/tenantform.js', 'package/dist/cli/main.js', 'package/dist/index.d.ts', 'package/dist/provider/main.js']));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      'package/package.json',
+      'package/bin/tenantform.js',
+      'package/dist/cli/main.js',
+      'package/dist/index.d.ts',
+      'package/dist/provider/main.js',
+    ]),
+  );
   expect(files.filter((f) => /\.test\.|^package\/(src|test|bench|scripts|examples)\/|__snapshots__|\.tsbuildinfo$|\.tfstate/.test(f))).toEqual([]);
 });
 
 describe.each(FLAVOURS)('a project on $name', (flavour) => {
   let project: Installed;
-  const tenantform = (args: string[], codes?: number[]) => expectRun(join(project.dir, 'node_modules', '.bin', 'tenantform'), args, { cwd: project.dir, env: project.env }, codes);
+  const tenantform = (args: string[], codes?: number[]) =>
+    expectRun(join(project.dir, 'node_modules', '.bin', 'tenantform'), args, { cwd: project.dir, env: project.env }, codes);
 
   beforeAll(async () => {
     const emulator = await startEmulator({ port: 0, seed: 1 });
@@ -111,10 +120,14 @@ describe('the provider installed from two projects', () => {
 
   /** `tenantform provider install` into the project's own mirror; returns the CLI configuration file. */
   async function installMirror(project: Installed): Promise<string> {
-    const installed = await expectRun(join(project.dir, 'node_modules', '.bin', 'tenantform'), ['provider', 'install', '--dir', join(project.dir, 'mirror'), '--print-cli-config'], {
-      cwd: project.dir,
-      env: project.env,
-    });
+    const installed = await expectRun(
+      join(project.dir, 'node_modules', '.bin', 'tenantform'),
+      ['provider', 'install', '--dir', join(project.dir, 'mirror'), '--print-cli-config'],
+      {
+        cwd: project.dir,
+        env: project.env,
+      },
+    );
     const config = join(project.dir, 'tenantform.tfrc');
     writeFileSync(config, installed.stdout);
     return config;
@@ -137,7 +150,10 @@ describe('the provider installed from two projects', () => {
     expect(readFileSync(join(secondStack, '.terraform.lock.hcl'), 'utf8')).toBe(lock);
 
     // The second project's provider reads the state its own `tenantform apply` wrote: nothing to do.
-    const plan = await expectRun('terraform', ['plan', '-input=false', '-no-color', '-detailed-exitcode'], { cwd: secondStack, env: terraformEnv(second, secondConfig) });
+    const plan = await expectRun('terraform', ['plan', '-input=false', '-no-color', '-detailed-exitcode'], {
+      cwd: secondStack,
+      env: terraformEnv(second, secondConfig),
+    });
     expect(plan.stdout).toContain('No changes.');
   }, 180_000);
 });

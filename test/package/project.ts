@@ -73,11 +73,10 @@ export async function createProject(dir: string, tarball: string, flavour: Flavo
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts', output: 'cdktf.out' }, null, 2));
   writeFileSync(join(dir, 'main.ts'), exampleApp(flavour.library));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(flavour.library), null, 2));
-  await expectRun(
-    'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `${flavour.library}@${flavour.version}`],
-    { cwd: dir, env: npmEnvironment() },
-  );
+  await expectRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `${flavour.library}@${flavour.version}`], {
+    cwd: dir,
+    env: npmEnvironment(),
+  });
   return dir;
 }
 

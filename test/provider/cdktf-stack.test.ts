@@ -38,7 +38,6 @@ beforeAll(async () => {
   if (synth.code !== 0) throw new Error(`synth failed:\n${synth.output}`);
   stackDir = join(dir, 'cdktf.out', 'stacks', 'msp-onboarding');
   env = await terraformEnvironment(dir, emulator, markerValue);
-
 });
 
 afterAll(async () => {

@@ -47,8 +47,10 @@ function builtAt(): number {
  */
 function stale(): boolean {
   const built = builtAt();
-  return ['src/provider', 'src/resources', 'src/api'].some((dir) => newestSource(join(ROOT, dir)) > built) ||
-    ['src/errors.ts', 'src/diagnostics.ts'].some((file) => statSync(join(ROOT, file)).mtimeMs > built);
+  return (
+    ['src/provider', 'src/resources', 'src/api'].some((dir) => newestSource(join(ROOT, dir)) > built) ||
+    ['src/errors.ts', 'src/diagnostics.ts'].some((file) => statSync(join(ROOT, file)).mtimeMs > built)
+  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,7 +76,9 @@ export async function ensureBuilt(): Promise<void> {
     if (!stale()) return;
     await new Promise<void>((resolve) => {
       // Type errors elsewhere in the project still emit JavaScript; only a missing output fails.
-      execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }, () => resolve());
+      execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }, () =>
+        resolve(),
+      );
     });
     if (builtAt() === 0) throw new Error('The build did not produce dist/provider/main.js');
   } finally {

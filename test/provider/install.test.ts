@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cliConfig, installProvider, packageVersion, terraformPlatform } from '../../src/provider/install';
-import { ensureBuilt, PROVIDER_MAIN, ROOT } from './helpers';
+import { ensureBuilt, ROOT } from './helpers';
 
 /** Runs the launcher as Terraform would (no handshake cookie): the provider explains itself. */
 function launch(executable: string, cwd: string, env: NodeJS.ProcessEnv = {}) {

@@ -18,7 +18,7 @@ import { ensureBuilt, PROVIDER_MAIN } from './helpers';
 
 jest.setTimeout(60_000);
 
-type Call = (request: object) => Promise<Record<string, any>>;  
+type Call = (request: object) => Promise<Record<string, any>>;
 
 function baseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -78,15 +78,21 @@ describe('launched with AutoMTLS', () => {
     });
     const [, , , address, , certificate] = handshake.trim().split('|');
     const serverPem = toPem('CERTIFICATE', Buffer.from(certificate, 'base64'));
-    const credentials = grpc.credentials.createSsl(Buffer.from(serverPem), Buffer.from(clientIdentity.privateKeyPem), Buffer.from(clientIdentity.certificatePem));
+    const credentials = grpc.credentials.createSsl(
+      Buffer.from(serverPem),
+      Buffer.from(clientIdentity.privateKeyPem),
+      Buffer.from(clientIdentity.certificatePem),
+    );
     const options = { 'grpc.ssl_target_name_override': 'localhost', 'grpc.default_authority': 'localhost' };
-     
+
     const pkg = grpc.loadPackageDefinition(loadProtocol()) as any;
     const promisify = (client: grpc.Client & Record<string, unknown>): Record<string, Call> =>
       new Proxy({} as Record<string, Call>, {
         get: (_t, name: string) => (request: object) =>
           new Promise((resolve, reject) =>
-            (client[name] as (r: object, cb: (e: Error | null, v: Record<string, unknown>) => void) => void).call(client, request, (e, v) => (e ? reject(e) : resolve(v))),
+            (client[name] as (r: object, cb: (e: Error | null, v: Record<string, unknown>) => void) => void).call(client, request, (e, v) =>
+              e ? reject(e) : resolve(v),
+            ),
           ),
       });
     provider = promisify(new pkg.tfplugin6.Provider(address, credentials, options));
@@ -113,12 +119,12 @@ describe('launched with AutoMTLS', () => {
       expect.arrayContaining(['tenantform_application_binding', 'tenantform_tenant_setting', 'tenantform_infra_component']),
     );
     expect(Object.keys(schema.data_source_schemas)).toEqual(expect.arrayContaining(['tenantform_application']));
-    const infra = schema.resource_schemas.tenantform_infra_component.block.attributes as Array<Record<string, any>>;  
+    const infra = schema.resource_schemas.tenantform_infra_component.block.attributes as Array<Record<string, any>>;
     const capabilities = infra.find((a) => a.name === 'capabilities')!;
     expect(JSON.parse(Buffer.from(capabilities.type).toString())).toEqual(['list', 'string']);
     expect(infra.find((a) => a.name === 'version')).toMatchObject({ computed: true, optional: false, required: false });
     expect(infra.find((a) => a.name === 'name')!.description).toMatch(/\S/);
-    const updates = schema.resource_schemas.tenantform_agent_update_settings?.block.attributes as Array<Record<string, any>> | undefined;  
+    const updates = schema.resource_schemas.tenantform_agent_update_settings?.block.attributes as Array<Record<string, any>> | undefined;
     if (updates) expect(updates.find((a) => a.name === 'maintenance_window')!.nested_type.nesting).toBe('SINGLE');
   });
 

@@ -5,20 +5,26 @@
 import { encode } from '@msgpack/msgpack';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
+import type { DynamicValue, ProviderService } from '../../src/provider/messages';
 import { TenantformProvider } from '../../src/provider/server';
 import { decodeMsgpack } from '../../src/provider/values';
 import { KINDS } from '../../src/resources/registry';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
- 
+
 type Any = Record<string, any>;
 
 const msgpack = (v: unknown) => ({ msgpack: Buffer.from(encode(v)) });
 const NIL = { msgpack: Buffer.from([0xc0]) };
+/** The value an answer carries, which these answers always set. */
+const decoded = (value: DynamicValue | undefined): Any => {
+  if (!value?.msgpack) throw new Error('the answer carries no msgpack value');
+  return decodeMsgpack(value.msgpack) as Any;
+};
 
 let emulator: Emulator;
 let provider: TenantformProvider;
-let rpc: Record<string, (req: Any) => Promise<Any>>;
+let rpc: ProviderService;
 let owner: string;
 
 beforeAll(async () => {
@@ -61,10 +67,20 @@ const infraConfig = () => ({
 });
 
 async function createInfra(): Promise<Any> {
-  const plan = await rpc.PlanResourceChange({ type_name: 'tenantform_infra_component', prior_state: NIL, proposed_new_state: msgpack(infraConfig()), config: msgpack(infraConfig()) });
-  const applied = await rpc.ApplyResourceChange({ type_name: 'tenantform_infra_component', prior_state: NIL, planned_state: plan.planned_state, config: msgpack(infraConfig()) });
+  const plan = await rpc.PlanResourceChange({
+    type_name: 'tenantform_infra_component',
+    prior_state: NIL,
+    proposed_new_state: msgpack(infraConfig()),
+    config: msgpack(infraConfig()),
+  });
+  const applied = await rpc.ApplyResourceChange({
+    type_name: 'tenantform_infra_component',
+    prior_state: NIL,
+    planned_state: plan.planned_state,
+    config: msgpack(infraConfig()),
+  });
   expect(applied.diagnostics).toEqual([]);
-  return decodeMsgpack(applied.new_state.msgpack) as Any;
+  return decoded(applied.new_state);
 }
 
 test('StopProvider cancels an operation in flight: it answers at once with a diagnostic', async () => {
@@ -74,9 +90,9 @@ test('StopProvider cancels an operation in flight: it answers at once with a dia
   await new Promise((r) => setTimeout(r, 100));
   await rpc.StopProvider({});
   const r = await reading;
-  expect(r.diagnostics[0]).toMatchObject({ severity: 'ERROR', summary: 'Stopped' });
+  expect(r.diagnostics?.[0]).toMatchObject({ severity: 'ERROR', summary: 'Stopped' });
   // The recorded object is kept: a stopped read must not tell Terraform the object is gone.
-  expect(decodeMsgpack(r.new_state.msgpack)).toEqual(created);
+  expect(decoded(r.new_state)).toEqual(created);
 });
 
 test('a refused update keeps the prior state and names both versions', async () => {
@@ -84,39 +100,55 @@ test('a refused update keeps the prior state and names both versions', async () 
   const api = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
   try {
     const [live] = await api.getInfra([created.id]);
-    await api.updateInfra(created.id, { name: 'Someone else', location_id: live.location_id, url: live.url, capabilities: [...live.capabilities], version: live.version });
+    await api.updateInfra(created.id, {
+      name: 'Someone else',
+      location_id: live.location_id,
+      url: live.url,
+      capabilities: [...live.capabilities],
+      version: live.version,
+    });
   } finally {
     await api.close();
   }
   const config = { ...infraConfig(), url: 'https://moved.example.com' };
-  const plan = await rpc.PlanResourceChange({ type_name: 'tenantform_infra_component', prior_state: msgpack(created), proposed_new_state: msgpack(config), config: msgpack(config) });
-  const applied = await rpc.ApplyResourceChange({ type_name: 'tenantform_infra_component', prior_state: msgpack(created), planned_state: plan.planned_state, config: msgpack(config) });
-  expect(applied.diagnostics[0].summary).toBe('The object was changed by someone else');
-  expect(applied.diagnostics[0].detail).toMatch(/version 2 on the platform.*planned against version 1/s);
-  expect(decodeMsgpack(applied.new_state.msgpack)).toEqual(created);
+  const plan = await rpc.PlanResourceChange({
+    type_name: 'tenantform_infra_component',
+    prior_state: msgpack(created),
+    proposed_new_state: msgpack(config),
+    config: msgpack(config),
+  });
+  const applied = await rpc.ApplyResourceChange({
+    type_name: 'tenantform_infra_component',
+    prior_state: msgpack(created),
+    planned_state: plan.planned_state,
+    config: msgpack(config),
+  });
+  expect(applied.diagnostics?.[0].summary).toBe('The object was changed by someone else');
+  expect(applied.diagnostics?.[0].detail).toMatch(/version 2 on the platform.*planned against version 1/s);
+  expect(decoded(applied.new_state)).toEqual(created);
 });
 
 test('ImportResourceState reads the object by its id; a malformed id is a diagnostic', async () => {
   const created = await createInfra();
   const imported = await rpc.ImportResourceState({ type_name: 'tenantform_infra_component', id: created.id });
   expect(imported.imported_resources).toHaveLength(1);
-  expect(decodeMsgpack(imported.imported_resources[0].state.msgpack)).toMatchObject({ id: created.id, name: 'Stop test', version: 1 });
+  expect(decoded(imported.imported_resources?.[0].state)).toMatchObject({ id: created.id, name: 'Stop test', version: 1 });
 
   const wrong = await rpc.ImportResourceState({ type_name: 'tenantform_infra_component', id: 'not-an-id' });
   expect(wrong.imported_resources).toEqual([]);
-  expect(wrong.diagnostics[0].summary).toBe('Invalid import id');
+  expect(wrong.diagnostics?.[0].summary).toBe('Invalid import id');
 });
 
 test('UpgradeResourceState takes JSON state, drops attributes no longer declared and fills the missing ones', async () => {
   const raw = { id: 'a/b/c', application_id: 'a', tenant_id: 'b', name: 'c', value: '1', retired: true };
   const r = await rpc.UpgradeResourceState({ type_name: 'tenantform_tenant_setting', version: 0, raw_state: { json: Buffer.from(JSON.stringify(raw)) } });
   expect(r.diagnostics).toEqual([]);
-  const upgraded = decodeMsgpack(r.upgraded_state.msgpack) as Any;
+  const upgraded = decoded(r.upgraded_state);
   expect(upgraded).toMatchObject({ id: 'a/b/c', value: '1', lock: false, exclusive: false, effective_value: null });
   expect(upgraded).not.toHaveProperty('retired');
 
   const newer = await rpc.UpgradeResourceState({ type_name: 'tenantform_tenant_setting', version: 99, raw_state: { json: Buffer.from('{}') } });
-  expect(newer.diagnostics[0].summary).toBe('State written by a newer tenantform');
+  expect(newer.diagnostics?.[0].summary).toBe('State written by a newer tenantform');
 });
 
 test('removing an event subscription plans a delete with the warning that it only stops managing it', async () => {
@@ -128,21 +160,26 @@ test('removing an event subscription plans a delete with the warning that it onl
     tenant_depth: 'ALL',
   };
   const r = await rpc.PlanResourceChange({ type_name: 'tenantform_event_subscription', prior_state: msgpack(prior), proposed_new_state: NIL, config: NIL });
-  expect(r.planned_state.msgpack).toEqual(NIL.msgpack);
+  expect(r.planned_state?.msgpack).toEqual(NIL.msgpack);
   expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'WARNING', summary: 'The platform cannot delete this object' })]);
 });
 
 test('data sources read through the configured client', async () => {
-  const r = await rpc.ReadDataSource({ type_name: 'tenantform_application', config: msgpack({ type: 'backup', name: null, id: null, usages: null, api_base_url: null }) });
+  const r = await rpc.ReadDataSource({
+    type_name: 'tenantform_application',
+    config: msgpack({ type: 'backup', name: null, id: null, usages: null, api_base_url: null }),
+  });
   expect(r.diagnostics).toEqual([]);
-  expect(decodeMsgpack(r.state.msgpack)).toMatchObject({ id: emulator.world().applications.backup.id, type: 'backup' });
+  expect(decoded(r.state)).toMatchObject({ id: emulator.world().applications.backup.id, type: 'backup' });
 });
 
 test('ConfigureProvider refuses plain http to another host, naming base_url, before any request', async () => {
   const other = new TenantformProvider({ kinds: KINDS, env: { TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 'secret' } });
   try {
     const r = await other.handlers().ConfigureProvider({ config: msgpack({ base_url: 'http://platform.example.com', client_id: null, client_secret: null }) });
-    expect(r.diagnostics).toEqual([expect.objectContaining({ summary: 'Invalid base_url', detail: expect.stringContaining('would send the client secret and tokens in clear') })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ summary: 'Invalid base_url', detail: expect.stringContaining('would send the client secret and tokens in clear') }),
+    ]);
   } finally {
     await other.close();
   }

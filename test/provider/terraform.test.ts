@@ -27,7 +27,12 @@ interface Knobs {
 }
 
 /** The configuration once the binding has moved to Acme and the component to its new address. */
-const MOVED: Knobs = { settingValue: 'jsonencode(120)', infraName: 'Globex primary storage', bindingTenant: 'acme', infraUrl: 'https://new.globex.example.com' };
+const MOVED: Knobs = {
+  settingValue: 'jsonencode(120)',
+  infraName: 'Globex primary storage',
+  bindingTenant: 'acme',
+  infraUrl: 'https://new.globex.example.com',
+};
 
 function mainTf(k: Knobs = {}): string {
   return `${PROVIDER_HCL}
@@ -288,7 +293,12 @@ test('a saved plan made stale by a concurrent change is refused, and the other c
 test('Ctrl-C during apply: Terraform sends StopProvider and the provider gives up the operation at once', async () => {
   write({ ...MOVED, settingValue: 'jsonencode(121)' });
   // Its own process group, as in a terminal, where Ctrl-C reaches Terraform and its providers alike.
-  const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], {
+    cwd: dir,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   child.stdout.on('data', (d: Buffer) => {
@@ -303,7 +313,12 @@ test('Ctrl-C during apply: Terraform sends StopProvider and the provider gives u
   // Interrupted when the apply's first request reaches the platform (an event the emulator
   // records, not a timer): the change is then in flight, its write not yet sent.
   let planned = false;
-  const stop = onRequest('arrival', (r) => planned && r.path.startsWith('/api/') && !r.path.endsWith('/idp/token'), 1, () => process.kill(-child.pid!, 'SIGINT'));
+  const stop = onRequest(
+    'arrival',
+    (r) => planned && r.path.startsWith('/api/') && !r.path.endsWith('/idp/token'),
+    1,
+    () => process.kill(-child.pid!, 'SIGINT'),
+  );
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve)).finally(stop);
   emulator.setFaults({ latency_ms: 0 });
   outputs.push(output);

@@ -37,9 +37,7 @@ describe('the AutoMTLS server certificate', () => {
   test('is self-signed with the ECDSA P-256 key, for localhost', () => {
     expect(cert.verify(cert.publicKey)).toBe(true);
     expect(cert.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
-    expect(cert.publicKey.export({ type: 'spki', format: 'der' })).toEqual(
-      createPublicKey(identity.privateKey).export({ type: 'spki', format: 'der' }),
-    );
+    expect(cert.publicKey.export({ type: 'spki', format: 'der' })).toEqual(createPublicKey(identity.privateKey).export({ type: 'spki', format: 'der' }));
     expect(cert.subjectAltName).toBe('DNS:localhost');
     expect(cert.checkHost('localhost')).toBe('localhost');
     expect(cert.issuer).toBe(cert.subject);

@@ -88,7 +88,15 @@ describe('DynamicValue encoding', () => {
   });
 
   test('round trip of known values, including nested objects and lists with unknowns', () => {
-    const state = { id: 'x', name: 'a', size: 2.25, enabled: false, value: '{"b":1,"a":[2]}', tags: ['p', Unknown], window: { from: '01:00', days: ['MONDAY'] } };
+    const state = {
+      id: 'x',
+      name: 'a',
+      size: 2.25,
+      enabled: false,
+      value: '{"b":1,"a":[2]}',
+      tags: ['p', Unknown],
+      window: { from: '01:00', days: ['MONDAY'] },
+    };
     expect(decodeState(attributes, encodeState(attributes, state))).toEqual(state);
   });
 

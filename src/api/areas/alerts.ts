@@ -63,7 +63,14 @@ export const alertsMethods = {
    * platform-interface: alerts paging (`after` absent on the last page; the cursor carries the filters).
    */
   async listAlerts(this: PlatformCore, opts: ListAlertsOptions = {}): Promise<S.AlertView[]> {
-    const query = { type: opts.type, tenant: opts.tenant, severity: opts.severity, created_at: opts.createdAt, show_deleted: opts.showDeleted, limit: opts.limit };
+    const query = {
+      type: opts.type,
+      tenant: opts.tenant,
+      severity: opts.severity,
+      created_at: opts.createdAt,
+      show_deleted: opts.showDeleted,
+      limit: opts.limit,
+    };
     return collect(this[paged](`${ALERTS}/alerts`, query, S.AlertPage));
   },
 

@@ -25,7 +25,9 @@ function writable(i: OfferingItemWrite): OfferingItemWrite {
     name: i.name,
     ...(i.status !== undefined && i.status !== null ? { status: i.status } : {}),
     ...(typeof i.infra_id === 'string' ? { infra_id: i.infra_id } : {}),
-    ...(i.quota !== undefined && i.quota !== null ? { quota: { value: i.quota.value ?? null, overage: i.quota.overage ?? null, version: i.quota.version } } : {}),
+    ...(i.quota !== undefined && i.quota !== null
+      ? { quota: { value: i.quota.value ?? null, overage: i.quota.overage ?? null, version: i.quota.version } }
+      : {}),
   };
 }
 

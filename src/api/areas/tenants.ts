@@ -42,9 +42,7 @@ export const tenantsMethods = {
       limit: opts.limit,
     };
     const queries: Query[] =
-      opts.uuids === undefined
-        ? [base]
-        : chunk([...new Set(opts.uuids)], TENANT_UUIDS_PER_REQUEST).map((part) => ({ ...base, uuids: part.join(',') }));
+      opts.uuids === undefined ? [base] : chunk([...new Set(opts.uuids)], TENANT_UUIDS_PER_REQUEST).map((part) => ({ ...base, uuids: part.join(',') }));
     for (const first of queries) yield* this[paged](`${AM}/tenants`, first, S.TenantPage);
   },
 

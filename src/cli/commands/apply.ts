@@ -74,28 +74,42 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
   if (!args.planfile && !args['auto-approve'] && !args.input) throw cliErrors.approvalWithoutInput(flavour.command);
   const ws = await openSynthesizedWorkspace(args);
   if (!ws) return;
-  await withLockedState(ws, process.env, 'OperationTypeApply', async (state, _client, clients) => {
-    let result: PlanResult;
-    if (args.planfile) {
-      result = loadPlan(args.planfile);
-      await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
-    } else {
-      result = await makePlan(ws, args, state, clients, { destroy: flavour.destroy });
-      process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env, args.color) })));
-      if (hasErrors(result.plan.diagnostics)) {
-        process.exitCode = 1;
-        return;
+  await withLockedState(
+    ws,
+    process.env,
+    'OperationTypeApply',
+    async (state, _client, clients) => {
+      let result: PlanResult;
+      if (args.planfile) {
+        result = loadPlan(args.planfile);
+        await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
+      } else {
+        result = await makePlan(ws, args, state, clients, { destroy: flavour.destroy });
+        process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env, args.color) })));
+        if (hasErrors(result.plan.diagnostics)) {
+          process.exitCode = 1;
+          return;
+        }
+        if (planChangesSomething(result.plan) && !args['auto-approve'] && !(await approved(flavour.question(args)))) {
+          process.stdout.write(`\n${flavour.cancelled}\n`);
+          process.exitCode = 1;
+          return;
+        }
       }
-      if (planChangesSomething(result.plan) && !args['auto-approve'] && !(await approved(flavour.question(args)))) {
-        process.stdout.write(`\n${flavour.cancelled}\n`);
-        process.exitCode = 1;
-        return;
-      }
-    }
-    const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
-    const applied = await applyPlan({ ...result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind, progress });
-    report(applied, result.plan.destroy ? DESTROY : flavour);
-  }, stateLockFlags(args));
+      const progress = new Progress((line) => process.stderr.write(`${redactSecrets(line)}\n`));
+      const applied = await applyPlan({
+        ...result,
+        configuration: ws.configuration,
+        state,
+        clients,
+        parallelism: args.parallelism,
+        kindOf: resourceKind,
+        progress,
+      });
+      report(applied, result.plan.destroy ? DESTROY : flavour);
+    },
+    stateLockFlags(args),
+  );
 }
 
 async function approved(question: string): Promise<boolean> {
@@ -117,6 +131,8 @@ function report(r: ApplyResult, flavour: Flavour): void {
   }
   const counts = APPLY.complete(r).replace('Apply complete! ', '');
   const failed = [...new Set(failures.map((d) => d.address ?? '(no address)'))];
-  process.stderr.write(`${flavour.command === 'destroy' ? 'Destroy' : 'Apply'} failed for ${failed.join(', ')}. What succeeded is recorded in the state. ${counts}\n`);
+  process.stderr.write(
+    `${flavour.command === 'destroy' ? 'Destroy' : 'Apply'} failed for ${failed.join(', ')}. What succeeded is recorded in the state. ${counts}\n`,
+  );
   process.exitCode = 1;
 }

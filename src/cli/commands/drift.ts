@@ -61,7 +61,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         type: 'string',
         array: true,
         describe:
-          'Also look for unmanaged tenant settings of this name (repeatable). The platform lists no tenant\'s settings, so ' +
+          "Also look for unmanaged tenant settings of this name (repeatable). The platform lists no tenant's settings, so " +
           'only the names the stack manages, and these, are looked for',
       })
       .option('summary-file', {
@@ -109,14 +109,26 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         const centers = driftByDataCenter(report, clients, state);
         if (!args['ignore-unmanaged'] && !hasErrors(report.diagnostics)) {
           const parts = [];
-          for (const c of centers) parts.push(await findUnmanaged(c.client, { tenantIds: c.tenantIds, recorded: c.managed, kindOf: resourceKind, ignore: rules, settingNames: args.setting ?? [] }));
+          for (const c of centers)
+            parts.push(
+              await findUnmanaged(c.client, {
+                tenantIds: c.tenantIds,
+                recorded: c.managed,
+                kindOf: resourceKind,
+                ignore: rules,
+                settingNames: args.setting ?? [],
+              }),
+            );
           report = { ...report, ...mergeUnmanaged(parts) };
         }
         process.stdout.write(redactSecrets(render(report, args.format)));
         if (args['summary-file']) appendFileSync(args['summary-file'], redactSecrets(renderDriftMarkdown(report)));
         printDiagnostics(report.diagnostics);
         const lock = lockedBefore ?? (await ws.backend.currentLock());
-        if (lock) process.stderr.write(`Warning: the state was locked by ${describeHolder(lock)} during this check; what it changes may show as drift. Run the check again once it is done.\n`);
+        if (lock)
+          process.stderr.write(
+            `Warning: the state was locked by ${describeHolder(lock)} during this check; what it changes may show as drift. Run the check again once it is done.\n`,
+          );
         if (!state.existed) process.stderr.write(`Warning: there is no state in ${ws.backend.location}: nothing has been applied yet.\n`);
         const drifted = isDrifted(report);
         if (args.alert && !hasErrors(report.diagnostics)) await alert(centers, report);

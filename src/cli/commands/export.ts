@@ -4,13 +4,7 @@ import { PlatformClient } from '../../api';
 import type { Diagnostic } from '../../diagnostics';
 import { UUID_PATTERN } from '../../resources/attributes';
 import { PROVIDER_ENV } from '../../resources/provider-config';
-import {
-  exportTenant,
-  renderImportList,
-  renderTerraformJson,
-  renderTypescript,
-  writeExportState,
-} from '../../export';
+import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState } from '../../export';
 import { redactSecrets } from '../redact';
 
 interface Args {
@@ -42,7 +36,7 @@ export const exportCommand: CommandModule<object, Args> = {
       .option('setting', {
         type: 'string',
         array: true,
-        describe: 'A tenant setting name to export where a tenant has its own value (repeatable; the platform lists no tenant\'s settings)',
+        describe: "A tenant setting name to export where a tenant has its own value (repeatable; the platform lists no tenant's settings)",
       })
       .check((a) => {
         if (!UUID_PATTERN.test(a.tenant)) throw new Error(`--tenant must be a tenant id (a lowercase uuid); got ${JSON.stringify(a.tenant)}.`);

@@ -32,18 +32,32 @@ export const importCommand: CommandModule<object, ImportArgs> = {
   handler: async (args) => {
     const ws = await workspaceOrProblems(args);
     if (!ws) return;
-    await withLockedState(ws, process.env, 'OperationTypeImport', async (state, _client, clients) => {
-      process.stderr.write(`${args.address}: Importing from ID "${args.id}"...\n`);
-      const r = await importObject({ configuration: ws.configuration, state, clients, address: args.address, id: args.id, parallelism: args.parallelism, kindOf: resourceKind });
-      printDiagnostics(r.diagnostics);
-      if (!r.value || hasErrors(r.diagnostics)) {
-        process.exitCode = 1;
-        return;
-      }
-      process.stdout.write(
-        `${args.address}: Import complete [id=${String(r.value.id ?? args.id)}]\n\nImport successful!\n\n` +
-          'The object is now managed by tenantform. Run `tenantform plan` to see how the configuration differs from it.\n',
-      );
-    }, stateLockFlags(args));
+    await withLockedState(
+      ws,
+      process.env,
+      'OperationTypeImport',
+      async (state, _client, clients) => {
+        process.stderr.write(`${args.address}: Importing from ID "${args.id}"...\n`);
+        const r = await importObject({
+          configuration: ws.configuration,
+          state,
+          clients,
+          address: args.address,
+          id: args.id,
+          parallelism: args.parallelism,
+          kindOf: resourceKind,
+        });
+        printDiagnostics(r.diagnostics);
+        if (!r.value || hasErrors(r.diagnostics)) {
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(
+          `${args.address}: Import complete [id=${String(r.value.id ?? args.id)}]\n\nImport successful!\n\n` +
+            'The object is now managed by tenantform. Run `tenantform plan` to see how the configuration differs from it.\n',
+        );
+      },
+      stateLockFlags(args),
+    );
   },
 };

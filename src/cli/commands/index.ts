@@ -13,4 +13,16 @@ import { providerCommand } from './provider';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [emulatorCommand, demoCommand, providerCommand, exportCommand, planCommand, applyCommand, destroyCommand, driftCommand, importCommand, forceUnlockCommand, stateCommand];
+export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
+  emulatorCommand,
+  demoCommand,
+  providerCommand,
+  exportCommand,
+  planCommand,
+  applyCommand,
+  destroyCommand,
+  driftCommand,
+  importCommand,
+  forceUnlockCommand,
+  stateCommand,
+];

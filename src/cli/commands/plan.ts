@@ -20,7 +20,13 @@ import { openSynthesizedWorkspace, stateLockFlags, workspaceFlags, type Workspac
 import { withReadProgress } from '../read-progress';
 
 /** Refreshes and plans (the part plan and apply share). */
-export async function makePlan(ws: Workspace, args: WorkspaceArgs, state: StateStore, clients: ProviderClients, mode: { destroy?: boolean } = {}): Promise<PlanResult> {
+export async function makePlan(
+  ws: Workspace,
+  args: WorkspaceArgs,
+  state: StateStore,
+  clients: ProviderClients,
+  mode: { destroy?: boolean } = {},
+): Promise<PlanResult> {
   const common = { configuration: ws.configuration, state, clients, kindOf: resourceKind };
   const recorded = args.refresh ? state.objects().filter((o) => o.mode === 'managed').length : 0;
   const refreshed = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
@@ -64,21 +70,32 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   handler: async (args) => {
     const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
-    await withLockedState(ws, process.env, 'OperationTypePlan', async (state, _client, clients) => {
-      const result = await makePlan(ws, args, state, clients, { destroy: args.destroy });
-      const context = { configuration: ws.configuration, data: result.data, recordedDependencies: new Map(state.objects().map((o) => [o.address, o.dependencies])), version: TENANTFORM_VERSION };
-      process.stdout.write(redactSecrets(render(result, args, context)));
-      if (hasErrors(result.plan.diagnostics)) {
-        process.exitCode = 1;
-        return;
-      }
-      if (args['comments-dir']) writeComments(args['comments-dir'], result.plan);
-      if (args.out) {
-        await savePlan(args.out, result);
-        process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
-      }
-      process.exitCode = args['detailed-exitcode'] && planChangesSomething(result.plan) ? 2 : 0;
-    }, stateLockFlags(args));
+    await withLockedState(
+      ws,
+      process.env,
+      'OperationTypePlan',
+      async (state, _client, clients) => {
+        const result = await makePlan(ws, args, state, clients, { destroy: args.destroy });
+        const context = {
+          configuration: ws.configuration,
+          data: result.data,
+          recordedDependencies: new Map(state.objects().map((o) => [o.address, o.dependencies])),
+          version: TENANTFORM_VERSION,
+        };
+        process.stdout.write(redactSecrets(render(result, args, context)));
+        if (hasErrors(result.plan.diagnostics)) {
+          process.exitCode = 1;
+          return;
+        }
+        if (args['comments-dir']) writeComments(args['comments-dir'], result.plan);
+        if (args.out) {
+          await savePlan(args.out, result);
+          process.stderr.write(`Saved the plan to ${args.out}. Apply exactly this plan with: tenantform apply ${args.out}\n`);
+        }
+        process.exitCode = args['detailed-exitcode'] && planChangesSomething(result.plan) ? 2 : 0;
+      },
+      stateLockFlags(args),
+    );
   },
 };
 

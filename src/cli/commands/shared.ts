@@ -32,7 +32,8 @@ export function lockFlags<T>(y: Argv<T>): Argv<T & LockArgs> {
       describe: 'How long to wait for a lock held by another run (e.g. 30s, 5m) before failing with its holder named',
     })
     .check((a) => {
-      if (parseDuration(String(a['lock-timeout'])) === undefined) throw new Error(`--lock-timeout: "${String(a['lock-timeout'])}" is not a duration (e.g. 0s, 30s, 5m).`);
+      if (parseDuration(String(a['lock-timeout'])) === undefined)
+        throw new Error(`--lock-timeout: "${String(a['lock-timeout'])}" is not a duration (e.g. 0s, 30s, 5m).`);
       return true;
     }) as Argv<T & LockArgs>;
 }
@@ -117,9 +118,14 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 }
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
-export async function workspaceOrProblems(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>): Promise<Workspace | undefined> {
+export async function workspaceOrProblems(
+  args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>,
+): Promise<Workspace | undefined> {
   // Files first, then flags: a --var overrides a --var-file.
-  const variables = [...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })), ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text }))];
+  const variables = [
+    ...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })),
+    ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text })),
+  ];
   const ws = await openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, variables });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);

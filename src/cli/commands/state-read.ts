@@ -18,7 +18,11 @@ export const stateListCommand: CommandModule<object, ListArgs> = {
     await withUnlockedState({ backend: backendOf(args) }, async (state) => {
       const filters = args.addresses ?? [];
       const matches = (a: string) => filters.length === 0 || filters.some((f) => a === f || a.startsWith(`${f}.`));
-      const listed = state.objects().map((o) => o.address).filter(matches).sort();
+      const listed = state
+        .objects()
+        .map((o) => o.address)
+        .filter(matches)
+        .sort();
       process.stdout.write(listed.map((a) => `${a}\n`).join(''));
     });
   },
@@ -49,7 +53,10 @@ export function renderObject(o: RecordedObject): string {
     .sort()
     .map((name) => {
       const value = o.attributes[name];
-      const shown = kind?.attributes[name]?.sensitive && value !== null && value !== undefined ? '(sensitive value)' : JSON.stringify(value ?? null, null, 4).replace(/\n/g, '\n    ');
+      const shown =
+        kind?.attributes[name]?.sensitive && value !== null && value !== undefined
+          ? '(sensitive value)'
+          : JSON.stringify(value ?? null, null, 4).replace(/\n/g, '\n    ');
       return `    ${name} = ${shown}`;
     });
   const block = o.mode === 'data' ? 'data' : 'resource';

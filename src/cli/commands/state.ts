@@ -2,7 +2,9 @@ import type { CommandModule } from 'yargs';
 import { stateListCommand, statePullCommand, stateShowCommand } from './state-read';
 import { stateMvCommand, statePushCommand, stateRmCommand } from './state-edit';
 
-const STATE_COMMANDS = [stateListCommand, stateShowCommand, statePullCommand, statePushCommand, stateRmCommand, stateMvCommand] as ReadonlyArray<CommandModule<never, never>>;
+const STATE_COMMANDS = [stateListCommand, stateShowCommand, statePullCommand, statePushCommand, stateRmCommand, stateMvCommand] as ReadonlyArray<
+  CommandModule<never, never>
+>;
 
 export const stateCommand: CommandModule<object, object> & { subcommands: typeof STATE_COMMANDS } = {
   command: 'state <command>',

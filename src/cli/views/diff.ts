@@ -139,7 +139,7 @@ export function leafChanges(before: unknown, after: unknown): LeafChange[] {
   const byPath = new Map<string, LeafChange>();
   const add = (leaf: LeafChange) => byPath.set(JSON.stringify(leaf.path), leaf);
   for (const d of deepDiff.diff(x, y) ?? []) {
-    const full: AttributePath = d.kind === 'A' ? [...(d.path ?? []), d.index] : d.path ?? [];
+    const full: AttributePath = d.kind === 'A' ? [...(d.path ?? []), d.index] : (d.path ?? []);
     const listAt = full.findIndex((_, i) => {
       const prefix = full.slice(0, i);
       return isScalarList(valueAt(x, prefix)) && isScalarList(valueAt(y, prefix));
@@ -206,8 +206,8 @@ export function viewChange(change: PlannedChange, options: ViewOptions = {}): Ch
       continue;
     }
     if (change.action === 'delete' || change.action === 'no-op') {
-      const listed = change.action === 'delete' && isPresent(b) &&
-        (options.deleteShows !== 'identifying' || identifying.has(name) || change.identifying.length === 0);
+      const listed =
+        change.action === 'delete' && isPresent(b) && (options.deleteShows !== 'identifying' || identifying.has(name) || change.identifying.length === 0);
       if (listed) attributes.push(whole(name, change.action === 'delete' ? 'remove' : 'same', b));
       else if (isPresent(b)) hiddenUnchanged++;
       continue;

@@ -73,7 +73,13 @@ function unmanagedLines(report: DriftReport, item: (u: UnmanagedObject) => strin
   const total = coverage.managed + coverage.unmanaged;
   const head = `Coverage: ${coverage.percent}% (${coverage.managed} of ${total} objects in the managed tenants are managed by this stack).`;
   if (unmanaged.length === 0) return [head, ''];
-  return [head, '', `Unmanaged objects (on the platform, declared by no configuration; \`tenantform import\` adopts one, ${IGNORE_FILE} leaves it out):`, ...unmanaged.map(item), ''];
+  return [
+    head,
+    '',
+    `Unmanaged objects (on the platform, declared by no configuration; \`tenantform import\` adopts one, ${IGNORE_FILE} leaves it out):`,
+    ...unmanaged.map(item),
+    '',
+  ];
 }
 
 const NEXT_STEPS = [
@@ -119,7 +125,13 @@ export function renderDriftMarkdown(report: DriftReport): string {
       continue;
     }
     changes.forEach((c, i) => {
-      const cells = [i === 0 ? address : '', i === 0 ? statusWords(r) : '', inlineCode(c.path, true), inlineCode(show(c.state), true), inlineCode(show(c.live), true)];
+      const cells = [
+        i === 0 ? address : '',
+        i === 0 ? statusWords(r) : '',
+        inlineCode(c.path, true),
+        inlineCode(show(c.state), true),
+        inlineCode(show(c.live), true),
+      ];
       out.push(`| ${cells.join(' | ')} |`);
     });
   }
@@ -128,7 +140,11 @@ export function renderDriftMarkdown(report: DriftReport): string {
     out.push(escapeMarkdown(CONFIGURATION_NOTE), '', ...report.configurationDiffers.map((c) => `- ${inlineCode(c.address)} (${c.action})`), '');
   }
   // Names come from the platform: shown inert (no escape sequence, no line break that starts a heading).
-  out.push(...unmanagedLines(report, (u) => `- ${inlineCode(displayText(`${u.type} ${u.id}`))} (${escapeMarkdown(displayText(`${u.tenantName}: ${u.label}`))})`).map((l) => (l.startsWith('- ') || l === '' ? l : escapeMarkdown(l))));
+  out.push(
+    ...unmanagedLines(report, (u) => `- ${inlineCode(displayText(`${u.type} ${u.id}`))} (${escapeMarkdown(displayText(`${u.tenantName}: ${u.label}`))})`).map(
+      (l) => (l.startsWith('- ') || l === '' ? l : escapeMarkdown(l)),
+    ),
+  );
   for (const d of report.diagnostics) out.push(`- ${escapeMarkdown(renderDiagnostic(d)).replace(/\n/g, '<br>')}`);
   if (report.diagnostics.length > 0) out.push('');
   if (hasErrors(report.diagnostics)) out.push(`**${escapeMarkdown(INCOMPLETE)}**`, '');

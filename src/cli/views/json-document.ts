@@ -191,7 +191,9 @@ function configResource(o: DeclaredObject): JsonConfigResource {
 /** The configuration as written: constant values and references (managed resources first, then data sources). */
 export function configurationJson(configuration: Configuration): JsonConfiguration {
   const objects = [...configuration.objects.values()];
-  const resources = [...objects.filter((o) => o.mode === 'managed').sort(byAddress), ...objects.filter((o) => o.mode === 'data').sort(byAddress)].map(configResource);
+  const resources = [...objects.filter((o) => o.mode === 'managed').sort(byAddress), ...objects.filter((o) => o.mode === 'data').sort(byAddress)].map(
+    configResource,
+  );
   const arguments_ = Object.entries(configuration.provider).filter(([k, v]) => !SECRET_PROVIDER_ARGUMENTS.has(k) && v !== undefined && v !== null);
   const expressions = Object.fromEntries(arguments_.map(([k, v]) => [k, { constant_value: withoutUnknowns(v) }]));
   return {

@@ -138,9 +138,7 @@ describe('renderJson', () => {
     expect(billing.change.after).not.toHaveProperty('secret');
     expect(billing.change.before_sensitive).toEqual({ secret: true });
     expect(billing.change.after_sensitive).toEqual({ secret: true });
-    expect(renderJson(sensitivePlan).tenantform.drift['tenantform_event_subscription.billing']).toEqual([
-      { path: ['secret'], sensitive: true },
-    ]);
+    expect(renderJson(sensitivePlan).tenantform.drift['tenantform_event_subscription.billing']).toEqual([{ path: ['secret'], sensitive: true }]);
   });
 
   it('serializes to the same object', () => {

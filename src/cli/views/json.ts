@@ -115,12 +115,7 @@ const ACTIONS: Record<Action, JsonAction[]> = {
   replace: ['delete', 'create'],
 };
 
-function changeOf(
-  actions: JsonAction[],
-  before: State | null,
-  after: State | null,
-  sensitive: ReadonlySet<string>,
-): JsonChange {
+function changeOf(actions: JsonAction[], before: State | null, after: State | null, sensitive: ReadonlySet<string>): JsonChange {
   return {
     actions,
     before: knownValues(before, sensitive),

@@ -37,7 +37,9 @@ describe('pull-request comments', () => {
     expect(comments.length).toBeGreaterThan(1);
     comments.forEach((comment, i) => {
       expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-      expect(comment.startsWith(`${commentMarker('production', i + 1)}\n## tenantform plan for stack \`production\` (comment ${i + 1} of ${comments.length})`)).toBe(true);
+      expect(
+        comment.startsWith(`${commentMarker('production', i + 1)}\n## tenantform plan for stack \`production\` (comment ${i + 1} of ${comments.length})`),
+      ).toBe(true);
       expectComplete(comment);
     });
     const all = comments.join('\n');

@@ -1,14 +1,5 @@
 import type { Plan } from '../../engine/model';
-import {
-  manyResourcesPlan,
-  mixedPlan,
-  noChangesPlan,
-  noChangesWithDriftPlan,
-  OLD_SECRET_HASH,
-  safePlan,
-  SECRET,
-  sensitivePlan,
-} from './fixtures';
+import { manyResourcesPlan, mixedPlan, noChangesPlan, noChangesWithDriftPlan, OLD_SECRET_HASH, safePlan, SECRET, sensitivePlan } from './fixtures';
 import { DEFAULT_MAX_LENGTH, escapeMarkdown, inlineCode, renderMarkdown } from './markdown';
 
 const OMISSION = /Details of (\d+) resources? omitted to fit the comment limit; run `tenantform plan` to see them\./;

@@ -1,17 +1,7 @@
 import { formatPath, type Diagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
 import { changedOutputs, hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../../engine/model';
-import {
-  actionableChanges,
-  driftLines,
-  formatValue,
-  scrubSecrets,
-  secretTexts,
-  sensitiveByAddress,
-  SENSITIVE_TEXT,
-  viewChange,
-  type LeafChange,
-} from './diff';
+import { actionableChanges, driftLines, formatValue, scrubSecrets, secretTexts, sensitiveByAddress, SENSITIVE_TEXT, viewChange, type LeafChange } from './diff';
 
 export interface MarkdownOptions {
   /** GitHub refuses comments over 65536 characters; the default leaves room for a header. */
@@ -104,7 +94,11 @@ function changeDetails(change: PlannedChange): string {
     lines.push(`  # (${plural(view.hiddenUnchanged, noun[0], noun[1])} hidden)`);
   }
   const reason =
-    change.actionReason === 'delete_because_no_resource_config' ? ' (no longer in the configuration)' : change.actionReason === 'replace_because_tainted' ? ' (it is tainted)' : '';
+    change.actionReason === 'delete_because_no_resource_config'
+      ? ' (no longer in the configuration)'
+      : change.actionReason === 'replace_because_tainted'
+        ? ' (it is tainted)'
+        : '';
   const summary = `<code>${escapeHtml(change.address)}</code> ${HEADLINES[action]}${reason}`;
   return details(summary, fencedBlock('diff', lines.length > 0 ? lines : ['  # (no attributes to show)']));
 }
@@ -180,8 +174,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   const { headline, bannerHead, bannerItems, tableRows, drift, details, diagnostics } = markdownParts(plan);
 
-  const omitted = (count: number, what: string) =>
-    `_Details of ${count} ${what} omitted to fit the comment limit; run \`tenantform plan\` to see them._`;
+  const omitted = (count: number, what: string) => `_Details of ${count} ${what} omitted to fit the comment limit; run \`tenantform plan\` to see them._`;
 
   const assemble = (kept: Kept): string => {
     const parts: string[] = [headline];

@@ -121,9 +121,7 @@ function attributeLines(attrs: ReadonlyArray<AttributeChange>, indent: string, p
     const pathWidth = Math.max(...paths.map((p) => p.length));
     a.leaves.forEach((leaf, i) => {
       const leafMark = leaf.forcesReplacement ? forces : '';
-      lines.push(
-        `${indent}    ${paintMarker(paint, LINE_MARKERS[leaf.kind])} ${paths[i].padEnd(pathWidth)} = ${leafValue(leaf, false)}${leafMark}`,
-      );
+      lines.push(`${indent}    ${paintMarker(paint, LINE_MARKERS[leaf.kind])} ${paths[i].padEnd(pathWidth)} = ${leafValue(leaf, false)}${leafMark}`);
     });
     lines.push(`${indent}  ${close}${suffix}`);
   }
@@ -188,9 +186,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const out: string[] = [];
   const sensitive = sensitiveByAddress(plan);
 
-  const drifted = plan.drift
-    .map((d) => renderDrift(d, sensitive.get(d.address) ?? new Set(), paint))
-    .filter((lines) => lines.length > 0);
+  const drifted = plan.drift.map((d) => renderDrift(d, sensitive.get(d.address) ?? new Set(), paint)).filter((lines) => lines.length > 0);
   if (drifted.length > 0) {
     out.push(paint('bold', 'Objects have changed outside of tenantform'), '');
     out.push('tenantform detected the following changes made outside of tenantform since the last apply:', '');

@@ -8,7 +8,12 @@ describe('emulator: API clients', () => {
     const res = await fixture.api.post('/api/2/clients', { type: 'api_client', tenant_id: tenant('Acme Manufacturing'), data: { purpose: 'monitoring' } });
     expect(res.status).toBe(201);
     expect(typeof res.json.client_secret).toBe('string');
-    expect(res.json).toMatchObject({ tenant_id: tenant('Acme Manufacturing'), status: 'enabled', token_endpoint_auth_method: 'client_secret_basic', data: { purpose: 'monitoring' } });
+    expect(res.json).toMatchObject({
+      tenant_id: tenant('Acme Manufacturing'),
+      status: 'enabled',
+      token_endpoint_auth_method: 'client_secret_basic',
+      data: { purpose: 'monitoring' },
+    });
     const read = await fixture.api.get(`/api/2/clients/${res.json.client_id}`);
     expect(read.status).toBe(200);
     expect(read.json).not.toHaveProperty('client_secret');

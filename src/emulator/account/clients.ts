@@ -46,7 +46,8 @@ function createClient(ctx: RequestContext): Reply {
   const body = closedBody(ctx, ['type', 'tenant_id', 'data', 'token_endpoint_auth_method', 'redirect_uris', 'origin_id'], 'a client create');
   if (typeof body.tenant_id !== 'string' || !UUID_RE.test(body.tenant_id)) throw accountBadRequest('tenant_id', 'is required (a tenant uuid)');
   checkTypes(body, { type: 'string', token_endpoint_auth_method: 'string', origin_id: 'string' });
-  if (body.type !== undefined && !['api_client', 'managed_client'].includes(body.type as string)) throw accountBadRequest('type', 'must be api_client or managed_client');
+  if (body.type !== undefined && !['api_client', 'managed_client'].includes(body.type as string))
+    throw accountBadRequest('type', 'must be api_client or managed_client');
   if (body.token_endpoint_auth_method !== undefined && !AUTH_METHODS.includes(body.token_endpoint_auth_method as string)) {
     throw accountBadRequest('token_endpoint_auth_method', `must be one of ${AUTH_METHODS.join(', ')}`);
   }

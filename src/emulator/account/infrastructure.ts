@@ -14,7 +14,8 @@ function checkInfraFields(body: Record<string, unknown>, required: string[]): vo
     if (body[f] === undefined || body[f] === null) throw accountBadRequest(f, 'is required');
   }
   for (const f of ['owner_tenant_id', 'location_id']) {
-    if (body[f] !== undefined && body[f] !== null && (typeof body[f] !== 'string' || !UUID_RE.test(body[f] as string))) throw accountBadRequest(f, 'must be a uuid');
+    if (body[f] !== undefined && body[f] !== null && (typeof body[f] !== 'string' || !UUID_RE.test(body[f] as string)))
+      throw accountBadRequest(f, 'must be a uuid');
   }
   if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '')) throw accountBadRequest('name', 'must be a non-empty string');
   if (body.url !== undefined && (typeof body.url !== 'string' || !URL_RE.test(body.url))) {
@@ -124,10 +125,16 @@ function deleteInfra(ctx: RequestContext): Reply {
   const force = ctx.query.get('force') === 'true';
   const offered = usage.filter((u) => u.offering_items_on);
   if (usage.length > 0 && !force) {
-    throw accountConflict(`Infrastructure component ${current.id} is in use by ${usage.length} customer tenant(s): ${usage.map((u) => u.tenant_id).join(', ')}`, { id: current.id, in_use_by: usage.map((u) => u.tenant_id) });
+    throw accountConflict(
+      `Infrastructure component ${current.id} is in use by ${usage.length} customer tenant(s): ${usage.map((u) => u.tenant_id).join(', ')}`,
+      { id: current.id, in_use_by: usage.map((u) => u.tenant_id) },
+    );
   }
   if (offered.length > 0) {
-    throw accountConflict(`Infrastructure component ${current.id} has offering items turned on for customer tenant(s): ${offered.map((u) => u.tenant_id).join(', ')}`, { id: current.id, offering_items_on: offered.map((u) => u.tenant_id) });
+    throw accountConflict(
+      `Infrastructure component ${current.id} has offering items turned on for customer tenant(s): ${offered.map((u) => u.tenant_id).join(', ')}`,
+      { id: current.id, offering_items_on: offered.map((u) => u.tenant_id) },
+    );
   }
   delete ctx.store.world.infra[current.id];
   if (ctx.store.world.infraUsage) delete ctx.store.world.infraUsage[current.id];
@@ -149,7 +156,9 @@ function tenantLocations(ctx: RequestContext): Reply {
 /** GAPS (corrected by the reference): the components at a location, `{infras: [ids]}`, as far as the caller sees. */
 function locationInfra(ctx: RequestContext): Reply {
   const location = ctx.params.location as string;
-  const visible = Object.values(ctx.store.world.infra).filter((c) => c.location_id === location && ctx.store.isInSubtree(c.owner_tenant_id, ctx.caller.tenantId));
+  const visible = Object.values(ctx.store.world.infra).filter(
+    (c) => c.location_id === location && ctx.store.isInSubtree(c.owner_tenant_id, ctx.caller.tenantId),
+  );
   return json(200, { infras: visible.map((c) => c.id) });
 }
 

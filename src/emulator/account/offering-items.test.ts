@@ -4,7 +4,8 @@ describe('emulator: offering items', () => {
   const fixture = useEmulator(32);
   const { tenant, app } = fixture;
 
-  const items = async (tenantId: string, query = ''): Promise<Array<Record<string, any>>> => (await fixture.api.get(`/api/2/tenants/${tenantId}/offering_items${query}`)).json.items;
+  const items = async (tenantId: string, query = ''): Promise<Array<Record<string, any>>> =>
+    (await fixture.api.get(`/api/2/tenants/${tenantId}/offering_items${query}`)).json.items;
 
   const TIB = 2 ** 40;
   /** The seeded storage infrastructure component (the one storage item of the root carries it). */
@@ -16,8 +17,18 @@ describe('emulator: offering items', () => {
     expect(new Set(root.map((i) => i.application_id)).size).toBeGreaterThanOrEqual(7);
     const partner = await items(tenant('Northwind Partner'));
     expect(partner.every((i) => i.application_id === app('backup'))).toBe(true);
-    expect(partner.find((i) => i.name === 'storage')).toMatchObject({ status: 1, type: 'infra', measurement_unit: 'bytes', infra_id: await storageId(), quota: { value: 10 * TIB, overage: TIB, version: 1 } });
-    expect(partner.find((i) => i.name === 'servers')).toMatchObject({ type: 'count', measurement_unit: 'quantity', quota: { value: null, overage: null, version: 0 } });
+    expect(partner.find((i) => i.name === 'storage')).toMatchObject({
+      status: 1,
+      type: 'infra',
+      measurement_unit: 'bytes',
+      infra_id: await storageId(),
+      quota: { value: 10 * TIB, overage: TIB, version: 1 },
+    });
+    expect(partner.find((i) => i.name === 'servers')).toMatchObject({
+      type: 'count',
+      measurement_unit: 'quantity',
+      quota: { value: null, overage: null, version: 0 },
+    });
     expect(partner.find((i) => i.name === 'servers')).not.toHaveProperty('infra_id');
   });
 
@@ -25,7 +36,12 @@ describe('emulator: offering items', () => {
     const id = await storageId();
     expect(id).toMatch(UUID);
     const [component] = (await fixture.api.get(`/api/2/infra?uuids=${id}`)).json.items;
-    expect(component).toMatchObject({ id, owner_tenant_id: fixture.emulator.rootTenantId, platform_owned: true, capabilities: expect.arrayContaining(['backup', 'files_cloud']) });
+    expect(component).toMatchObject({
+      id,
+      owner_tenant_id: fixture.emulator.rootTenantId,
+      platform_owned: true,
+      capabilities: expect.arrayContaining(['backup', 'files_cloud']),
+    });
     const root = await items(fixture.emulator.rootTenantId, '?edition=*');
     const storage = root.filter((i) => /storage/.test(i.usage_name));
     expect(storage.map((i) => i.name).sort()).toEqual(['fc_storage', 'storage', 'storage_total']);
@@ -37,7 +53,9 @@ describe('emulator: offering items', () => {
   test('lists and set answers carry a timestamp beside the items', async () => {
     const list = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items`);
     expect(list.json.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
-    const set = await fixture.api.put(`/api/2/tenants/${tenant('Globex Retail')}/offering_items`, { offering_items: [{ application_id: app('backup'), name: 'servers', status: 1 }] });
+    const set = await fixture.api.put(`/api/2/tenants/${tenant('Globex Retail')}/offering_items`, {
+      offering_items: [{ application_id: app('backup'), name: 'servers', status: 1 }],
+    });
     expect(set.status).toBe(200);
     expect(set.json.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
     const child = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items/available_for_child?kind=customer`);
@@ -56,7 +74,10 @@ describe('emulator: offering items', () => {
   test('a storage item is named by its infra_id: without one 400 at offering_items[N].infra_id, another component 1021', async () => {
     const customer = tenant('Initech Finance');
     const missing = await fixture.api.put(`/api/2/tenants/${customer}/offering_items`, {
-      offering_items: [{ application_id: app('backup'), name: 'servers', status: 1 }, { application_id: app('backup'), name: 'storage', status: 1, quota: { value: TIB, overage: null, version: 0 } }],
+      offering_items: [
+        { application_id: app('backup'), name: 'servers', status: 1 },
+        { application_id: app('backup'), name: 'storage', status: 1, quota: { value: TIB, overage: null, version: 0 } },
+      ],
     });
     expect(missing.status).toBe(400);
     expect(missing.json.error.details.info).toBe('offering_items[1].infra_id');
@@ -81,7 +102,18 @@ describe('emulator: offering items', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json.items).toEqual([
-      { application_id: app('backup'), name: 'storage', edition: 'standard', usage_name: 'storage', tenant_id: customer, status: 1, type: 'infra', measurement_unit: 'bytes', infra_id: id, quota: { value: TIB, overage: null, version: 1 } },
+      {
+        application_id: app('backup'),
+        name: 'storage',
+        edition: 'standard',
+        usage_name: 'storage',
+        tenant_id: customer,
+        status: 1,
+        type: 'infra',
+        measurement_unit: 'bytes',
+        infra_id: id,
+        quota: { value: TIB, overage: null, version: 1 },
+      },
     ]);
     const again = await fixture.api.put(`/api/2/tenants/${customer}/offering_items`, {
       offering_items: [{ application_id: app('backup'), name: 'storage', infra_id: id, quota: { value: 2 * TIB, overage: null, version: 1 } }],
@@ -97,8 +129,12 @@ describe('emulator: offering items', () => {
       offering_items: [{ application_id: app('backup'), name: 'storage', infra_id, status: 1, quota: { value: 100 * TIB, overage: 10 * TIB, version: 0 } }],
     });
     expect(on.status).toBe(200);
-    expect(on.json.items).toEqual([expect.objectContaining({ name: 'storage', infra_id, status: 1, tenant_id: customer, quota: { value: 100 * TIB, overage: 10 * TIB, version: 1 } })]);
-    const second = await fixture.api.put(`/api/2/tenants/${customer}/offering_items`, { offering_items: [{ application_id: app('backup'), name: 'servers', status: 1 }] });
+    expect(on.json.items).toEqual([
+      expect.objectContaining({ name: 'storage', infra_id, status: 1, tenant_id: customer, quota: { value: 100 * TIB, overage: 10 * TIB, version: 1 } }),
+    ]);
+    const second = await fixture.api.put(`/api/2/tenants/${customer}/offering_items`, {
+      offering_items: [{ application_id: app('backup'), name: 'servers', status: 1 }],
+    });
     expect(second.json.items.map((i: { name: string }) => i.name).sort()).toEqual(['servers', 'storage']);
     const stale = await fixture.api.put(`/api/2/tenants/${customer}/offering_items`, {
       offering_items: [{ application_id: app('backup'), name: 'storage', infra_id, quota: { value: 200, overage: null, version: 0 } }],
@@ -116,7 +152,10 @@ describe('emulator: offering items', () => {
       offering_items: [{ application_id: app('monitoring'), name: 'monitored_workloads', status: 1 }],
     });
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatchObject({ code: 1021, context: { tenant_id: tenant('Acme Manufacturing'), item: { application_id: app('monitoring'), name: 'monitored_workloads' } } });
+    expect(res.json.error).toMatchObject({
+      code: 1021,
+      context: { tenant_id: tenant('Acme Manufacturing'), item: { application_id: app('monitoring'), name: 'monitored_workloads' } },
+    });
     const unknown = await fixture.api.put(`/api/2/tenants/${tenant('Acme Manufacturing')}/offering_items`, {
       offering_items: [{ application_id: app('backup'), name: 'no_such_item', status: 1 }],
     });

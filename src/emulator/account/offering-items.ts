@@ -71,10 +71,12 @@ function putItems(ctx: RequestContext): Reply {
   body.offering_items.forEach((raw: unknown, i: number) => {
     const at = `offering_items[${i}]`;
     if (!isObject(raw)) throw accountBadRequest(at, 'must be an object');
-    for (const k of Object.keys(raw)) if (!['application_id', 'name', 'status', 'infra_id', 'quota'].includes(k)) throw accountBadRequest(`${at}.${k}`, 'is not a field of an offering item');
+    for (const k of Object.keys(raw))
+      if (!['application_id', 'name', 'status', 'infra_id', 'quota'].includes(k)) throw accountBadRequest(`${at}.${k}`, 'is not a field of an offering item');
     if (typeof raw.application_id !== 'string' || !UUID_RE.test(raw.application_id)) throw accountBadRequest(`${at}.application_id`, 'must be a uuid');
     if (typeof raw.name !== 'string' || raw.name === '') throw accountBadRequest(`${at}.name`, 'is required');
-    if (raw.infra_id !== undefined && raw.infra_id !== null && (typeof raw.infra_id !== 'string' || !UUID_RE.test(raw.infra_id))) throw accountBadRequest(`${at}.infra_id`, 'must be a uuid');
+    if (raw.infra_id !== undefined && raw.infra_id !== null && (typeof raw.infra_id !== 'string' || !UUID_RE.test(raw.infra_id)))
+      throw accountBadRequest(`${at}.infra_id`, 'must be a uuid');
     if (raw.status !== undefined && raw.status !== 0 && raw.status !== 1) throw accountBadRequest(`${at}.status`, 'must be 0 (off) or 1 (on)');
     const app = store.application(raw.application_id);
     if (app === undefined) throw notAvailable(tenant, raw, 'the application offers no such item');
@@ -87,7 +89,8 @@ function putItems(ctx: RequestContext): Reply {
         if (infraId === null) throw accountBadRequest(`${at}.infra_id`, `is required: ${raw.name} is offered per storage infrastructure component`);
         throw notAvailable(tenant, raw, `infrastructure component ${infraId} is no storage of this application`);
       }
-      if (infraId !== null && catalogue.some((c) => c.name === raw.name)) throw notAvailable(tenant, raw, 'the item is not offered per infrastructure component');
+      if (infraId !== null && catalogue.some((c) => c.name === raw.name))
+        throw notAvailable(tenant, raw, 'the item is not offered per infrastructure component');
       throw notAvailable(tenant, raw, 'the application offers no such item');
     }
     const key = { application_id: app.id, name: raw.name, ...(typeof raw.infra_id === 'string' ? { infra_id: raw.infra_id } : {}) };

@@ -49,7 +49,8 @@ function checkReportBody(body: Record<string, unknown>, create: boolean): void {
     if (!isObject(p)) throw accountBadRequest('parameters', 'must be an object');
     rejectUnknown(p, PARAMETER_FIELDS, 'parameters.');
     if (create) for (const f of ['tenant_id', 'level', 'kind']) if (p[f] === undefined) throw accountBadRequest(`parameters.${f}`, 'is required');
-    if (p.tenant_id !== undefined && (typeof p.tenant_id !== 'string' || !UUID_RE.test(p.tenant_id))) throw accountBadRequest('parameters.tenant_id', 'must be a uuid');
+    if (p.tenant_id !== undefined && (typeof p.tenant_id !== 'string' || !UUID_RE.test(p.tenant_id)))
+      throw accountBadRequest('parameters.tenant_id', 'must be a uuid');
     checkEnum(p.kind, REPORT_KINDS, 'parameters.kind');
     checkEnum(p.level, REPORT_LEVELS, 'parameters.level');
     if (p.formats !== undefined) {
@@ -143,7 +144,10 @@ function updateReport(ctx: RequestContext): Reply {
   const mutable = current.schedule.type === 'monthly' ? ['recipients', 'parameters.kind', 'parameters.level', 'schedule.enabled'] : [];
   const refused = changedPaths(current, next).filter((p) => !mutable.includes(p));
   if (refused.length > 0) {
-    const why = current.schedule.type === 'monthly' ? 'only recipients, parameters.kind, parameters.level and schedule.enabled may change' : `a report scheduled '${current.schedule.type}' cannot change`;
+    const why =
+      current.schedule.type === 'monthly'
+        ? 'only recipients, parameters.kind, parameters.level and schedule.enabled may change'
+        : `a report scheduled '${current.schedule.type}' cannot change`;
     throw accountBadRequest(refused[0] as string, `${why}; create a new report instead`);
   }
   next.version = current.version + 1;
@@ -165,7 +169,11 @@ function deleteReport(ctx: RequestContext): Reply {
 function tenantReports(ctx: RequestContext): Reply {
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
   // GAPS: usage report configuration, list for a tenant
-  return json(200, { items: Object.values(ctx.store.world.reports).filter((r) => r.parameters.tenant_id === tenant.id).map((r) => r.id) });
+  return json(200, {
+    items: Object.values(ctx.store.world.reports)
+      .filter((r) => r.parameters.tenant_id === tenant.id)
+      .map((r) => r.id),
+  });
 }
 
 export const reportRoutes: Route[] = [

@@ -7,9 +7,23 @@ describe('emulator: tenant lifecycle', () => {
   const create = (body: Record<string, unknown>) => fixture.api.post('/api/2/tenants', body);
 
   test('create answers 201 with the whole tenant at version 1; the schema is closed; name, parent and kind are required', async () => {
-    const res = await create({ name: 'Contoso', parent_id: tenant('Northwind Partner'), kind: 'customer', language: 'de', contact: { email: 'it@contoso.example', types: ['primary'] } });
+    const res = await create({
+      name: 'Contoso',
+      parent_id: tenant('Northwind Partner'),
+      kind: 'customer',
+      language: 'de',
+      contact: { email: 'it@contoso.example', types: ['primary'] },
+    });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ name: 'Contoso', kind: 'customer', version: 1, enabled: true, language: 'de', pricing_mode: 'trial', has_children: false });
+    expect(res.json).toMatchObject({
+      name: 'Contoso',
+      kind: 'customer',
+      version: 1,
+      enabled: true,
+      language: 'de',
+      pricing_mode: 'trial',
+      has_children: false,
+    });
     // The contact as the reference answers it: every required member, unset ones null.
     expect(res.json.contact).toMatchObject({ id: expect.any(String), email: 'it@contoso.example', types: ['primary'], firstname: null, lastname: null });
     const read = await fixture.api.get(`/api/2/tenants/${res.json.id}`);
@@ -35,7 +49,8 @@ describe('emulator: tenant lifecycle', () => {
   });
 
   test('update needs the current version: members sent change, a stale version answers 409 code 1001', async () => {
-    const t = (await create({ name: 'Versioned', parent_id: tenant('Northwind Partner'), kind: 'customer', contact: { email: 'a@b.example', city: 'Oslo' } })).json;
+    const t = (await create({ name: 'Versioned', parent_id: tenant('Northwind Partner'), kind: 'customer', contact: { email: 'a@b.example', city: 'Oslo' } }))
+      .json;
     const noVersion = await fixture.api.put(`/api/2/tenants/${t.id}`, { name: 'Renamed' });
     expect(noVersion.status).toBe(400);
     expect(noVersion.json.error.details.info).toBe('version');

@@ -24,9 +24,37 @@ import { renderTenant } from './tenants';
 const KINDS: readonly TenantKind[] = ['partner', 'folder', 'customer', 'unit'];
 const CUSTOMER_TYPES = ['default', 'enterprise', 'consumer', 'small_office', 'ti_unified'];
 const CONTACT_TYPES = ['legal', 'primary', 'billing', 'technical', 'management'];
-const CONTACT_STRINGS = ['email', 'firstname', 'lastname', 'phone', 'address1', 'address2', 'city', 'state', 'zipcode', 'country', 'title', 'website', 'industry', 'organization_size', 'language'];
+const CONTACT_STRINGS = [
+  'email',
+  'firstname',
+  'lastname',
+  'phone',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'zipcode',
+  'country',
+  'title',
+  'website',
+  'industry',
+  'organization_size',
+  'language',
+];
 const CREATE_FIELDS = ['name', 'parent_id', 'kind', 'contact', 'enabled', 'customer_id', 'internal_tag', 'language', 'update_lock', 'ancestral_access'];
-const UPDATE_FIELDS = ['version', 'name', 'customer_type', 'contact', 'enabled', 'customer_id', 'internal_tag', 'language', 'update_lock', 'ancestral_access', 'parent_id'];
+const UPDATE_FIELDS = [
+  'version',
+  'name',
+  'customer_type',
+  'contact',
+  'enabled',
+  'customer_id',
+  'internal_tag',
+  'language',
+  'update_lock',
+  'ancestral_access',
+  'parent_id',
+];
 
 /** Which kinds a tenant of each kind may have as children (ours: the platform's tree rules). */
 const CHILD_KINDS: Record<TenantKind, readonly TenantKind[]> = {
@@ -41,7 +69,10 @@ const full = (ctx: RequestContext, t: Tenant): Reply => json(200, renderTenant(c
 
 function checkKindUnder(parent: Tenant, kind: TenantKind): void {
   if (!CHILD_KINDS[parent.kind].includes(kind)) {
-    throw accountBadRequest('kind', `a ${kind} tenant cannot be created under a ${parent.kind} tenant (allowed: ${CHILD_KINDS[parent.kind].join(', ') || 'none'})`);
+    throw accountBadRequest(
+      'kind',
+      `a ${kind} tenant cannot be created under a ${parent.kind} tenant (allowed: ${CHILD_KINDS[parent.kind].join(', ') || 'none'})`,
+    );
   }
 }
 
@@ -68,7 +99,10 @@ function checkContact(v: unknown): Record<string, unknown> {
 }
 
 function checkCommon(body: Record<string, unknown>): void {
-  checkTypes(body, { name: 'string', enabled: 'boolean', customer_id: 'string', internal_tag: 'string', language: 'string', ancestral_access: 'boolean' }, ['customer_id', 'internal_tag']);
+  checkTypes(body, { name: 'string', enabled: 'boolean', customer_id: 'string', internal_tag: 'string', language: 'string', ancestral_access: 'boolean' }, [
+    'customer_id',
+    'internal_tag',
+  ]);
   if (typeof body.name === 'string' && body.name.trim() === '') throw accountBadRequest('name', 'must not be empty');
   if (body.contact !== undefined) checkContact(body.contact);
   if (body.update_lock !== undefined && (!isObject(body.update_lock) || typeof body.update_lock.enabled !== 'boolean')) {
@@ -163,7 +197,8 @@ function updateTenant(ctx: RequestContext): Reply {
   }
   applyCommon(ctx, next, body);
   if (body.customer_type !== undefined) next.customer_type = body.customer_type as string;
-  if (next.parent_id !== null && (next.name !== current.name || next.parent_id !== current.parent_id)) checkNameFree(ctx.store, next.parent_id, next.name, current.id);
+  if (next.parent_id !== null && (next.name !== current.name || next.parent_id !== current.parent_id))
+    checkNameFree(ctx.store, next.parent_id, next.name, current.id);
   next.version = current.version + 1;
   next.updated_at = nowIso();
   Object.assign(current, next);
@@ -207,7 +242,10 @@ function removeSubtree(store: Store, id: string): void {
 function customerOr403(ctx: RequestContext): Tenant {
   const t = visibleTenant(ctx, ctx.params.id as string);
   // GAPS: pricing mode (only customer tenants; other kinds answer 403)
-  if (t.kind !== 'customer') throw accountError(403, 'access_denied', `Tenant ${t.id} is a ${t.kind}: only customer tenants have a pricing mode`, { context: { id: t.id, kind: t.kind } });
+  if (t.kind !== 'customer')
+    throw accountError(403, 'access_denied', `Tenant ${t.id} is a ${t.kind}: only customer tenants have a pricing mode`, {
+      context: { id: t.id, kind: t.kind },
+    });
   return t;
 }
 
@@ -218,7 +256,8 @@ function putPricing(ctx: RequestContext): Reply {
   const body = closedBody(ctx, ['version', 'mode', 'currency'], 'a pricing update');
   const version = requireVersion(body.version);
   checkTypes(body, { mode: 'string', currency: 'string' });
-  if (body.mode !== undefined && !['trial', 'production', 'suspended'].includes(body.mode as string)) throw accountBadRequest('mode', 'must be trial, production or suspended');
+  if (body.mode !== undefined && !['trial', 'production', 'suspended'].includes(body.mode as string))
+    throw accountBadRequest('mode', 'must be trial, production or suspended');
   if (version !== t.pricing.version) throw versionMismatch('Pricing of tenant', t.id, version, t.pricing.version);
   const mode = (body.mode as Tenant['pricing']['mode'] | undefined) ?? t.pricing.mode;
   if (mode === 'trial' && t.pricing.mode !== 'trial') {

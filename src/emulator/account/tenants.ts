@@ -171,7 +171,11 @@ function search(ctx: RequestContext): Reply {
       kind: t.kind,
       first_name: null,
       last_name: null,
-      path: ctx.store.pathUp(t.id).slice(1).reverse().map((a) => a.name),
+      path: ctx.store
+        .pathUp(t.id)
+        .slice(1)
+        .reverse()
+        .map((a) => a.name),
       deleted_at: null,
     }));
   return json(200, { items });

@@ -5,9 +5,21 @@ describe('emulator: users and roles', () => {
   const { tenant } = fixture;
 
   test('create answers 200 with version 1; a taken login 409; check_login 204 or 409; contact needs an email', async () => {
-    const res = await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'globex-admin', contact: { email: 'admin@globex.example', firstname: 'Ada' }, notifications: ['quota'] });
+    const res = await fixture.api.post('/api/2/users', {
+      tenant_id: tenant('Globex Retail'),
+      login: 'globex-admin',
+      contact: { email: 'admin@globex.example', firstname: 'Ada' },
+      notifications: ['quota'],
+    });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ login: 'globex-admin', version: 1, enabled: true, activated: false, tenant_id: tenant('Globex Retail'), notifications: ['quota'] });
+    expect(res.json).toMatchObject({
+      login: 'globex-admin',
+      version: 1,
+      enabled: true,
+      activated: false,
+      tenant_id: tenant('Globex Retail'),
+      notifications: ['quota'],
+    });
     expect((await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'globex-admin' })).status).toBe(409);
     expect((await fixture.api.get('/api/2/users/check_login?username=globex-admin')).status).toBe(409);
     expect((await fixture.api.get('/api/2/users/check_login?username=free-login')).status).toBe(204);
@@ -48,7 +60,9 @@ describe('emulator: users and roles', () => {
     const admin = set.json.items[0];
     const replaced = await fixture.api.put(`/api/2/users/${u.id}/access_policies`, { items: [admin] });
     expect(replaced.json.items).toEqual([admin]);
-    const wrongKind = await fixture.api.put(`/api/2/users/${u.id}/access_policies`, { items: [{ tenant_id: tenant('Globex Retail'), role_id: 'partner_admin' }] });
+    const wrongKind = await fixture.api.put(`/api/2/users/${u.id}/access_policies`, {
+      items: [{ tenant_id: tenant('Globex Retail'), role_id: 'partner_admin' }],
+    });
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.json.error.details.info).toBe('items[0].role_id');
     expect(wrongKind.json.error.message).toContain('customer');

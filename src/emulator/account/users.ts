@@ -5,7 +5,17 @@ import { isObject, json, noContent, UUID_RE, type Reply, type RequestContext, ty
 import type { AccessPolicy, Tenant, TenantKind, User } from '../store';
 import { ADMIN_TENANTS, checkTypes, closedBody, nowIso, PREFIX, queryVersion, requireVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
 
-const NOTIFICATIONS = ['maintenance', 'quota', 'reports', 'backup_error', 'backup_warning', 'backup_info', 'backup_daily_report', 'backup_critical', 'device_control_warning'];
+const NOTIFICATIONS = [
+  'maintenance',
+  'quota',
+  'reports',
+  'backup_error',
+  'backup_warning',
+  'backup_info',
+  'backup_daily_report',
+  'backup_critical',
+  'device_control_warning',
+];
 const CREATE_FIELDS = ['tenant_id', 'login', 'contact', 'enabled', 'language', 'notifications', 'business_types'];
 const UPDATE_FIELDS = ['version', 'login', 'contact', 'enabled', 'language', 'notifications'];
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
@@ -30,11 +40,13 @@ function checkStringList(v: unknown, allowed: readonly string[], field: string):
 
 function checkUserFields(body: Record<string, unknown>): void {
   checkTypes(body, { login: 'string', enabled: 'boolean', language: 'string' });
-  if (typeof body.login === 'string' && !/^[A-Za-z0-9._@+-]{1,255}$/.test(body.login)) throw accountBadRequest('login', 'must be 1 to 255 letters, digits or . _ @ + -');
+  if (typeof body.login === 'string' && !/^[A-Za-z0-9._@+-]{1,255}$/.test(body.login))
+    throw accountBadRequest('login', 'must be 1 to 255 letters, digits or . _ @ + -');
   if (body.contact !== undefined) {
     if (!isObject(body.contact)) throw accountBadRequest('contact', 'must be an object');
     // GAPS: create a user (`email` required when `contact` is given)
-    if (typeof body.contact.email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(body.contact.email)) throw accountBadRequest('contact.email', 'is required: an email address');
+    if (typeof body.contact.email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(body.contact.email))
+      throw accountBadRequest('contact.email', 'is required: an email address');
     for (const [k, v] of Object.entries(body.contact)) if (v !== null && typeof v !== 'string') throw accountBadRequest(`contact.${k}`, 'must be a string');
   }
   if (body.notifications !== undefined) checkStringList(body.notifications, NOTIFICATIONS, 'notifications');
@@ -132,7 +144,8 @@ function checkRole(tenant: Tenant, roleId: string, at: string): void {
   const kinds = ROLE_KINDS[roleId];
   if (kinds === undefined) throw accountBadRequest(`${at}.role_id`, `must be one of ${Object.keys(ROLE_KINDS).join(', ')}`);
   // GAPS: role ids and tenant kinds (a role on the wrong kind of tenant: 400)
-  if (!kinds.includes(tenant.kind)) throw accountBadRequest(`${at}.role_id`, `${roleId} cannot be granted on a ${tenant.kind} tenant (only on ${kinds.join(', ')})`);
+  if (!kinds.includes(tenant.kind))
+    throw accountBadRequest(`${at}.role_id`, `${roleId} cannot be granted on a ${tenant.kind} tenant (only on ${kinds.join(', ')})`);
 }
 
 /** A user's access policies as the platform answers them: the list's `timestamp`, each item's times. */
@@ -164,7 +177,17 @@ function putPolicies(ctx: RequestContext): Reply {
       return same ? known : { ...known, tenant_id: raw.tenant_id, role_id: raw.role_id, version: known.version + 1, updated_at: nowIso() };
     }
     // GAPS: user roles (new entries: nil id and issuer, version 0)
-    return { id: ctx.store.newId(), issuer_id: ctx.caller.tenantId, trustee_id: user.id, trustee_type: 'user', tenant_id: raw.tenant_id, role_id: raw.role_id, version: 1, created_at: nowIso(), updated_at: nowIso() };
+    return {
+      id: ctx.store.newId(),
+      issuer_id: ctx.caller.tenantId,
+      trustee_id: user.id,
+      trustee_type: 'user',
+      tenant_id: raw.tenant_id,
+      role_id: raw.role_id,
+      version: 1,
+      created_at: nowIso(),
+      updated_at: nowIso(),
+    };
   });
   const keys = next.map((p) => `${p.tenant_id}/${p.role_id}`);
   if (new Set(keys).size !== keys.length) throw accountBadRequest('items', 'names the same role on the same tenant twice');

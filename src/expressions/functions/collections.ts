@@ -1,17 +1,6 @@
 import { asBool, asNumber, asString, describe, elementsOf, unifyPrimitives } from '../convert';
 import { fail } from '../problems';
-import {
-  compareKeys,
-  isKnown,
-  isObject,
-  objectOf,
-  SetValue,
-  sortedEntries,
-  UNKNOWN,
-  valuesEqual,
-  type Value,
-  type ValueObject,
-} from '../values';
+import { compareKeys, isKnown, isObject, objectOf, SetValue, sortedEntries, UNKNOWN, valuesEqual, type Value, type ValueObject } from '../values';
 import { graphemes } from './strings';
 import { callFailed, define, type Call } from './spec';
 
@@ -61,7 +50,7 @@ export const collectionFunctions = {
         'invalid_argument',
         call.name,
         call.range,
-        `Invalid value for "value" parameter of "length": a collection or string is required, not ${describe(v)}.`
+        `Invalid value for "value" parameter of "length": a collection or string is required, not ${describe(v)}.`,
       );
     },
   }),
@@ -165,9 +154,7 @@ export const collectionFunctions = {
     params: [],
     variadic: ['vals', 'any'],
     body: (_, values, call) => {
-      const found = values.find(
-        (v) => v !== null && (elementsOf(v) ?? callFailed(call, `a list is required, not ${describe(v)}.`)).length > 0
-      );
+      const found = values.find((v) => v !== null && (elementsOf(v) ?? callFailed(call, `a list is required, not ${describe(v)}.`)).length > 0);
       if (found === undefined) callFailed(call, 'no non-null arguments.');
       return found;
     },
@@ -198,9 +185,7 @@ export const collectionFunctions = {
   sort: define({
     params: [['list', 'list']],
     body: ([list], _, call) =>
-      list
-        .map((v) => (v === null ? undefined : asString(v)) ?? callFailed(call, `every element must be a string, not ${describe(v)}.`))
-        .sort(compareKeys),
+      list.map((v) => (v === null ? undefined : asString(v)) ?? callFailed(call, `every element must be a string, not ${describe(v)}.`)).sort(compareKeys),
   }),
   zipmap: define({
     unknowns: 'elements',
@@ -210,8 +195,7 @@ export const collectionFunctions = {
     ],
     body: ([keys, values], _, call) => {
       if (!keys.every(isKnown)) return UNKNOWN;
-      if (keys.length !== values.length)
-        callFailed(call, `the keys and values lists have different lengths (${keys.length} and ${values.length}).`);
+      if (keys.length !== values.length) callFailed(call, `the keys and values lists have different lengths (${keys.length} and ${values.length}).`);
       return objectOf(keys.map((k, i) => [asString(k) ?? callFailed(call, `every key must be a string, not ${describe(k)}.`), values[i]]));
     },
   }),
@@ -221,9 +205,7 @@ export const collectionFunctions = {
     body: (_, params, call) => {
       if (params.length < 1 || params.length > 3) callFailed(call, 'range takes one, two or three arguments.');
       const [start, end, step] =
-        params.length === 1
-          ? [0, params[0], params[0] < 0 ? -1 : 1]
-          : [params[0], params[1], params[2] ?? (params[0] <= params[1] ? 1 : -1)];
+        params.length === 1 ? [0, params[0], params[0] < 0 ? -1 : 1] : [params[0], params[1], params[2] ?? (params[0] <= params[1] ? 1 : -1)];
       if (step === 0) callFailed(call, 'step must not be zero.');
       if ((step > 0 && start > end) || (step < 0 && start < end)) callFailed(call, 'the step does not lead from the start to the end.');
       const out: number[] = [];
@@ -255,8 +237,8 @@ export const collectionFunctions = {
     body: ([list], _, call) => {
       if (list.length === 0) callFailed(call, 'cannot sum an empty list.');
       return list.reduce<number>(
-        (total, v) => total + (v === null ? NaN : asNumber(v) ?? callFailed(call, `every element must be a number, not ${describe(v)}.`)),
-        0
+        (total, v) => total + (v === null ? NaN : (asNumber(v) ?? callFailed(call, `every element must be a number, not ${describe(v)}.`))),
+        0,
       );
     },
   }),

@@ -57,7 +57,7 @@ export const conversionFunctions = {
       const values = unified(
         entries.map(([, x]) => x),
         call,
-        'a map'
+        'a map',
       );
       return objectOf(entries.map(([k], i) => [k, values[i]]));
     },

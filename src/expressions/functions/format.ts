@@ -10,19 +10,19 @@ const MAX_WIDTH = 1_000_000;
 /** Formats like Terraform's `format`: Go verbs %v %s %q %d %f %e %g %t %b %o %x %X %% with flags, width and precision. */
 export function formatText(spec: string, args: readonly Value[], call: Call): string {
   let next = 0;
-  return spec.replace(
-    VERB,
-    (_, flags: string, width: string | undefined, precision: string | undefined, index: string | undefined, verb: string) => {
-      if (verb === '%') return '%';
-      if (index) next = Number(index.slice(1, -1)) - 1;
-      if (next >= args.length) callFailed(call, `not enough arguments for "%${verb}" at position ${next + 1}.`);
-      for (const [what, n] of [['width', width], ['precision', precision]] as const) {
-        if (n !== undefined && Number(n) > MAX_WIDTH) callFailed(call, `the ${what} ${n} of "%${verb}" is larger than ${MAX_WIDTH}.`);
-      }
-      const text = formatOne(args[next++], flags, precision === undefined ? undefined : Number(precision), verb, call);
-      return pad(text, flags, width === undefined ? 0 : Number(width), verb);
+  return spec.replace(VERB, (_, flags: string, width: string | undefined, precision: string | undefined, index: string | undefined, verb: string) => {
+    if (verb === '%') return '%';
+    if (index) next = Number(index.slice(1, -1)) - 1;
+    if (next >= args.length) callFailed(call, `not enough arguments for "%${verb}" at position ${next + 1}.`);
+    for (const [what, n] of [
+      ['width', width],
+      ['precision', precision],
+    ] as const) {
+      if (n !== undefined && Number(n) > MAX_WIDTH) callFailed(call, `the ${what} ${n} of "%${verb}" is larger than ${MAX_WIDTH}.`);
     }
-  );
+    const text = formatOne(args[next++], flags, precision === undefined ? undefined : Number(precision), verb, call);
+    return pad(text, flags, width === undefined ? 0 : Number(width), verb);
+  });
 }
 
 function formatOne(v: Value, flags: string, precision: number | undefined, verb: string, call: Call): string {

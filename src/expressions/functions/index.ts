@@ -17,7 +17,7 @@ const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map(
     ...encodingFunctions,
     ...numericFunctions,
     ...stringFunctions,
-  })
+  }),
 );
 
 /** Names of every supported function (try and can included). */
@@ -36,12 +36,7 @@ export function callFunction(e: CallExpr, scope: Scope, evaluate: Evaluator): Va
   if (e.name === 'try' || e.name === 'can') return tryOrCan(e, scope, evaluate);
   const spec = FUNCTIONS.get(e.name.replace(/^core::/, ''));
   if (!spec)
-    fail(
-      'unsupported_function',
-      e.name,
-      e.range,
-      `The function "${e.name}" is not supported here; supported functions: ${supportedFunctions().join(', ')}.`
-    );
+    fail('unsupported_function', e.name, e.range, `The function "${e.name}" is not supported here; supported functions: ${supportedFunctions().join(', ')}.`);
   const args = argumentValues(e, scope, evaluate);
   if (args === UNKNOWN) return UNKNOWN;
   const sensitive = !spec.handlesMarks && args.some(containsSensitive);
@@ -74,12 +69,7 @@ function checkArity(spec: FunctionSpec, count: number, call: Call): void {
   const min = spec.params.length;
   if (count < min || (!spec.variadic && count > min)) {
     const wanted = spec.variadic ? `at least ${min}` : String(min);
-    fail(
-      'invalid_argument',
-      call.name,
-      call.range,
-      `Function "${call.name}" expects ${wanted} argument${min === 1 ? '' : 's'}, but ${count} were given.`
-    );
+    fail('invalid_argument', call.name, call.range, `Function "${call.name}" expects ${wanted} argument${min === 1 ? '' : 's'}, but ${count} were given.`);
   }
 }
 
@@ -100,10 +90,5 @@ function tryOrCan(e: CallExpr, scope: Scope, evaluate: Evaluator): Value {
       lastProblem = error;
     }
   }
-  return fail(
-    'invalid_argument',
-    'try',
-    e.range,
-    `No expression in try() could be evaluated; the last one failed: ${lastProblem!.problem.message}`
-  );
+  return fail('invalid_argument', 'try', e.range, `No expression in try() could be evaluated; the last one failed: ${lastProblem!.problem.message}`);
 }

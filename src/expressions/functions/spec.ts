@@ -12,14 +12,14 @@ export type Param<T extends ParamType = ParamType> = readonly [name: string, typ
 type ArgOf<T extends ParamType> = T extends 'string'
   ? string
   : T extends 'number'
-  ? number
-  : T extends 'bool'
-  ? boolean
-  : T extends 'list'
-  ? readonly Value[]
-  : T extends 'object'
-  ? ValueObject
-  : Value;
+    ? number
+    : T extends 'bool'
+      ? boolean
+      : T extends 'list'
+        ? readonly Value[]
+        : T extends 'object'
+          ? ValueObject
+          : Value;
 
 type ArgsOf<P extends readonly Param[]> = {
   -readonly [K in keyof P]: P[K] extends Param<infer T> ? ArgOf<T> : never;
@@ -84,15 +84,14 @@ const WANTED: Record<Exclude<ParamType, 'any'>, string> = {
 /** Converts one argument to its parameter's type, or fails naming the parameter. */
 export function convertArgument(value: Value, [name, type]: Param, call: Call): Value {
   if (type === 'any') return value;
-  if (value === null)
-    fail('invalid_argument', call.name, call.range, `Invalid value for "${name}" parameter of "${call.name}": argument must not be null.`);
+  if (value === null) fail('invalid_argument', call.name, call.range, `Invalid value for "${name}" parameter of "${call.name}": argument must not be null.`);
   const converted = CONVERTERS[type](value);
   if (converted === undefined)
     fail(
       'invalid_argument',
       call.name,
       call.range,
-      `Invalid value for "${name}" parameter of "${call.name}": ${WANTED[type]} is required, not ${describe(value)}.`
+      `Invalid value for "${name}" parameter of "${call.name}": ${WANTED[type]} is required, not ${describe(value)}.`,
     );
   return converted as Value;
 }

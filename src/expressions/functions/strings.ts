@@ -168,4 +168,3 @@ export const stringFunctions = {
     body: ([separator, s]): Value => (separator === '' ? Array.from(s) : s.split(separator)),
   }),
 };
-

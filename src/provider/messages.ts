@@ -1,0 +1,252 @@
+/**
+ * The messages of `tfplugin6.Provider` (plugin protocol 6) that the provider receives and
+ * answers: the names and fields of tfplugin6.proto (see protocol.ts), a nested message's name
+ * joined to its parent's with `_`, in the form proto-loader gives them under LOADER_OPTIONS
+ * (field names as written, enums by name, int64 as numbers, bytes as Buffers). Every field is
+ * optional, as in proto3: a message field Terraform leaves out arrives as null, and an answer
+ * holds only the fields it sets.
+ */
+
+/** Exactly one of the two is set. */
+export interface DynamicValue {
+  msgpack?: Uint8Array | null;
+  json?: Uint8Array | null;
+}
+
+export type AttributePath_Step = { attribute_name: string } | { element_key_string: string } | { element_key_int: number };
+
+export interface AttributePath {
+  steps: AttributePath_Step[];
+}
+
+export interface Diagnostic {
+  severity: 'ERROR' | 'WARNING';
+  summary: string;
+  detail: string;
+  attribute?: AttributePath | null;
+}
+
+export interface RawState {
+  json?: Uint8Array | null;
+  flatmap?: Record<string, string>;
+}
+
+export type StringKind = 'PLAIN' | 'MARKDOWN';
+
+export interface Schema_Attribute {
+  name: string;
+  type: Uint8Array;
+  nested_type: Schema_Object | null;
+  description: string;
+  description_kind: StringKind;
+  required: boolean;
+  optional: boolean;
+  computed: boolean;
+  sensitive: boolean;
+}
+
+export interface Schema_Object {
+  attributes: Schema_Attribute[];
+  nesting: 'SINGLE' | 'LIST' | 'SET' | 'MAP';
+}
+
+export interface Schema_Block {
+  version: number;
+  attributes: Schema_Attribute[];
+  /** Always empty: tenantform declares nested attributes, never nested blocks. */
+  block_types: never[];
+  description: string;
+  description_kind: StringKind;
+}
+
+export interface Schema {
+  version: number;
+  block: Schema_Block;
+}
+
+export interface ServerCapabilities {
+  plan_destroy: boolean;
+  get_provider_schema_optional: boolean;
+  move_resource_state: boolean;
+}
+
+/** What every answer may carry; an answer of diagnostics alone is a well-formed answer to any call. */
+export interface DiagnosticsResponse {
+  diagnostics?: Diagnostic[];
+}
+
+export type Empty = Record<string, never>;
+
+export interface GetMetadata_Response extends DiagnosticsResponse {
+  server_capabilities?: ServerCapabilities;
+  resources?: { type_name: string }[];
+  data_sources?: { type_name: string }[];
+  functions?: { name: string }[];
+  ephemeral_resources?: { type_name: string }[];
+}
+
+export interface GetProviderSchema_Response extends DiagnosticsResponse {
+  provider?: Schema;
+  resource_schemas?: Record<string, Schema>;
+  data_source_schemas?: Record<string, Schema>;
+  server_capabilities?: ServerCapabilities;
+  /** Always empty: tenantform has no functions. */
+  functions?: Record<string, never>;
+  ephemeral_resource_schemas?: Record<string, Schema>;
+}
+
+export interface ValidateProviderConfig_Request {
+  config?: DynamicValue | null;
+}
+
+export interface ValidateResourceConfig_Request {
+  type_name?: string;
+  config?: DynamicValue | null;
+}
+
+/** ValidateDataResourceConfig.Request has the same fields. */
+export type ValidateDataResourceConfig_Request = ValidateResourceConfig_Request;
+
+export interface UpgradeResourceState_Request {
+  type_name?: string;
+  version?: number;
+  raw_state?: RawState | null;
+}
+
+export interface UpgradeResourceState_Response extends DiagnosticsResponse {
+  upgraded_state?: DynamicValue;
+}
+
+export interface ConfigureProvider_Request {
+  terraform_version?: string;
+  config?: DynamicValue | null;
+}
+
+export interface ReadResource_Request {
+  type_name?: string;
+  current_state?: DynamicValue | null;
+  private?: Uint8Array;
+}
+
+export interface ReadResource_Response extends DiagnosticsResponse {
+  new_state?: DynamicValue;
+  private?: Uint8Array;
+}
+
+export interface PlanResourceChange_Request {
+  type_name?: string;
+  prior_state?: DynamicValue | null;
+  proposed_new_state?: DynamicValue | null;
+  config?: DynamicValue | null;
+  prior_private?: Uint8Array;
+}
+
+export interface PlanResourceChange_Response extends DiagnosticsResponse {
+  planned_state?: DynamicValue;
+  requires_replace?: AttributePath[];
+  planned_private?: Uint8Array;
+}
+
+export interface ApplyResourceChange_Request {
+  type_name?: string;
+  prior_state?: DynamicValue | null;
+  planned_state?: DynamicValue | null;
+  config?: DynamicValue | null;
+  planned_private?: Uint8Array;
+}
+
+export interface ApplyResourceChange_Response extends DiagnosticsResponse {
+  new_state?: DynamicValue;
+  private?: Uint8Array;
+}
+
+export interface ImportResourceState_Request {
+  type_name?: string;
+  id?: string;
+}
+
+export interface ImportResourceState_ImportedResource {
+  type_name: string;
+  state: DynamicValue;
+  private: Uint8Array;
+}
+
+export interface ImportResourceState_Response extends DiagnosticsResponse {
+  imported_resources?: ImportResourceState_ImportedResource[];
+}
+
+export interface ReadDataSource_Request {
+  type_name?: string;
+  config?: DynamicValue | null;
+}
+
+export interface ReadDataSource_Response extends DiagnosticsResponse {
+  state?: DynamicValue;
+}
+
+export interface MoveResourceState_Request {
+  source_provider_address?: string;
+  source_type_name?: string;
+  source_schema_version?: number;
+  source_state?: RawState | null;
+  target_type_name?: string;
+  source_private?: Uint8Array;
+}
+
+export interface ValidateEphemeralResourceConfig_Request {
+  type_name?: string;
+  config?: DynamicValue | null;
+}
+
+/** OpenEphemeralResource.Request has the same fields (and client_capabilities). */
+export type OpenEphemeralResource_Request = ValidateEphemeralResourceConfig_Request;
+
+export interface RenewEphemeralResource_Request {
+  type_name?: string;
+  private?: Uint8Array;
+}
+
+/** CloseEphemeralResource.Request has the same fields. */
+export type CloseEphemeralResource_Request = RenewEphemeralResource_Request;
+
+export interface GetFunctions_Response extends DiagnosticsResponse {
+  functions?: Record<string, never>;
+}
+
+export interface CallFunction_Request {
+  name?: string;
+  arguments?: DynamicValue[];
+}
+
+export interface CallFunction_Response {
+  result?: DynamicValue | null;
+  error?: { text: string } | null;
+}
+
+export interface StopProvider_Response {
+  Error: string;
+}
+
+/** The calls of `tfplugin6.Provider`, each with its request and answer. */
+export interface ProviderService {
+  GetMetadata(req: Empty): Promise<GetMetadata_Response>;
+  GetProviderSchema(req: Empty): Promise<GetProviderSchema_Response>;
+  ValidateProviderConfig(req: ValidateProviderConfig_Request): Promise<DiagnosticsResponse>;
+  ValidateResourceConfig(req: ValidateResourceConfig_Request): Promise<DiagnosticsResponse>;
+  ValidateDataResourceConfig(req: ValidateDataResourceConfig_Request): Promise<DiagnosticsResponse>;
+  UpgradeResourceState(req: UpgradeResourceState_Request): Promise<UpgradeResourceState_Response>;
+  ConfigureProvider(req: ConfigureProvider_Request): Promise<DiagnosticsResponse>;
+  ReadResource(req: ReadResource_Request): Promise<ReadResource_Response>;
+  PlanResourceChange(req: PlanResourceChange_Request): Promise<PlanResourceChange_Response>;
+  ApplyResourceChange(req: ApplyResourceChange_Request): Promise<ApplyResourceChange_Response>;
+  ImportResourceState(req: ImportResourceState_Request): Promise<ImportResourceState_Response>;
+  MoveResourceState(req: MoveResourceState_Request): Promise<DiagnosticsResponse>;
+  ReadDataSource(req: ReadDataSource_Request): Promise<ReadDataSource_Response>;
+  ValidateEphemeralResourceConfig(req: ValidateEphemeralResourceConfig_Request): Promise<DiagnosticsResponse>;
+  OpenEphemeralResource(req: OpenEphemeralResource_Request): Promise<DiagnosticsResponse>;
+  RenewEphemeralResource(req: RenewEphemeralResource_Request): Promise<DiagnosticsResponse>;
+  CloseEphemeralResource(req: CloseEphemeralResource_Request): Promise<DiagnosticsResponse>;
+  GetFunctions(req: Empty): Promise<GetFunctions_Response>;
+  CallFunction(req: CallFunction_Request): Promise<CallFunction_Response>;
+  StopProvider(req: Empty): Promise<StopProvider_Response>;
+}
