@@ -360,6 +360,19 @@ export const languageErrors = {
       path,
     );
   },
+  missingBlockLabel(block: 'variable' | 'output') {
+    return new TenantformError(
+      'missing_block_label',
+      'Missing block label',
+      `"${block}" holds no block: at least one property is required, whose name is the ${block}'s name.`,
+      false,
+      block,
+    );
+  },
+  /** Terraform's "Unsuitable value type": an argument of a language block given a value it cannot take. */
+  unsuitableArgument(address: string, path: AttributePath, expected: string) {
+    return new TenantformError('unsuitable_argument', 'Unsuitable value type', `"${formatPath(path)}" must be ${expected}.`, false, address, path);
+  },
   invalidVariableName(name: string, reason: string) {
     return new TenantformError('invalid_variable_name', 'Invalid variable name', `variable "${name}": ${reason}`, false, `var.${name}`);
   },

@@ -23,3 +23,21 @@ export function notCarriedOut(body: Record<string, unknown>, block: keyof typeof
   const refused: readonly string[] = NOT_CARRIED_OUT[block];
   return Object.keys(body).filter((k) => refused.includes(k));
 }
+
+/**
+ * A bool argument of a block as Terraform converts it: true, false, or the strings "true" and
+ * "false"; `unset` when absent; undefined when it is anything else (null included).
+ */
+export function boolArgument(body: Record<string, unknown>, name: string, unset: boolean): boolean | undefined {
+  if (!Object.hasOwn(body, name)) return unset;
+  const value = body[name];
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  return undefined;
+}
+
+/** A string argument as Terraform converts it (a number or a bool becomes its text); undefined for null, lists and objects. */
+export function stringArgument(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { reconcilerErrors, TenantformError } from '../errors';
+import { languageErrors, reconcilerErrors, TenantformError } from '../errors';
 import type { Attribute } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
@@ -15,7 +15,7 @@ import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteS
 import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
-import { declaredNames, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
+import { declaredNames, entriesOf, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
 import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
@@ -175,6 +175,9 @@ function languagePrelude(
   languageProblems: TenantformError[],
 ) {
   const names = declaredNames(doc);
+  // Terraform JSON: a variable or output object names at least one block.
+  for (const block of ['variable', 'output'] as const)
+    if (isRecord(doc[block]) && entriesOf(doc[block]).length === 0) languageProblems.push(languageErrors.missingBlockLabel(block));
   const variables = inputVariables(doc.variable, location.inputs, diagnostics);
   const locals = parseLocals(doc.locals, names, languageProblems);
   // count and for_each may use variables and locals: objects are not known when planning starts.

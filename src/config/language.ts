@@ -2,7 +2,7 @@ import type { AttributePath } from '../diagnostics';
 import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
 import { referencesIn, type Reference } from './expression-scope';
 import { isRecord } from '../plain-json';
-import { BLOCK_ARGUMENTS, extraneousArguments, notCarriedOut } from './block-arguments';
+import { BLOCK_ARGUMENTS, boolArgument, extraneousArguments, notCarriedOut, stringArgument } from './block-arguments';
 
 /**
  * The `locals` and `output` blocks of a configuration: what each refers to, and locals in an
@@ -93,7 +93,12 @@ export function parseOutputs(block: unknown, names: DeclaredNames, locals: Local
     const at: AttributePath = ['value'];
     const r = referencesIn(b.value, `output.${name}`, names, problems, at);
     const targets = [...new Set([...r.references.map((x) => x.target), ...targetsThroughLocals(r.locals, locals)])];
-    out.set(name, { name, value: b.value ?? null, sensitive: b.sensitive === true, references: r.references, targets });
+    const sensitive = boolArgument(b, 'sensitive', false);
+    if (sensitive === undefined) problems.push(languageErrors.unsuitableArgument(`output.${name}`, ['sensitive'], 'true or false'));
+    if (Object.hasOwn(b, 'description') && stringArgument(b, 'description') === undefined)
+      problems.push(languageErrors.unsuitableArgument(`output.${name}`, ['description'], 'a string'));
+    // An unsuitable `sensitive` is an error above; until it is fixed the value is treated as sensitive.
+    out.set(name, { name, value: b.value ?? null, sensitive: sensitive ?? true, references: r.references, targets });
   }
   return out;
 }

@@ -44,3 +44,28 @@ describe('--var-file', () => {
     expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', summary: 'Value for undeclared variable', address: 'var.team' })]);
   });
 });
+
+describe('variable blocks', () => {
+  const declare = (body: Record<string, unknown>) => {
+    const diagnostics: Diagnostic[] = [];
+    const values = inputVariables({ token: { default: 'abc', ...body } }, { given: [], env: {}, cwd: '.' }, diagnostics);
+    return { token: values.get('token'), diagnostics };
+  };
+
+  it('reads a bool argument as Terraform converts it: "true" is true', () => {
+    expect(declare({ sensitive: 'true' }).token?.sensitive).toBe(true);
+    expect(declare({ sensitive: false, nullable: 'false' }).token?.sensitive).toBe(false);
+  });
+
+  it.each([
+    [{ sensitive: 'yes' }, 'sensitive', 'true or false'],
+    [{ nullable: null }, 'nullable', 'true or false'],
+    [{ description: null }, 'description', 'a string'],
+  ])('refuses %j, naming the argument', (body, argument, expected) => {
+    const r = declare(body);
+    expect(r.token).toBeUndefined();
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ summary: 'Unsuitable value type', address: 'var.token', path: [argument], detail: `"${argument}" must be ${expected}.` }),
+    ]);
+  });
+});

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../diagnostics';
 import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
 import { contextOf, evaluateTemplate, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
 import { isRecord, ownValue, parsePlainJson } from '../plain-json';
-import { BLOCK_ARGUMENTS, extraneousArguments, notCarriedOut } from './block-arguments';
+import { BLOCK_ARGUMENTS, boolArgument, extraneousArguments, notCarriedOut, stringArgument } from './block-arguments';
 import { convertTo, parseTypeConstraint, takesRawText, type TypeConstraint } from './variable-types';
 
 /**
@@ -107,7 +107,16 @@ function declaration(name: string, body: unknown, report: (e: TenantformError) =
   const validations = rules
     .filter(isRecord)
     .map((r) => ({ condition: String(r.condition ?? 'true'), message: String(r.error_message ?? 'The value is not valid.') }));
-  return { name, type, default: ownValue(b, 'default'), sensitive: b.sensitive === true, nullable: b.nullable !== false, validations };
+  const sensitive = boolArgument(b, 'sensitive', false);
+  const nullable = boolArgument(b, 'nullable', true);
+  const unsuitable = [
+    ...(sensitive === undefined ? [['sensitive', 'true or false']] : []),
+    ...(nullable === undefined ? [['nullable', 'true or false']] : []),
+    ...(Object.hasOwn(b, 'description') && stringArgument(b, 'description') === undefined ? [['description', 'a string']] : []),
+  ];
+  for (const [argument, expected] of unsuitable) report(languageErrors.unsuitableArgument(`var.${name}`, [argument], expected));
+  if (sensitive === undefined || nullable === undefined || unsuitable.length > 0) return undefined;
+  return { name, type, default: ownValue(b, 'default'), sensitive, nullable, validations };
 }
 
 /** The value given (or the default), converted to the type; undefined after reporting why there is none. */
