@@ -29,6 +29,8 @@ interface BaseAttribute {
   readonly identifying?: boolean;
   /** A computed value the platform recomputes on every update (unknown in an update plan). */
   readonly changesOnUpdate?: boolean;
+  /** A computed value the platform derives from these arguments: unknown in a plan that changes one of them. */
+  readonly changesWith?: readonly string[];
   /**
    * The platform derives this value from the named argument (the value in effect from the value
    * set): sensitive whenever that argument is given a sensitive value.
@@ -52,6 +54,8 @@ export interface BoolAttribute extends BaseAttribute {
 /** A string holding JSON; compared semantically, so key order never makes a diff. */
 export interface JsonAttribute extends BaseAttribute {
   readonly type: 'json';
+  /** The JSON must be an object (the platform drops anything else). */
+  readonly holdsObject?: boolean;
 }
 export interface ListAttribute extends BaseAttribute {
   readonly type: 'list';

@@ -84,7 +84,7 @@ export async function planResource(req: PlanRequest): Promise<PlanResponse> {
   }
   const planned = { ...modified.planned };
   for (const { name, attribute: a } of attributes) {
-    if (a.mode === 'computed' && (a.version || a.changesOnUpdate)) planned[name] = Unknown;
+    if (a.mode === 'computed' && (a.version || a.changesOnUpdate || a.changesWith?.some((n) => changed.includes(n)))) planned[name] = Unknown;
   }
   return { action: 'update', planned, requiresReplace, changed, diagnostics };
 }

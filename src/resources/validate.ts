@@ -23,7 +23,7 @@ function typeWords(a: Attribute): string {
     case 'bool':
       return 'true or false';
     case 'json':
-      return 'a string holding JSON (for example `jsonencode(...)` or `JSON.stringify(...)`)';
+      return `a string holding ${a.holdsObject ? 'a JSON object' : 'JSON'} (for example \`jsonencode(...)\` or \`JSON.stringify(...)\`)`;
     case 'list':
       return `a list of ${a.expects ?? 'strings'}`;
     case 'object':
@@ -113,10 +113,14 @@ function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string, de
   switch (a.type) {
     case 'string':
       return a.check ? zodProblems(a.check, v, at, key, typeWords(a), describe) : NO_ITEMS;
-    case 'json':
-      return parseJson(v) === undefined
-        ? [invalidValue({ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'Not valid JSON.' })]
-        : NO_ITEMS;
+    case 'json': {
+      const parsed = parseJson(v);
+      if (parsed === undefined) return [invalidValue({ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'Not valid JSON.' })];
+      if (a.holdsObject && (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))) {
+        return [invalidValue({ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'The platform takes a JSON object here.' })];
+      }
+      return NO_ITEMS;
+    }
     case 'list': {
       const path = [...at, key];
       const items = v as unknown[];

@@ -1,7 +1,8 @@
 /**
  * The tenant lifecycle kinds through the provider, driven by the real `terraform` binary:
  * a customer tenant, its offering items, its administrator with roles and an API client whose
- * secret becomes a sensitive output. Create, no-change plan, update in place, replacement,
+ * secret becomes a sensitive output. Create (in trial), no-change plan, update in place with the
+ * move to production (the date the platform records is planned unknown), replacement,
  * drift repair, import, the plan-time refusal of production to trial, destroy.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,7 +114,7 @@ beforeAll(async () => {
   api = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
   dir = mkdtempSync(join(tmpdir(), 'tenantform-terraform-lifecycle-'));
   env = await terraformEnvironment(dir, emulator, markerValue);
-  write();
+  write({ pricing: 'trial' });
   expectOk(await terraform('init', '-input=false', '-no-color'));
 });
 
@@ -150,13 +151,19 @@ test('creates the whole customer; the secret is a sensitive output and works; th
   expect(again.code).toBe(0);
 });
 
-test('updates the tenant and a quota in place, and replaces the API client', async () => {
+test('updates the tenant (trial to production) and a quota in place, and replaces the API client', async () => {
   const before = attributesOf('tenantform_tenant', 'contoso');
+  expect(before).toMatchObject({ pricing_mode: 'trial', production_start_date: null });
   write({ tag: 'gold', quota: 200, authMethod: 'client_secret_post' });
   const plan = await terraform('plan', '-input=false', '-no-color');
   expect(plan.stdout).toContain('Plan: 1 to add, 2 to change, 1 to destroy.');
+  expect(plan.stdout).toMatch(/production_start_date\s+= \(known after apply\)/);
   expectOk(await apply());
-  expect(attributesOf('tenantform_tenant', 'contoso')).toMatchObject({ id: before.id, internal_tag: 'gold', version: before.version + 1 });
+  const after = attributesOf('tenantform_tenant', 'contoso');
+  expect(after).toMatchObject({ id: before.id, internal_tag: 'gold', pricing_mode: 'production' });
+  expect(after.production_start_date).toMatch(/^\d{4}-\d{2}-\d{2}/);
+  expect(after.version).toBeGreaterThan(before.version);
+  expect((await terraform('plan', '-detailed-exitcode', '-input=false', '-no-color')).code).toBe(0);
   const items = await api.listOfferingItems(before.id);
   expect(items.find((i) => i.name === 'storage')?.quota).toMatchObject({ value: 200 });
   secrets.push(attributesOf('tenantform_api_client', 'monitoring').client_secret);

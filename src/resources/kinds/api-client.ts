@@ -42,7 +42,7 @@ export const apiClient = defineResource({
       description: 'How the client authenticates on the token endpoint.',
     }),
     enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the client may obtain access tokens.' }),
-    data: attr.json({ mode: 'optional', description: 'Free metadata (a JSON object), for example the tool\'s name.' }),
+    data: attr.json({ mode: 'optional', holdsObject: true, description: 'Free metadata (a JSON object), for example the tool\'s name.' }),
     redirect_uris: attr.list(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S/), {
       mode: 'optional',
       unique: true,

@@ -110,7 +110,11 @@ export const tenant = defineResource({
     }),
     version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the tenant.' }),
     has_children: attr.bool({ mode: 'computed', description: 'True when the tenant has sub-tenants.' }),
-    production_start_date: attr.string({ mode: 'computed', description: 'When the customer moved to production (null while in trial).' }),
+    production_start_date: attr.string({
+      mode: 'computed',
+      changesWith: ['pricing_mode'],
+      description: 'When the customer moved to production (null while in trial).',
+    }),
   },
   notes: [
     'An update sends the version of the last plan; when someone changed the tenant in between, tenantform refuses with a version conflict that names both versions.',
