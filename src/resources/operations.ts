@@ -141,7 +141,8 @@ export function importResource(req: Base & { id: string }): Promise<OperationRes
     if (!parsed) throw errors.invalidImportId(req.kind.type, req.id, req.kind.importId.format);
     const live = await req.kind.read(withAddress(req), normalize(req.kind.attributes, parsed));
     if (!live) throw errors.notFoundForImport(req.kind.type, req.id);
-    return normalize(req.kind.attributes, live);
+    // No recorded text yet: JSON values are written as jsonencode writes them.
+    return preserveJsonText(req.kind.attributes, null, normalize(req.kind.attributes, live));
   });
 }
 

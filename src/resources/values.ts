@@ -103,15 +103,21 @@ export function normalize(attributes: Attributes, input: State | null | undefine
 }
 
 /**
- * Keeps the recorded text of a JSON attribute when the platform's value means the same,
- * so that reformatting never shows as a change.
+ * Keeps the recorded text of a JSON attribute when the platform's value means the same, so
+ * that reformatting never shows as a change. With no recorded text (an import, a value set
+ * outside), writes the platform's value with its keys sorted, as `jsonencode` orders them (so a
+ * configuration that `terraform plan -generate-config-out` writes has the same text) and as
+ * `JSON.stringify` writes an exported cdktf app's literal. Where the two differ (jsonencode
+ * escapes `<`, `>` and `&`), JSON.stringify's text is kept.
  */
 export function preserveJsonText(attributes: Attributes, recorded: State | null, live: State): State {
-  if (!recorded) return live;
   const out: State = { ...live };
   for (const { name, attribute: a } of attributeList(attributes)) {
-    if (a.type === 'json' && jsonEqual(recorded[name], live[name]) && recorded[name] !== null) {
-      out[name] = recorded[name];
+    if (a.type !== 'json' || typeof live[name] !== 'string') continue;
+    if (recorded && recorded[name] !== null && recorded[name] !== undefined && jsonEqual(recorded[name], live[name])) out[name] = recorded[name];
+    else {
+      const parsed = parseJson(live[name]);
+      if (parsed !== undefined) out[name] = canonicalJson(parsed);
     }
   }
   return out;
