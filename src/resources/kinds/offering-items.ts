@@ -216,7 +216,7 @@ function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; 
   const problems: Diagnostic[] = [];
   const resolved = items.map((item, n): Item => {
     if (item.infra_id !== undefined) return item;
-    const ids = [...new Set(offered.filter((o) => o.name === item.name && typeof o.infra_id === 'string').map((o) => String(o.infra_id)))].sort();
+    const ids = [...new Set(offered.flatMap((o) => (o.name === item.name && typeof o.infra_id === 'string' ? [o.infra_id] : [])))].sort();
     if (ids.length === 1) return { ...item, infra_id: ids[0] };
     if (ids.length > 1) {
       problems.push(refusedChange({
