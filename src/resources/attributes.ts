@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ScalarOf } from './models';
 
 /**
  * Attribute declarations: the single source of every fact about an attribute.
@@ -27,6 +28,11 @@ interface BaseAttribute {
   readonly default?: unknown;
   /** Shown in plans to identify the object even when unchanged. */
   readonly identifying?: boolean;
+  /**
+   * Set in every state of the object: given by its import id, and by the create's answer when
+   * computed. Its state type is never null.
+   */
+  readonly key?: boolean;
   /** A computed value the platform recomputes on every update (unknown in an update plan). */
   readonly changesOnUpdate?: boolean;
   /** A computed value the platform derives from these arguments: unknown in a plan that changes one of them. */
@@ -132,21 +138,11 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return z.enum(values);
 }
 
-// ---- Types derived from declarations (for cdktf props and typed state). ----
+// ---- Types derived from declarations for cdktf props (the types of state are in models.ts). ----
 
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 
-type ValueOf<A> = A extends { type: 'string' | 'json' }
-  ? string
-  : A extends { type: 'number' }
-    ? number
-    : A extends { type: 'bool' }
-      ? boolean
-      : A extends { type: 'list' }
-        ? string[]
-        : A extends { type: 'object'; attributes: infer N }
-          ? PropsOf<N>
-          : never;
+type ValueOf<A> = A extends { type: 'list' } ? string[] : A extends { type: 'object'; attributes: infer N } ? PropsOf<N> : ScalarOf<A>;
 
 type RequiredKeys<As> = { [K in keyof As]: As[K] extends { mode: 'required' } ? K : never }[keyof As];
 type OptionalKeys<As> = {

@@ -2,6 +2,7 @@ import type { PlatformClient } from '../api';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { attributeList, type Attributes } from './attributes';
 import type { Discover } from './discovery';
+import type { ConfigOf, KnownOf, PlannedOf, StateOf } from './models';
 
 /**
  * A resource's attributes as Terraform stores them: snake_case keys, every attribute of
@@ -23,7 +24,35 @@ export interface Example {
   readonly config: Record<string, unknown>;
 }
 
-interface KindBase<As extends Attributes> {
+/**
+ * The types of the data a kind's members see (see models.ts): an existing object (`state`), what
+ * a read is given (`known`), the object a create or an update makes (`planned`), and the
+ * configuration and plan at plan time (`config`).
+ */
+interface Models {
+  readonly state: object;
+  readonly known: object;
+  readonly planned: object;
+  readonly config: object;
+}
+
+/** The generic form, for the callers that handle every kind alike. */
+interface AnyModels extends Models {
+  readonly state: State;
+  readonly known: State;
+  readonly planned: State;
+  readonly config: State;
+}
+
+/** The form inferred from a kind's attributes, for its own declaration. */
+interface ModelsOf<As> extends Models {
+  readonly state: StateOf<As>;
+  readonly known: KnownOf<As>;
+  readonly planned: PlannedOf<As>;
+  readonly config: ConfigOf<As>;
+}
+
+interface KindBase<As extends Attributes, M extends Models> {
   /** Terraform type, e.g. `tenantform_infra_component`. */
   readonly type: string;
   /** One paragraph for docs and the Terraform schema. */
@@ -33,17 +62,17 @@ interface KindBase<As extends Attributes> {
   readonly notes?: readonly string[];
   readonly example: Example;
   /** Rules that span attributes (e.g. exactly one of two): `invalidValue` diagnostics, without address. */
-  check?(config: State): Diagnostic[];
+  check?(config: M['config']): Diagnostic[];
 }
 
 /** What `modifyPlan` is asked: the plan as the attributes' data make it. */
-export interface ModifyPlanRequest {
+export interface ModifyPlanRequest<M extends Models = AnyModels> {
   /** The current object; null when the plan creates it. */
-  readonly prior: State | null;
+  readonly prior: M['state'] | null;
   /** The configuration, normalized; null when the plan deletes the object. */
-  readonly config: State | null;
+  readonly config: M['config'] | null;
   /** The object after apply (unknown where the platform decides); null when the plan deletes it. */
-  readonly planned: State | null;
+  readonly planned: M['config'] | null;
 }
 
 /** What `modifyPlan` answers; every member may be left out. */
@@ -58,19 +87,24 @@ export interface ModifyPlanResponse {
 
 /**
  * One resource kind. Operations throw `PlatformError` (or a tenantform error from
- * src/errors.ts); the generic layer in operations.ts turns both into diagnostics.
+ * src/errors.ts); the generic layer in operations.ts turns both into diagnostics. In its own
+ * declaration, a kind's members see its data with the types its attributes give (models.ts).
  *
- * Capabilities beyond read, create, update and delete, each an optional member:
+ * Every kind has `importId.parse`, `identity`, `read`, `create`, `update` and `delete`.
+ * Capabilities beyond them, each an optional member:
+ * - `check`: rules of the configuration that span attributes;
  * - `modifyPlan`: the plan-time rules the attributes' data cannot say (changes the platform
  *   would refuse, replacement the platform's update rules force, warnings about a delete);
  * - `readMany` with `batchKey` and `batchSize`: reading several objects in one request;
+ * - `writeBatch`: creating and updating several objects in one request;
+ * - `discover`: listing the live objects of a tenant (export, unmanaged drift);
  * - `prepareCreate`: values the client chooses before a create is recorded as pending and sent;
  * - `adoptionCandidates`: finding the object an interrupted create made;
  * - `importWarning`: what an import cannot recover;
  * - `notInEffect`: a refreshed object whose declared value the platform does not apply;
  * - `upgradeState`: converting state of an older `schemaVersion`.
  */
-export interface ResourceKind<As extends Attributes = Attributes> extends KindBase<As> {
+interface ResourceKindOf<As extends Attributes, M extends Models> extends KindBase<As, M> {
   readonly kind: 'resource';
   /** Bumped when stored attributes change shape; upgradeState converts older state. */
   readonly schemaVersion: number;
@@ -87,7 +121,7 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    * before the object is recorded as pending and sent, so that an interrupted create is found
    * again by them instead of being made twice.
    */
-  prepareCreate?(planned: State): State;
+  prepareCreate?(planned: M['planned']): M['planned'];
   /** When set, deleting only stops managing the object; this warning says so. */
   readonly deleteOnlyForgets?: string;
   /**
@@ -97,26 +131,29 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    * request; it is undefined where the plan cannot reach the platform (a provider not yet
    * configured, the plan made again during apply).
    */
-  modifyPlan?(ctx: OperationContext | undefined, req: ModifyPlanRequest): ModifyPlanResponse | Promise<ModifyPlanResponse>;
+  modifyPlan?(ctx: OperationContext | undefined, req: ModifyPlanRequest<M>): ModifyPlanResponse | Promise<ModifyPlanResponse>;
   /**
    * A warning an import shows: what it cannot recover and how to get it. `address` is the
    * resource address, or undefined when the caller does not know it.
    */
-  importWarning?(imported: State, address: string | undefined): Diagnostic | undefined;
-  /** The stable identity of an object, as used by import. */
-  identity(state: State): string;
-  /** Live object for a recorded one; null when it is gone. */
-  read(ctx: OperationContext, state: State): Promise<State | null>;
+  importWarning?(imported: M['state'], address: string | undefined): Diagnostic | undefined;
+  /** The stable identity of an object, as used by import: made from its `key` attributes. */
+  identity(state: M['known']): string;
+  /**
+   * Live object for a recorded one, or for what an import id tells; null when it is gone. A kind
+   * that cannot read its arguments back answers what it knows.
+   */
+  read(ctx: OperationContext, state: M['known']): Promise<M['known'] | null>;
   /**
    * Reads several recorded objects in one request where the platform allows it; the
    * answers are in the order of `states`. Callers fall back to `read` when it throws.
    */
-  readMany?(ctx: OperationContext, states: readonly State[]): Promise<Array<State | null>>;
+  readMany?(ctx: OperationContext, states: ReadonlyArray<M['state']>): Promise<Array<M['known'] | null>>;
   /**
    * Which objects one `readMany` request can answer together (e.g. the settings of one
    * application and tenant, listed at once). Without it, any objects of the kind can.
    */
-  batchKey?(state: State): string;
+  batchKey?(state: M['state']): string;
   /** At most this many objects per `readMany` request. */
   readonly batchSize?: number;
   /**
@@ -124,41 +161,49 @@ export interface ResourceKind<As extends Attributes = Attributes> extends KindBa
    * apply sends the kind's creates and updates together, one request per data center, when the
    * dependency order allows it.
    */
-  readonly writeBatch?: WriteBatch;
+  readonly writeBatch?: WriteBatch<M>;
   /** Lists the kind's live objects in a tenant: what an export declares and unmanaged drift counts. */
   readonly discover?: Discover;
-  create(ctx: OperationContext, planned: State): Promise<State>;
-  update(ctx: OperationContext, prior: State, planned: State): Promise<State>;
-  delete(ctx: OperationContext, prior: State): Promise<void>;
+  create(ctx: OperationContext, planned: M['planned']): Promise<M['state']>;
+  update(ctx: OperationContext, prior: M['state'], planned: M['planned']): Promise<M['state']>;
+  delete(ctx: OperationContext, prior: M['state']): Promise<void>;
   /**
    * Live objects with the configuration of a pending (interrupted) create: the object it made,
    * if the platform has it, is among them. The caller leaves out objects recorded elsewhere.
    */
-  adoptionCandidates?(ctx: OperationContext, pending: State): Promise<State[]>;
-  upgradeState?(fromVersion: number, raw: State): State;
+  adoptionCandidates?(ctx: OperationContext, pending: M['planned']): Promise<Array<M['state']>>;
+  upgradeState?(fromVersion: number, raw: State): M['state'];
   /** A warning when the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
-  notInEffect?(live: State): Diagnostic | undefined;
+  notInEffect?(live: M['state']): Diagnostic | undefined;
 }
 
-export interface WriteBatch {
+export interface WriteBatch<M extends Models = AnyModels> {
   /** What the request does, for its error messages, e.g. `sending agent update settings`. */
   readonly doing: string;
   /** Writes the planned objects in one request; their new states, in the order given. */
-  write(ctx: OperationContext, planned: readonly State[]): Promise<State[]>;
+  write(ctx: OperationContext, planned: ReadonlyArray<M['planned']>): Promise<Array<M['state']>>;
 }
 
-export interface DataSourceKind<As extends Attributes = Attributes> extends KindBase<As> {
+interface DataSourceKindOf<As extends Attributes, M extends Models> extends KindBase<As, M> {
   readonly kind: 'data';
-  read(ctx: OperationContext, config: State): Promise<State>;
+  read(ctx: OperationContext, config: M['state']): Promise<M['state']>;
 }
 
 export type AnyKind = ResourceKind | DataSourceKind;
 
-export function defineResource<const As extends Attributes>(k: Omit<ResourceKind<As>, 'kind'>): ResourceKind<As> {
+/** One resource kind, as the callers that handle every kind alike see it. */
+export type ResourceKind<As extends Attributes = Attributes> = ResourceKindOf<As, AnyModels>;
+export type DataSourceKind<As extends Attributes = Attributes> = DataSourceKindOf<As, AnyModels>;
+
+/**
+ * A kind's declaration sees its data with the types its attributes give; the kind it makes is
+ * the generic form (members are methods, so one fits the other as it is).
+ */
+export function defineResource<const As extends Attributes>(k: Omit<ResourceKindOf<As, ModelsOf<As>>, 'kind'>): ResourceKind<As> {
   return { ...k, kind: 'resource' };
 }
 
-export function defineDataSource<const As extends Attributes>(k: Omit<DataSourceKind<As>, 'kind'>): DataSourceKind<As> {
+export function defineDataSource<const As extends Attributes>(k: Omit<DataSourceKindOf<As, ModelsOf<As>>, 'kind'>): DataSourceKind<As> {
   return { ...k, kind: 'data' };
 }
 

@@ -46,6 +46,14 @@ function withAddress(req: { ctx: OperationContext; address: string }): Operation
   return { ...req.ctx, address: req.address };
 }
 
+/**
+ * A recorded object as a kind's operations take it: every attribute present, defaults filled (a
+ * record written by hand, or by an older version, may leave members out).
+ */
+function recorded(kind: ResourceKind, s: State): State {
+  return normalize(kind.attributes, s);
+}
+
 interface Base {
   readonly kind: ResourceKind;
   readonly address: string;
@@ -55,7 +63,7 @@ interface Base {
 /** Reads the live object; value null when it is gone. Keeps recorded JSON text when equal. */
 export function readResource(req: Base & { state: State }): Promise<OperationResult<State | null>> {
   return runOperation(req.address, 'reading the object', async () => {
-    const live = await req.kind.read(withAddress(req), req.state);
+    const live = await req.kind.read(withAddress(req), recorded(req.kind, req.state));
     return live ? preserveJsonText(req.kind.attributes, req.state, normalize(req.kind.attributes, live)) : null;
   });
 }
@@ -76,7 +84,7 @@ export async function readResourcesInBatch(req: {
   const { kind, items } = req;
   if (!kind.readMany || items.length === 0) return undefined;
   try {
-    const lives = await kind.readMany(req.ctx, items.map((i) => i.state));
+    const lives = await kind.readMany(req.ctx, items.map((i) => recorded(kind, i.state)));
     return lives.map((live, n) => ({
       value: live ? preserveJsonText(kind.attributes, items[n].state, normalize(kind.attributes, live)) : null,
       diagnostics: [],
@@ -101,17 +109,19 @@ export function createResource(req: Base & { planned: State }): Promise<Operatio
 
 export function updateResource(req: Base & { prior: State; planned: State }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'updating the object', async () => {
-    const planned = await recheckUnversioned(req.kind, withAddress(req), req.address, req.prior, req.planned);
+    const prior = recorded(req.kind, req.prior);
+    const planned = await recheckUnversioned(req.kind, withAddress(req), req.address, prior, req.planned);
     if (!planned) throw errors.goneDuringApply(req.address);
-    const updated = await req.kind.update(withAddress(req), req.prior, planned);
+    const updated = await req.kind.update(withAddress(req), prior, planned);
     return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, updated));
   });
 }
 
 export function deleteResource(req: Base & { prior: State }): Promise<OperationResult<void>> {
   return runOperation(req.address, 'deleting the object', async () => {
+    const prior = recorded(req.kind, req.prior);
     // Already gone is what a delete wants.
-    if (await recheckUnversioned(req.kind, withAddress(req), req.address, req.prior, req.prior)) await req.kind.delete(withAddress(req), req.prior);
+    if (await recheckUnversioned(req.kind, withAddress(req), req.address, prior, prior)) await req.kind.delete(withAddress(req), prior);
   });
 }
 
@@ -123,7 +133,7 @@ export function adoptResource(req: Base & { pending: State; held: ReadonlySet<st
   return runOperation(req.address, 'looking for the object of an interrupted create', async () => {
     let all: State[] = [];
     try {
-      all = req.kind.adoptionCandidates ? await req.kind.adoptionCandidates(withAddress(req), req.pending) : [];
+      all = req.kind.adoptionCandidates ? await req.kind.adoptionCandidates(withAddress(req), recorded(req.kind, req.pending)) : [];
     } catch (err) {
       // Where it was to be made is gone (its tenant deleted, say): so is anything the create made there.
       if (!isNotFound(err)) throw err;

@@ -97,7 +97,9 @@ async function modifyPlan<P extends State | null>(
   const hook = req.kind.modifyPlan;
   if (!hook) return { planned: asked.planned, requiresReplace: [], diagnostics: [] };
   const ctx = req.ctx && { ...req.ctx, address: req.address };
-  const r = await runOperation(req.address, 'checking the plan against the platform', async () => hook(ctx, asked));
+  // The prior object as recorded may leave members out (see `recorded` in operations.ts): the kind sees each attribute.
+  const prior = asked.prior && normalize(req.kind.attributes, asked.prior);
+  const r = await runOperation(req.address, 'checking the plan against the platform', async () => hook(ctx, { ...asked, prior }));
   const answer = r.value ?? {};
   return {
     planned: asked.planned === null ? asked.planned : ((answer.planned ?? asked.planned) as P),

@@ -1,6 +1,8 @@
 /** Helpers for the kinds' tests that run against the emulator (kinds/ holds kinds only: the registry is made from it). */
 import { PlatformClient } from '../api';
 import { startEmulator, type RunningEmulator } from '../emulator';
+import { attributeList, type Attribute, type Attributes } from './attributes';
+import type { StateOf } from './models';
 
 export interface EmulatorClient {
   readonly emulator: RunningEmulator;
@@ -27,4 +29,36 @@ export function useEmulatorClient(seed = 1): EmulatorClient {
       return held.client!;
     },
   };
+}
+
+/**
+ * `value` with the type the kind's attributes give its state, once it is checked to have that
+ * shape: every attribute of its type, null only where it may be unset (the test fails otherwise).
+ */
+export function stateOf<As extends Attributes>(kind: { readonly attributes: As }, value: unknown): StateOf<As> {
+  if (!isStateOf(kind.attributes, value)) throw new Error(`Not a state of these attributes: ${JSON.stringify(value)}`);
+  return value;
+}
+
+function isStateOf<As extends Attributes>(attributes: As, value: unknown): value is StateOf<As> {
+  if (value === null || typeof value !== 'object') return false;
+  const members = new Map(Object.entries(value));
+  return attributeList(attributes).every(({ name, attribute }) => fits(attribute, members.get(name)));
+}
+
+function fits(a: Attribute, v: unknown): boolean {
+  if (v === null) return a.mode !== 'required' && a.default === undefined && a.key !== true;
+  switch (a.type) {
+    case 'string':
+    case 'json':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'list':
+      return Array.isArray(v) && v.every((item) => typeof item === 'string');
+    case 'object':
+      return isStateOf(a.attributes, v);
+  }
 }

@@ -4,6 +4,7 @@ import type { OperationContext, State } from '../declaration';
 import { createResource, deleteResource, importResource, readResource, updateResource } from '../operations';
 import { planResource } from '../plan';
 import { validateConfig } from '../validate';
+import { stateOf } from '../testing';
 import kind from './agent-update-settings';
 
 const ADDRESS = 'tenantform_agent_update_settings.test';
@@ -113,27 +114,27 @@ describe('tenantform_agent_update_settings against the emulator', () => {
   });
 
   /** Plans a create from configuration and applies it. */
-  async function create(config: State): Promise<State> {
+  async function create(config: State) {
     expect(problems(config)).toEqual([]);
     const plan = await planResource({ kind, address: ADDRESS, config, prior: null });
     expect(plan.action).toBe('create');
-    const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
+    const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned! });
     expect(r.diagnostics).toEqual([]);
-    return r.value as State;
+    return stateOf(kind, r.value);
   }
 
   async function read(state: State): Promise<State | null> {
     const r = await readResource({ kind, address: ADDRESS, ctx, state });
     expect(r.diagnostics).toEqual([]);
-    return r.value as State | null;
+    return r.value ?? null;
   }
 
-  async function update(prior: State, config: State): Promise<State> {
+  async function update(prior: State, config: State) {
     const plan = await planResource({ kind, address: ADDRESS, config, prior });
     expect(plan.action).toBe('update');
-    const r = await updateResource({ kind, address: ADDRESS, ctx, prior, planned: plan.planned as State });
+    const r = await updateResource({ kind, address: ADDRESS, ctx, prior, planned: plan.planned! });
     expect(r.diagnostics).toEqual([]);
-    return r.value as State;
+    return stateOf(kind, r.value);
   }
 
   async function remove(prior: State): Promise<void> {

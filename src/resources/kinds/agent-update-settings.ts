@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { AgentUpdateSettings, AgentUpdateSettingsItem, PlatformClient } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { attr, oneOf, UUID_PATTERN } from '../attributes';
-import { defineResource, type OperationContext, type State } from '../declaration';
+import { defineResource, type OperationContext } from '../declaration';
+import type { KnownOf, PlannedOf, StateOf } from '../models';
 import { exactlyOneOf } from '../validate';
 import { canonicalJson } from '../values';
 import { DISCOVERY_CONCURRENCY, mapLimit, type TenantInfo } from '../discovery';
@@ -11,49 +12,51 @@ const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'
 const TIME_OF_DAY = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'Not a time of day HH:MM:SS.');
 const TIME_EXPECTS = 'a time of day `HH:MM:SS` (24-hour, agent local time)';
 
+const attributes = {
+  id: attr.string({ mode: 'computed', key: true, description: 'The settings identity, `agent/<agent_id>` or `tenant/<tenant_id>`.' }),
+  agent_id: attr.uuid({
+    mode: 'optional',
+    forceNew: true,
+    identifying: true,
+    description: 'The agent whose own settings these are. Set exactly one of `agent_id` and `tenant_id`.',
+  }),
+  tenant_id: attr.uuid({
+    mode: 'optional',
+    forceNew: true,
+    identifying: true,
+    description: 'The tenant whose master settings these are. Set exactly one of `agent_id` and `tenant_id`.',
+  }),
+  update_channel: attr.string({
+    mode: 'required',
+    check: oneOf(['CURRENT', 'STABLE']),
+    expects: '`CURRENT` or `STABLE`',
+    description: 'The release channel agents update from.',
+  }),
+  automatic: attr.bool({ mode: 'required', description: 'Whether agents update without an administrator starting it.' }),
+  maintenance_window: attr.object(
+    {
+      time_from: attr.string({ mode: 'required', check: TIME_OF_DAY, expects: TIME_EXPECTS, description: 'Start of the window.' }),
+      time_to: attr.string({ mode: 'required', check: TIME_OF_DAY, expects: TIME_EXPECTS, description: 'End of the window.' }),
+      days_of_week: attr.list(oneOf(DAYS), {
+        mode: 'required',
+        minItems: 1,
+        maxItems: 7,
+        unique: true,
+        expects: 'day names `MONDAY` ... `SUNDAY`',
+        description: 'The days the window is open, 1 to 7 distinct day names.',
+      }),
+    },
+    { mode: 'optional', description: 'When updates may run. Left out: whenever the platform decides.' },
+  ),
+};
+
 export const agentUpdateSettings = defineResource({
   type: 'tenantform_agent_update_settings',
   description:
     'Unattended update settings of one agent, or master settings of one tenant (which its agents and sub-tenants inherit). ' +
     'Removing the resource deletes the own settings, so the target inherits again.',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The settings identity, `agent/<agent_id>` or `tenant/<tenant_id>`.' }),
-    agent_id: attr.uuid({
-      mode: 'optional',
-      forceNew: true,
-      identifying: true,
-      description: 'The agent whose own settings these are. Set exactly one of `agent_id` and `tenant_id`.',
-    }),
-    tenant_id: attr.uuid({
-      mode: 'optional',
-      forceNew: true,
-      identifying: true,
-      description: 'The tenant whose master settings these are. Set exactly one of `agent_id` and `tenant_id`.',
-    }),
-    update_channel: attr.string({
-      mode: 'required',
-      check: oneOf(['CURRENT', 'STABLE']),
-      expects: '`CURRENT` or `STABLE`',
-      description: 'The release channel agents update from.',
-    }),
-    automatic: attr.bool({ mode: 'required', description: 'Whether agents update without an administrator starting it.' }),
-    maintenance_window: attr.object(
-      {
-        time_from: attr.string({ mode: 'required', check: TIME_OF_DAY, expects: TIME_EXPECTS, description: 'Start of the window.' }),
-        time_to: attr.string({ mode: 'required', check: TIME_OF_DAY, expects: TIME_EXPECTS, description: 'End of the window.' }),
-        days_of_week: attr.list(oneOf(DAYS), {
-          mode: 'required',
-          minItems: 1,
-          maxItems: 7,
-          unique: true,
-          expects: 'day names `MONDAY` ... `SUNDAY`',
-          description: 'The days the window is open, 1 to 7 distinct day names.',
-        }),
-      },
-      { mode: 'optional', description: 'When updates may run. Left out: whenever the platform decides.' },
-    ),
-  },
+  attributes,
   check: (config) => exactlyOneOf(config, ['agent_id', 'tenant_id']),
   notes: [
     'The platform resolves what applies: an agent without own settings gets its tenant\'s master settings, and a tenant without ' +
@@ -87,8 +90,7 @@ export const agentUpdateSettings = defineResource({
     },
   },
   async read(ctx, state) {
-    const master = isMaster(state);
-    const targetId = String(master ? state.tenant_id : state.agent_id);
+    const { master, id: targetId } = targetOf(state);
     try {
       // GAPS "GET response": the platform answers with the resolved (possibly inherited) settings.
       const live = await ctx.client.getAgentUpdateSettings(targetId, { master });
@@ -112,9 +114,9 @@ export const agentUpdateSettings = defineResource({
     return (await putSettings(ctx, [planned]))[0];
   },
   async delete(ctx, prior) {
-    const master = isMaster(prior);
+    const { master, id } = targetOf(prior);
     // Spec 2: DELETE answers 204 also when the settings are absent.
-    await ctx.client.deleteAgentUpdateSettings(String(master ? prior.tenant_id : prior.agent_id), { master });
+    await ctx.client.deleteAgentUpdateSettings(id, { master });
   },
 });
 
@@ -122,7 +124,7 @@ export const agentUpdateSettings = defineResource({
  * Sends the settings of several targets in ONE request (`PUT /agent_update_settings` takes a
  * list) and returns their new states, in the order given.
  */
-async function putSettings(ctx: OperationContext, planned: readonly State[]): Promise<State[]> {
+async function putSettings(ctx: OperationContext, planned: ReadonlyArray<PlannedOf<typeof attributes>>): Promise<Array<StateOf<typeof attributes>>> {
   const items = planned.map(toItem);
   const ids = planned.map(identityOf);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
@@ -178,39 +180,45 @@ function sameSettings(a: AgentUpdateSettings, b: AgentUpdateSettings): boolean {
   return canonicalJson(comparable(a)) === canonicalJson(comparable(b));
 }
 
-function isMaster(s: State): boolean {
-  return typeof s.tenant_id === 'string';
+/** Whose settings these are: one agent's, or a tenant's master settings. */
+type Target = Pick<KnownOf<typeof attributes>, 'agent_id' | 'tenant_id'>;
+
+/** The target's id; the check lets a configuration name exactly one of them. */
+function targetOf(s: Target): { master: boolean; id: string } {
+  return s.tenant_id !== null ? { master: true, id: s.tenant_id } : { master: false, id: String(s.agent_id) };
 }
 
-function identityOf(s: State): string {
-  return isMaster(s) ? `tenant/${String(s.tenant_id)}` : `agent/${String(s.agent_id)}`;
+function identityOf(s: Target): string {
+  const { master, id } = targetOf(s);
+  return `${master ? 'tenant' : 'agent'}/${id}`;
 }
 
 interface Window {
-  time_from: string;
-  time_to: string;
-  days_of_week: string[];
+  readonly time_from: string;
+  readonly time_to: string;
+  readonly days_of_week: readonly string[];
 }
 
-function toItem(s: State): AgentUpdateSettingsItem {
+function toItem(s: PlannedOf<typeof attributes>): AgentUpdateSettingsItem {
   // GAPS "Settings item shape": master settings carry tenant_id, agent settings agent_id.
-  const target = isMaster(s) ? { tenant_id: String(s.tenant_id) } : { agent_id: String(s.agent_id) };
-  const w = s.maintenance_window as Window | null | undefined;
+  const { master, id } = targetOf(s);
+  const w = s.maintenance_window;
   return {
-    ...target,
-    update_channel: String(s.update_channel),
-    automatic: Boolean(s.automatic),
+    ...(master ? { tenant_id: id } : { agent_id: id }),
+    update_channel: s.update_channel,
+    automatic: s.automatic,
     ...(w ? { maintenance_window: { time_from: w.time_from, time_to: w.time_to, days_of_week: [...w.days_of_week] } } : {}),
   };
 }
 
 /** The state of a target (taken from `target`) with the given settings. */
-function toState(target: State, settings: State): State {
-  const w = settings.maintenance_window as Window | null | undefined;
+function toState(target: Target, settings: { update_channel: string; automatic: boolean; maintenance_window: Window | null }): StateOf<typeof attributes> {
+  const { master, id } = targetOf(target);
+  const w = settings.maintenance_window;
   return {
     id: identityOf(target),
-    agent_id: isMaster(target) ? null : String(target.agent_id),
-    tenant_id: isMaster(target) ? String(target.tenant_id) : null,
+    agent_id: master ? null : id,
+    tenant_id: master ? id : null,
     update_channel: settings.update_channel,
     automatic: settings.automatic,
     maintenance_window: w ? { time_from: w.time_from, time_to: w.time_to, days_of_week: [...w.days_of_week] } : null,

@@ -3,7 +3,8 @@ import type { ApiClient, ApiClientCreate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
-import { defineResource, type State } from '../declaration';
+import { defineResource } from '../declaration';
+import type { StateOf } from '../models';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 
@@ -12,58 +13,60 @@ const SECRET_NOT_RECOVERABLE =
   'The platform returns an API client\'s secret only in the answer to its creation. An imported client therefore has no `client_secret` in the state (it is null); ' +
   'to hand a secret to a tool, create a new client (replace this one) and delete the old one.';
 
+const attributes = {
+  id: attr.string({ mode: 'computed', key: true, description: 'The client id (`client_id`).' }),
+  tenant_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    description: 'The tenant the client acts for.',
+  }),
+  type: attr.string({
+    mode: 'optional',
+    forceNew: true,
+    default: 'api_client',
+    check: oneOf(['api_client', 'managed_client']),
+    expects: 'api_client or managed_client',
+    description: 'The client type.',
+  }),
+  token_endpoint_auth_method: attr.string({
+    mode: 'optional',
+    forceNew: true,
+    default: 'client_secret_basic',
+    check: oneOf(AUTH_METHODS),
+    expects: `one of ${AUTH_METHODS.join(', ')}`,
+    description: 'How the client authenticates on the token endpoint.',
+  }),
+  enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the client may obtain access tokens.' }),
+  data: attr.json({ mode: 'optional', holdsObject: true, description: 'Free metadata (a JSON object), for example the tool\'s name.' }),
+  redirect_uris: attr.list(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S/), {
+    mode: 'optional',
+    unique: true,
+    expects: 'absolute addresses',
+    description: 'Allowed redirect addresses.',
+  }),
+  client_secret: attr.string({
+    mode: 'computed',
+    sensitive: true,
+    keptInState: true,
+    description: 'The secret, issued once at creation. Sensitive: never shown in plans or logs. Null after an import (the platform cannot return it again).',
+  }),
+  created_at: attr.string({ mode: 'computed', description: 'When the client was created.' }),
+};
+
 export const apiClient = defineResource({
   type: 'tenantform_api_client',
   description:
     'An API client of a tenant, for a tool that calls the platform (monitoring, PSA, billing). The platform issues its secret once, at creation: tenantform keeps it in the state as a sensitive value and never prints it.',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The client id (`client_id`).' }),
-    tenant_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The tenant the client acts for.',
-    }),
-    type: attr.string({
-      mode: 'optional',
-      forceNew: true,
-      default: 'api_client',
-      check: oneOf(['api_client', 'managed_client']),
-      expects: 'api_client or managed_client',
-      description: 'The client type.',
-    }),
-    token_endpoint_auth_method: attr.string({
-      mode: 'optional',
-      forceNew: true,
-      default: 'client_secret_basic',
-      check: oneOf(AUTH_METHODS),
-      expects: `one of ${AUTH_METHODS.join(', ')}`,
-      description: 'How the client authenticates on the token endpoint.',
-    }),
-    enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the client may obtain access tokens.' }),
-    data: attr.json({ mode: 'optional', holdsObject: true, description: 'Free metadata (a JSON object), for example the tool\'s name.' }),
-    redirect_uris: attr.list(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S/), {
-      mode: 'optional',
-      unique: true,
-      expects: 'absolute addresses',
-      description: 'Allowed redirect addresses.',
-    }),
-    client_secret: attr.string({
-      mode: 'computed',
-      sensitive: true,
-      keptInState: true,
-      description: 'The secret, issued once at creation. Sensitive: never shown in plans or logs. Null after an import (the platform cannot return it again).',
-    }),
-    created_at: attr.string({ mode: 'computed', description: 'When the client was created.' }),
-  },
+  attributes,
   notes: [
     SECRET_NOT_RECOVERABLE,
     'Rotating a secret is replacing the client: the platform has no secret reset.',
     'The state holds the secret: keep the state in an encrypted, access-controlled backend, as for any Terraform state with secrets.',
   ],
   importId: { ...uuidImportId('client'), format: 'the client id (a uuid); the secret cannot be imported' },
-  identity: (s) => String(s.id),
+  identity: (s) => s.id,
   example: {
     name: 'monitoring',
     config: {
@@ -87,7 +90,7 @@ export const apiClient = defineResource({
   nonIdempotentCreate: true,
   async read(ctx, state) {
     try {
-      return fromClient(await ctx.client.getApiClient(String(state.id)), state.client_secret);
+      return fromClient(await ctx.client.getApiClient(state.id), state.client_secret);
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;
@@ -95,28 +98,28 @@ export const apiClient = defineResource({
   },
   async create(ctx, planned) {
     const body: ApiClientCreate = {
-      tenant_id: String(planned.tenant_id),
-      type: (planned.type ?? 'api_client') as ApiClientCreate['type'],
-      token_endpoint_auth_method: (planned.token_endpoint_auth_method ?? 'client_secret_basic') as ApiClientCreate['token_endpoint_auth_method'],
+      tenant_id: planned.tenant_id,
+      type: planned.type,
+      token_endpoint_auth_method: planned.token_endpoint_auth_method,
       data: parseData(planned.data),
-      redirect_uris: Array.isArray(planned.redirect_uris) ? planned.redirect_uris.map(String) : [],
+      redirect_uris: planned.redirect_uris ? [...planned.redirect_uris] : [],
     };
     const created = await ctx.client.createApiClient(body);
     let live: ApiClient = created;
-    if (planned.enabled === false) live = await ctx.client.updateApiClient(created.client_id, { status: 'disabled' });
+    if (!planned.enabled) live = await ctx.client.updateApiClient(created.client_id, { status: 'disabled' });
     return fromClient(live, created.client_secret);
   },
   async update(ctx, prior, planned) {
-    const live = await ctx.client.updateApiClient(String(prior.id), {
-      status: planned.enabled === false ? 'disabled' : 'enabled',
+    const live = await ctx.client.updateApiClient(prior.id, {
+      status: planned.enabled ? 'enabled' : 'disabled',
       data: parseData(planned.data),
-      redirect_uris: Array.isArray(planned.redirect_uris) ? planned.redirect_uris.map(String) : [],
+      redirect_uris: planned.redirect_uris ? [...planned.redirect_uris] : [],
     });
     return fromClient(live, prior.client_secret);
   },
   async delete(ctx, prior) {
     try {
-      await ctx.client.deleteApiClient(String(prior.id));
+      await ctx.client.deleteApiClient(prior.id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -128,14 +131,14 @@ export const apiClient = defineResource({
   },
 });
 
-function parseData(v: unknown): Record<string, unknown> {
-  if (typeof v !== 'string' || v === '') return {};
+function parseData(v: string | null): Record<string, unknown> {
+  if (v === null || v === '') return {};
   const parsed: unknown = JSON.parse(v);
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
 /** The state of a client; the secret is never read back, so it is carried over from what is recorded. */
-function fromClient(c: ApiClient, secret: unknown): State {
+function fromClient(c: ApiClient, secret: string | null): StateOf<typeof attributes> {
   const data = c.data && Object.keys(c.data).length > 0 ? JSON.stringify(c.data) : null;
   return {
     id: c.client_id,
@@ -145,7 +148,7 @@ function fromClient(c: ApiClient, secret: unknown): State {
     enabled: c.status === 'enabled',
     data,
     redirect_uris: c.redirect_uris && c.redirect_uris.length > 0 ? [...c.redirect_uris] : null,
-    client_secret: typeof secret === 'string' ? secret : null,
+    client_secret: secret,
     created_at: c.created_at ?? null,
   };
 }

@@ -1,28 +1,33 @@
 import { attr } from '../attributes';
-import { defineResource, type State } from '../declaration';
+import { defineResource } from '../declaration';
+import type { StateOf } from '../models';
 import { isNotFound } from '../../api/errors';
 import { splitImportId } from '../import-id';
+
+const attributes = {
+  id: attr.string({ mode: 'computed', description: 'The binding identity, `<application_id>/<tenant_id>`.' }),
+  application_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    key: true,
+    description: 'The application to turn on (see the `tenantform_application` data source).',
+  }),
+  tenant_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    key: true,
+    description: 'The tenant that gets the application.',
+  }),
+};
 
 export const applicationBinding = defineResource({
   type: 'tenantform_application_binding',
   description:
     'Turns an application on for a tenant. Removing the resource turns it off again. The parent tenant must have the application first (the root has every application).',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The binding identity, `<application_id>/<tenant_id>`.' }),
-    application_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The application to turn on (see the `tenantform_application` data source).',
-    }),
-    tenant_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The tenant that gets the application.',
-    }),
-  },
+  attributes,
   notes: [
     'A binding is read from the applications the platform lists for the tenant (`GET /tenants/{tenant_id}/applications`). ' +
       'The vendor\'s reference describes that list as the applications available to the tenant, the seeds\' records as the ' +
@@ -58,20 +63,18 @@ export const applicationBinding = defineResource({
     },
   },
   async read(ctx, state) {
-    const appId = String(state.application_id);
-    const tenantId = String(state.tenant_id);
     try {
-      const items = await ctx.client.listTenantApplications(tenantId);
-      return items.includes(appId) ? bound(appId, tenantId) : null;
+      const items = await ctx.client.listTenantApplications(state.tenant_id);
+      return items.includes(state.application_id) ? bound(state.application_id, state.tenant_id) : null;
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;
     }
   },
   // One listing of a tenant's applications answers all its bindings.
-  batchKey: (s) => String(s.tenant_id),
+  batchKey: (s) => s.tenant_id,
   async readMany(ctx, states) {
-    const tenantId = String(states[0].tenant_id);
+    const tenantId = states[0].tenant_id;
     let items: string[];
     try {
       items = await ctx.client.listTenantApplications(tenantId);
@@ -79,11 +82,10 @@ export const applicationBinding = defineResource({
       if (isNotFound(err)) return states.map(() => null);
       throw err;
     }
-    return states.map((s) => (items.includes(String(s.application_id)) ? bound(String(s.application_id), tenantId) : null));
+    return states.map((s) => (items.includes(s.application_id) ? bound(s.application_id, tenantId) : null));
   },
   async create(ctx, planned) {
-    const appId = String(planned.application_id);
-    const tenantId = String(planned.tenant_id);
+    const { application_id: appId, tenant_id: tenantId } = planned;
     // platform-interface "binding": a repeat answers 204, so the POST is sent without a read first:
     // the create does not depend on what the tenant's applications listing means (see the notes).
     await ctx.client.enableApplication(appId, tenantId);
@@ -91,18 +93,18 @@ export const applicationBinding = defineResource({
   },
   async update(_ctx, _prior, planned) {
     // Every argument forces replacement, so an update only ever refreshes the id.
-    return bound(String(planned.application_id), String(planned.tenant_id));
+    return bound(planned.application_id, planned.tenant_id);
   },
   async delete(ctx, prior) {
     try {
-      await ctx.client.disableApplication(String(prior.application_id), String(prior.tenant_id));
+      await ctx.client.disableApplication(prior.application_id, prior.tenant_id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
   },
 });
 
-function bound(applicationId: string, tenantId: string): State {
+function bound(applicationId: string, tenantId: string): StateOf<typeof attributes> {
   return { id: `${applicationId}/${tenantId}`, application_id: applicationId, tenant_id: tenantId };
 }
 

@@ -2,34 +2,36 @@ import { z } from 'zod';
 import type { Application } from '../../api';
 import { errors } from '../../errors';
 import { attr } from '../attributes';
-import { defineDataSource, type State } from '../declaration';
+import { defineDataSource } from '../declaration';
+import type { StateOf } from '../models';
 import { exactlyOneOf } from '../validate';
 
+
+const attributes = {
+  id: attr.string({ mode: 'computed', description: 'The application id.' }),
+  type: attr.string({
+    mode: 'optional_computed',
+    identifying: true,
+    description: 'The application type, e.g. `backup`, `files_cloud`, `monitoring`. Set exactly one of `type` and `name`.',
+  }),
+  name: attr.string({
+    mode: 'optional_computed',
+    identifying: true,
+    description: 'The display name, matched exactly (case-sensitive). Set exactly one of `type` and `name`.',
+  }),
+  usages: attr.list(z.string(), { mode: 'computed', description: 'Names of the metered usages of the application.' }),
+  api_base_url: attr.string({ mode: 'computed', description: "Path prefix of the application's own API." }),
+};
 
 export const dataApplication = defineDataSource({
   type: 'tenantform_application',
   description: 'Finds an application of the platform catalogue by its `type` (e.g. `backup`) or its display `name`.',
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The application id.' }),
-    type: attr.string({
-      mode: 'optional_computed',
-      identifying: true,
-      description: 'The application type, e.g. `backup`, `files_cloud`, `monitoring`. Set exactly one of `type` and `name`.',
-    }),
-    name: attr.string({
-      mode: 'optional_computed',
-      identifying: true,
-      description: 'The display name, matched exactly (case-sensitive). Set exactly one of `type` and `name`.',
-    }),
-    usages: attr.list(z.string(), { mode: 'computed', description: 'Names of the metered usages of the application.' }),
-    api_base_url: attr.string({ mode: 'computed', description: "Path prefix of the application's own API." }),
-  },
+  attributes,
   check: (config) => exactlyOneOf(config, ['type', 'name']),
   example: { name: 'backup', config: { type: 'backup' } },
   async read(ctx, config) {
-    const by = config.type !== null ? 'type' : 'name';
-    const wanted = String(config[by]);
-    const found = matchApplications(await ctx.client.listApplications(), by, wanted);
+    // The check sets exactly one of them.
+    const found = matchApplications(await ctx.client.listApplications(), config.type !== null ? 'type' : 'name', config.type ?? config.name ?? '');
     return toState(found);
   },
 });
@@ -46,7 +48,7 @@ export function matchApplications(apps: readonly Application[], by: 'type' | 'na
   return found[0];
 }
 
-function toState(a: Application): State {
+function toState(a: Application): StateOf<typeof attributes> {
   return { id: a.id, type: a.type, name: a.name, usages: a.usages ?? [], api_base_url: a.api_base_url ?? null };
 }
 

@@ -3,31 +3,34 @@ import { isNotFound } from '../../api/errors';
 import { invalidValue } from '../../diagnostics';
 import { errors } from '../../errors';
 import { attr } from '../attributes';
-import { defineDataSource, type OperationContext, type State } from '../declaration';
+import { defineDataSource, type OperationContext } from '../declaration';
+import type { StateOf } from '../models';
 import { exactlyOneOf } from '../validate';
+
+const attributes = {
+  id: attr.uuid({
+    mode: 'optional_computed',
+    identifying: true,
+    description: 'The tenant id. Set exactly one of `id` and `name`.',
+  }),
+  name: attr.string({
+    mode: 'optional_computed',
+    identifying: true,
+    description: 'The tenant name, matched exactly (case-sensitive). Set exactly one of `id` and `name`.',
+  }),
+  parent_id: attr.uuid({
+    mode: 'optional_computed',
+    description: 'With `name`: look only among the direct children of this tenant. Read back: the parent tenant (null for the root).',
+  }),
+  kind: attr.string({ mode: 'computed', description: 'The tenant kind: `root`, `partner`, `folder`, `customer` or `unit`.' }),
+};
 
 export const dataTenant = defineDataSource({
   type: 'tenantform_tenant',
   description:
     'Finds a tenant by its `id`, or by its exact `name` among the direct children of `parent_id`, or, without `parent_id`, ' +
     'in the subtree of the API client\'s own tenant (the platform has no listing of every tenant a client can see).',
-  attributes: {
-    id: attr.uuid({
-      mode: 'optional_computed',
-      identifying: true,
-      description: 'The tenant id. Set exactly one of `id` and `name`.',
-    }),
-    name: attr.string({
-      mode: 'optional_computed',
-      identifying: true,
-      description: 'The tenant name, matched exactly (case-sensitive). Set exactly one of `id` and `name`.',
-    }),
-    parent_id: attr.uuid({
-      mode: 'optional_computed',
-      description: 'With `name`: look only among the direct children of this tenant. Read back: the parent tenant (null for the root).',
-    }),
-    kind: attr.string({ mode: 'computed', description: 'The tenant kind: `root`, `partner`, `folder`, `customer` or `unit`.' }),
-  },
+  attributes,
   check(config) {
     const problems = exactlyOneOf(config, ['id', 'name']);
     if (problems.length === 0 && config.parent_id !== null && config.name === null) {
@@ -44,9 +47,10 @@ export const dataTenant = defineDataSource({
   notes: ['A name that matches several tenants is an error: add `parent_id` to say which one.'],
   example: { name: 'acme', config: { name: 'Acme Manufacturing', parent_id: '${data.tenantform_tenant.northwind.id}' } },
   async read(ctx, config) {
-    if (config.id !== null) return toState(await byId(ctx, String(config.id)));
-    const parentId = config.parent_id === null ? undefined : String(config.parent_id);
-    return toState(matchTenants(await candidates(ctx, parentId), String(config.name), parentId));
+    if (config.id !== null) return toState(await byId(ctx, config.id));
+    const parentId = config.parent_id ?? undefined;
+    // The check sets exactly one of id and name.
+    return toState(matchTenants(await candidates(ctx, parentId), config.name ?? '', parentId));
   },
 });
 
@@ -85,7 +89,7 @@ export function matchTenants(tenants: readonly Tenant[], name: string, parentId?
   return found[0];
 }
 
-function toState(t: Tenant): State {
+function toState(t: Tenant): StateOf<typeof attributes> {
   // The platform's root tenant is its own parent; read back, the root has none.
   return { id: t.id, name: t.name ?? null, kind: t.kind ?? null, parent_id: t.parent_id === t.id ? null : t.parent_id };
 }

@@ -8,6 +8,7 @@ import { validateConfig } from '../validate';
 import { UUID_PATTERN } from '../attributes';
 import kind, { wildcardWellPlaced } from './event-subscription';
 import { allowRefusedRequests } from '../../../test/contract/refusals';
+import { stateOf } from '../testing';
 
 const ADDRESS = 'tenantform_event_subscription.test';
 const TOPIC = 'cti.a.p.em.topic.v1.0~a.p.tenant.v1.0';
@@ -121,26 +122,26 @@ describe('tenantform_event_subscription against the emulator', () => {
     await emulator.close();
   });
 
-  async function apply(config: State, prior: State | null): Promise<State> {
+  async function apply(config: State, prior: State | null) {
     expect(problems(config)).toEqual([]);
     const plan = await planResource({ kind, address: ADDRESS, config, prior });
     expect(plan.action).toBe(prior ? 'replace' : 'create');
-    const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
+    const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned! });
     expect(r.diagnostics).toEqual([]);
-    return r.value as State;
+    return stateOf(kind, r.value);
   }
 
   async function read(state: State): Promise<State | null> {
     const r = await readResource({ kind, address: ADDRESS, ctx, state });
     expect(r.diagnostics).toEqual([]);
-    return r.value as State | null;
+    return r.value ?? null;
   }
 
   const defaults = { subject_types: null, tenant_id: null, cel: null, auto_commit: false, auto_commit_interval: 'PT5M', session_timeout: 'PT30S' };
 
   it('creates with a generated id, replaces on any change, and only forgets on delete', async () => {
     const created = await apply(base, null);
-    const id = created.subscription_id as string;
+    const id = created.subscription_id;
     expect(id).toMatch(UUID_PATTERN);
     expect(created).toEqual({ id, subscription_id: id, ...defaults, ...base });
     expect(await read(created)).toEqual(created);
@@ -188,13 +189,13 @@ describe('tenantform_event_subscription against the emulator', () => {
   it('reports a refusal of the platform as an error diagnostic', async () => {
     allowRefusedRequests(); // the platform's own refusal is what this test looks at
     const plan = await planResource({ kind, address: ADDRESS, config: { ...base, topic_id: `${TOPIC}.unknown` }, prior: null });
-    const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned as State });
+    const r = await createResource({ kind, address: ADDRESS, ctx, planned: plan.planned! });
     expect(r.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS }]);
   });
 
   it('imports by id, then plans a replacement that adopts the existing subscription', async () => {
     const existing = await apply({ ...base, tenant_depth: 'DIRECT' }, null);
-    const id = existing.subscription_id as string;
+    const id = existing.subscription_id;
 
     const imported = await importResource({ kind, address: ADDRESS, ctx, id });
     expect(imported.diagnostics).toEqual([]);
@@ -202,10 +203,10 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(imported.value).toEqual({ id, subscription_id: id, topic_id: null, types: null, tenant_depth: null, ...defaults });
 
     const config = { ...base, tenant_depth: 'DIRECT', subscription_id: id };
-    const plan = await planResource({ kind, address: ADDRESS, config, prior: imported.value as State });
+    const plan = await planResource({ kind, address: ADDRESS, config, prior: imported.value! });
     expect(plan.action).toBe('replace');
     expect(plan.requiresReplace).toEqual([['topic_id'], ['types'], ['tenant_depth']]);
-    const adopted = await apply(config, imported.value as State);
+    const adopted = await apply(config, imported.value!);
     expect(adopted).toEqual(existing);
     expect((await planResource({ kind, address: ADDRESS, config, prior: await read(adopted) })).action).toBe('no-op');
 

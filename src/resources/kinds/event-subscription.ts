@@ -5,6 +5,7 @@ import { isConflict, isNotFound } from '../../api/errors';
 import { refusedChange } from '../../diagnostics';
 import { attr, oneOf, uuid, type Attributes } from '../attributes';
 import { defineResource, type OperationContext, type State } from '../declaration';
+import type { PlannedOf } from '../models';
 import { valueEqual } from '../values';
 
 const MAX_ID = 1024;
@@ -50,95 +51,99 @@ const DURATION = /^P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?
 const duration = z.string().regex(DURATION, 'Not an ISO 8601 duration.');
 const DURATION_EXPECTS = 'an ISO 8601 duration such as `PT30S`, `PT5M` or `P1D`';
 
+const attributes = {
+  id: attr.string({ mode: 'computed', key: true, description: 'The subscription id (same as `subscription_id`).' }),
+  subscription_id: attr.uuid({
+    mode: 'optional_computed',
+    forceNew: true,
+    identifying: true,
+    key: true,
+    description: 'The subscription id. Left out, tenantform generates one before creating the subscription.',
+  }),
+  topic_id: attr.string({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    check: topicId,
+    expects: `a topic identifier starting with ${TOPIC_PREFIX}, without wildcard, at most ${MAX_ID} characters`,
+    description: 'The topic to receive events of, e.g. `cti.a.p.em.topic.v1.0~a.p.tenant.v1.0`.',
+  }),
+  types: attr.list(eventType, {
+    mode: 'required',
+    forceNew: true,
+    minItems: 1,
+    maxItems: 32,
+    expects: `event type identifiers starting with ${TYPE_PREFIXES.join(' or ')}, at most ${MAX_ID} characters: exact, a path prefix ending in *, or a version form ending in v1.*`,
+    description: 'Event types to receive: exact types, prefixes ending in `*`, or `...v1.*` for the latest version.',
+  }),
+  subject_types: attr.list(withWildcard, {
+    mode: 'optional',
+    forceNew: true,
+    maxItems: 32,
+    expects: `subject type identifiers of at most ${MAX_ID} characters, * only ending a segment`,
+    description: 'Subject types to receive; left out, all.',
+  }),
+  tenant_id: attr.uuid({
+    mode: 'optional',
+    forceNew: true,
+    description: 'The root of the tenant subtree; left out, the tenant of the API client.',
+  }),
+  tenant_depth: attr.string({
+    mode: 'required',
+    forceNew: true,
+    check: oneOf(['CURRENT', 'DIRECT', 'ALL']),
+    expects: '`CURRENT`, `DIRECT` or `ALL`',
+    description: '`CURRENT`: events of the tenant itself; `DIRECT`: also of its direct children; `ALL`: also of all descendants.',
+  }),
+  cel: attr.string({
+    mode: 'optional',
+    forceNew: true,
+    check: z.string().max(4096, 'At most 4096 characters.'),
+    expects: 'a CEL expression of at most 4096 characters',
+    description: 'A filter expression over the event.',
+  }),
+  auto_commit: attr.bool({ mode: 'optional', forceNew: true, default: false, description: 'Commit acknowledged offsets automatically.' }),
+  auto_commit_interval: attr.string({
+    mode: 'optional',
+    forceNew: true,
+    default: 'PT5M',
+    check: duration,
+    expects: DURATION_EXPECTS,
+    description: 'How often offsets are committed automatically.',
+  }),
+  session_timeout: attr.string({
+    mode: 'optional',
+    forceNew: true,
+    default: 'PT30S',
+    check: duration,
+    expects: DURATION_EXPECTS,
+    description: 'How long a consumer keeps event-fetching leadership without heartbeats.',
+  }),
+};
+
 export const eventSubscription = defineResource({
   type: 'tenantform_event_subscription',
   description:
     'A subscription to an event stream topic. The platform can neither change nor delete a subscription through its ' +
     'documented interface: every argument forces a new subscription, and removing the resource only stops managing it.',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The subscription id (same as `subscription_id`).' }),
-    subscription_id: attr.uuid({
-      mode: 'optional_computed',
-      forceNew: true,
-      identifying: true,
-      description: 'The subscription id. Left out, tenantform generates one before creating the subscription.',
-    }),
-    topic_id: attr.string({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      check: topicId,
-      expects: `a topic identifier starting with ${TOPIC_PREFIX}, without wildcard, at most ${MAX_ID} characters`,
-      description: 'The topic to receive events of, e.g. `cti.a.p.em.topic.v1.0~a.p.tenant.v1.0`.',
-    }),
-    types: attr.list(eventType, {
-      mode: 'required',
-      forceNew: true,
-      minItems: 1,
-      maxItems: 32,
-      expects: `event type identifiers starting with ${TYPE_PREFIXES.join(' or ')}, at most ${MAX_ID} characters: exact, a path prefix ending in *, or a version form ending in v1.*`,
-      description: 'Event types to receive: exact types, prefixes ending in `*`, or `...v1.*` for the latest version.',
-    }),
-    subject_types: attr.list(withWildcard, {
-      mode: 'optional',
-      forceNew: true,
-      maxItems: 32,
-      expects: `subject type identifiers of at most ${MAX_ID} characters, * only ending a segment`,
-      description: 'Subject types to receive; left out, all.',
-    }),
-    tenant_id: attr.uuid({
-      mode: 'optional',
-      forceNew: true,
-      description: 'The root of the tenant subtree; left out, the tenant of the API client.',
-    }),
-    tenant_depth: attr.string({
-      mode: 'required',
-      forceNew: true,
-      check: oneOf(['CURRENT', 'DIRECT', 'ALL']),
-      expects: '`CURRENT`, `DIRECT` or `ALL`',
-      description: '`CURRENT`: events of the tenant itself; `DIRECT`: also of its direct children; `ALL`: also of all descendants.',
-    }),
-    cel: attr.string({
-      mode: 'optional',
-      forceNew: true,
-      check: z.string().max(4096, 'At most 4096 characters.'),
-      expects: 'a CEL expression of at most 4096 characters',
-      description: 'A filter expression over the event.',
-    }),
-    auto_commit: attr.bool({ mode: 'optional', forceNew: true, default: false, description: 'Commit acknowledged offsets automatically.' }),
-    auto_commit_interval: attr.string({
-      mode: 'optional',
-      forceNew: true,
-      default: 'PT5M',
-      check: duration,
-      expects: DURATION_EXPECTS,
-      description: 'How often offsets are committed automatically.',
-    }),
-    session_timeout: attr.string({
-      mode: 'optional',
-      forceNew: true,
-      default: 'PT30S',
-      check: duration,
-      expects: DURATION_EXPECTS,
-      description: 'How long a consumer keeps event-fetching leadership without heartbeats.',
-    }),
-  },
+  attributes,
   modifyPlan(_ctx, { prior, planned }) {
     // A replacement that keeps the declared id cannot happen: the platform neither changes nor
     // deletes a subscription, and a create with an id that exists is refused. Only arguments the
     // state knows count (after `terraform import` it knows the id alone).
     if (!prior || !planned || typeof planned.subscription_id !== 'string' || planned.subscription_id !== prior.subscription_id) return {};
-    const attributes: Attributes = eventSubscription.attributes;
-    const changed = Object.entries(attributes).find(
-      ([name, a]) => a.forceNew === true && name !== 'subscription_id' && prior[name] !== null && prior[name] !== undefined && !valueEqual(a, prior[name], planned[name]),
+    const [before, after]: State[] = [prior, planned];
+    const declared: Attributes = attributes;
+    const changed = Object.entries(declared).find(
+      ([name, a]) => a.forceNew === true && name !== 'subscription_id' && before[name] !== null && before[name] !== undefined && !valueEqual(a, before[name], after[name]),
     );
     if (!changed) return {};
     const refused = refusedChange({
         code: 'cannot_replace',
         path: [changed[0]],
         expected: 'a new subscription_id together with the changed arguments (or subscription_id left out, to have one generated)',
-        found: `${changed[0]} changed while subscription_id stays ${String(planned.subscription_id)}`,
+        found: `${changed[0]} changed while subscription_id stays ${planned.subscription_id}`,
       message: 'The platform cannot change or delete a subscription: changed arguments need a subscription with a new id.',
     });
     return { diagnostics: [refused] };
@@ -169,7 +174,7 @@ export const eventSubscription = defineResource({
     format: '`<subscription_id>`',
     parse: (id) => (uuid.safeParse(id).success ? { id, subscription_id: id } : undefined),
   },
-  identity: (s) => String(s.subscription_id),
+  identity: (s) => s.subscription_id,
   example: {
     name: 'tenant_events',
     config: {
@@ -178,18 +183,20 @@ export const eventSubscription = defineResource({
       tenant_depth: 'ALL',
     },
   },
-  read: (ctx, state) => readSubscription(ctx, state),
+  async read(ctx, state) {
+    return (await exists(ctx, state.subscription_id)) ? { ...state, id: state.subscription_id } : null;
+  },
   // The id is the caller's: chosen before the create is recorded as pending and sent, so that a run
   // that loses the answer (or its state write) finds the same subscription again by it.
   nonIdempotentCreate: true,
   prepareCreate: (planned) => (typeof planned.subscription_id === 'string' ? planned : { ...planned, subscription_id: randomUUID() }),
   async adoptionCandidates(ctx, pending) {
-    const found = typeof pending.subscription_id === 'string' ? await readSubscription(ctx, { ...pending, id: pending.subscription_id }) : null;
-    return found ? [found] : [];
+    const id = pending.subscription_id;
+    return typeof id === 'string' && (await exists(ctx, id)) ? [{ ...pending, id, subscription_id: id }] : [];
   },
   async create(ctx, planned) {
     const id = typeof planned.subscription_id === 'string' ? planned.subscription_id : randomUUID();
-    const state: State = { ...planned, id, subscription_id: id };
+    const state = { ...planned, id, subscription_id: id };
     try {
       await ctx.client.createSubscription(toBody(state));
     } catch (err) {
@@ -199,42 +206,41 @@ export const eventSubscription = defineResource({
     }
     return state;
   },
-  async update(_ctx, _prior, planned) {
+  async update(_ctx, prior, planned) {
     // Every argument forces replacement, so an update only ever refreshes the id.
-    return { ...planned, id: planned.subscription_id };
+    return { ...planned, id: prior.subscription_id, subscription_id: prior.subscription_id };
   },
   async delete() {
     // GAPS "Deleting a subscription": nothing to send; `deleteOnlyForgets` warns the user at plan time.
   },
 });
 
-/** The recorded subscription if the platform still has it (see the notes on how far that is known). */
-async function readSubscription(ctx: OperationContext, state: State): Promise<State | null> {
-  const id = String(state.subscription_id);
+/** Whether the platform still has the subscription (see the notes on how far that is known). */
+async function exists(ctx: OperationContext, id: string): Promise<boolean> {
   try {
     // GAPS "Reading a subscription back": the offset answers 404 for a subscription that does not
     // exist. The reference documents no 404 there: an assumption, stated in the kind's notes.
     await ctx.client.getSubscriptionOffset(id);
   } catch (err) {
-    if (isNotFound(err)) return null;
+    if (isNotFound(err)) return false;
     throw err;
   }
-  return { ...state, id };
+  return true;
 }
 
-function toBody(s: State): SubscriptionBody {
-  const optional = (name: string) => (s[name] === null || s[name] === undefined ? {} : { [name]: s[name] });
+/** Unset members are left out. */
+function toBody(s: PlannedOf<typeof attributes> & { readonly subscription_id: string }): SubscriptionBody {
   return {
-    subscription_id: String(s.subscription_id),
-    topic_id: String(s.topic_id),
-    types: s.types as string[],
-    tenant_depth: s.tenant_depth as SubscriptionBody['tenant_depth'],
-    ...optional('subject_types'),
-    ...optional('tenant_id'),
-    ...optional('cel'),
-    ...optional('auto_commit'),
-    ...optional('auto_commit_interval'),
-    ...optional('session_timeout'),
+    subscription_id: s.subscription_id,
+    topic_id: s.topic_id,
+    types: [...s.types],
+    tenant_depth: s.tenant_depth,
+    ...(s.subject_types === null ? {} : { subject_types: [...s.subject_types] }),
+    ...(s.tenant_id === null ? {} : { tenant_id: s.tenant_id }),
+    ...(s.cel === null ? {} : { cel: s.cel }),
+    auto_commit: s.auto_commit,
+    auto_commit_interval: s.auto_commit_interval,
+    session_timeout: s.session_timeout,
   };
 }
 

@@ -12,6 +12,7 @@ import { planResource } from '../plan';
 import { validateConfig } from '../validate';
 import { Unknown } from '../values';
 import { infraComponent } from './infra-component';
+import { stateOf } from '../testing';
 
 const ADDRESS = 'tenantform_infra_component.primary';
 const OWNER = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -150,7 +151,7 @@ describe('against the emulator', () => {
     expect(move.action).toBe('replace');
     expect(move.requiresReplace).toEqual([['owner_tenant_id']]);
 
-    const imported = await importResource({ ...base, ctx, id: String(created.value!.id) });
+    const imported = await importResource({ ...base, ctx, id: stateOf(infraComponent, created.value).id });
     expect(imported.diagnostics).toEqual([]);
     expect(imported.value).toEqual((await readResource({ ...base, ctx, state: { id: created.value!.id } })).value);
     expect(imported.value).toEqual(afterClear.value);
@@ -158,18 +159,18 @@ describe('against the emulator', () => {
     expect((await plan(null, afterClear.value!)).action).toBe('delete');
     expect((await deleteResource({ ...base, ctx, prior: afterClear.value! })).diagnostics).toEqual([]);
     expect(await readResource({ ...base, ctx, state: afterClear.value! })).toEqual({ value: null, diagnostics: [] });
-    const gone = await importResource({ ...base, ctx, id: String(created.value!.id) });
+    const gone = await importResource({ ...base, ctx, id: stateOf(infraComponent, created.value).id });
     expect(gone.diagnostics).toEqual([expect.objectContaining({ code: 'import_not_found', address: ADDRESS })]);
   });
 
   it('refuses to overwrite a concurrent change, naming both versions, and keeps the other change', async () => {
-    const created = (await createResource({ ...base, ctx, planned: (await plan({ ...declared(), name: 'Shared' }, null)).planned! })).value!;
+    const created = stateOf(infraComponent, (await createResource({ ...base, ctx, planned: (await plan({ ...declared(), name: 'Shared' }, null)).planned! })).value);
     const { id, ...rest } = created;
 
     // Someone else renames it: version 1 -> 2.
-    const other = await client.updateInfra(String(id), {
+    const other = await client.updateInfra(id, {
       name: 'Renamed by hand',
-      url: String(rest.url),
+      url: rest.url,
       capabilities: ['backup'],
       location_id: location,
       version: 1,

@@ -9,6 +9,7 @@ import type { State } from '../declaration';
 import { createResource, deleteResource, readResource, updateResource } from '../operations';
 import { planResource } from '../plan';
 import { infraComponent } from './infra-component';
+import { stateOf } from '../testing';
 
 const ADDRESS = 'tenantform_infra_component.shared';
 let emu: Awaited<ReturnType<typeof startEmulator>>;
@@ -33,9 +34,9 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
   const base = { kind: infraComponent, address: ADDRESS, ctx };
   const acme = emu.world().tenants['Acme Manufacturing']!.id;
   const config: State = { owner_tenant_id: emu.rootTenantId, name: 'Shared storage', url: 'https://shared.example.com', capabilities: ['backup'], location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f' };
-  const created = (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value!;
+  const created = stateOf(infraComponent, (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value);
   expect(created.force_delete).toBe(false);
-  await useBy(String(created.id), [{ tenant_id: acme, offering_items_on: true }]);
+  await useBy(created.id, [{ tenant_id: acme, offering_items_on: true }]);
 
   const refused = await deleteResource({ ...base, prior: created });
   expect(refused.diagnostics).toEqual([expect.objectContaining({ code: 'delete_refused', address: ADDRESS, path: ['force_delete'] })]);
@@ -52,7 +53,7 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
   const stillOffered = await deleteResource({ ...base, prior: forced });
   expect(stillOffered.diagnostics[0]!.detail).toContain(`has offering items turned on for customer tenant(s): ${acme}`);
 
-  await useBy(String(created.id), [{ tenant_id: acme, offering_items_on: false }]);
+  await useBy(created.id, [{ tenant_id: acme, offering_items_on: false }]);
   expect((await deleteResource({ ...base, prior: forced })).diagnostics).toEqual([]);
   expect((await readResource({ ...base, state: forced })).value).toBeNull();
 });
@@ -61,8 +62,8 @@ it('a stale version is still a version conflict', async () => {
   const ctx = { client };
   const base = { kind: infraComponent, address: ADDRESS, ctx };
   const config: State = { owner_tenant_id: emu.rootTenantId, name: 'Moved', url: 'https://moved.example.com', capabilities: ['backup'], location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f' };
-  const created = (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value!;
-  await client.updateInfra(String(created.id), { name: 'Renamed', url: 'https://moved.example.com', capabilities: ['backup'], version: Number(created.version) });
+  const created = stateOf(infraComponent, (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value);
+  await client.updateInfra(created.id, { name: 'Renamed', url: 'https://moved.example.com', capabilities: ['backup'], version: Number(created.version) });
   const stale = await deleteResource({ ...base, prior: created });
   expect(stale.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict' })]);
   expect(stale.diagnostics[0]!.detail).toContain('at version 2 on the platform');

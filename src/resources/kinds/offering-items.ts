@@ -4,7 +4,8 @@ import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
 import { attr, uuid } from '../attributes';
 import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
-import { defineResource, type OperationContext, type State } from '../declaration';
+import { defineResource, type OperationContext } from '../declaration';
+import type { KnownOf } from '../models';
 import { splitImportId } from '../import-id';
 import { Unknown } from '../values';
 
@@ -26,26 +27,29 @@ const ITEMS_EXPECTS =
 /** 1 TiB in bytes: the unit of a storage item's quota. */
 const TIB = 2 ** 40;
 
+const attributes = {
+  id: attr.string({ mode: 'computed', description: 'The identity, `<tenant_id>/<application_id>`.' }),
+  tenant_id: attr.uuid({ mode: 'required', forceNew: true, identifying: true, key: true, description: 'The tenant.' }),
+  application_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    key: true,
+    description: 'The application whose items these are (see the `tenantform_application` data source).',
+  }),
+  items: attr.json({
+    mode: 'required',
+    description:
+      'The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota is in the item\'s measurement unit: bytes for storage (1 TiB is `1099511627776`), a count otherwise; a value or overage of null means unlimited. `infra_id` is the storage infrastructure component a storage item is for.',
+  }),
+};
+
 export const offeringItems = defineResource({
   type: 'tenantform_offering_items',
   description:
     'The offering items (services, editions and quotas) of one application for one tenant. Only the listed items are managed; the parent tenant must have each item on (the root has every item).',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The identity, `<tenant_id>/<application_id>`.' }),
-    tenant_id: attr.uuid({ mode: 'required', forceNew: true, identifying: true, description: 'The tenant.' }),
-    application_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The application whose items these are (see the `tenantform_application` data source).',
-    }),
-    items: attr.json({
-      mode: 'required',
-      description:
-        'The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota is in the item\'s measurement unit: bytes for storage (1 TiB is `1099511627776`), a count otherwise; a value or overage of null means unlimited. `infra_id` is the storage infrastructure component a storage item is for.',
-    }),
-  },
+  attributes,
   notes: [
     'Items that are not listed are left as they are. An item removed from the list, or the whole resource destroyed, is turned off.',
     'Quotas are in the item\'s measurement unit, as the platform has it: storage items (`type: infra`) are measured in bytes, so a storage quota of 1 TiB is `1099511627776` (not `1024`); other items count workloads or seats.',
@@ -55,16 +59,17 @@ export const offeringItems = defineResource({
     'Drift: `enabled` is compared for every listed item, the quota only where the configuration sets one.',
   ],
   check(config) {
-    if (config.items === null || config.items === Unknown) return [];
-    return checkItems(String(config.items));
+    return config.items === Unknown ? [] : checkItems(config.items);
   },
   // Which storage components an item without `infra_id` could be for is known only to the
   // platform: read what the tenant is offered, so that an ambiguous item is refused by the plan.
   async modifyPlan(ctx, { planned }) {
-    if (!ctx || !planned || typeof planned.tenant_id !== 'string' || typeof planned.application_id !== 'string' || typeof planned.items !== 'string') return {};
-    const items = parseItems(planned.items);
+    if (!ctx || !planned) return {};
+    const { tenant_id, application_id, items: text } = planned;
+    if (tenant_id === Unknown || application_id === Unknown || text === Unknown) return {};
+    const items = parseItems(text);
     if (items.every((i) => i.infra_id !== undefined)) return {};
-    const offered = await offeredItems(ctx, planned);
+    const offered = await offeredItems(ctx, { tenant_id, application_id });
     return offered === null ? {} : { diagnostics: resolveInfra(items, offered).problems };
   },
   importId: {
@@ -97,7 +102,7 @@ export const offeringItems = defineResource({
     const live = await liveItems(ctx, state);
     if (live === null) return null;
     // An import knows no items yet: it takes those that are on, with their quotas where limited.
-    const wanted = state.items === null || state.items === undefined ? live.filter((i) => i.status === 1).map(asConfigured) : parseItems(state.items);
+    const wanted = state.items === null ? live.filter((i) => i.status === 1).map(asConfigured) : parseItems(state.items);
     return { ...identity(state), items: JSON.stringify(wanted.map((w) => observed(w, live))) };
   },
   async create(ctx, planned) {
@@ -144,20 +149,23 @@ function checkItems(text: string): Diagnostic[] {
 
 const key = (i: { name: string; infra_id?: string | null }) => `${i.name}/${i.infra_id ?? ''}`;
 
-function parseItems(v: unknown): Item[] {
-  if (typeof v !== 'string') return [];
+function parseItems(v: string | null): Item[] {
+  if (v === null) return [];
   const r = Items.safeParse(JSON.parse(v));
   return r.success ? r.data : [];
 }
 
-function identity(s: State): State {
+/** Where the items are: a tenant and an application. */
+type Place = Pick<KnownOf<typeof attributes>, 'tenant_id' | 'application_id'>;
+
+function identity(s: Place) {
   return { id: `${s.tenant_id}/${s.application_id}`, tenant_id: s.tenant_id, application_id: s.application_id };
 }
 
-async function liveItems(ctx: OperationContext, s: State): Promise<OfferingItem[] | null> {
+async function liveItems(ctx: OperationContext, s: Place): Promise<OfferingItem[] | null> {
   try {
     // GAPS "List a tenant's offering items": every edition, or items of other editions go unseen.
-    const all = await ctx.client.listOfferingItems(String(s.tenant_id), { edition: '*' });
+    const all = await ctx.client.listOfferingItems(s.tenant_id, { edition: '*' });
     return all.filter((i) => i.application_id === s.application_id);
   } catch (err) {
     if (isNotFound(err)) return null;
@@ -183,12 +191,12 @@ function liveItemOf(wanted: Item, live: OfferingItem[]): OfferingItem | undefine
  * The items the tenant has or is offered (its parent's items available for a child of its
  * kind), of the resource's application; null when the tenant is out of reach.
  */
-async function offeredItems(ctx: OperationContext, s: State): Promise<OfferingItem[] | null> {
+async function offeredItems(ctx: OperationContext, s: Place): Promise<OfferingItem[] | null> {
   const own = await liveItems(ctx, s);
   if (own === null) return null;
   let fromParent: OfferingItem[] = [];
   try {
-    const tenant = await ctx.client.getTenant(String(s.tenant_id));
+    const tenant = await ctx.client.getTenant(s.tenant_id);
     // The platform's root tenant is its own parent: it has no parent to be offered items by.
     if (tenant.parent_id !== null && tenant.parent_id !== tenant.id && typeof tenant.kind === 'string') {
       fromParent = (await ctx.client.listOfferingItemsForChild(tenant.parent_id, tenant.kind)).filter((i) => i.application_id === s.application_id);
@@ -208,7 +216,7 @@ function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; 
   const problems: Diagnostic[] = [];
   const resolved = items.map((item, n): Item => {
     if (item.infra_id !== undefined) return item;
-    const ids = [...new Set(offered.filter((o) => o.name === item.name && typeof o.infra_id === 'string').map((o) => String(o.infra_id)))].sort();
+    const ids = [...new Set(offered.flatMap((o) => (o.name === item.name && typeof o.infra_id === 'string' ? [o.infra_id] : [])))].sort();
     if (ids.length === 1) return { ...item, infra_id: ids[0] };
     if (ids.length > 1) {
       problems.push(refusedChange({
@@ -255,7 +263,7 @@ function observed(wanted: Item, live: OfferingItem[]): Item {
  * One PUT: the configured items, and the items dropped from the configuration turned off. A
  * configured storage item without `infra_id` is written for the one component it can be for.
  */
-async function write(ctx: OperationContext, s: State, configured: Item[], previously: Item[]): Promise<void> {
+async function write(ctx: OperationContext, s: Place, configured: Item[], previously: Item[]): Promise<void> {
   const live = (await liveItems(ctx, s)) ?? [];
   let items = configured;
   if (configured.some((i) => i.infra_id === undefined)) {
@@ -266,7 +274,7 @@ async function write(ctx: OperationContext, s: State, configured: Item[], previo
   }
   const body: OfferingItemWrite[] = items.map((i) => {
     const current = live.find((l) => key(l) === key(i));
-    const out: OfferingItemWrite = { application_id: String(s.application_id), name: i.name, status: i.enabled === false ? 0 : 1 };
+    const out: OfferingItemWrite = { application_id: s.application_id, name: i.name, status: i.enabled === false ? 0 : 1 };
     if (i.infra_id) out.infra_id = i.infra_id;
     // GAPS "Set offering items": a quota carries its current version.
     if (i.quota) out.quota = { value: i.quota.value, overage: i.quota.overage ?? null, version: current?.quota?.version ?? 0 };
@@ -277,9 +285,9 @@ async function write(ctx: OperationContext, s: State, configured: Item[], previo
     // An item configured without `infra_id` was written for the component the tenant has it on.
     const infraId = p.infra_id ?? liveItemOf(p, live)?.infra_id ?? undefined;
     const was = { ...p, ...(infraId ? { infra_id: infraId } : {}) };
-    if (!kept.has(key(was))) body.push({ application_id: String(s.application_id), name: p.name, status: 0, ...(infraId ? { infra_id: infraId } : {}) });
+    if (!kept.has(key(was))) body.push({ application_id: s.application_id, name: p.name, status: 0, ...(infraId ? { infra_id: infraId } : {}) });
   }
-  if (body.length > 0) await ctx.client.putOfferingItems(String(s.tenant_id), body);
+  if (body.length > 0) await ctx.client.putOfferingItems(s.tenant_id, body);
 }
 
 export default offeringItems;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { attr } from '../attributes';
-import { defineResource, type OperationContext, type State } from '../declaration';
+import { defineResource, type OperationContext } from '../declaration';
+import type { PlannedOf, StateOf } from '../models';
 import type { Setting } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
 import { TenantformError } from '../../errors';
@@ -9,60 +10,65 @@ import { parseJson } from '../values';
 import { DISCOVERY_CONCURRENCY, mapLimit } from '../discovery';
 import { applicationBinding } from './application-binding';
 
+const attributes = {
+  id: attr.string({ mode: 'computed', description: 'The setting identity, `<application_id>/<tenant_id>/<name>`.' }),
+  application_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    key: true,
+    description: 'The application the setting belongs to (see the `tenantform_application` data source).',
+  }),
+  tenant_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    key: true,
+    description: 'The tenant whose own value this is.',
+  }),
+  name: attr.string({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    key: true,
+    check: z.string().regex(/^[^/]+$/),
+    expects: 'a setting name (not empty, without `/`)',
+    description: 'The setting name, which identifies the setting within the application.',
+  }),
+  value: attr.json({
+    mode: 'required',
+    description:
+      'The own value, as a string holding JSON (`jsonencode(...)` or `JSON.stringify(...)`). Compared semantically: key order never makes a difference.',
+  }),
+  lock: attr.bool({
+    mode: 'optional',
+    default: false,
+    description: "When true, descendant tenants cannot override the value.",
+  }),
+  exclusive: attr.bool({
+    mode: 'optional',
+    default: false,
+    description: "When true, the value applies to this tenant only: its children inherit from this tenant's parent.",
+  }),
+  effective_value: attr.json({
+    mode: 'computed',
+    changesOnUpdate: true,
+    sensitiveWith: 'value',
+    description: 'The value in effect for the tenant, as JSON (shown, never compared).',
+  }),
+  effective_owner_id: attr.string({
+    mode: 'computed',
+    changesOnUpdate: true,
+    description: 'The tenant whose value is in effect (shown, never compared).',
+  }),
+};
+
 export const tenantSetting = defineResource({
   type: 'tenantform_tenant_setting',
   description:
     "Sets a tenant's own value of an application setting, with its lock and exclusive flags. Removing the resource deletes the own value, so the tenant inherits the setting from its ancestors again.",
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The setting identity, `<application_id>/<tenant_id>/<name>`.' }),
-    application_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The application the setting belongs to (see the `tenantform_application` data source).',
-    }),
-    tenant_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The tenant whose own value this is.',
-    }),
-    name: attr.string({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      check: z.string().regex(/^[^/]+$/),
-      expects: 'a setting name (not empty, without `/`)',
-      description: 'The setting name, which identifies the setting within the application.',
-    }),
-    value: attr.json({
-      mode: 'required',
-      description:
-        'The own value, as a string holding JSON (`jsonencode(...)` or `JSON.stringify(...)`). Compared semantically: key order never makes a difference.',
-    }),
-    lock: attr.bool({
-      mode: 'optional',
-      default: false,
-      description: "When true, descendant tenants cannot override the value.",
-    }),
-    exclusive: attr.bool({
-      mode: 'optional',
-      default: false,
-      description: "When true, the value applies to this tenant only: its children inherit from this tenant's parent.",
-    }),
-    effective_value: attr.json({
-      mode: 'computed',
-      changesOnUpdate: true,
-      sensitiveWith: 'value',
-      description: 'The value in effect for the tenant, as JSON (shown, never compared).',
-    }),
-    effective_owner_id: attr.string({
-      mode: 'computed',
-      changesOnUpdate: true,
-      description: 'The tenant whose value is in effect (shown, never compared).',
-    }),
-  },
+  attributes,
   notes: [
     'The resource manages the tenant\'s own value only. The effective value and its owner are read back for information and never make a plan change.',
     'A setting locked by an ancestor tenant cannot be overridden: the platform refuses the change and tenantform names the tenant that holds the lock.',
@@ -110,10 +116,9 @@ export const tenantSetting = defineResource({
     },
   },
   async read(ctx, state) {
-    const { appId, tenantId, name } = key(state);
     try {
       // platform-interface: setting read (`own` is null when the tenant has no own value).
-      return fromSetting(tenantId, await ctx.client.getSetting(appId, tenantId, name));
+      return fromSetting(state.tenant_id, await ctx.client.getSetting(state.application_id, state.tenant_id, state.name));
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;
@@ -122,13 +127,13 @@ export const tenantSetting = defineResource({
   notInEffect(live) {
     // An own value exists, yet another tenant's value applies: an ancestor locked it (a lock above wins).
     const owner = live.effective_owner_id;
-    if (typeof owner !== 'string' || owner === live.tenant_id) return undefined;
+    if (owner === null || owner === live.tenant_id) return undefined;
     return {
       severity: 'warning',
       summary: 'The declared value is not in effect',
       code: 'not_in_effect',
       detail:
-        `Tenant ${String(live.tenant_id)} has its own value of "${String(live.name)}", but ancestor tenant ${owner} locked the setting, so its value ${String(live.effective_value)} is in effect. ` +
+        `Tenant ${live.tenant_id} has its own value of "${live.name}", but ancestor tenant ${owner} locked the setting, so its value ${String(live.effective_value)} is in effect. ` +
         'Unlock it at that tenant (or manage the setting there), or remove this resource.',
       path: ['value'],
     };
@@ -138,22 +143,17 @@ export const tenantSetting = defineResource({
   create: (ctx, planned) => put(ctx, planned),
   update: (ctx, _prior, planned) => put(ctx, planned),
   async delete(ctx, prior) {
-    const { appId, tenantId, name } = key(prior);
     try {
-      await ctx.client.deleteSetting(appId, tenantId, name);
+      await ctx.client.deleteSetting(prior.application_id, prior.tenant_id, prior.name);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
   },
 });
 
-function key(s: State) {
-  return { appId: String(s.application_id), tenantId: String(s.tenant_id), name: String(s.name) };
-}
-
-async function put(ctx: OperationContext, planned: State): Promise<State> {
-  const { appId, tenantId, name } = key(planned);
-  const data = { value: parseJson(planned.value), lock: planned.lock === true, exclusive: planned.exclusive === true };
+async function put(ctx: OperationContext, planned: PlannedOf<typeof attributes>): Promise<StateOf<typeof attributes>> {
+  const { application_id: appId, tenant_id: tenantId, name } = planned;
+  const data = { value: parseJson(planned.value), lock: planned.lock, exclusive: planned.exclusive };
   try {
     const written = fromSetting(tenantId, await ctx.client.putSetting(appId, tenantId, name, data));
     if (!written) throw new Error(`the platform accepted setting "${name}" but answered without an own value`);
@@ -166,7 +166,7 @@ async function put(ctx: OperationContext, planned: State): Promise<State> {
 }
 
 /** The platform's setting as state; null when the tenant has no own value. */
-function fromSetting(tenantId: string, s: Setting): State | null {
+function fromSetting(tenantId: string, s: Setting): StateOf<typeof attributes> | null {
   if (!s.own) return null;
   return {
     id: `${s.application_id}/${tenantId}/${s.name}`,

@@ -5,7 +5,8 @@ import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics'
 import { errors } from '../../errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
-import { defineResource, type OperationContext, type State } from '../declaration';
+import { defineResource, type OperationContext } from '../declaration';
+import type { PlannedOf, StateOf } from '../models';
 import { Unknown } from '../values';
 import { updateVersioned, type VersionedObject } from '../versioned';
 
@@ -30,92 +31,94 @@ const CONTACT_NAMES = {
 
 const contactText = (what: string) => attr.string({ mode: 'optional', description: what });
 
+const attributes = {
+  id: attr.string({ mode: 'computed', key: true, description: 'The identifier the platform gives the tenant.' }),
+  parent_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    description: 'The parent tenant (see the `tenantform_tenant` data source). Changing it replaces the tenant.',
+  }),
+  kind: attr.string({
+    mode: 'required',
+    forceNew: true,
+    check: oneOf(KINDS),
+    expects: `one of ${KINDS.join(', ')}`,
+    description: 'What the tenant is: `partner` or `folder` (under the root, a partner or a folder), `customer`, or `unit` (under a customer or a unit).',
+  }),
+  name: attr.string({
+    mode: 'required',
+    identifying: true,
+    check: z.string().trim().min(1),
+    expects: 'a non-empty name, unique among its siblings',
+    description: 'The tenant name, unique among the parent\'s children.',
+  }),
+  customer_type: attr.string({
+    mode: 'optional_computed',
+    check: oneOf(CUSTOMER_TYPES),
+    expects: `one of ${CUSTOMER_TYPES.join(', ')}`,
+    description: 'The customer type; left out, the platform\'s value is kept.',
+  }),
+  customer_id: attr.string({ mode: 'optional', description: 'Your own identifier of the customer, for example from billing.' }),
+  internal_tag: attr.string({ mode: 'optional', description: 'A free tag for your own use.' }),
+  language: attr.string({
+    mode: 'optional_computed',
+    check: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2,4})?$/),
+    expects: 'a language code such as `en` or `pt-BR`',
+    description: 'The tenant\'s default language; left out, the platform\'s value (`en`) is kept.',
+  }),
+  enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the tenant is enabled.' }),
+  contact: attr.object(
+    {
+      email: contactText('Email address.'),
+      first_name: contactText('First name.'),
+      last_name: contactText('Last name.'),
+      phone: contactText('Phone number.'),
+      address1: contactText('Address, first line.'),
+      address2: contactText('Address, second line.'),
+      city: contactText('City.'),
+      state: contactText('State or region.'),
+      zipcode: contactText('Postal code.'),
+      country: contactText('Country.'),
+      types: attr.list(oneOf(CONTACT_TYPES), {
+        mode: 'optional',
+        unique: true,
+        expects: `contact types (${CONTACT_TYPES.join(', ')})`,
+        description: `What the contact is for: any of ${CONTACT_TYPES.map((t) => `\`${t}\``).join(', ')}. Once set, at least one must stay: the platform cannot clear them.`,
+      }),
+    },
+    { mode: 'optional', description: 'The tenant\'s contact. Members left out are cleared, except `types` (see there).' },
+  ),
+  update_lock: attr.bool({
+    mode: 'optional',
+    default: false,
+    description: 'When true, only callers of the tenant that set the lock (this API client\'s tenant) can change the tenant.',
+  }),
+  ancestral_access: attr.bool({
+    mode: 'optional_computed',
+    description: 'Whether administrators of the ancestors can manage the tenant; left out, the platform\'s value is kept.',
+  }),
+  pricing_mode: attr.string({
+    mode: 'optional_computed',
+    check: oneOf(PRICING_MODES),
+    expects: 'trial or production',
+    description: 'Customers only: `trial` or `production`. A customer moves from trial to production once and never back.',
+  }),
+  version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the tenant.' }),
+  has_children: attr.bool({ mode: 'computed', description: 'True when the tenant has sub-tenants.' }),
+  production_start_date: attr.string({
+    mode: 'computed',
+    changesWith: ['pricing_mode'],
+    description: 'When the customer moved to production (null while in trial).',
+  }),
+};
+
 export const tenant = defineResource({
   type: 'tenantform_tenant',
   description:
     'A partner, folder, customer or unit tenant. Updates carry the version tenantform last saw. Destroying it disables it first and then deletes it, with its sub-tenants, users and data.',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the tenant.' }),
-    parent_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The parent tenant (see the `tenantform_tenant` data source). Changing it replaces the tenant.',
-    }),
-    kind: attr.string({
-      mode: 'required',
-      forceNew: true,
-      check: oneOf(KINDS),
-      expects: `one of ${KINDS.join(', ')}`,
-      description: 'What the tenant is: `partner` or `folder` (under the root, a partner or a folder), `customer`, or `unit` (under a customer or a unit).',
-    }),
-    name: attr.string({
-      mode: 'required',
-      identifying: true,
-      check: z.string().trim().min(1),
-      expects: 'a non-empty name, unique among its siblings',
-      description: 'The tenant name, unique among the parent\'s children.',
-    }),
-    customer_type: attr.string({
-      mode: 'optional_computed',
-      check: oneOf(CUSTOMER_TYPES),
-      expects: `one of ${CUSTOMER_TYPES.join(', ')}`,
-      description: 'The customer type; left out, the platform\'s value is kept.',
-    }),
-    customer_id: attr.string({ mode: 'optional', description: 'Your own identifier of the customer, for example from billing.' }),
-    internal_tag: attr.string({ mode: 'optional', description: 'A free tag for your own use.' }),
-    language: attr.string({
-      mode: 'optional_computed',
-      check: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2,4})?$/),
-      expects: 'a language code such as `en` or `pt-BR`',
-      description: 'The tenant\'s default language; left out, the platform\'s value (`en`) is kept.',
-    }),
-    enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the tenant is enabled.' }),
-    contact: attr.object(
-      {
-        email: contactText('Email address.'),
-        first_name: contactText('First name.'),
-        last_name: contactText('Last name.'),
-        phone: contactText('Phone number.'),
-        address1: contactText('Address, first line.'),
-        address2: contactText('Address, second line.'),
-        city: contactText('City.'),
-        state: contactText('State or region.'),
-        zipcode: contactText('Postal code.'),
-        country: contactText('Country.'),
-        types: attr.list(oneOf(CONTACT_TYPES), {
-          mode: 'optional',
-          unique: true,
-          expects: `contact types (${CONTACT_TYPES.join(', ')})`,
-          description: `What the contact is for: any of ${CONTACT_TYPES.map((t) => `\`${t}\``).join(', ')}. Once set, at least one must stay: the platform cannot clear them.`,
-        }),
-      },
-      { mode: 'optional', description: 'The tenant\'s contact. Members left out are cleared, except `types` (see there).' },
-    ),
-    update_lock: attr.bool({
-      mode: 'optional',
-      default: false,
-      description: 'When true, only callers of the tenant that set the lock (this API client\'s tenant) can change the tenant.',
-    }),
-    ancestral_access: attr.bool({
-      mode: 'optional_computed',
-      description: 'Whether administrators of the ancestors can manage the tenant; left out, the platform\'s value is kept.',
-    }),
-    pricing_mode: attr.string({
-      mode: 'optional_computed',
-      check: oneOf(PRICING_MODES),
-      expects: 'trial or production',
-      description: 'Customers only: `trial` or `production`. A customer moves from trial to production once and never back.',
-    }),
-    version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the tenant.' }),
-    has_children: attr.bool({ mode: 'computed', description: 'True when the tenant has sub-tenants.' }),
-    production_start_date: attr.string({
-      mode: 'computed',
-      changesWith: ['pricing_mode'],
-      description: 'When the customer moved to production (null while in trial).',
-    }),
-  },
+  attributes,
   notes: [
     'An update sends the version of the last plan; when someone changed the tenant in between, tenantform refuses with a version conflict that names both versions.',
     'Destroying a tenant disables it (the platform deletes only disabled tenants) and deletes it with the version the disable returned. Its sub-tenants, users and data go with it: the plan warns.',
@@ -123,7 +126,7 @@ export const tenant = defineResource({
     'The pricing mode has its own version on the platform; tenantform reads it right before changing it.',
   ],
   importId: uuidImportId('tenant'),
-  identity: (s) => String(s.id),
+  identity: (s) => s.id,
   discover: {
     rank: 10,
     // The tenant an export starts from is a given, not one of its objects; a sub-tenant belongs to its parent's configuration.
@@ -148,7 +151,7 @@ export const tenant = defineResource({
         code: 'not_for_kind',
         path: ['pricing_mode'],
         expected: 'no pricing_mode on a tenant that is not a customer',
-        found: `pricing_mode on a ${String(config.kind)} tenant`,
+        found: `pricing_mode on a ${config.kind} tenant`,
         message: 'Only customer tenants have a pricing mode.',
       }));
     }
@@ -167,15 +170,15 @@ export const tenant = defineResource({
       problems.push(refusedChange({
         code: 'pricing_mode_irreversible',
         path: ['pricing_mode'],
-        expected: `"${String(prior.pricing_mode)}" (a customer never returns to trial)`,
+        expected: `"${prior.pricing_mode}" (a customer never returns to trial)`,
         found: '"trial"',
         message: 'A customer in production cannot return to trial',
       }));
     }
     // The reference's contact takes `types` with at least one item: a contact's types, once set,
     // cannot be cleared.
-    const typesOf = (s: State) => ((s.contact as State | null)?.types as readonly string[] | null | undefined) ?? [];
-    if (typesOf(prior).length > 0 && typesOf(planned).length === 0) {
+    const plannedTypes = planned.contact === Unknown ? null : (planned.contact?.types ?? null);
+    if ((prior.contact?.types ?? []).length > 0 && plannedTypes !== Unknown && (plannedTypes ?? []).length === 0) {
       problems.push(refusedChange({
         code: 'cannot_clear',
         path: ['contact', 'types'],
@@ -187,22 +190,22 @@ export const tenant = defineResource({
     return { diagnostics: problems };
   },
   async read(ctx, state) {
-    const live = await fetchOne(ctx, String(state.id));
+    const live = await fetchOne(ctx, state.id);
     return live ? fromTenant(live) : null;
   },
   // One `GET /tenants?uuids=` (full level) for up to 100 tenants; a gone tenant is left out.
   async readMany(ctx, states) {
-    const byId = new Map((await ctx.client.getTenants({ uuids: states.map((s) => String(s.id)), lod: 'full' })).map((t) => [t.id, t]));
+    const byId = new Map((await ctx.client.getTenants({ uuids: states.map((s) => s.id), lod: 'full' })).map((t) => [t.id, t]));
     return states.map((s) => {
-      const live = byId.get(String(s.id));
+      const live = byId.get(s.id);
       return live ? fromTenant(live) : null;
     });
   },
   async create(ctx, planned) {
     const body: TenantCreate = {
-      name: String(planned.name),
-      parent_id: String(planned.parent_id),
-      kind: planned.kind as TenantCreate['kind'],
+      name: planned.name,
+      parent_id: planned.parent_id,
+      kind: planned.kind,
       ...writable(planned, 'create'),
     };
     const created = await ctx.client.createTenant(body);
@@ -213,15 +216,15 @@ export const tenant = defineResource({
     return fromTenant(await ctx.client.getTenant(created.id));
   },
   async update(ctx, prior, planned) {
-    const id = String(prior.id);
-    const changes: Omit<TenantUpdate, 'version'> = { name: String(planned.name), ...writable(planned, 'update') };
+    const { id } = prior;
+    const changes: Omit<TenantUpdate, 'version'> = { name: planned.name, ...writable(planned, 'update') };
     if (typeof planned.customer_type === 'string') changes.customer_type = planned.customer_type;
     await updateVersioned(ctx, prior, tenants, async (version) => withVersion(await ctx.client.updateTenant(id, { ...changes, version })));
     if (planned.pricing_mode !== prior.pricing_mode) await setPricing(ctx, id, planned.pricing_mode);
     return fromTenant(await ctx.client.getTenant(id));
   },
   async delete(ctx, prior) {
-    const id = String(prior.id);
+    const { id } = prior;
     const live = await fetchOne(ctx, id);
     if (!live) return;
     const expected = Number(prior.version);
@@ -240,15 +243,15 @@ export const tenant = defineResource({
  * The members a create and an update both send. Unset members are left out where the platform's
  * schema has no `null` for them (a create's `customer_id`, a contact's `email` and `types`).
  */
-function writable(s: State, on: 'create' | 'update'): Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> {
+function writable(s: PlannedOf<typeof attributes>, on: 'create' | 'update'): Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> {
   const out: Omit<TenantCreate, 'name' | 'parent_id' | 'kind'> = {
-    enabled: s.enabled !== false,
-    internal_tag: typeof s.internal_tag === 'string' ? s.internal_tag : null,
-    update_lock: { enabled: s.update_lock === true },
+    enabled: s.enabled,
+    internal_tag: s.internal_tag,
+    update_lock: { enabled: s.update_lock },
     contact: toContact(s.contact),
   };
   // `tenantPut` takes a null `customer_id` (which clears it); `tenantPost` only a string.
-  if (typeof s.customer_id === 'string') out.customer_id = s.customer_id;
+  if (s.customer_id !== null) out.customer_id = s.customer_id;
   else if (on === 'update') out.customer_id = null;
   if (typeof s.language === 'string') out.language = s.language;
   if (typeof s.ancestral_access === 'boolean') out.ancestral_access = s.ancestral_access;
@@ -260,35 +263,52 @@ function writable(s: State, on: 'create' | 'update'): Omit<TenantCreate, 'name' 
  * left unset is cleared with `null`, the email with `""` (its schema has no null), and `types`,
  * which has at least one item, is left out: the platform keeps the types it has.
  */
-function toContact(v: unknown): Record<string, unknown> {
-  const c = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+function toContact(contact: PlannedOf<typeof attributes>['contact']): Record<string, unknown> {
+  const c: Readonly<Record<string, unknown>> = contact ?? {};
   const out: Record<string, unknown> = {};
   for (const [name, platform] of Object.entries(CONTACT_NAMES)) out[platform] = typeof c[name] === 'string' ? c[name] : platform === 'email' ? '' : null;
-  if (Array.isArray(c.types) && c.types.length > 0) out.types = c.types;
+  if (contact?.types && contact.types.length > 0) out.types = contact.types;
   return out;
 }
 
-function fromContact(c: Record<string, unknown> | null | undefined): State | null {
+type Contact = StateOf<typeof attributes>['contact'];
+
+function fromContact(c: Record<string, unknown> | null | undefined): Contact {
   if (!c) return null;
-  const out: State = {};
-  for (const [name, platform] of Object.entries(CONTACT_NAMES)) out[name] = typeof c[platform] === 'string' && c[platform] !== '' ? c[platform] : null;
-  out.types = Array.isArray(c.types) && c.types.length > 0 ? [...c.types] : null;
+  const text = (name: keyof typeof CONTACT_NAMES) => {
+    const v = c[CONTACT_NAMES[name]];
+    return typeof v === 'string' && v !== '' ? v : null;
+  };
+  const out = {
+    email: text('email'),
+    first_name: text('first_name'),
+    last_name: text('last_name'),
+    phone: text('phone'),
+    address1: text('address1'),
+    address2: text('address2'),
+    city: text('city'),
+    state: text('state'),
+    zipcode: text('zipcode'),
+    country: text('country'),
+    types: Array.isArray(c.types) && c.types.length > 0 ? c.types.map(String) : null,
+  };
   return Object.values(out).every((v) => v === null) ? null : out;
 }
 
 /** GAPS "Pricing mode": its own version, read right before the PUT. */
-async function setPricing(ctx: OperationContext, tenantId: string, mode: unknown): Promise<void> {
+async function setPricing(ctx: OperationContext, tenantId: string, mode: PlannedOf<typeof attributes>['pricing_mode']): Promise<void> {
   if (typeof mode !== 'string') return;
   const current = await ctx.client.getPricing(tenantId);
   if (current.mode !== mode) await ctx.client.putPricing(tenantId, { version: current.version, mode });
 }
 
-function fromTenant(t: Tenant): State {
+function fromTenant(t: Tenant): StateOf<typeof attributes> {
   return {
     id: t.id,
-    parent_id: t.parent_id,
-    kind: t.kind ?? null,
-    name: t.name ?? null,
+    // The full level always has them; only the platform's root has no parent.
+    parent_id: t.parent_id ?? '',
+    kind: t.kind ?? '',
+    name: t.name ?? '',
     customer_type: t.customer_type ?? null,
     customer_id: t.customer_id ?? null,
     internal_tag: t.internal_tag ?? null,
@@ -316,8 +336,8 @@ async function fetchOne(ctx: OperationContext, id: string): Promise<(Tenant & { 
   }
 }
 
-function describe(s: State): string {
-  return `tenant ${String(s.id)} ("${String(s.name)}")`;
+function describe(s: StateOf<typeof attributes>): string {
+  return `tenant ${s.id} ("${s.name}")`;
 }
 
 const tenants: VersionedObject<Tenant & { version: number }> = { fetch: fetchOne, describe };

@@ -11,6 +11,7 @@ import { planResource } from '../plan';
 import { validateConfig } from '../validate';
 import { normalize, Unknown } from '../values';
 import { usageReport } from './usage-report';
+import { stateOf } from '../testing';
 
 const ADDRESS = 'tenantform_usage_report.monthly';
 const TENANT = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -230,7 +231,7 @@ describe('against the emulator', () => {
     expect(updated.diagnostics).toEqual([]);
     expect(updated.value).toEqual({
       ...read.value,
-      parameters: { ...(read.value!.parameters as State), kind: 'usage_daily', level: 'all_customers' },
+      parameters: { ...stateOf(usageReport, read.value).parameters, kind: 'usage_daily', level: 'all_customers' },
       schedule: { type: 'monthly', enabled: false },
       version: 2,
     });
@@ -245,13 +246,13 @@ describe('against the emulator', () => {
     const recipientsChanged = await updateResource({ ...base, ctx, prior: reread.value!, planned: recipientUpdate.planned! });
     expect(recipientsChanged.diagnostics).toEqual([]);
     expect(recipientsChanged.value).toEqual({ ...reread.value, recipients: [USER], version: 3 });
-    expect(await client.getReport(String(created.value!.id))).toMatchObject({ recipients: [USER], version: 3 });
+    expect(await client.getReport(stateOf(usageReport, created.value).id)).toMatchObject({ recipients: [USER], version: 3 });
 
     const other = await plan({ ...withRecipient, parameters: { ...inPlace.parameters, formats: ['csv', 'json_v2_0'] } }, recipientsChanged.value!);
     expect(other.action).toBe('replace');
     expect(other.requiresReplace).toEqual([['parameters', 'formats']]);
 
-    const imported = await importResource({ ...base, ctx, id: String(created.value!.id) });
+    const imported = await importResource({ ...base, ctx, id: stateOf(usageReport, created.value).id });
     expect(imported.diagnostics).toEqual([]);
     expect(imported.value).toEqual((await readResource({ ...base, ctx, state: { id: created.value!.id } })).value);
     expect(imported.value).toEqual(recipientsChanged.value);
@@ -293,8 +294,8 @@ describe('against the emulator', () => {
   });
 
   it('refuses an update against a version someone else moved on from', async () => {
-    const created = (await createResource({ ...base, ctx, planned: (await plan(monthly(acme), null)).planned! })).value!;
-    await client.updateReport(String(created.id), { parameters: { kind: 'usage_current', level: 'accounts' } });
+    const created = stateOf(usageReport, (await createResource({ ...base, ctx, planned: (await plan(monthly(acme), null)).planned! })).value);
+    await client.updateReport(created.id, { parameters: { kind: 'usage_current', level: 'accounts' } });
     const update = await plan({ ...monthly(acme), schedule: { type: 'monthly', enabled: false } }, created);
     const result = await updateResource({ ...base, ctx, prior: created, planned: update.planned! });
     expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS, retryable: false })]);

@@ -3,6 +3,7 @@ import { invalidValue, type AttributePath } from '../../diagnostics';
 import { attr, oneOf, uuid, type Attributes } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext, type State } from '../declaration';
+import type { PlannedOf, StateOf } from '../models';
 import type { Report, ReportBody, ReportUpdate } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { Unknown, valueEqual } from '../values';
@@ -50,42 +51,44 @@ const schedule = {
 /** GAPS "Usage report configuration: update": what a monthly report may change in place. */
 const IN_PLACE = ['recipients', 'parameters.kind', 'parameters.level', 'schedule.enabled'];
 
+const attributes = {
+  id: attr.string({ mode: 'computed', key: true, description: 'The identifier the platform gives the report.' }),
+  result_action: attr.string({
+    mode: 'required',
+    check: oneOf(['save', 'send']),
+    expects: 'one of save, send',
+    description: '`save` keeps the generated reports; `send` also mails them to the recipients.',
+  }),
+  recipients: attr.list(uuid, {
+    mode: 'optional',
+    default: [],
+    unique: true,
+    expects: 'user ids (lowercase uuids)',
+    description: 'The users who receive the report.',
+  }),
+  parameters: attr.object(parameters, { mode: 'required', description: 'What the report contains.' }),
+  schedule: attr.object(schedule, { mode: 'required', description: 'When the report runs.' }),
+  generation_date: attr.string({
+    mode: 'optional_computed',
+    check: date,
+    expects: DATE_EXPECTS,
+    description: 'The date the report is generated; the platform chooses it when left out.',
+  }),
+  version: attr.number({ mode: 'computed', version: true, description: "The platform's version of the report." }),
+};
+
 export const usageReport = defineResource({
   type: 'tenantform_usage_report',
   description:
     'A usage report configuration: what is counted, for which tenants, in which formats, and whether it runs once or monthly. Updates and deletes carry the version tenantform last saw.',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the report.' }),
-    result_action: attr.string({
-      mode: 'required',
-      check: oneOf(['save', 'send']),
-      expects: 'one of save, send',
-      description: '`save` keeps the generated reports; `send` also mails them to the recipients.',
-    }),
-    recipients: attr.list(uuid, {
-      mode: 'optional',
-      default: [],
-      unique: true,
-      expects: 'user ids (lowercase uuids)',
-      description: 'The users who receive the report.',
-    }),
-    parameters: attr.object(parameters, { mode: 'required', description: 'What the report contains.' }),
-    schedule: attr.object(schedule, { mode: 'required', description: 'When the report runs.' }),
-    generation_date: attr.string({
-      mode: 'optional_computed',
-      check: date,
-      expects: DATE_EXPECTS,
-      description: 'The date the report is generated; the platform chooses it when left out.',
-    }),
-    version: attr.number({ mode: 'computed', version: true, description: "The platform's version of the report." }),
-  },
+  attributes,
   notes: [
     'Only `recipients`, `parameters.kind`, `parameters.level` and `schedule.enabled` of a monthly report change in place. Any other change, and any change of a `once` report, replaces the report.',
     'An update or delete sends the version of the last plan; a concurrent change is reported as a version conflict, never overwritten.',
   ],
   importId: uuidImportId('report'),
-  identity: (s) => String(s.id),
+  identity: (s) => s.id,
   discover: {
     rank: 60,
     async list(scope, tenant) {
@@ -106,8 +109,8 @@ export const usageReport = defineResource({
     },
   },
   check(config) {
-    const period = (config.parameters as State | null)?.period as State | null | undefined;
-    if (!period || typeof period.start !== 'string' || typeof period.end !== 'string' || period.start <= period.end) return [];
+    const period = config.parameters === Unknown ? null : config.parameters.period;
+    if (!period || period === Unknown || typeof period.start !== 'string' || typeof period.end !== 'string' || period.start <= period.end) return [];
     return [
       invalidValue({
         code: 'invalid_period',
@@ -122,13 +125,13 @@ export const usageReport = defineResource({
   modifyPlan(_ctx, { prior, planned }) {
     if (!prior || !planned) return {};
     const changes = changedPaths(prior, planned);
-    const monthly = (prior.schedule as State | null)?.type === 'monthly' && !changes.some((p) => p.join('.') === 'schedule.type');
+    const monthly = prior.schedule.type === 'monthly' && !changes.some((p) => p.join('.') === 'schedule.type');
     return { requiresReplace: monthly ? changes.filter((p) => !IN_PLACE.includes(p.join('.'))) : changes };
   },
   // The POST creates a new report each time it is sent.
   nonIdempotentCreate: true,
   async read(ctx, state) {
-    const live = await fetchOne(ctx, String(state.id));
+    const live = await fetchOne(ctx, state.id);
     return live ? fromReport(live) : null;
   },
   async create(ctx, planned) {
@@ -149,18 +152,17 @@ export const usageReport = defineResource({
       };
     }
     if (changed.has('schedule.enabled')) body.schedule = { enabled: want.schedule.enabled };
-    const updated = await updateVersioned(ctx, prior, reports, () => ctx.client.updateReport(String(prior.id), body));
+    const updated = await updateVersioned(ctx, prior, reports, () => ctx.client.updateReport(prior.id, body));
     return fromReport(updated);
   },
   async delete(ctx, prior) {
     // GAPS "Usage report configuration: delete": `?version=`, 409 when stale.
-    await deleteVersioned(ctx, prior, reports, (version) => ctx.client.deleteReport(String(prior.id), version));
+    await deleteVersioned(ctx, prior, reports, (version) => ctx.client.deleteReport(prior.id, version));
   },
   async adoptionCandidates(ctx, pending) {
-    const tenantId = String((pending.parameters as State).tenant_id);
-    const wanted = fromReport({ generation_date: null, ...toBody(pending), id: '', version: 0 } as Report);
-    const matches: State[] = [];
-    for (const id of await ctx.client.listTenantReports(tenantId)) {
+    const wanted = fromReport({ generation_date: null, ...toBody(pending), id: '', version: 0 });
+    const matches: ReportState[] = [];
+    for (const id of await ctx.client.listTenantReports(pending.parameters.tenant_id)) {
       const live = await fetchOne(ctx, id);
       if (live && sameConfiguration(wanted, fromReport(live))) matches.push(fromReport(live));
     }
@@ -171,13 +173,14 @@ export const usageReport = defineResource({
 /** Attribute paths (one level into objects) whose planned value differs from the prior one. */
 function changedPaths(prior: State, planned: State): AttributePath[] {
   const out: AttributePath[] = [];
-  for (const [name, a] of Object.entries(usageReport.attributes)) {
+  for (const [name, a] of Object.entries(attributes)) {
     if (a.mode === 'computed') continue;
     const before = prior[name];
     const after = planned[name];
     if (a.type === 'object' && before && after && after !== Unknown) {
+      const [was, will] = [membersOf(before), membersOf(after)];
       for (const [member, m] of Object.entries(a.attributes)) {
-        if (!valueEqual(m, (before as State)[member], (after as State)[member])) out.push([name, member]);
+        if (!valueEqual(m, was[member], will[member])) out.push([name, member]);
       }
     } else if (after === Unknown || !valueEqual(a, before, after)) {
       out.push([name]);
@@ -186,42 +189,45 @@ function changedPaths(prior: State, planned: State): AttributePath[] {
   return out;
 }
 
-/** The configuration as the platform takes it: members left out rather than null. */
 /** Words naming a report within its tenant, e.g. `monthly usage`. */
 function reportLabel(r: Report): string {
   return `${r.schedule.type} ${r.parameters.kind}`;
 }
 
-function toBody(s: State): ReportBody {
-  const p = s.parameters as State;
-  const sch = s.schedule as State;
-  const period = p.period === Unknown ? null : (p.period as State | null);
-  return prune({
+/**
+ * The configuration as the platform takes it: members that are unset, or not known before the
+ * platform sets them, are left out rather than null.
+ */
+function toBody(s: PlannedOf<typeof attributes>) {
+  const p = s.parameters;
+  return {
     result_action: s.result_action,
     // GAPS "Report enumerations": `recipients` is required on create, so an empty list is sent.
-    recipients: s.recipients ?? [],
-    parameters: prune({
+    recipients: [...s.recipients],
+    parameters: {
       tenant_id: p.tenant_id,
       kind: p.kind,
       level: p.level,
-      formats: p.formats,
-      show_skus: p.show_skus,
-      hide_zero_usage: p.hide_zero_usage,
-      period: period ? { start: period.start, end: period.end } : null,
-    }),
-    schedule: prune({ type: sch.type, enabled: sch.enabled ?? true }),
-    generation_date: s.generation_date,
-  }) as ReportBody;
+      ...(p.formats === null || p.formats === Unknown ? {} : { formats: [...p.formats] }),
+      ...(p.show_skus === null ? {} : { show_skus: p.show_skus }),
+      ...(p.hide_zero_usage === null ? {} : { hide_zero_usage: p.hide_zero_usage }),
+      ...(p.period === null || p.period === Unknown ? {} : { period: { start: p.period.start, end: p.period.end } }),
+    },
+    schedule: { type: s.schedule.type, enabled: s.schedule.enabled },
+    ...(s.generation_date === null || s.generation_date === Unknown ? {} : { generation_date: s.generation_date }),
+  } satisfies ReportBody;
 }
 
-/** Leaves out members that are unset, or not known before the platform sets them. */
-function prune(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== Unknown));
+/** The members of an object value by name; none for null or an unknown value. */
+function membersOf(v: unknown): Readonly<Record<string, unknown>> {
+  return v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v)) : {};
 }
 
-function fromReport(r: Report): State {
-  const p = r.parameters as Report['parameters'] & Record<string, unknown>;
-  const period = p.period as { start?: string; end?: string } | null | undefined;
+type ReportState = StateOf<typeof attributes>;
+
+function fromReport(r: Report): ReportState {
+  const p = r.parameters;
+  const period = membersOf(p.period);
   return {
     id: r.id,
     result_action: r.result_action,
@@ -233,7 +239,7 @@ function fromReport(r: Report): State {
       formats: p.formats ? [...p.formats] : null,
       show_skus: typeof p.show_skus === 'boolean' ? p.show_skus : null,
       hide_zero_usage: typeof p.hide_zero_usage === 'boolean' ? p.hide_zero_usage : null,
-      period: period ? { start: period.start ?? null, end: period.end ?? null } : null,
+      period: typeof period.start === 'string' && typeof period.end === 'string' ? { start: period.start, end: period.end } : null,
     },
     // A schedule without `enabled` runs (the attribute's default).
     schedule: { type: r.schedule.type, enabled: r.schedule.enabled ?? true },
@@ -244,14 +250,14 @@ function fromReport(r: Report): State {
 
 /** Same configuration, leaving out what the platform chooses when the configuration does not. */
 function sameConfiguration(wanted: State, live: State): boolean {
-  return Object.entries(usageReport.attributes).every(([name, a]) => {
+  return Object.entries(attributes).every(([name, a]) => {
     if (a.mode === 'computed' || (name === 'generation_date' && wanted[name] === null)) return true;
     const [w, l] = [wanted[name], live[name]];
     if (a.type !== 'object' || !w || !l || w === Unknown) return valueEqual(a, w, l);
     // Members the configuration leaves to the platform match whatever it chose.
     return Object.entries(a.attributes).every(([member, m]) => {
-      const wm = (w as State)[member];
-      return (m.mode === 'optional_computed' && (wm === null || wm === Unknown)) || valueEqual(m, wm, (l as State)[member]);
+      const wm = membersOf(w)[member];
+      return (m.mode === 'optional_computed' && (wm === null || wm === Unknown)) || valueEqual(m, wm, membersOf(l)[member]);
     });
   });
 }
@@ -265,8 +271,8 @@ async function fetchOne(ctx: OperationContext, id: string): Promise<Report | nul
   }
 }
 
-function describe(s: State): string {
-  return `usage report ${String(s.id)}`;
+function describe(s: ReportState): string {
+  return `usage report ${s.id}`;
 }
 
 

@@ -5,7 +5,8 @@ import { ROLE_IDS as ROLES, ROLE_TENANT_KINDS } from '../../api/roles';
 import { attr, uuid } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
-import { defineResource, type OperationContext, type State } from '../declaration';
+import { defineResource, type OperationContext } from '../declaration';
+import type { StateOf } from '../models';
 import { Unknown } from '../values';
 import { tenantUsers } from './user';
 
@@ -14,26 +15,27 @@ type Role = z.infer<typeof Role>;
 const Roles = z.array(Role);
 const NIL = '00000000-0000-0000-0000-000000000000';
 
+const attributes = {
+  id: attr.string({ mode: 'computed', key: true, description: 'The user id.' }),
+  user_id: attr.uuid({ mode: 'required', forceNew: true, identifying: true, key: true, description: 'The user.' }),
+  roles: attr.json({
+    mode: 'required',
+    description: `The roles, a JSON list (\`jsonencode([...])\`) of \`{tenant_id, role_id}\`; \`role_id\` is one of ${ROLES.map((r) => `\`${r}\``).join(', ')}. Compared as a set.`,
+  }),
+};
+
 export const userRoles = defineResource({
   type: 'tenantform_user_roles',
   description:
     'The whole role set of one user: which role the user has on which tenant. Applying replaces the user\'s roles with exactly these; destroying removes them all.',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The user id.' }),
-    user_id: attr.uuid({ mode: 'required', forceNew: true, identifying: true, description: 'The user.' }),
-    roles: attr.json({
-      mode: 'required',
-      description: `The roles, a JSON list (\`jsonencode([...])\`) of \`{tenant_id, role_id}\`; \`role_id\` is one of ${ROLES.map((r) => `\`${r}\``).join(', ')}. Compared as a set.`,
-    }),
-  },
+  attributes,
   notes: [
     '`partner_admin` goes on partner or folder tenants, `company_admin` on customers, `unit_admin` on units, `readonly_admin` on partners, customers or units, the service roles on customers and units: the platform refuses a role on the wrong kind of tenant, naming it.',
     'Roles are compared as a set: their order never makes a difference.',
   ],
   check(config) {
-    if (config.roles === null || config.roles === Unknown) return [];
-    return checkRoles(String(config.roles));
+    return config.roles === Unknown ? [] : checkRoles(config.roles);
   },
   // The tenants' kinds are known only to the platform: read them so that a role on the wrong
   // kind of tenant is refused by the plan rather than by the write.
@@ -67,7 +69,7 @@ export const userRoles = defineResource({
     return { diagnostics };
   },
   importId: uuidImportId('user', (id) => ({ id, user_id: id })),
-  identity: (s) => String(s.user_id),
+  identity: (s) => s.user_id,
   discover: {
     // Beside the users: each user's roles come right after the user.
     rank: 80,
@@ -87,19 +89,19 @@ export const userRoles = defineResource({
     },
   },
   async read(ctx, state) {
-    const live = await livePolicies(ctx, String(state.user_id));
+    const live = await livePolicies(ctx, state.user_id);
     if (live === null) return null;
-    return toState(String(state.user_id), inOrderOf(parseRoles(state.roles), live.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] }))));
+    return toState(state.user_id, inOrderOf(parseRoles(state.roles), live.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] }))));
   },
   async create(ctx, planned) {
-    return toState(String(planned.user_id), await put(ctx, String(planned.user_id), parseRoles(planned.roles)));
+    return toState(planned.user_id, await put(ctx, planned.user_id, parseRoles(planned.roles)));
   },
   async update(ctx, _prior, planned) {
-    return toState(String(planned.user_id), await put(ctx, String(planned.user_id), parseRoles(planned.roles)));
+    return toState(planned.user_id, await put(ctx, planned.user_id, parseRoles(planned.roles)));
   },
   async delete(ctx, prior) {
     try {
-      await put(ctx, String(prior.user_id), []);
+      await put(ctx, prior.user_id, []);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -121,8 +123,9 @@ function checkRoles(text: string): Diagnostic[] {
 
 const roleKey = (r: { tenant_id: string; role_id: string }) => `${r.tenant_id}/${r.role_id}`;
 
-function parseRoles(v: unknown): Role[] {
-  if (typeof v !== 'string') return [];
+/** No roles when there is no text: an import knows none yet. */
+function parseRoles(v: string | null): Role[] {
+  if (v === null) return [];
   const r = Roles.safeParse(JSON.parse(v));
   return r.success ? r.data : [];
 }
@@ -135,7 +138,7 @@ function inOrderOf(recorded: Role[], live: Role[]): Role[] {
   return [...kept, ...live.filter((r) => !keptKeys.has(roleKey(r)))];
 }
 
-function toState(userId: string, roles: Role[]): State {
+function toState(userId: string, roles: Role[]): StateOf<typeof attributes> {
   return { id: userId, user_id: userId, roles: JSON.stringify(roles.map((r) => ({ tenant_id: r.tenant_id, role_id: r.role_id }))) };
 }
 

@@ -4,63 +4,66 @@ import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
-import { defineResource, type OperationContext, type State } from '../declaration';
+import { defineResource, type OperationContext } from '../declaration';
+import type { PlannedOf, StateOf } from '../models';
 import { updateVersioned, type VersionedObject } from '../versioned';
 import { DISCOVERY_CONCURRENCY, mapLimit, type DiscoveryScope, type TenantInfo } from '../discovery';
 
 const NOTIFICATIONS = ['maintenance', 'quota', 'reports', 'backup_error', 'backup_warning', 'backup_info', 'backup_daily_report', 'backup_critical', 'device_control_warning'] as const;
+
+const attributes = {
+  id: attr.string({ mode: 'computed', key: true, description: 'The identifier the platform gives the user.' }),
+  tenant_id: attr.uuid({
+    mode: 'required',
+    forceNew: true,
+    identifying: true,
+    description: 'The tenant the user belongs to. Changing it replaces the user.',
+  }),
+  login: attr.string({
+    mode: 'required',
+    identifying: true,
+    check: z.string().regex(/^[A-Za-z0-9._@+-]{1,255}$/),
+    expects: 'a login of 1 to 255 letters, digits or . _ @ + -, unique on the platform',
+    description: 'The login, unique on the whole platform.',
+  }),
+  email: attr.string({
+    mode: 'required',
+    check: z.string().regex(/^[^@\s]+@[^@\s]+$/),
+    expects: 'an email address',
+    description: 'The user\'s email address (activation emails go there).',
+  }),
+  first_name: attr.string({ mode: 'optional', description: 'First name.' }),
+  last_name: attr.string({ mode: 'optional', description: 'Last name.' }),
+  language: attr.string({ mode: 'optional_computed', description: 'The user\'s language; left out, the platform\'s value (`en`) is kept.' }),
+  enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the user can sign in.' }),
+  notifications: attr.list(oneOf(NOTIFICATIONS), {
+    mode: 'optional',
+    unique: true,
+    expects: `notification kinds (${NOTIFICATIONS.join(', ')})`,
+    description: 'Which notifications the user gets by email.',
+  }),
+  send_activation_email: attr.bool({
+    mode: 'optional',
+    default: true,
+    description: 'On create, send the activation email (the user sets a password from it). Has no effect afterwards.',
+  }),
+  version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the user.' }),
+  activated: attr.bool({ mode: 'computed', description: 'True once the user has set a password from the activation email.' }),
+};
 
 export const user = defineResource({
   type: 'tenantform_user',
   description:
     'A user account in a tenant, such as a customer\'s administrator (give it roles with `tenantform_user_roles`). Updates carry the version tenantform last saw; destroying it disables it, then deletes it.',
   schemaVersion: 0,
-  attributes: {
-    id: attr.string({ mode: 'computed', description: 'The identifier the platform gives the user.' }),
-    tenant_id: attr.uuid({
-      mode: 'required',
-      forceNew: true,
-      identifying: true,
-      description: 'The tenant the user belongs to. Changing it replaces the user.',
-    }),
-    login: attr.string({
-      mode: 'required',
-      identifying: true,
-      check: z.string().regex(/^[A-Za-z0-9._@+-]{1,255}$/),
-      expects: 'a login of 1 to 255 letters, digits or . _ @ + -, unique on the platform',
-      description: 'The login, unique on the whole platform.',
-    }),
-    email: attr.string({
-      mode: 'required',
-      check: z.string().regex(/^[^@\s]+@[^@\s]+$/),
-      expects: 'an email address',
-      description: 'The user\'s email address (activation emails go there).',
-    }),
-    first_name: attr.string({ mode: 'optional', description: 'First name.' }),
-    last_name: attr.string({ mode: 'optional', description: 'Last name.' }),
-    language: attr.string({ mode: 'optional_computed', description: 'The user\'s language; left out, the platform\'s value (`en`) is kept.' }),
-    enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the user can sign in.' }),
-    notifications: attr.list(oneOf(NOTIFICATIONS), {
-      mode: 'optional',
-      unique: true,
-      expects: `notification kinds (${NOTIFICATIONS.join(', ')})`,
-      description: 'Which notifications the user gets by email.',
-    }),
-    send_activation_email: attr.bool({
-      mode: 'optional',
-      default: true,
-      description: 'On create, send the activation email (the user sets a password from it). Has no effect afterwards.',
-    }),
-    version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the user.' }),
-    activated: attr.bool({ mode: 'computed', description: 'True once the user has set a password from the activation email.' }),
-  },
+  attributes,
   notes: [
     'An update sends the version of the last plan; a concurrent change is a version conflict naming both versions.',
     'Destroying a user disables it first (the platform deletes only disabled users), then deletes it.',
     '`activated` changes when the user follows the activation email: it is shown, never planned.',
   ],
   importId: uuidImportId('user', (id) => ({ id, send_activation_email: true })),
-  identity: (s) => String(s.id),
+  identity: (s) => s.id,
   discover: {
     rank: 80,
     list: async (scope, tenant) => (await tenantUsers(scope, tenant)).map((u) => ({ identity: { id: u.id }, label: ['user', u.login] })),
@@ -77,24 +80,23 @@ export const user = defineResource({
     },
   },
   async read(ctx, state) {
-    const live = await fetchOne(ctx, String(state.id));
+    const live = await fetchOne(ctx, state.id);
     return live ? fromUser(live, state.send_activation_email) : null;
   },
   // POST /users makes a new user each time (a repeat then meets "login taken").
   nonIdempotentCreate: true,
   async create(ctx, planned) {
-    const created = await ctx.client.createUser({ tenant_id: String(planned.tenant_id), ...writable(planned) });
-    if (planned.send_activation_email !== false) await ctx.client.sendActivationEmail(created.id);
+    const created = await ctx.client.createUser({ tenant_id: planned.tenant_id, ...writable(planned) });
+    if (planned.send_activation_email) await ctx.client.sendActivationEmail(created.id);
     return fromUser(await ctx.client.getUser(created.id), planned.send_activation_email);
   },
   async update(ctx, prior, planned) {
-    const id = String(prior.id);
     const changes = writable(planned);
-    const updated = await updateVersioned(ctx, prior, users, (version) => ctx.client.updateUser(id, { ...changes, version }));
+    const updated = await updateVersioned(ctx, prior, users, (version) => ctx.client.updateUser(prior.id, { ...changes, version }));
     return fromUser(updated, planned.send_activation_email);
   },
   async delete(ctx, prior) {
-    const id = String(prior.id);
+    const { id } = prior;
     const live = await fetchOne(ctx, id);
     if (!live) return;
     const expected = Number(prior.version);
@@ -109,39 +111,37 @@ export const user = defineResource({
   },
   async adoptionCandidates(ctx, pending) {
     // A login is unique on the platform: the user a lost create made has the pending login.
-    const users = await Promise.all((await ctx.client.listTenantUsers(String(pending.tenant_id))).map((id) => ctx.client.getUser(id)));
+    const users = await Promise.all((await ctx.client.listTenantUsers(pending.tenant_id)).map((id) => ctx.client.getUser(id)));
     return users.filter((u) => u.login === pending.login).map((u) => fromUser(u, pending.send_activation_email));
   },
 });
 
-function writable(s: State): Omit<UserUpdate, 'version'> {
-  const contact: Record<string, unknown> & { email: string } = { email: String(s.email) };
-  contact.firstname = typeof s.first_name === 'string' ? s.first_name : null;
-  contact.lastname = typeof s.last_name === 'string' ? s.last_name : null;
+function writable(s: PlannedOf<typeof attributes>): Omit<UserUpdate, 'version'> {
   const out: Omit<UserUpdate, 'version'> = {
-    login: String(s.login),
-    contact,
-    enabled: s.enabled !== false,
-    notifications: Array.isArray(s.notifications) ? s.notifications.map(String) : [],
+    login: s.login,
+    contact: { email: s.email, firstname: s.first_name, lastname: s.last_name },
+    enabled: s.enabled,
+    notifications: s.notifications ? [...s.notifications] : [],
   };
   if (typeof s.language === 'string') out.language = s.language;
   return out;
 }
 
-function fromUser(u: User, sendActivation: unknown): State {
+function fromUser(u: User, sendActivation: boolean): StateOf<typeof attributes> {
   const c = u.contact ?? {};
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   return {
     id: u.id,
     tenant_id: u.tenant_id,
     login: u.login,
-    email: text(c.email),
+    // Required on the platform too: an answer without one is a change to plan, as any other.
+    email: text(c.email) ?? '',
     first_name: text(c.firstname),
     last_name: text(c.lastname),
     language: u.language ?? null,
     enabled: u.enabled,
     notifications: u.notifications && u.notifications.length > 0 ? [...u.notifications] : null,
-    send_activation_email: sendActivation === false ? false : true,
+    send_activation_email: sendActivation,
     version: u.version,
     activated: u.activated ?? false,
   };
@@ -156,8 +156,8 @@ async function fetchOne(ctx: OperationContext, id: string): Promise<User | null>
   }
 }
 
-function describe(s: State): string {
-  return `user ${String(s.id)} ("${String(s.login)}")`;
+function describe(s: StateOf<typeof attributes>): string {
+  return `user ${s.id} ("${s.login}")`;
 }
 
 const users: VersionedObject<User> = { fetch: fetchOne, describe };
