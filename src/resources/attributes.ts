@@ -76,13 +76,7 @@ export interface ObjectAttribute extends BaseAttribute {
   readonly attributes: Readonly<Record<string, Attribute>>;
 }
 
-export type Attribute =
-  | StringAttribute
-  | NumberAttribute
-  | BoolAttribute
-  | JsonAttribute
-  | ListAttribute
-  | ObjectAttribute;
+export type Attribute = StringAttribute | NumberAttribute | BoolAttribute | JsonAttribute | ListAttribute | ObjectAttribute;
 
 export type Attributes = Readonly<Record<string, Attribute>>;
 
@@ -132,7 +126,6 @@ export const attr = {
 };
 
 // ---- Common checks, each with the words a problem report uses. ----
-
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values);

@@ -5,7 +5,9 @@ import { canonicalJson } from './values';
 function sortedCopy(value: unknown, omit?: string): unknown {
   if (Array.isArray(value)) return value.map((v) => sortedCopy(v, omit));
   if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).filter((k) => k !== omit).sort();
+    const keys = Object.keys(value)
+      .filter((k) => k !== omit)
+      .sort();
     return Object.fromEntries(keys.map((k) => [k, sortedCopy((value as Record<string, unknown>)[k], omit)]));
   }
   return value;

@@ -221,7 +221,8 @@ export function sensitiveNames(kind: AnyKind, marked: readonly string[]): readon
   const declared = attributeNames(kind, 'sensitive');
   if (marked.length === 0) return declared;
   const names = new Set([...declared, ...marked]);
-  for (const { name, attribute } of attributeList(kind.attributes)) if (attribute.sensitiveWith !== undefined && names.has(attribute.sensitiveWith)) names.add(name);
+  for (const { name, attribute } of attributeList(kind.attributes))
+    if (attribute.sensitiveWith !== undefined && names.has(attribute.sensitiveWith)) names.add(name);
   return [...names];
 }
 
@@ -233,6 +234,14 @@ export function attributeNames(kind: AnyKind, flag: 'version' | 'sensitive' | 'i
   if (!byFlag) namesByFlag.set(kind, (byFlag = new Map()));
   let names = byFlag.get(flag);
   // Frozen: every caller shares the one list.
-  if (!names) byFlag.set(flag, (names = Object.freeze(attributeList(kind.attributes).filter(({ attribute }) => attribute[flag]).map(({ name }) => name))));
+  if (!names)
+    byFlag.set(
+      flag,
+      (names = Object.freeze(
+        attributeList(kind.attributes)
+          .filter(({ attribute }) => attribute[flag])
+          .map(({ name }) => name),
+      )),
+    );
   return names;
 }

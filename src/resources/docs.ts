@@ -27,9 +27,7 @@ function rows(attributes: Attributes, prefix = ''): string[] {
   for (const [name, a] of Object.entries(attributes)) {
     const full = `${prefix}${name}`;
     const type = a.type === 'list' ? 'list of string' : a.type === 'json' ? 'string (JSON)' : a.type;
-    const flags = [modeWords(a), a.sensitive ? 'sensitive' : '', a.forceNew ? 'forces replacement' : '']
-      .filter(Boolean)
-      .join(', ');
+    const flags = [modeWords(a), a.sensitive ? 'sensitive' : '', a.forceNew ? 'forces replacement' : ''].filter(Boolean).join(', ');
     const expects = 'expects' in a && a.expects ? ` Expects ${a.expects}.` : '';
     out.push(`| \`${full}\` (\`${camelCase(full.split('.').pop() ?? full)}\`) | ${type} | ${flags} | ${describe(a)}${expects} |`);
     if (a.type === 'object') out.push(...rows(a.attributes, `${full}.`));

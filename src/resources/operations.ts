@@ -84,7 +84,10 @@ export async function readResourcesInBatch(req: {
   const { kind, items } = req;
   if (!kind.readMany || items.length === 0) return undefined;
   try {
-    const lives = await kind.readMany(req.ctx, items.map((i) => recorded(kind, i.state)));
+    const lives = await kind.readMany(
+      req.ctx,
+      items.map((i) => recorded(kind, i.state)),
+    );
     return lives.map((live, n) => ({
       value: live ? preserveJsonText(kind.attributes, items[n].state, normalize(kind.attributes, live)) : null,
       diagnostics: [],
@@ -139,7 +142,12 @@ export function adoptResource(req: Base & { pending: State; held: ReadonlySet<st
       if (!isNotFound(err)) throw err;
     }
     const free = all.filter((c) => !req.held.has(req.kind.identity(c)));
-    if (free.length > 1) throw faultErrors.adoptionAmbiguous(req.address, free.map((c) => req.kind.identity(c)), all.length - free.length);
+    if (free.length > 1)
+      throw faultErrors.adoptionAmbiguous(
+        req.address,
+        free.map((c) => req.kind.identity(c)),
+        all.length - free.length,
+      );
     return free[0] ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, free[0])) : null;
   });
 }
@@ -156,12 +164,7 @@ export function importResource(req: Base & { id: string }): Promise<OperationRes
   });
 }
 
-export function readDataSource(req: {
-  kind: DataSourceKind;
-  address: string;
-  ctx: OperationContext;
-  config: State;
-}): Promise<OperationResult<State>> {
+export function readDataSource(req: { kind: DataSourceKind; address: string; ctx: OperationContext; config: State }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'reading the data source', async () =>
     normalize(req.kind.attributes, await req.kind.read(withAddress(req), normalize(req.kind.attributes, req.config))),
   );

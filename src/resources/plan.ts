@@ -67,7 +67,9 @@ export async function planResource(req: PlanRequest): Promise<PlanResponse> {
       continue;
     }
     const priorObject = prior[name];
-    const value = withComputedMembers(a, configured, (member) => (priorObject !== null && typeof priorObject === 'object' ? ((priorObject as State)[member] ?? null) : null));
+    const value = withComputedMembers(a, configured, (member) =>
+      priorObject !== null && typeof priorObject === 'object' ? ((priorObject as State)[member] ?? null) : null,
+    );
     proposed[name] = value;
     if (value === Unknown || !valueEqual(a, value, prior[name])) changed.push(name);
   }
@@ -129,12 +131,7 @@ function withComputedMembers(a: Attribute, configured: unknown, decided: (member
   }
   return out;
 }
-function withIgnoredChanges(
-  kind: ResourceKind,
-  config: State,
-  prior: State | null,
-  ignore: readonly string[] | 'all' | undefined,
-): State {
+function withIgnoredChanges(kind: ResourceKind, config: State, prior: State | null, ignore: readonly string[] | 'all' | undefined): State {
   if (!prior || !ignore) return config;
   const names = ignore === 'all' ? Object.keys(kind.attributes) : ignore;
   const out = { ...config };

@@ -25,7 +25,8 @@ export function parseRetryTimeout(value: unknown): number | undefined {
 export const PROVIDER_ATTRIBUTES = {
   base_url: attr.string({
     mode: 'optional',
-    description: 'Base address of the data center, e.g. `https://eu2-cloud.example.com`. Falls back to TENANTFORM_BASE_URL. https, or plain http to this machine only (a local stand-in such as `tenantform emulator`): the secret and tokens never travel in clear.',
+    description:
+      'Base address of the data center, e.g. `https://eu2-cloud.example.com`. Falls back to TENANTFORM_BASE_URL. https, or plain http to this machine only (a local stand-in such as `tenantform emulator`): the secret and tokens never travel in clear.',
   }),
   client_id: attr.string({ mode: 'optional', description: 'API client id. Falls back to TENANTFORM_CLIENT_ID.' }),
   client_secret: attr.string({

@@ -50,22 +50,34 @@ function recordingKind(opts: { failBatchWith?: string } = {}) {
 }
 
 const ctx = {} as OperationContext; // the in-memory kind never uses the client
-const request = (kind: ReturnType<typeof recordingKind>['kind'], id: string, group: string) => ({ kind, address: `test_object.${id}`, state: { id, group } as State });
+const request = (kind: ReturnType<typeof recordingKind>['kind'], id: string, group: string) => ({
+  kind,
+  address: `test_object.${id}`,
+  state: { id, group } as State,
+});
 
 describe('readInBatches', () => {
   it('reads per batch key, cuts at the batch size, keeps the order and the bound', async () => {
     const k = recordingKind();
     const ids = ['a1', 'a2', 'a3', 'a4', 'b1', 'gone1', 'c1'];
     const groups = ['a', 'a', 'a', 'a', 'b', 'b', 'c'];
-    const results = await readInBatches(ids.map((id, i) => request(k.kind, id, groups[i])), ctx, new Limiter(2));
+    const results = await readInBatches(
+      ids.map((id, i) => request(k.kind, id, groups[i])),
+      ctx,
+      new Limiter(2),
+    );
     expect(results.map((r) => (r.value === null ? null : (r.value as State).id))).toEqual(['a1', 'a2', 'a3', 'a4', 'b1', null, 'c1']);
     expect(k.calls.map((c) => c.join(',')).sort()).toEqual(['a1,a2,a3', 'a4', 'b1,gone1', 'c1']);
     expect(k.maxInFlight()).toBe(2);
   });
 
-  it('reads each object alone when its batch fails, with each object\'s own error', async () => {
+  it("reads each object alone when its batch fails, with each object's own error", async () => {
     const k = recordingKind({ failBatchWith: 'bad' });
-    const results = await readInBatches(['ok1', 'bad1', 'ok2'].map((id) => request(k.kind, id, 'g')), ctx, new Limiter(10));
+    const results = await readInBatches(
+      ['ok1', 'bad1', 'ok2'].map((id) => request(k.kind, id, 'g')),
+      ctx,
+      new Limiter(10),
+    );
     expect(k.calls.map((c) => c.join(','))).toEqual(['ok1,bad1,ok2', 'ok1', 'bad1', 'ok2']);
     expect(results[0]).toEqual({ value: { id: 'ok1', group: 'g' }, diagnostics: [] });
     expect(results[1].value).toBeUndefined();

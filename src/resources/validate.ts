@@ -10,7 +10,7 @@ export function describeFound(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (isUnknown(v)) return 'a value known only after apply';
-  const text = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const text = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -69,14 +69,18 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     if (!hasOwn(attributes, key) && input[key] !== undefined) {
-      out.push(invalidValue({
-        code: 'unknown_attribute',
-        path: [...at, key],
-        expected: `one of ${Object.keys(attributes).filter((k) => attributes[k].mode !== 'computed').join(', ')}`,
-        // Never its value: a misspelled argument is often a secret (`clientSecret`, `secret`).
-        found: `an argument named "${key}"`,
-        message: `"${key}" is not an argument of this resource.`,
-      }));
+      out.push(
+        invalidValue({
+          code: 'unknown_attribute',
+          path: [...at, key],
+          expected: `one of ${Object.keys(attributes)
+            .filter((k) => attributes[k].mode !== 'computed')
+            .join(', ')}`,
+          // Never its value: a misspelled argument is often a secret (`clientSecret`, `secret`).
+          found: `an argument named "${key}"`,
+          message: `"${key}" is not an argument of this resource.`,
+        }),
+      );
     }
   }
   const list = attributeList(attributes);
@@ -90,13 +94,15 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
       continue;
     }
     if (a.mode === 'computed') {
-      out.push(invalidValue({
-        code: 'computed_attribute',
-        path: [...at, name],
-        expected: 'no value (the platform sets it)',
-        found: describe(v),
-        message: `"${name}" is set by the platform and cannot be configured.`,
-      }));
+      out.push(
+        invalidValue({
+          code: 'computed_attribute',
+          path: [...at, name],
+          expected: 'no value (the platform sets it)',
+          found: describe(v),
+          message: `"${name}" is set by the platform and cannot be configured.`,
+        }),
+      );
       continue;
     }
     out.push(...checkValue(a, v, at, name, a.sensitive ? describeSensitive : describe));
@@ -115,9 +121,18 @@ function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string, de
       return a.check ? zodProblems(a.check, v, at, key, typeWords(a), describe) : NO_ITEMS;
     case 'json': {
       const parsed = parseJson(v);
-      if (parsed === undefined) return [invalidValue({ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'Not valid JSON.' })];
+      if (parsed === undefined)
+        return [invalidValue({ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'Not valid JSON.' })];
       if (a.holdsObject && (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))) {
-        return [invalidValue({ code: 'invalid_json', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'The platform takes a JSON object here.' })];
+        return [
+          invalidValue({
+            code: 'invalid_json',
+            path: [...at, key],
+            expected: typeWords(a),
+            found: describe(v),
+            message: 'The platform takes a JSON object here.',
+          }),
+        ];
       }
       return NO_ITEMS;
     }
@@ -148,13 +163,15 @@ function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string, de
 function zodProblems(schema: z.ZodType, v: unknown, at: AttributePath, key: string | number, expected: string, describe: Describe): readonly Diagnostic[] {
   const r = schema.safeParse(v);
   if (r.success) return NO_ITEMS;
-  return r.error.issues.map((issue) => invalidValue({
-    code: issue.code === 'invalid_format' || issue.code === 'invalid_value' ? 'invalid_value' : issue.code,
-    path: [...at, key, ...(issue.path as (string | number)[])],
-    expected,
-    found: describe(v),
-    message: issue.message.endsWith('.') ? issue.message : `${issue.message}.`,
-  }));
+  return r.error.issues.map((issue) =>
+    invalidValue({
+      code: issue.code === 'invalid_format' || issue.code === 'invalid_value' ? 'invalid_value' : issue.code,
+      path: [...at, key, ...(issue.path as (string | number)[])],
+      expected,
+      found: describe(v),
+      message: issue.message.endsWith('.') ? issue.message : `${issue.message}.`,
+    }),
+  );
 }
 
 /** The problem of a rule that spans attributes, "exactly one of". */

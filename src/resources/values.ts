@@ -128,7 +128,7 @@ export function fingerprint(attributes: Attributes, state: State): string {
   const comparable: State = {};
   for (const { name, attribute: a } of attributeList(attributes)) {
     const v = state[name];
-    comparable[name] = a.type === 'json' ? parseJson(v) ?? v : v;
+    comparable[name] = a.type === 'json' ? (parseJson(v) ?? v) : v;
   }
   return createHash('sha256').update(canonicalJson(comparable)).digest('hex').slice(0, 16);
 }

@@ -144,7 +144,7 @@ describe('tenantform_agent_update_settings against the emulator', () => {
 
   const window = { time_from: '01:00:00', time_to: '05:00:00', days_of_week: ['SATURDAY', 'SUNDAY'] };
 
-  it('manages an agent\'s own settings, which fall back to the tenant\'s master settings once deleted', async () => {
+  it("manages an agent's own settings, which fall back to the tenant's master settings once deleted", async () => {
     const agent = acmeAgents[0];
     const config = { agent_id: agent, update_channel: 'CURRENT', automatic: false, maintenance_window: window };
     const created = await create(config);
@@ -172,7 +172,7 @@ describe('tenantform_agent_update_settings against the emulator', () => {
     expect(imported.diagnostics).toEqual([expect.objectContaining({ code: 'import_not_found' })]);
   });
 
-  it('manages a tenant\'s master settings, which fall back to the nearest ancestor\'s once deleted', async () => {
+  it("manages a tenant's master settings, which fall back to the nearest ancestor's once deleted", async () => {
     const config = { tenant_id: acme, update_channel: 'CURRENT', automatic: true, maintenance_window: window };
     const created = await create(config);
     const expected = { id: `tenant/${acme}`, agent_id: null, ...config };
@@ -194,7 +194,12 @@ describe('tenantform_agent_update_settings against the emulator', () => {
     await remove(updated);
     // The platform substitutes the root's settings, carrying the requested tenant id and where
     // they are inherited from: the tenant's own settings are gone.
-    expect(await client.getAgentUpdateSettings(acme, { master: true })).toMatchObject({ tenant_id: acme, update_channel: 'STABLE', automatic: true, inherited_from_tenant_id: expect.any(String) });
+    expect(await client.getAgentUpdateSettings(acme, { master: true })).toMatchObject({
+      tenant_id: acme,
+      update_channel: 'STABLE',
+      automatic: true,
+      inherited_from_tenant_id: expect.any(String),
+    });
     expect(await read(updated)).toBeNull();
   });
 

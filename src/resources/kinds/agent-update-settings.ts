@@ -59,9 +59,9 @@ export const agentUpdateSettings = defineResource({
   attributes,
   check: (config) => exactlyOneOf(config, ['agent_id', 'tenant_id']),
   notes: [
-    'The platform resolves what applies: an agent without own settings gets its tenant\'s master settings, and a tenant without ' +
-      'own settings gets the nearest ancestor\'s (up to a visibility barrier), marked with the tenant they are inherited from. ' +
-      'The resource is the target\'s own settings: after someone deletes them by hand, the plan creates them again, even when ' +
+    "The platform resolves what applies: an agent without own settings gets its tenant's master settings, and a tenant without " +
+      "own settings gets the nearest ancestor's (up to a visibility barrier), marked with the tenant they are inherited from. " +
+      "The resource is the target's own settings: after someone deletes them by hand, the plan creates them again, even when " +
       'the inherited values are the declared ones.',
     'Several targets applied together are sent in one request.',
   ],

@@ -10,7 +10,7 @@ const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as co
 
 /** Why an imported client has no secret: the platform returns it only once. */
 const SECRET_NOT_RECOVERABLE =
-  'The platform returns an API client\'s secret only in the answer to its creation. An imported client therefore has no `client_secret` in the state (it is null); ' +
+  "The platform returns an API client's secret only in the answer to its creation. An imported client therefore has no `client_secret` in the state (it is null); " +
   'to hand a secret to a tool, create a new client (replace this one) and delete the old one.';
 
 const attributes = {
@@ -38,7 +38,7 @@ const attributes = {
     description: 'How the client authenticates on the token endpoint.',
   }),
   enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the client may obtain access tokens.' }),
-  data: attr.json({ mode: 'optional', holdsObject: true, description: 'Free metadata (a JSON object), for example the tool\'s name.' }),
+  data: attr.json({ mode: 'optional', holdsObject: true, description: "Free metadata (a JSON object), for example the tool's name." }),
   redirect_uris: attr.list(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S/), {
     mode: 'optional',
     unique: true,

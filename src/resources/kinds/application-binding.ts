@@ -30,8 +30,8 @@ export const applicationBinding = defineResource({
   attributes,
   notes: [
     'A binding is read from the applications the platform lists for the tenant (`GET /tenants/{tenant_id}/applications`). ' +
-      'The vendor\'s reference describes that list as the applications available to the tenant, the seeds\' records as the ' +
-      'ones it has on; tenantform\'s reads rely on the second reading. Were the platform to list applications a tenant could get ' +
+      "The vendor's reference describes that list as the applications available to the tenant, the seeds' records as the " +
+      "ones it has on; tenantform's reads rely on the second reading. Were the platform to list applications a tenant could get " +
       'but does not have, a binding removed by hand would go unnoticed by plan and drift; creating one does not read the list ' +
       'and works under either reading.',
   ],

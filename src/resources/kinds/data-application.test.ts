@@ -16,9 +16,7 @@ describe('tenantform_application validation', () => {
   });
 
   it('refuses computed attributes in the configuration', () => {
-    expect(validateConfig(kind, { type: 'backup', usages: [] }, ADDRESS)).toMatchObject([
-      { code: 'computed_attribute', address: ADDRESS, path: ['usages'] },
-    ]);
+    expect(validateConfig(kind, { type: 'backup', usages: [] }, ADDRESS)).toMatchObject([{ code: 'computed_attribute', address: ADDRESS, path: ['usages'] }]);
   });
 
   it('reports several applications of one name as ambiguous', () => {

@@ -6,7 +6,6 @@ import { defineDataSource } from '../declaration';
 import type { StateOf } from '../models';
 import { exactlyOneOf } from '../validate';
 
-
 const attributes = {
   id: attr.string({ mode: 'computed', description: 'The application id.' }),
   type: attr.string({

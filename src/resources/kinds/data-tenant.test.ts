@@ -18,9 +18,7 @@ describe('tenantform_tenant validation', () => {
 
   it('needs exactly one of id and name', () => {
     expect(validateConfig(kind, {}, ADDRESS)).toMatchObject([{ code: 'exactly_one_of', address: ADDRESS, path: ['id'] }]);
-    expect(validateConfig(kind, { id: ID, name: 'Acme' }, ADDRESS)).toMatchObject([
-      { code: 'exactly_one_of', address: ADDRESS, path: ['name'] },
-    ]);
+    expect(validateConfig(kind, { id: ID, name: 'Acme' }, ADDRESS)).toMatchObject([{ code: 'exactly_one_of', address: ADDRESS, path: ['name'] }]);
   });
 
   it('takes parent_id only with name', () => {
@@ -97,7 +95,7 @@ describe('tenantform_tenant against the emulator', () => {
     expect(r.diagnostics).toMatchObject([{ severity: 'error', code: 'data_source_not_found', address: ADDRESS }]);
     expect(r.diagnostics[0].detail).toContain(ID);
   });
-  it('without a parent, searches the subtree of the API client\'s own tenant', async () => {
+  it("without a parent, searches the subtree of the API client's own tenant", async () => {
     const partner = await createClient(platform.emulator, [...ALL_SCOPES], tenant('Northwind Partner').id);
     const partnerClient = new PlatformClient({ baseUrl: platform.emulator.url, clientId: partner.clientId, clientSecret: partner.clientSecret });
     try {

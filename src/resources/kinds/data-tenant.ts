@@ -29,18 +29,20 @@ export const dataTenant = defineDataSource({
   type: 'tenantform_tenant',
   description:
     'Finds a tenant by its `id`, or by its exact `name` among the direct children of `parent_id`, or, without `parent_id`, ' +
-    'in the subtree of the API client\'s own tenant (the platform has no listing of every tenant a client can see).',
+    "in the subtree of the API client's own tenant (the platform has no listing of every tenant a client can see).",
   attributes,
   check(config) {
     const problems = exactlyOneOf(config, ['id', 'name']);
     if (problems.length === 0 && config.parent_id !== null && config.name === null) {
-      problems.push(invalidValue({
-        code: 'conflicting_attributes',
-        path: ['parent_id'],
-        expected: '`parent_id` only together with `name`',
-        found: '`parent_id` together with `id`',
-        message: '`parent_id` narrows a search by name; a tenant found by id needs no parent.',
-      }));
+      problems.push(
+        invalidValue({
+          code: 'conflicting_attributes',
+          path: ['parent_id'],
+          expected: '`parent_id` only together with `name`',
+          found: '`parent_id` together with `id`',
+          message: '`parent_id` narrows a search by name; a tenant found by id needs no parent.',
+        }),
+      );
     }
     return problems;
   },

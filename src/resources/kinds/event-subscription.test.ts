@@ -160,7 +160,12 @@ describe('tenantform_event_subscription against the emulator', () => {
     expect(await read(created)).toEqual(created);
 
     // Keeping a declared id while an argument changes cannot be carried out: refused at plan.
-    const sameId = await planResource({ kind, address: ADDRESS, config: { ...changed, types: [`${EVENT}.updated.v1.0`], subscription_id: replaced.subscription_id }, prior: replaced });
+    const sameId = await planResource({
+      kind,
+      address: ADDRESS,
+      config: { ...changed, types: [`${EVENT}.updated.v1.0`], subscription_id: replaced.subscription_id },
+      prior: replaced,
+    });
     expect(sameId.diagnostics).toEqual([expect.objectContaining({ severity: 'error', address: ADDRESS, path: ['types'] })]);
 
     const removal = await planResource({ kind, address: ADDRESS, config: null, prior: replaced });

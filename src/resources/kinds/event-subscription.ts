@@ -136,14 +136,15 @@ export const eventSubscription = defineResource({
     const [before, after]: State[] = [prior, planned];
     const declared: Attributes = attributes;
     const changed = Object.entries(declared).find(
-      ([name, a]) => a.forceNew === true && name !== 'subscription_id' && before[name] !== null && before[name] !== undefined && !valueEqual(a, before[name], after[name]),
+      ([name, a]) =>
+        a.forceNew === true && name !== 'subscription_id' && before[name] !== null && before[name] !== undefined && !valueEqual(a, before[name], after[name]),
     );
     if (!changed) return {};
     const refused = refusedChange({
-        code: 'cannot_replace',
-        path: [changed[0]],
-        expected: 'a new subscription_id together with the changed arguments (or subscription_id left out, to have one generated)',
-        found: `${changed[0]} changed while subscription_id stays ${planned.subscription_id}`,
+      code: 'cannot_replace',
+      path: [changed[0]],
+      expected: 'a new subscription_id together with the changed arguments (or subscription_id left out, to have one generated)',
+      found: `${changed[0]} changed while subscription_id stays ${planned.subscription_id}`,
       message: 'The platform cannot change or delete a subscription: changed arguments need a subscription with a new id.',
     });
     return { diagnostics: [refused] };
@@ -155,7 +156,7 @@ export const eventSubscription = defineResource({
   notes: [
     'The platform has no documented read of a subscription (GAPS): drift detection only checks that it still exists; its ' +
       'attributes are the ones recorded when it was created.',
-    'Even that check rests on an assumption: the only read is the subscription\'s offset (`GET /subscriptions/offset`), ' +
+    "Even that check rests on an assumption: the only read is the subscription's offset (`GET /subscriptions/offset`), " +
       'for which the vendor\'s reference documents no 404. tenantform takes a 404 there as "the subscription is gone"; an ' +
       'answer of 200 proves that the offset answered, and a platform that answers an unknown id otherwise would leave a ' +
       'deleted subscription unnoticed.',

@@ -39,9 +39,7 @@ describe('validation', () => {
     ['content_url', 'https://'],
     ['content_mobile_url', '1ftp://mobile.example.com'],
   ])('checks the address form of %s (%s)', (name, value) => {
-    expect(problems({ ...valid, [name]: value })).toEqual([
-      expect.objectContaining({ address: ADDRESS, path: [name], code: 'invalid_value' }),
-    ]);
+    expect(problems({ ...valid, [name]: value })).toEqual([expect.objectContaining({ address: ADDRESS, path: [name], code: 'invalid_value' })]);
   });
 
   it('checks each capability against the enumeration', () => {
@@ -126,7 +124,12 @@ describe('against the emulator', () => {
     expect(read).toEqual({ value: created.value, diagnostics: [] });
     expect((await plan(declared(), read.value!)).action).toBe('no-op');
 
-    const changed = { ...declared(), name: 'Northwind storage (EU)', capabilities: ['backup', 'disaster_recovery'], content_url: 'https://content.northwind.example.com' };
+    const changed = {
+      ...declared(),
+      name: 'Northwind storage (EU)',
+      capabilities: ['backup', 'disaster_recovery'],
+      content_url: 'https://content.northwind.example.com',
+    };
     const update = await plan(changed, read.value!);
     expect(update.action).toBe('update');
     expect(update.changed).toEqual(['name', 'capabilities', 'content_url']);
@@ -164,7 +167,10 @@ describe('against the emulator', () => {
   });
 
   it('refuses to overwrite a concurrent change, naming both versions, and keeps the other change', async () => {
-    const created = stateOf(infraComponent, (await createResource({ ...base, ctx, planned: (await plan({ ...declared(), name: 'Shared' }, null)).planned! })).value);
+    const created = stateOf(
+      infraComponent,
+      (await createResource({ ...base, ctx, planned: (await plan({ ...declared(), name: 'Shared' }, null)).planned! })).value,
+    );
     const { id, ...rest } = created;
 
     // Someone else renames it: version 1 -> 2.
@@ -181,9 +187,7 @@ describe('against the emulator', () => {
     const update = await plan({ ...declared(), name: 'Shared', capabilities: ['backup', 'vcd'] }, created);
     const result = await updateResource({ ...base, ctx, prior: created, planned: update.planned! });
     expect(result.value).toBeUndefined();
-    expect(result.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'error', code: 'version_conflict', address: ADDRESS, retryable: false }),
-    ]);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'error', code: 'version_conflict', address: ADDRESS, retryable: false })]);
     expect(result.diagnostics[0]!.detail).toMatch(/at version 2 on the platform.*planned against version 1/);
 
     const live = (await readResource({ ...base, ctx, state: created })).value!;
@@ -213,7 +217,13 @@ describe('against the emulator', () => {
       backend_type: 'acronis',
     });
     // A different component of the same owner is not mistaken for it.
-    await client.createInfra({ owner_tenant_id: northwind, name: 'Interrupted', url: 'https://other.example.com', capabilities: ['backup', 'files_cloud'], location_id: location });
+    await client.createInfra({
+      owner_tenant_id: northwind,
+      name: 'Interrupted',
+      url: 'https://other.example.com',
+      capabilities: ['backup', 'files_cloud'],
+      location_id: location,
+    });
 
     const adopted = await adoptResource({ ...base, ctx, pending, held: new Set() });
     expect(adopted.diagnostics).toEqual([]);

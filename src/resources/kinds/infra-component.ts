@@ -12,7 +12,8 @@ const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'] as co
 
 /** Spec 1, infrastructure component: a lowercase scheme (letters, digits, `+`), `://`, a non-blank address. */
 const url = z.string().regex(/^[a-z][a-z0-9+]*:\/\/\S/);
-const URL_EXPECTS = 'an address such as `https://backup.example.com` (a lowercase scheme of letters, digits or `+` starting with a letter, then `://` and an address)';
+const URL_EXPECTS =
+  'an address such as `https://backup.example.com` (a lowercase scheme of letters, digits or `+` starting with a letter, then `://` and an address)';
 
 const attributes = {
   id: attr.string({ mode: 'computed', key: true, description: 'The identifier the platform gives the component.' }),
@@ -38,9 +39,15 @@ const attributes = {
   }),
   location_id: attr.uuid({
     mode: 'optional_computed',
-    description: 'The location the component belongs to. Registering a component needs it (POST /infra takes it); left out afterwards, the recorded location is kept.',
+    description:
+      'The location the component belongs to. Registering a component needs it (POST /infra takes it); left out afterwards, the recorded location is kept.',
   }),
-  content_url: attr.string({ mode: 'optional', check: url, expects: URL_EXPECTS, description: 'The address that serves content. Once set it cannot be cleared: the platform has no way to.' }),
+  content_url: attr.string({
+    mode: 'optional',
+    check: url,
+    expects: URL_EXPECTS,
+    description: 'The address that serves content. Once set it cannot be cleared: the platform has no way to.',
+  }),
   content_mobile_url: attr.string({
     mode: 'optional',
     check: url,
@@ -55,7 +62,7 @@ const attributes = {
     description:
       'Delete the component even while customer tenants still use it (spec 1 `force`). The platform still refuses while a customer has offering items tied to it turned on. Kept in the state only.',
   }),
-  version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the component.' }),
+  version: attr.number({ mode: 'computed', version: true, description: "The platform's version of the component." }),
   platform_owned: attr.bool({ mode: 'computed', description: 'True when the platform itself owns the component.' }),
   readonly: attr.bool({ mode: 'computed', description: 'True when the details are only partly accessible (for example, an ancestor owns it).' }),
 };
@@ -139,11 +146,16 @@ export const infraComponent = defineResource({
   },
   async update(ctx, prior, planned) {
     // Only what the state keeps changed (force_delete): nothing to send.
-    if (JSON.stringify(body(prior)) === JSON.stringify({ ...body(planned), location_id: planned.location_id ?? prior.location_id })) return withRecorded(prior, planned);
+    if (JSON.stringify(body(prior)) === JSON.stringify({ ...body(planned), location_id: planned.location_id ?? prior.location_id }))
+      return withRecorded(prior, planned);
     // GAPS "Infrastructure component update": the version the change is based on, 409 when stale.
     // Unset members are left out (`infraPut` has no null for them; planProblems refuses a clear).
     const updated = await updateVersioned(ctx, prior, components, (version) =>
-      ctx.client.updateInfra(prior.id, { ...toSend(planned), ...(planned.backend_type === null && prior.backend_type !== null ? { backend_type: null } : {}), version }),
+      ctx.client.updateInfra(prior.id, {
+        ...toSend(planned),
+        ...(planned.backend_type === null && prior.backend_type !== null ? { backend_type: null } : {}),
+        version,
+      }),
     );
     return withRecorded(fromInfra(updated), planned);
   },
@@ -178,7 +190,9 @@ function body(s: ComponentState | PlannedOf<typeof attributes>): Record<string, 
 }
 
 /** The members a create and an update both send: unset ones, or a location not known before the platform sets it, are left out. */
-function toSend(s: PlannedOf<typeof attributes>): Pick<InfraCreate, 'name' | 'location_id' | 'url' | 'capabilities' | 'content_url' | 'content_mobile_url' | 'backend_type'> {
+function toSend(
+  s: PlannedOf<typeof attributes>,
+): Pick<InfraCreate, 'name' | 'location_id' | 'url' | 'capabilities' | 'content_url' | 'content_mobile_url' | 'backend_type'> {
   return {
     name: s.name,
     ...(typeof s.location_id === 'string' ? { location_id: s.location_id } : {}),
@@ -201,7 +215,8 @@ function fromInfra(c: Infra): Omit<ComponentState, 'force_delete'> {
     location_id: c.location_id ?? null,
     content_url: c.content_url ?? null,
     content_mobile_url: c.content_mobile_url ?? null,
-    backend_type: c.backend_type === null || c.backend_type === undefined ? null : typeof c.backend_type === 'string' ? c.backend_type : JSON.stringify(c.backend_type),
+    backend_type:
+      c.backend_type === null || c.backend_type === undefined ? null : typeof c.backend_type === 'string' ? c.backend_type : JSON.stringify(c.backend_type),
     version: c.version,
     platform_owned: c.platform_owned ?? false,
     readonly: c.readonly ?? false,
@@ -226,7 +241,6 @@ async function fetchOne(ctx: OperationContext, id: string): Promise<Infra | null
 function describe(s: ComponentState): string {
   return `infrastructure component ${s.id} ("${s.name}")`;
 }
-
 
 export default infraComponent;
 

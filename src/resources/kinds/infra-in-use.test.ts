@@ -33,7 +33,13 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
   const ctx = { client };
   const base = { kind: infraComponent, address: ADDRESS, ctx };
   const acme = emu.world().tenants['Acme Manufacturing']!.id;
-  const config: State = { owner_tenant_id: emu.rootTenantId, name: 'Shared storage', url: 'https://shared.example.com', capabilities: ['backup'], location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f' };
+  const config: State = {
+    owner_tenant_id: emu.rootTenantId,
+    name: 'Shared storage',
+    url: 'https://shared.example.com',
+    capabilities: ['backup'],
+    location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f',
+  };
   const created = stateOf(infraComponent, (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value);
   expect(created.force_delete).toBe(false);
   await useBy(created.id, [{ tenant_id: acme, offering_items_on: true }]);
@@ -61,7 +67,13 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
 it('a stale version is still a version conflict', async () => {
   const ctx = { client };
   const base = { kind: infraComponent, address: ADDRESS, ctx };
-  const config: State = { owner_tenant_id: emu.rootTenantId, name: 'Moved', url: 'https://moved.example.com', capabilities: ['backup'], location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f' };
+  const config: State = {
+    owner_tenant_id: emu.rootTenantId,
+    name: 'Moved',
+    url: 'https://moved.example.com',
+    capabilities: ['backup'],
+    location_id: '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f',
+  };
   const created = stateOf(infraComponent, (await createResource({ ...base, planned: (await planResource({ ...base, config, prior: null })).planned! })).value);
   await client.updateInfra(created.id, { name: 'Renamed', url: 'https://moved.example.com', capabilities: ['backup'], version: Number(created.version) });
   const stale = await deleteResource({ ...base, prior: created });

@@ -40,7 +40,7 @@ const attributes = {
   items: attr.json({
     mode: 'required',
     description:
-      'The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota is in the item\'s measurement unit: bytes for storage (1 TiB is `1099511627776`), a count otherwise; a value or overage of null means unlimited. `infra_id` is the storage infrastructure component a storage item is for.',
+      "The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota is in the item's measurement unit: bytes for storage (1 TiB is `1099511627776`), a count otherwise; a value or overage of null means unlimited. `infra_id` is the storage infrastructure component a storage item is for.",
   }),
 };
 
@@ -52,9 +52,9 @@ export const offeringItems = defineResource({
   attributes,
   notes: [
     'Items that are not listed are left as they are. An item removed from the list, or the whole resource destroyed, is turned off.',
-    'Quotas are in the item\'s measurement unit, as the platform has it: storage items (`type: infra`) are measured in bytes, so a storage quota of 1 TiB is `1099511627776` (not `1024`); other items count workloads or seats.',
+    "Quotas are in the item's measurement unit, as the platform has it: storage items (`type: infra`) are measured in bytes, so a storage quota of 1 TiB is `1099511627776` (not `1024`); other items count workloads or seats.",
     'Storage is offered once per storage infrastructure component: a storage item is identified by its name and its `infra_id`. An item without `infra_id` of a name the platform offers per component is for the one component the tenant is offered it on (its own items, and what its parent offers a child); where there are several, the plan is refused with an error at `items[N].infra_id` listing them, and the item must say which.',
-    'Every quota change carries the quota\'s current version; a quota changed by someone else in between is a version conflict.',
+    "Every quota change carries the quota's current version; a quota changed by someone else in between is a version conflict.",
     'An item the parent tenant does not have on is refused by the platform with an error naming the item.',
     'Drift: `enabled` is compared for every listed item, the quota only where the configuration sets one.',
   ],
@@ -95,7 +95,10 @@ export const offeringItems = defineResource({
       tenant_id: '${tenantform_tenant.contoso.id}',
       application_id: '${data.tenantform_application.backup.id}',
       // Storage in bytes: 1 TiB (1099511627776), 100 GiB overage; workstations by count.
-      items: JSON.stringify([{ name: 'storage', quota: { value: TIB, overage: 100 * 2 ** 30 } }, { name: 'workstations', quota: { value: 50 } }]),
+      items: JSON.stringify([
+        { name: 'storage', quota: { value: TIB, overage: 100 * 2 ** 30 } },
+        { name: 'workstations', quota: { value: 50 } },
+      ]),
     },
   },
   async read(ctx, state) {
@@ -134,17 +137,35 @@ function checkItems(text: string): Diagnostic[] {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return [invalidValue({ code: 'invalid_value', path: ['items'], expected: ITEMS_EXPECTS, found: 'text that is not JSON', message: 'The items are not JSON.' })];
+    return [
+      invalidValue({ code: 'invalid_value', path: ['items'], expected: ITEMS_EXPECTS, found: 'text that is not JSON', message: 'The items are not JSON.' }),
+    ];
   }
   const r = Items.safeParse(parsed);
   if (r.success) {
     const keys = r.data.map(key);
     const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
     if (dup < 0) return [];
-    return [invalidValue({ code: 'duplicate_item', path: ['items', dup], expected: 'each item once', found: `"${r.data[dup].name}" twice`, message: 'An item is listed twice.' })];
+    return [
+      invalidValue({
+        code: 'duplicate_item',
+        path: ['items', dup],
+        expected: 'each item once',
+        found: `"${r.data[dup].name}" twice`,
+        message: 'An item is listed twice.',
+      }),
+    ];
   }
   const issue = r.error.issues[0];
-  return [invalidValue({ code: 'invalid_value', path: ['items', ...(issue.path as Array<string | number>)], expected: ITEMS_EXPECTS, found: issue.message, message: 'An offering item is malformed.' })];
+  return [
+    invalidValue({
+      code: 'invalid_value',
+      path: ['items', ...(issue.path as Array<string | number>)],
+      expected: ITEMS_EXPECTS,
+      found: issue.message,
+      message: 'An offering item is malformed.',
+    }),
+  ];
 }
 
 const key = (i: { name: string; infra_id?: string | null }) => `${i.name}/${i.infra_id ?? ''}`;
@@ -219,13 +240,15 @@ function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; 
     const ids = [...new Set(offered.flatMap((o) => (o.name === item.name && typeof o.infra_id === 'string' ? [o.infra_id] : [])))].sort();
     if (ids.length === 1) return { ...item, infra_id: ids[0] };
     if (ids.length > 1) {
-      problems.push(refusedChange({
-        code: 'infra_id_required',
-        path: ['items', n, 'infra_id'],
-        expected: `the storage infrastructure component the item is for, one of ${ids.join(', ')}`,
-        found: 'no infra_id',
-        message: `${item.name} is offered per storage infrastructure component, and the tenant is offered it on ${ids.length}: the item must say which`,
-      }));
+      problems.push(
+        refusedChange({
+          code: 'infra_id_required',
+          path: ['items', n, 'infra_id'],
+          expected: `the storage infrastructure component the item is for, one of ${ids.join(', ')}`,
+          found: 'no infra_id',
+          message: `${item.name} is offered per storage infrastructure component, and the tenant is offered it on ${ids.length}: the item must say which`,
+        }),
+      );
     }
     return item;
   });

@@ -43,7 +43,7 @@ const attributes = {
   lock: attr.bool({
     mode: 'optional',
     default: false,
-    description: "When true, descendant tenants cannot override the value.",
+    description: 'When true, descendant tenants cannot override the value.',
   }),
   exclusive: attr.bool({
     mode: 'optional',
@@ -70,7 +70,7 @@ export const tenantSetting = defineResource({
   schemaVersion: 0,
   attributes,
   notes: [
-    'The resource manages the tenant\'s own value only. The effective value and its owner are read back for information and never make a plan change.',
+    "The resource manages the tenant's own value only. The effective value and its owner are read back for information and never make a plan change.",
     'A setting locked by an ancestor tenant cannot be overridden: the platform refuses the change and tenantform names the tenant that holds the lock.',
   ],
   importId: {

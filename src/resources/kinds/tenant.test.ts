@@ -41,12 +41,28 @@ describe('tenantform_tenant', () => {
     expect(forward.action).toBe('update');
   });
 
-  it('refuses to clear a contact\'s types in the plan: the platform cannot clear them', async () => {
-    const contact = { email: 'it@contoso.example', first_name: null, last_name: null, phone: null, address1: null, address2: null, city: null, state: null, zipcode: null, country: null };
+  it("refuses to clear a contact's types in the plan: the platform cannot clear them", async () => {
+    const contact = {
+      email: 'it@contoso.example',
+      first_name: null,
+      last_name: null,
+      phone: null,
+      address1: null,
+      address2: null,
+      city: null,
+      state: null,
+      zipcode: null,
+      country: null,
+    };
     const withTypes = prior({ pricing_mode: null, contact: { ...contact, types: ['primary'] } });
     const cleared = await planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example' } }), prior: withTypes });
     expect(cleared.diagnostics).toMatchObject([{ severity: 'error', address: ADDRESS, path: ['contact', 'types'] }]);
-    const kept = await planResource({ kind, address: ADDRESS, config: config({ contact: { email: 'it@contoso.example', types: ['billing'] } }), prior: withTypes });
+    const kept = await planResource({
+      kind,
+      address: ADDRESS,
+      config: config({ contact: { email: 'it@contoso.example', types: ['billing'] } }),
+      prior: withTypes,
+    });
     expect(kept.diagnostics).toEqual([]);
     expect(kept.action).toBe('update');
   });

@@ -51,13 +51,13 @@ const attributes = {
     identifying: true,
     check: z.string().trim().min(1),
     expects: 'a non-empty name, unique among its siblings',
-    description: 'The tenant name, unique among the parent\'s children.',
+    description: "The tenant name, unique among the parent's children.",
   }),
   customer_type: attr.string({
     mode: 'optional_computed',
     check: oneOf(CUSTOMER_TYPES),
     expects: `one of ${CUSTOMER_TYPES.join(', ')}`,
-    description: 'The customer type; left out, the platform\'s value is kept.',
+    description: "The customer type; left out, the platform's value is kept.",
   }),
   customer_id: attr.string({ mode: 'optional', description: 'Your own identifier of the customer, for example from billing.' }),
   internal_tag: attr.string({ mode: 'optional', description: 'A free tag for your own use.' }),
@@ -65,7 +65,7 @@ const attributes = {
     mode: 'optional_computed',
     check: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2,4})?$/),
     expects: 'a language code such as `en` or `pt-BR`',
-    description: 'The tenant\'s default language; left out, the platform\'s value (`en`) is kept.',
+    description: "The tenant's default language; left out, the platform's value (`en`) is kept.",
   }),
   enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the tenant is enabled.' }),
   contact: attr.object(
@@ -87,16 +87,16 @@ const attributes = {
         description: `What the contact is for: any of ${CONTACT_TYPES.map((t) => `\`${t}\``).join(', ')}. Once set, at least one must stay: the platform cannot clear them.`,
       }),
     },
-    { mode: 'optional', description: 'The tenant\'s contact. Members left out are cleared, except `types` (see there).' },
+    { mode: 'optional', description: "The tenant's contact. Members left out are cleared, except `types` (see there)." },
   ),
   update_lock: attr.bool({
     mode: 'optional',
     default: false,
-    description: 'When true, only callers of the tenant that set the lock (this API client\'s tenant) can change the tenant.',
+    description: "When true, only callers of the tenant that set the lock (this API client's tenant) can change the tenant.",
   }),
   ancestral_access: attr.bool({
     mode: 'optional_computed',
-    description: 'Whether administrators of the ancestors can manage the tenant; left out, the platform\'s value is kept.',
+    description: "Whether administrators of the ancestors can manage the tenant; left out, the platform's value is kept.",
   }),
   pricing_mode: attr.string({
     mode: 'optional_computed',
@@ -104,7 +104,7 @@ const attributes = {
     expects: 'trial or production',
     description: 'Customers only: `trial` or `production`. A customer moves from trial to production once and never back.',
   }),
-  version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the tenant.' }),
+  version: attr.number({ mode: 'computed', version: true, description: "The platform's version of the tenant." }),
   has_children: attr.bool({ mode: 'computed', description: 'True when the tenant has sub-tenants.' }),
   production_start_date: attr.string({
     mode: 'computed',
@@ -147,13 +147,15 @@ export const tenant = defineResource({
   check(config) {
     const problems: Diagnostic[] = [];
     if (config.pricing_mode !== null && config.pricing_mode !== Unknown && config.kind !== Unknown && config.kind !== 'customer') {
-      problems.push(invalidValue({
-        code: 'not_for_kind',
-        path: ['pricing_mode'],
-        expected: 'no pricing_mode on a tenant that is not a customer',
-        found: `pricing_mode on a ${config.kind} tenant`,
-        message: 'Only customer tenants have a pricing mode.',
-      }));
+      problems.push(
+        invalidValue({
+          code: 'not_for_kind',
+          path: ['pricing_mode'],
+          expected: 'no pricing_mode on a tenant that is not a customer',
+          found: `pricing_mode on a ${config.kind} tenant`,
+          message: 'Only customer tenants have a pricing mode.',
+        }),
+      );
     }
     return problems;
   },
@@ -167,25 +169,29 @@ export const tenant = defineResource({
     const problems: Diagnostic[] = [];
     // GAPS "Pricing mode": trial to production once, never back.
     if (planned.pricing_mode === 'trial' && prior.pricing_mode !== null && prior.pricing_mode !== 'trial') {
-      problems.push(refusedChange({
-        code: 'pricing_mode_irreversible',
-        path: ['pricing_mode'],
-        expected: `"${prior.pricing_mode}" (a customer never returns to trial)`,
-        found: '"trial"',
-        message: 'A customer in production cannot return to trial',
-      }));
+      problems.push(
+        refusedChange({
+          code: 'pricing_mode_irreversible',
+          path: ['pricing_mode'],
+          expected: `"${prior.pricing_mode}" (a customer never returns to trial)`,
+          found: '"trial"',
+          message: 'A customer in production cannot return to trial',
+        }),
+      );
     }
     // The reference's contact takes `types` with at least one item: a contact's types, once set,
     // cannot be cleared.
     const plannedTypes = planned.contact === Unknown ? null : (planned.contact?.types ?? null);
     if ((prior.contact?.types ?? []).length > 0 && plannedTypes !== Unknown && (plannedTypes ?? []).length === 0) {
-      problems.push(refusedChange({
-        code: 'cannot_clear',
-        path: ['contact', 'types'],
-        expected: 'at least one contact type (the platform cannot clear them once set)',
-        found: 'none',
-        message: 'The platform has no way to clear a contact\'s types: keep at least one.',
-      }));
+      problems.push(
+        refusedChange({
+          code: 'cannot_clear',
+          path: ['contact', 'types'],
+          expected: 'at least one contact type (the platform cannot clear them once set)',
+          found: 'none',
+          message: "The platform has no way to clear a contact's types: keep at least one.",
+        }),
+      );
     }
     return { diagnostics: problems };
   },

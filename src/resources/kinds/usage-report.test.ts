@@ -102,10 +102,10 @@ describe('replacement rules (GAPS: usage report update)', () => {
   const plan = (config: State, from: State) => planResource({ kind: usageReport, address: ADDRESS, config, prior: prior(from) });
 
   it('changes kind, level and enabled of a monthly report in place', async () => {
-    const p = (await plan(
+    const p = await plan(
       { ...monthly(), parameters: { ...(monthly().parameters as State), kind: 'usage_daily', level: 'itself' }, schedule: { type: 'monthly', enabled: false } },
       monthly(),
-    ));
+    );
     expect(p.action).toBe('update');
     expect(p.changed).toEqual(['parameters', 'schedule']);
     expect(p.requiresReplace).toEqual([]);
@@ -113,10 +113,10 @@ describe('replacement rules (GAPS: usage report update)', () => {
   });
 
   it('replaces a monthly report for any other change, naming the paths', async () => {
-    const p = (await plan(
+    const p = await plan(
       { ...monthly(), result_action: 'send', recipients: [USER], parameters: { ...(monthly().parameters as State), level: 'itself', formats: ['html'] } },
       monthly(),
-    ));
+    );
     expect(p.action).toBe('replace');
     expect(p.requiresReplace).toEqual([['result_action'], ['parameters', 'formats']]);
   });
@@ -139,7 +139,10 @@ describe('replacement rules (GAPS: usage report update)', () => {
     const once = { ...monthly(), schedule: { type: 'once' } };
     const p = await plan({ ...once, parameters: { ...(monthly().parameters as State), level: 'itself' }, schedule: { type: 'once', enabled: false } }, once);
     expect(p.action).toBe('replace');
-    expect(p.requiresReplace).toEqual([['parameters', 'level'], ['schedule', 'enabled']]);
+    expect(p.requiresReplace).toEqual([
+      ['parameters', 'level'],
+      ['schedule', 'enabled'],
+    ]);
   });
 
   it('replaces on a value known only after apply', async () => {
@@ -224,7 +227,11 @@ describe('against the emulator', () => {
     expect(read).toEqual({ value: created.value, diagnostics: [] });
     expect((await plan(monthly(acme), read.value!)).action).toBe('no-op');
 
-    const inPlace = { ...monthly(acme), parameters: { tenant_id: acme, kind: 'usage_daily', level: 'all_customers', formats: ['csv'] }, schedule: { type: 'monthly', enabled: false } };
+    const inPlace = {
+      ...monthly(acme),
+      parameters: { tenant_id: acme, kind: 'usage_daily', level: 'all_customers', formats: ['csv'] },
+      schedule: { type: 'monthly', enabled: false },
+    };
     const update = await plan(inPlace, read.value!);
     expect(update.action).toBe('update');
     const updated = await updateResource({ ...base, ctx, prior: read.value!, planned: update.planned! });
@@ -311,7 +318,12 @@ describe('against the emulator', () => {
     expect(await adoptResource({ ...base, ctx, pending, held: new Set() })).toEqual({ value: null, diagnostics: [] });
 
     // The POST reached the platform but its answer never reached the state; a different report of the same tenant sits beside it.
-    await client.createReport({ result_action: 'save', recipients: [], parameters: { tenant_id: globex, kind: 'usage_current', level: 'itself' }, schedule: { type: 'monthly' } });
+    await client.createReport({
+      result_action: 'save',
+      recipients: [],
+      parameters: { tenant_id: globex, kind: 'usage_current', level: 'itself' },
+      schedule: { type: 'monthly' },
+    });
     const made = await client.createReport({
       result_action: 'save',
       recipients: [],

@@ -25,7 +25,12 @@ const DATE_EXPECTS = 'a date YYYY-MM-DD';
 const parameters = {
   tenant_id: attr.uuid({ mode: 'required', description: 'The tenant the report covers.' }),
   kind: attr.string({ mode: 'required', check: oneOf(REPORT_KINDS), expects: words(REPORT_KINDS), description: 'What the report counts.' }),
-  level: attr.string({ mode: 'required', check: oneOf(REPORT_LEVELS), expects: words(REPORT_LEVELS), description: 'Which tenants below `tenant_id` it details.' }),
+  level: attr.string({
+    mode: 'required',
+    check: oneOf(REPORT_LEVELS),
+    expects: words(REPORT_LEVELS),
+    description: 'Which tenants below `tenant_id` it details.',
+  }),
   formats: attr.list(oneOf(REPORT_FORMATS), {
     mode: 'optional_computed',
     unique: true,
@@ -274,7 +279,6 @@ async function fetchOne(ctx: OperationContext, id: string): Promise<Report | nul
 function describe(s: ReportState): string {
   return `usage report ${s.id}`;
 }
-
 
 export default usageReport;
 

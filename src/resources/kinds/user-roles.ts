@@ -27,7 +27,7 @@ const attributes = {
 export const userRoles = defineResource({
   type: 'tenantform_user_roles',
   description:
-    'The whole role set of one user: which role the user has on which tenant. Applying replaces the user\'s roles with exactly these; destroying removes them all.',
+    "The whole role set of one user: which role the user has on which tenant. Applying replaces the user's roles with exactly these; destroying removes them all.",
   schemaVersion: 0,
   attributes,
   notes: [
@@ -91,7 +91,13 @@ export const userRoles = defineResource({
   async read(ctx, state) {
     const live = await livePolicies(ctx, state.user_id);
     if (live === null) return null;
-    return toState(state.user_id, inOrderOf(parseRoles(state.roles), live.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] }))));
+    return toState(
+      state.user_id,
+      inOrderOf(
+        parseRoles(state.roles),
+        live.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] })),
+      ),
+    );
   },
   async create(ctx, planned) {
     return toState(planned.user_id, await put(ctx, planned.user_id, parseRoles(planned.roles)));
@@ -113,12 +119,28 @@ function checkRoles(text: string): Diagnostic[] {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return [invalidValue({ code: 'invalid_value', path: ['roles'], expected: 'a JSON list of {tenant_id, role_id}', found: 'text that is not JSON', message: 'The roles are not JSON.' })];
+    return [
+      invalidValue({
+        code: 'invalid_value',
+        path: ['roles'],
+        expected: 'a JSON list of {tenant_id, role_id}',
+        found: 'text that is not JSON',
+        message: 'The roles are not JSON.',
+      }),
+    ];
   }
   const r = Roles.safeParse(parsed);
   if (r.success) return [];
   const issue = r.error.issues[0];
-  return [invalidValue({ code: 'invalid_value', path: ['roles', ...(issue.path as Array<string | number>)], expected: `{tenant_id: a uuid, role_id: one of ${ROLES.join(', ')}}`, found: issue.message, message: 'A role is malformed.' })];
+  return [
+    invalidValue({
+      code: 'invalid_value',
+      path: ['roles', ...(issue.path as Array<string | number>)],
+      expected: `{tenant_id: a uuid, role_id: one of ${ROLES.join(', ')}}`,
+      found: issue.message,
+      message: 'A role is malformed.',
+    }),
+  ];
 }
 
 const roleKey = (r: { tenant_id: string; role_id: string }) => `${r.tenant_id}/${r.role_id}`;
@@ -157,11 +179,22 @@ async function put(ctx: OperationContext, userId: string, roles: Role[]): Promis
   const items: AccessPolicyWrite[] = roles.map((r) => {
     const known = current.find((p) => roleKey(p) === roleKey(r));
     return known
-      ? { id: known.id, issuer_id: known.issuer_id ?? NIL, trustee_id: userId, trustee_type: 'user', tenant_id: r.tenant_id, role_id: r.role_id, version: known.version }
+      ? {
+          id: known.id,
+          issuer_id: known.issuer_id ?? NIL,
+          trustee_id: userId,
+          trustee_type: 'user',
+          tenant_id: r.tenant_id,
+          role_id: r.role_id,
+          version: known.version,
+        }
       : { id: NIL, issuer_id: NIL, trustee_id: userId, trustee_type: 'user', tenant_id: r.tenant_id, role_id: r.role_id, version: 0 };
   });
   const after = await ctx.client.putAccessPolicies(userId, items);
-  return inOrderOf(roles, after.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] })));
+  return inOrderOf(
+    roles,
+    after.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] })),
+  );
 }
 
 export default userRoles;

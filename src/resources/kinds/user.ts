@@ -9,7 +9,17 @@ import type { PlannedOf, StateOf } from '../models';
 import { updateVersioned, type VersionedObject } from '../versioned';
 import { DISCOVERY_CONCURRENCY, mapLimit, type DiscoveryScope, type TenantInfo } from '../discovery';
 
-const NOTIFICATIONS = ['maintenance', 'quota', 'reports', 'backup_error', 'backup_warning', 'backup_info', 'backup_daily_report', 'backup_critical', 'device_control_warning'] as const;
+const NOTIFICATIONS = [
+  'maintenance',
+  'quota',
+  'reports',
+  'backup_error',
+  'backup_warning',
+  'backup_info',
+  'backup_daily_report',
+  'backup_critical',
+  'device_control_warning',
+] as const;
 
 const attributes = {
   id: attr.string({ mode: 'computed', key: true, description: 'The identifier the platform gives the user.' }),
@@ -30,11 +40,11 @@ const attributes = {
     mode: 'required',
     check: z.string().regex(/^[^@\s]+@[^@\s]+$/),
     expects: 'an email address',
-    description: 'The user\'s email address (activation emails go there).',
+    description: "The user's email address (activation emails go there).",
   }),
   first_name: attr.string({ mode: 'optional', description: 'First name.' }),
   last_name: attr.string({ mode: 'optional', description: 'Last name.' }),
-  language: attr.string({ mode: 'optional_computed', description: 'The user\'s language; left out, the platform\'s value (`en`) is kept.' }),
+  language: attr.string({ mode: 'optional_computed', description: "The user's language; left out, the platform's value (`en`) is kept." }),
   enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the user can sign in.' }),
   notifications: attr.list(oneOf(NOTIFICATIONS), {
     mode: 'optional',
@@ -47,14 +57,14 @@ const attributes = {
     default: true,
     description: 'On create, send the activation email (the user sets a password from it). Has no effect afterwards.',
   }),
-  version: attr.number({ mode: 'computed', version: true, description: 'The platform\'s version of the user.' }),
+  version: attr.number({ mode: 'computed', version: true, description: "The platform's version of the user." }),
   activated: attr.bool({ mode: 'computed', description: 'True once the user has set a password from the activation email.' }),
 };
 
 export const user = defineResource({
   type: 'tenantform_user',
   description:
-    'A user account in a tenant, such as a customer\'s administrator (give it roles with `tenantform_user_roles`). Updates carry the version tenantform last saw; destroying it disables it, then deletes it.',
+    "A user account in a tenant, such as a customer's administrator (give it roles with `tenantform_user_roles`). Updates carry the version tenantform last saw; destroying it disables it, then deletes it.",
   schemaVersion: 0,
   attributes,
   notes: [
