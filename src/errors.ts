@@ -425,6 +425,30 @@ export const languageErrors = {
 
 /** Faults met while applying: lost answers, interrupted creates. */
 export const faultErrors = {
+  /** A create's request lost its answer and its repetition was refused: the object may exist. */
+  createOutcomeUnknown(address: string, refusal: string) {
+    return new TenantformError(
+      'create_outcome_unknown',
+      'The create may have been applied',
+      `A request made while creating ${address} lost its answer, and repeating it was refused (${refusal}): the platform may have applied it. ` +
+        'tenantform looks for the object by its natural key and completes it; running apply again does the same.',
+      true,
+      address,
+    );
+  },
+  nameTaken(address: string, what: string, existingId: string | undefined, importId: string | undefined) {
+    const adopt =
+      existingId === undefined || importId === undefined
+        ? 'Choose another name, or delete the other object on the platform.'
+        : `To manage the existing one with this configuration, import it: an \`import\` block (\`import { to = ${address}, id = "${importId}" }\`, cdktf's \`importFrom\`) or \`tenantform import ${address} ${importId}\`. Otherwise choose another name.`;
+    return new TenantformError(
+      'name_taken',
+      'An object with this name already exists',
+      `${address} cannot be created: ${what}${existingId !== undefined ? ` (id ${existingId})` : ''} already exists on the platform and is not recorded in this state. ${adopt}`,
+      false,
+      address,
+    );
+  },
   adoptionAmbiguous(address: string, ids: readonly string[], heldElsewhere: number) {
     const others = heldElsewhere > 0 ? ` (${heldElsewhere} more ${heldElsewhere === 1 ? 'is' : 'are'} recorded for other addresses and were left out)` : '';
     return new TenantformError(

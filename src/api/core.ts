@@ -384,6 +384,7 @@ export class PlatformCore {
         },
         {
           idempotent,
+          write: method !== 'GET',
           options: this.#retry,
           onRetry: (err, attempt, delay) => this.#emitFailure(err, method, endpoint, attempt, delay),
         },

@@ -13,6 +13,7 @@
  */
 import { isRetryableStatus, PlatformError } from './errors';
 import type { TransportFailure } from './http';
+import { noteUncertainWrite } from './write-outcome';
 
 export interface RetryOptions {
   /** Attempts in all, the first included (1 = never retry). */
@@ -88,6 +89,8 @@ function isFinal(err: PlatformError): boolean {
 
 export interface RetryContext {
   idempotent: boolean;
+  /** The request changes something (not a GET): a lost answer leaves its outcome unknown. */
+  write?: boolean;
   options: RetryOptions;
   now?: () => number;
   /** Called before each wait. */
@@ -108,6 +111,8 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
       return await op(attempt);
     } catch (e) {
       if (!(e instanceof PlatformError)) throw e;
+      // Sent, and no answer says whether it was applied: a repetition may meet its own effect.
+      if (ctx.write && e.retryable && !e.notProcessed) noteUncertainWrite();
       if (isFinal(e)) throw e;
       if (!e.retryable) throw e.markFinal(attempt, 'not_retryable');
       if (!ctx.idempotent && !e.notProcessed) throw e.markFinal(attempt, 'not_idempotent');

@@ -336,8 +336,11 @@ export const ApiClient = z.looseObject({
   status: z.string(),
   redirect_uris: z.array(z.string()).nullish(),
   created_at: z.string().nullish(),
+  origin_id: z.string().nullish(),
 });
 export type ApiClient = z.infer<typeof ApiClient>;
+
+export const ApiClientBatch = z.looseObject({ items: z.array(ApiClient) });
 
 /** Only the create's answer carries the secret (GAPS: API client read). */
 export const CreatedApiClient = ApiClient.extend({ client_secret: z.string().min(1) });

@@ -39,6 +39,11 @@ export interface RunningEmulator {
   clientSecret: string;
   rootTenantId: string;
   setFaults(f: Partial<Faults>): void;
+  /**
+   * A fault aimed at one request: the `nth` /api request that `matches` (counted from now) is
+   * processed and its answer lost, as `lost_answer_rate` does at random.
+   */
+  loseAnswer(matches: (r: Arrival) => boolean, nth?: number): void;
   world(): WorldSummary;
   close(): Promise<void>;
 }
@@ -123,6 +128,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const tokens = new TokenService(store);
   const router = new Router([accountRoutes, agentRoutes, eventRoutes, alertRoutes]);
   const log = opts.log ?? (() => undefined);
+  const aimed: Array<{ matches: (r: Arrival) => boolean; left: number }> = [];
+  /** Whether an aimed fault takes this request (each aimed fault takes one). */
+  const aimedAt = (r: Arrival): boolean => {
+    let hit = false;
+    for (const a of aimed) if (a.matches(r) && --a.left === 0) hit = true;
+    for (let i = aimed.length - 1; i >= 0; i--) if (aimed[i].left <= 0) aimed.splice(i, 1);
+    return hit;
+  };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -171,7 +184,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
           body: tokens.issue(req.headers['content-type'], req.headers.authorization, raw.toString('utf8'), faults.faults.token_lifetime_seconds),
         };
       } else if (path.startsWith('/api/')) {
-        const decision = faults.decide();
+        const drawn = faults.decide();
+        const decision: typeof drawn = aimedAt({ method, path }) ? { kind: 'lose_answer' } : drawn;
         const latency = faults.faults.latency_ms;
         if (latency > 0) await sleep(latency);
         if (decision.kind === 'drop') {
@@ -237,6 +251,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       return store.world.rootTenantId;
     },
     setFaults: (f) => faults.set(f),
+    loseAnswer: (matches, nth = 1) => void aimed.push({ matches, left: nth }),
     world: () => summarizeWorld(store),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -238,6 +238,8 @@ export interface ApiClient {
   redirect_uris?: string[];
   created_at?: string;
   created_by?: string;
+  /** The caller's own identifier given at creation (`clientPost.origin_id`). */
+  origin_id?: string;
 }
 
 export interface World {

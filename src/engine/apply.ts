@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import type { DataSourceKind, ResourceKind, State } from '../resources/declaration';
-import { createResource, deleteResource, readDataSource, runOperation, updateResource } from '../resources/operations';
+import { createResource, deleteResource, discardLostResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
 import { recheckUnversioned } from '../resources/unversioned';
 import { errors } from '../errors';
@@ -86,7 +86,8 @@ class ApplyRun {
     const { state, configuration, plan } = this.opts;
     for (const c of this.changes.values()) {
       const kind = this.opts.kindOf(c.type)!;
-      state.removePending(c.address);
+      // A create that cannot be adopted keeps its trace until its create discards what it made.
+      if (!(kind.discardLost && c.action === 'create')) state.removePending(c.address);
       if (c.before) state.put(c.address, kind, c.before, this.dependenciesOf(c.address), undefined, this.sensitiveArguments(c.address));
       else state.remove(c.address);
       const declared = configuration.objects.get(c.address);
@@ -227,6 +228,17 @@ class ApplyRun {
     const { state } = this.opts;
     const planned = kind.prepareCreate ? kind.prepareCreate(final.planned) : final.planned;
     if (kind.nonIdempotentCreate) {
+      const interrupted = state.pending().find((p) => p.address === change.address);
+      if (interrupted && kind.discardLost) {
+        // An earlier run's create that cannot be adopted: what it made goes before it is made again.
+        const discarded = await discardLostResource({
+          kind,
+          address: change.address,
+          ctx: this.opts.clients.ctx(change.address),
+          pending: interrupted.attributes,
+        });
+        if (discarded.value === undefined) return this.fail(step, discarded.diagnostics);
+      }
       // Recorded before the request: a crash in between leaves a trace the next run adopts.
       state.addPending(change.address, stripUnknown(planned));
       await this.journal.durablePending();

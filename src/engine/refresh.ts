@@ -134,6 +134,15 @@ async function adoptPending(opts: RefreshOptions, live: Map<string, State | null
   const adopted = new Set<string>();
   for (const p of opts.state.pending()) {
     const kind = opts.kindOf(p.address.split('.')[0]);
+    if (kind?.discardLost) {
+      diagnostics.push({
+        severity: 'warning',
+        summary: 'An interrupted create is made again',
+        detail: `An earlier run was interrupted while creating ${p.address}. What it made cannot be adopted (what only the lost answer carried is gone): apply deletes it and creates ${p.address} again.`,
+        address: p.address,
+      });
+      continue;
+    }
     if (!kind?.adoptionCandidates) {
       const detail =
         'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';

@@ -100,6 +100,7 @@ export interface ModifyPlanResponse {
  * - `discover`: listing the live objects of a tenant (export, unmanaged drift);
  * - `prepareCreate`: values the client chooses before a create is recorded as pending and sent;
  * - `adoptionCandidates`: finding the object an interrupted create made;
+ * - `discardLost`: deleting the object an interrupted create made when it cannot be adopted;
  * - `importWarning`: what an import cannot recover;
  * - `notInEffect`: a refreshed object whose declared value the platform does not apply;
  * - `upgradeState`: converting state of an older `schemaVersion`.
@@ -172,6 +173,12 @@ interface ResourceKindOf<As extends Attributes, M extends Models> extends KindBa
    * if the platform has it, is among them. The caller leaves out objects recorded elsewhere.
    */
   adoptionCandidates?(ctx: OperationContext, pending: M['planned']): Promise<Array<M['state']>>;
+  /**
+   * For a kind whose objects cannot be adopted after a lost answer (what only the answer carried,
+   * a secret, is gone): deletes what an interrupted create with the pending configuration made,
+   * so that the create sent again leaves no orphan on the platform. Answers the identities deleted.
+   */
+  discardLost?(ctx: OperationContext, pending: M['planned']): Promise<string[]>;
   upgradeState?(fromVersion: number, raw: State): M['state'];
   /** A warning when the platform does not apply what a live object declares (e.g. a value locked above); undefined when it does. */
   notInEffect?(live: M['state']): Diagnostic | undefined;

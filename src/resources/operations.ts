@@ -1,7 +1,9 @@
-import { isNotFound, PlatformError, ResponseShapeError } from '../api/errors';
+import { isConflict, isNotFound, PlatformError, ResponseShapeError } from '../api/errors';
+import { observeWrites } from '../api/write-outcome';
 import type { Diagnostic } from '../diagnostics';
 import { errors, faultErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
+import { holdsPlanned, settledBy } from './holds-planned';
 import { recheckUnversioned } from './unversioned';
 import { normalize, preserveJsonText } from './values';
 
@@ -105,19 +107,60 @@ function aboutTheRequest(err: PlatformError): boolean {
 
 export function createResource(req: Base & { planned: State }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'creating the object', async () => {
-    const created = await req.kind.create(withAddress(req), req.planned);
+    const ctx = withAddress(req);
+    const created = await confirmingLostWrites(req.kind, ctx, req.planned, nonIdempotent(req.kind) ? undefined : settledBy(req.planned, {}), () =>
+      req.kind.create(ctx, req.planned),
+    );
     return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, created));
   });
 }
 
 export function updateResource(req: Base & { prior: State; planned: State }): Promise<OperationResult<State>> {
   return runOperation(req.address, 'updating the object', async () => {
+    const ctx = withAddress(req);
     const prior = recorded(req.kind, req.prior);
-    const planned = await recheckUnversioned(req.kind, withAddress(req), req.address, prior, req.planned);
+    const planned = await recheckUnversioned(req.kind, ctx, req.address, prior, req.planned);
     if (!planned) throw errors.goneDuringApply(req.address);
-    const updated = await req.kind.update(withAddress(req), prior, planned);
+    const updated = await confirmingLostWrites(req.kind, ctx, planned, prior, () => req.kind.update(ctx, prior, planned));
     return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, updated));
   });
+}
+
+/** A create that cannot be repeated is found again by its natural key instead (create-pending). */
+function nonIdempotent(kind: ResourceKind): boolean {
+  return kind.nonIdempotentCreate === true;
+}
+
+/**
+ * Runs a write. When it fails with a conflict after one of its requests lost its answer and was
+ * repeated, the repetition may have met the first one's effect (a version already moved on): the
+ * object is read, and when it holds what was planned the write succeeded. Otherwise the conflict
+ * is real and reported as it came. `known` is what reads the object (undefined: it cannot be read
+ * without the lost answer).
+ */
+async function confirmingLostWrites(
+  kind: ResourceKind,
+  ctx: OperationContext,
+  planned: State,
+  known: State | undefined,
+  write: () => Promise<State>,
+): Promise<State> {
+  const outcome = await observeWrites(write);
+  if (outcome.ok) return outcome.value;
+  if (!outcome.uncertain || !isConflictError(outcome.error)) throw outcome.error;
+  if (known === undefined) throw faultErrors.createOutcomeUnknown(ctx.address ?? kind.type, errorText(outcome.error));
+  const live = await kind.read(ctx, recorded(kind, known));
+  if (live && holdsPlanned(kind, planned, normalize(kind.attributes, live))) return live;
+  throw outcome.error;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof TenantformError ? err.summary : err instanceof Error ? err.message : String(err);
+}
+
+/** A 409 from the platform, or the version conflict a kind made of one. */
+function isConflictError(err: unknown): boolean {
+  return isConflict(err) || (err instanceof TenantformError && err.code === 'version_conflict');
 }
 
 export function deleteResource(req: Base & { prior: State }): Promise<OperationResult<void>> {
@@ -150,6 +193,16 @@ export function adoptResource(req: Base & { pending: State; held: ReadonlySet<st
       );
     return free[0] ? preserveJsonText(req.kind.attributes, req.pending, normalize(req.kind.attributes, free[0])) : null;
   });
+}
+
+/**
+ * Deletes what an interrupted create made, for a kind that cannot adopt it (`discardLost`); the
+ * value lists the identities deleted, empty when the kind has nothing to discard.
+ */
+export function discardLostResource(req: Base & { pending: State }): Promise<OperationResult<string[]>> {
+  return runOperation(req.address, 'deleting the object of an interrupted create', async () =>
+    req.kind.discardLost ? await req.kind.discardLost(withAddress(req), recorded(req.kind, req.pending)) : [],
+  );
 }
 
 /** Reads an existing object by its import id; an error diagnostic when it does not exist. */

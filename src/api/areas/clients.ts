@@ -8,6 +8,8 @@ export interface ApiClientCreate {
   data?: Record<string, unknown>;
   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
   redirect_uris?: string[];
+  /** A caller's own identifier of the client, by which `findApiClientsByOrigin` finds it again. */
+  origin_id?: string;
 }
 
 export interface ApiClientUpdate {
@@ -27,6 +29,11 @@ export const clientsMethods = {
   /** GAPS: API client read (never the secret); with the client's own id, its tenant. */
   getApiClient(this: PlatformCore, clientId: string): Promise<S.ApiClient> {
     return this[call]({ method: 'GET', endpoint: `${AM}/clients/{client_id}`, params: { client_id: clientId }, schema: S.ApiClient });
+  },
+
+  /** The reference's FetchClientsBatch (`GET /clients?origin_id=`): the clients made with that origin id. */
+  async findApiClientsByOrigin(this: PlatformCore, originId: string): Promise<S.ApiClient[]> {
+    return (await this[call]({ method: 'GET', endpoint: `${AM}/clients`, query: { origin_id: originId }, schema: S.ApiClientBatch })).items;
   },
 
   updateApiClient(this: PlatformCore, clientId: string, body: ApiClientUpdate): Promise<S.ApiClient> {

@@ -1,4 +1,4 @@
-/** API clients: create (the only answer that carries the secret), read, update, delete, list per tenant. */
+/** API clients: create (the only answer that carries the secret), read, update, delete, list by ids or origin. */
 import { accountBadRequest, accountNotFound } from '../errors';
 import { isObject, json, noContent, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import { ALL_SCOPES, type ApiClient } from '../store';
@@ -22,6 +22,7 @@ function render(c: ApiClient): Record<string, unknown> {
     client_secret_expires_at: 0,
     last_access_at: null,
     last_access_from_ip: null,
+    ...(c.origin_id !== undefined ? { origin_id: c.origin_id } : {}),
   };
 }
 
@@ -66,6 +67,7 @@ function createClient(ctx: RequestContext): Reply {
     redirect_uris: [...((body.redirect_uris as string[] | undefined) ?? [])],
     created_at: nowIso(),
     created_by: ctx.caller.clientId,
+    ...(typeof body.origin_id === 'string' ? { origin_id: body.origin_id } : {}),
   };
   ctx.store.world.clients.push(client);
   ctx.store.save();
@@ -92,7 +94,23 @@ function deleteClient(ctx: RequestContext): Reply {
   return noContent();
 }
 
+/** FetchClientsBatch: the caller's visible clients, narrowed by `uuids` and `origin_id`. */
+function listClients(ctx: RequestContext): Reply {
+  const uuids = ctx.query.get('uuids');
+  const wanted = uuids === null ? undefined : new Set(uuids.split(','));
+  if (wanted) for (const id of wanted) if (!UUID_RE.test(id)) throw accountBadRequest('uuids', 'must be a comma-separated list of uuids');
+  const origin = ctx.query.get('origin_id');
+  const items = ctx.store.world.clients.filter(
+    (c) =>
+      ctx.store.isInSubtree(c.tenant_id, ctx.caller.tenantId) &&
+      (wanted === undefined || wanted.has(c.client_id)) &&
+      (origin === null || c.origin_id === origin),
+  );
+  return json(200, { items: items.map(render) });
+}
+
 export const clientRoutes: Route[] = [
+  { method: 'GET', pattern: `${PREFIX}/clients`, scopes: VIEW_TENANTS, handler: listClients },
   { method: 'POST', pattern: `${PREFIX}/clients`, scopes: ADMIN_TENANTS, jsonBody: true, handler: createClient },
   { method: 'GET', pattern: `${PREFIX}/clients/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, render(clientOr404(ctx))) },
   { method: 'PUT', pattern: `${PREFIX}/clients/:id`, scopes: ADMIN_TENANTS, jsonBody: true, handler: updateClient },

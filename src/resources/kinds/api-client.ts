@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ApiClient, ApiClientCreate } from '../../api';
 import { isNotFound } from '../../api/errors';
@@ -52,6 +53,11 @@ const attributes = {
     description: 'The secret, issued once at creation. Sensitive: never shown in plans or logs. Null after an import (the platform cannot return it again).',
   }),
   created_at: attr.string({ mode: 'computed', description: 'When the client was created.' }),
+  origin_id: attr.string({
+    mode: 'computed',
+    description:
+      "An identifier tenantform gives the client at creation (the platform's `origin_id`): a create whose answer was lost is found by it, deleted and made again, never left behind.",
+  }),
 };
 
 export const apiClient = defineResource({
@@ -64,6 +70,7 @@ export const apiClient = defineResource({
     SECRET_NOT_RECOVERABLE,
     'Rotating a secret is replacing the client: the platform has no secret reset.',
     'The state holds the secret: keep the state in an encrypted, access-controlled backend, as for any Terraform state with secrets.',
+    'A create whose answer was lost (a dropped connection, a killed run) cannot be adopted: the secret was only in that answer. tenantform finds the client it made by the `origin_id` chosen before the create was sent, deletes it and creates the client again; the plan after an interrupted run says so. No client is left behind.',
   ],
   importId: { ...uuidImportId('client'), format: 'the client id (a uuid); the secret cannot be imported' },
   identity: (s) => s.id,
@@ -88,6 +95,7 @@ export const apiClient = defineResource({
   },
   // POST /clients makes a new client (and secret) each time it is sent.
   nonIdempotentCreate: true,
+  prepareCreate: (planned) => (typeof planned.origin_id === 'string' ? planned : { ...planned, origin_id: `tenantform-${randomUUID()}` }),
   async read(ctx, state) {
     try {
       return fromClient(await ctx.client.getApiClient(state.id), state.client_secret);
@@ -103,6 +111,7 @@ export const apiClient = defineResource({
       token_endpoint_auth_method: planned.token_endpoint_auth_method,
       data: parseData(planned.data),
       redirect_uris: planned.redirect_uris ? [...planned.redirect_uris] : [],
+      ...(typeof planned.origin_id === 'string' ? { origin_id: planned.origin_id } : {}),
     };
     const created = await ctx.client.createApiClient(body);
     let live: ApiClient = created;
@@ -126,8 +135,20 @@ export const apiClient = defineResource({
   },
   async adoptionCandidates() {
     // A client whose create answer was lost has a secret nobody knows: adopting it would give
-    // a client without its secret, so none is offered and the create is made again.
+    // a client without its secret, so none is offered (discardLost deletes it instead).
     return [];
+  },
+  async discardLost(ctx, pending) {
+    if (typeof pending.origin_id !== 'string') return [];
+    const made = (await ctx.client.findApiClientsByOrigin(pending.origin_id)).filter((c) => c.tenant_id === pending.tenant_id);
+    for (const c of made) {
+      try {
+        await ctx.client.deleteApiClient(c.client_id);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    return made.map((c) => c.client_id);
   },
 });
 
@@ -150,6 +171,7 @@ function fromClient(c: ApiClient, secret: string | null): StateOf<typeof attribu
     redirect_uris: c.redirect_uris && c.redirect_uris.length > 0 ? [...c.redirect_uris] : null,
     client_secret: secret,
     created_at: c.created_at ?? null,
+    origin_id: c.origin_id ?? null,
   };
 }
 

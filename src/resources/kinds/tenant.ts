@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Tenant, TenantCreate, TenantUpdate } from '../../api';
-import { isNotFound } from '../../api/errors';
+import { isConflict, isNotFound } from '../../api/errors';
 import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
-import { errors } from '../../errors';
+import { errors, faultErrors } from '../../errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext } from '../declaration';
@@ -195,6 +195,13 @@ export const tenant = defineResource({
     }
     return { diagnostics: problems };
   },
+  // A lost answer or a kill leaves the create recorded as pending; the tenant it made is found by its name.
+  nonIdempotentCreate: true,
+  async adoptionCandidates(ctx, pending) {
+    // Names are unique among a parent's children: the tenant a lost create made has the pending name.
+    const children = await ctx.client.getTenants({ parentId: pending.parent_id, lod: 'full' });
+    return children.filter((t) => t.name === pending.name && t.kind === pending.kind).map(fromTenant);
+  },
   async read(ctx, state) {
     const live = await fetchOne(ctx, state.id);
     return live ? fromTenant(live) : null;
@@ -214,7 +221,12 @@ export const tenant = defineResource({
       kind: planned.kind,
       ...writable(planned, 'create'),
     };
-    const created = await ctx.client.createTenant(body);
+    const created = await ctx.client.createTenant(body).catch(async (err: unknown) => {
+      if (!isConflict(err)) throw err;
+      // GAPS "Tenant name taken": a sibling of that name that this state does not record.
+      const taken = (await ctx.client.getTenants({ parentId: planned.parent_id, lod: 'full' })).find((t) => t.name === planned.name);
+      throw faultErrors.nameTaken(ctx.address ?? 'the tenant', `a tenant named "${planned.name}" under parent ${planned.parent_id}`, taken?.id, taken?.id);
+    });
     if (typeof planned.customer_type === 'string' && planned.customer_type !== created.customer_type) {
       await ctx.client.updateTenant(created.id, { version: created.version ?? 1, customer_type: planned.customer_type });
     }

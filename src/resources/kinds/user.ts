@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { User, UserUpdate } from '../../api';
-import { isNotFound } from '../../api/errors';
-import { errors } from '../../errors';
+import { isConflict, isNotFound } from '../../api/errors';
+import { errors, faultErrors } from '../../errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext } from '../declaration';
@@ -96,7 +96,12 @@ export const user = defineResource({
   // POST /users makes a new user each time (a repeat then meets "login taken").
   nonIdempotentCreate: true,
   async create(ctx, planned) {
-    const created = await ctx.client.createUser({ tenant_id: planned.tenant_id, ...writable(planned) });
+    const created = await ctx.client.createUser({ tenant_id: planned.tenant_id, ...writable(planned) }).catch(async (err: unknown) => {
+      if (!isConflict(err)) throw err;
+      // GAPS "Create a user": a login taken, by a user this state does not record (it may be in another tenant).
+      const taken = (await candidates(ctx, planned.tenant_id, planned.login))[0];
+      throw faultErrors.nameTaken(ctx.address ?? 'the user', `a user with login "${planned.login}"`, taken?.id, taken?.id);
+    });
     if (planned.send_activation_email) await ctx.client.sendActivationEmail(created.id);
     return fromUser(await ctx.client.getUser(created.id), planned.send_activation_email);
   },
@@ -121,10 +126,15 @@ export const user = defineResource({
   },
   async adoptionCandidates(ctx, pending) {
     // A login is unique on the platform: the user a lost create made has the pending login.
-    const users = await Promise.all((await ctx.client.listTenantUsers(pending.tenant_id)).map((id) => ctx.client.getUser(id)));
-    return users.filter((u) => u.login === pending.login).map((u) => fromUser(u, pending.send_activation_email));
+    return (await candidates(ctx, pending.tenant_id, pending.login)).map((u) => fromUser(u, pending.send_activation_email));
   },
 });
+
+/** The users of a tenant with a login. */
+async function candidates(ctx: OperationContext, tenantId: string, login: string): Promise<User[]> {
+  const users = await Promise.all((await ctx.client.listTenantUsers(tenantId)).map((id) => ctx.client.getUser(id)));
+  return users.filter((u) => u.login === login);
+}
 
 function writable(s: PlannedOf<typeof attributes>): Omit<UserUpdate, 'version'> {
   const out: Omit<UserUpdate, 'version'> = {
