@@ -1,22 +1,54 @@
 /**
  * A pipeline's apply against a platform that throttles, fails and loses connections and
- * answers: it converges in one run, and nothing is created twice.
+ * answers: it converges in one run, and nothing is created twice or left behind.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
+import { call } from '../../src/emulator/testing';
 import { configWith, infra, run, start, startWorld, writeConfig, type CliWorld, type World } from './helpers';
 
 const TENANTS = ['northwind', 'acme', 'globex'] as const;
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
 const REPORT_LEVELS = ['itself', 'direct_partners', 'all_partners', 'all_customers', 'accounts'];
+const CUSTOMERS = 40;
 const INFRA = 40;
 const REPORTS = 30;
 const SUBSCRIPTIONS = 10;
+/** Each customer: its tenant, offering items, administrator, the administrator's roles and an API client. */
+const PER_CUSTOMER = 5;
+const OBJECTS = CUSTOMERS * PER_CUSTOMER + INFRA + REPORTS + SUBSCRIPTIONS;
+
+const customerName = (i: number) => `Campaign Customer ${i}`;
 
 function stack(): Record<string, unknown> {
+  const tenants: Record<string, unknown> = {};
+  const items: Record<string, unknown> = {};
+  const users: Record<string, unknown> = {};
+  const roles: Record<string, unknown> = {};
+  const clients: Record<string, unknown> = {};
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const tenantId = `\${tenantform_tenant.c${i}.id}`;
+    tenants[`c${i}`] = {
+      parent_id: '${data.tenantform_tenant.northwind.id}',
+      kind: 'customer',
+      name: customerName(i),
+      pricing_mode: i % 2 === 0 ? 'production' : 'trial',
+    };
+    items[`c${i}`] = {
+      tenant_id: tenantId,
+      application_id: '${data.tenantform_application.backup.id}',
+      items: JSON.stringify([
+        { name: 'storage', quota: { value: (i + 1) * 2 ** 30, overage: 0 } },
+        { name: 'workstations', quota: { value: i + 1 } },
+      ]),
+    };
+    users[`c${i}`] = { tenant_id: tenantId, login: `campaign-admin-${i}`, email: `admin${i}@customer.example` };
+    roles[`c${i}`] = { user_id: `\${tenantform_user.c${i}.id}`, roles: `[{"tenant_id":"${tenantId}","role_id":"company_admin"}]` };
+    clients[`c${i}`] = { tenant_id: tenantId, data: JSON.stringify({ tool: `monitoring-${i}` }) };
+  }
   const components: Record<string, unknown> = {};
   for (let i = 0; i < INFRA; i++) components[`c${i}`] = infra(`Storage ${i}`);
   const reports: Record<string, unknown> = {};
@@ -40,34 +72,60 @@ function stack(): Record<string, unknown> {
       tenant_id: `\${data.tenantform_tenant.${TENANTS[i % 3]}.id}`,
     };
   }
-  return configWith({ tenantform_infra_component: components, tenantform_usage_report: reports, tenantform_event_subscription: subscriptions });
+  return configWith({
+    tenantform_tenant: tenants,
+    tenantform_offering_items: items,
+    tenantform_user: users,
+    tenantform_user_roles: roles,
+    tenantform_api_client: clients,
+    tenantform_infra_component: components,
+    tenantform_usage_report: reports,
+    tenantform_event_subscription: subscriptions,
+  });
 }
 
-describe('the fault campaign', () => {
+interface Dump {
+  tenants: Array<{ id: string; name: string; deleted_at?: string | null }>;
+  users: Array<{ login: string; deleted_at?: string | null }>;
+  clients: Array<{ client_id: string; tenant_id: string }>;
+}
+
+describe.each([7, 1207, 40401])('the fault campaign (seed %i)', (seed) => {
   let world: World;
   beforeAll(async () => {
-    world = await startWorld();
+    world = await startWorld({ seed });
   });
   afterAll(() => world.close());
 
-  it('converges in one apply under 10% 429, 5% 5xx, 2% dropped connections and 2% lost answers, with no duplicate', async () => {
+  it(`converges in one apply of ${OBJECTS} objects (40 customers and the older kinds) under 10% 429, 5% 5xx, 2% dropped connections and 3% lost answers, with no duplicate and no orphan`, async () => {
     const file = writeConfig(world, stack());
+    const dump = async (): Promise<Dump> => (await call(world.emulator.url, 'GET', '/_emulator/dump')).json as Dump;
     const before = {
       infra: (await world.client.listTenantInfra(world.tenant('Northwind Partner'))).length,
       reports: await Promise.all(TENANTS.map(async (t) => (await world.client.listTenantReports(tenantId(world, t))).length)),
+      clients: (await dump()).clients.length,
     };
-    await world.emulator.setFaults({ rate_429: 0.1, retry_after_seconds: 1, rate_5xx: 0.05, drop_rate: 0.02, lost_answer_rate: 0.02 });
+    await world.emulator.setFaults({ rate_429: 0.1, retry_after_seconds: 1, rate_5xx: 0.05, drop_rate: 0.02, lost_answer_rate: 0.03 });
     const applied = await run(world, ['apply', '--auto-approve', '--config', file]);
     const faulted = world.requests.filter((line) => / (429|50\d|dropped|\d+ answer lost) /.test(line));
     await world.emulator.setFaults({ rate_429: 0, rate_5xx: 0, drop_rate: 0, lost_answer_rate: 0 });
 
     expect(applied.stderr).not.toContain('Error');
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain(`Apply complete! Resources: ${INFRA + REPORTS + SUBSCRIPTIONS} added, 0 changed, 0 destroyed.`);
-    // The campaign met every kind of fault.
+    expect(applied.stdout).toContain(`Apply complete! Resources: ${OBJECTS} added, 0 changed, 0 destroyed.`);
+    // The campaign met every kind of fault, on the lifecycle's writes too.
     for (const kind of [' 429 ', ' 50', ' dropped ', 'answer lost']) expect(faulted.some((l) => l.includes(kind))).toBe(true);
+    expect(faulted.some((l) => /^(POST|PUT) \/api\/2\/(tenants|users|clients)\S* \d+ answer lost/.test(l))).toBe(true);
 
-    // Counted on the platform: exactly one object per declared resource.
+    // Counted on the platform: exactly one object per declared resource, and no client left behind.
+    const world_ = await dump();
+    for (let i = 0; i < CUSTOMERS; i++) {
+      expect(world_.tenants.filter((t) => t.name === customerName(i) && !t.deleted_at)).toHaveLength(1);
+      expect(world_.users.filter((u) => u.login === `campaign-admin-${i}` && !u.deleted_at)).toHaveLength(1);
+    }
+    const customerIds = new Set(world_.tenants.filter((t) => t.name.startsWith('Campaign Customer ') && !t.deleted_at).map((t) => t.id));
+    expect(world_.clients.filter((c) => customerIds.has(c.tenant_id))).toHaveLength(CUSTOMERS);
+    expect(world_.clients.length - before.clients).toBe(CUSTOMERS);
     const infraIds = await world.client.listTenantInfra(world.tenant('Northwind Partner'));
     expect(infraIds.length - before.infra).toBe(INFRA);
     const names = (await world.client.getInfra(infraIds)).map((c) => c.name).filter((n) => n.startsWith('Storage '));
@@ -79,8 +137,9 @@ describe('the fault campaign', () => {
     // Everything is recorded, nothing is left pending, and the next plan has nothing to do.
     const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
     expect(state.tenantform_pending).toBeUndefined();
-    expect(state.resources.filter((r: { mode: string }) => r.mode === 'managed')).toHaveLength(INFRA + REPORTS + SUBSCRIPTIONS);
+    expect(state.resources.filter((r: { mode: string }) => r.mode === 'managed').flatMap((r: { instances: unknown[] }) => r.instances)).toHaveLength(OBJECTS);
     const again = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(again.stdout).toContain('No changes.');
     expect(again.code).toBe(0);
   });
 });
