@@ -11,6 +11,7 @@ import {
   encodeQuery,
   fillPath,
   header,
+  neverSent,
   parseBaseUrl,
   PoolRegistry,
   send,
@@ -227,7 +228,7 @@ export class PlatformCore {
         status: 0,
         interface: interfaceOf(endpoint),
         domain: 'transport',
-        ...transportErrorFields(t, this.#timeoutMs),
+        ...transportErrorFields(t, this.#timeoutMs, neverSent(e)),
         method,
         endpoint,
       });

@@ -75,7 +75,10 @@ export class PoolRegistry {
     if (!pool) {
       pool = new Pool(origin, {
         connections: this.options.connections ?? 16,
+        // Without a hint from the server; with one (`Keep-Alive: timeout=N`), an idle connection
+        // is closed 2 s before the server would, and not kept at all under a hint of 2 s or less.
         keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 4_000,
+        keepAliveTimeoutThreshold: 2_000,
       });
       this.pools.set(origin, pool);
     }
@@ -151,6 +154,8 @@ export class HttpTimeoutError extends Error {
 export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
+    /** undici starts a request right before writing it: a failure before that sent nothing. */
+    let started = false;
     let failure: Error | undefined;
     let done = false;
     let phase: HttpTimeoutError['code'] = 'UND_ERR_HEADERS_TIMEOUT';
@@ -174,6 +179,7 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
     let timer = arm();
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
+        started = true;
         controller = c;
         // Timed out while still queued in the pool: it must not go out at all.
         if (failure) c.abort(failure);
@@ -208,6 +214,8 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
         }
       },
       onResponseError(_c, err) {
+        // A queued request fails with its connection (reset while idle) before any of it is written.
+        if (!started) unsent.add(err);
         fail(err);
       },
     };
@@ -222,6 +230,17 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
       fail(err as Error);
     }
   });
+}
+
+const unsent = new WeakSet<object>();
+
+/**
+ * Whether a failed request was never written to a connection (it failed while still queued), so
+ * that repeating it cannot act twice, whatever its method.
+ */
+export function neverSent(err: unknown): boolean {
+  // Not `instanceof Error`: a socket's error may come from another realm (a test runner's sandbox).
+  return typeof err === 'object' && err !== null && unsent.has(err);
 }
 
 /** UTF-8 as a fetch body's text() reads it: a leading byte-order mark dropped, bad bytes replaced. */

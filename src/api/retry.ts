@@ -134,8 +134,23 @@ export function answeredUnprocessed(status: number, bodyShape: string): boolean 
   return status === 429 || (status >= 500 && isRetryableStatus(status) && bodyShape !== 'unrecognised');
 }
 
-/** The error fields of a transport failure: a refused connection never reached the platform. */
-export function transportErrorFields(t: TransportFailure, timeoutMs: number): { code: string; message: string; retryable: true; notProcessed: boolean } {
+/**
+ * The error fields of a transport failure: a refused connection never reached the platform, nor
+ * did a request that failed with its connection before any of it was written (`unsent`).
+ */
+export function transportErrorFields(
+  t: TransportFailure,
+  timeoutMs: number,
+  unsent = false,
+): { code: string; message: string; retryable: true; notProcessed: boolean } {
+  if (unsent && t.kind !== 'refused' && t.kind !== 'unresolved') {
+    return {
+      code: 'connection_closed_unsent',
+      message: `the connection closed before the request was written: it was not sent (${t.code})`,
+      retryable: true,
+      notProcessed: true,
+    };
+  }
   switch (t.kind) {
     case 'timeout':
       return { code: 'timeout', message: `no complete response within ${timeoutMs} ms (${t.code})`, retryable: true, notProcessed: false };
