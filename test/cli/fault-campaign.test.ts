@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
 import { call } from '../../src/emulator/testing';
-import { configWith, infra, run, start, startWorld, writeConfig, type CliWorld, type World } from './helpers';
+import { ACME_AGENT_UPDATES, configWith, infra, run, start, startWorld, writeConfig, type CliWorld, type World } from './helpers';
 
 const TENANTS = ['northwind', 'acme', 'globex'] as const;
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
@@ -17,9 +17,13 @@ const CUSTOMERS = 40;
 const INFRA = 40;
 const REPORTS = 30;
 const SUBSCRIPTIONS = 10;
-/** Each customer: its tenant, offering items, administrator, the administrator's roles and an API client. */
-const PER_CUSTOMER = 5;
-const OBJECTS = CUSTOMERS * PER_CUSTOMER + INFRA + REPORTS + SUBSCRIPTIONS;
+/**
+ * Each customer: its tenant, its backup application with a locked retention setting, offering
+ * items, administrator, the administrator's roles and an API client.
+ */
+const PER_CUSTOMER = 7;
+/** Beside them: components, reports, subscriptions and one set of agent update settings. */
+const OBJECTS = CUSTOMERS * PER_CUSTOMER + INFRA + REPORTS + SUBSCRIPTIONS + 1;
 
 const customerName = (i: number) => `Campaign Customer ${i}`;
 
@@ -29,6 +33,8 @@ function stack(): Record<string, unknown> {
   const users: Record<string, unknown> = {};
   const roles: Record<string, unknown> = {};
   const clients: Record<string, unknown> = {};
+  const bindings: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = {};
   for (let i = 0; i < CUSTOMERS; i++) {
     const tenantId = `\${tenantform_tenant.c${i}.id}`;
     tenants[`c${i}`] = {
@@ -48,6 +54,15 @@ function stack(): Record<string, unknown> {
     users[`c${i}`] = { tenant_id: tenantId, login: `campaign-admin-${i}`, email: `admin${i}@customer.example` };
     roles[`c${i}`] = { user_id: `\${tenantform_user.c${i}.id}`, roles: `[{"tenant_id":"${tenantId}","role_id":"company_admin"}]` };
     clients[`c${i}`] = { tenant_id: tenantId, data: JSON.stringify({ tool: `monitoring-${i}` }) };
+    bindings[`c${i}`] = { application_id: '${data.tenantform_application.backup.id}', tenant_id: tenantId };
+    settings[`c${i}`] = {
+      application_id: '${data.tenantform_application.backup.id}',
+      tenant_id: tenantId,
+      name: 'retention_days',
+      value: String(30 + i),
+      lock: true,
+      depends_on: [`tenantform_application_binding.c${i}`],
+    };
   }
   const components: Record<string, unknown> = {};
   for (let i = 0; i < INFRA; i++) components[`c${i}`] = infra(`Storage ${i}`);
@@ -78,6 +93,9 @@ function stack(): Record<string, unknown> {
     tenantform_user: users,
     tenantform_user_roles: roles,
     tenantform_api_client: clients,
+    tenantform_application_binding: bindings,
+    tenantform_tenant_setting: settings,
+    tenantform_agent_update_settings: { acme: ACME_AGENT_UPDATES },
     tenantform_infra_component: components,
     tenantform_usage_report: reports,
     tenantform_event_subscription: subscriptions,
@@ -97,7 +115,7 @@ describe.each([7, 1207, 40401])('the fault campaign (seed %i)', (seed) => {
   });
   afterAll(() => world.close());
 
-  it(`converges in one apply of ${OBJECTS} objects (40 customers and the older kinds) under 10% 429, 5% 5xx, 2% dropped connections and 3% lost answers, with no duplicate and no orphan`, async () => {
+  it(`converges in one apply of ${OBJECTS} objects (40 customers and every other kind) under 10% 429, 5% 5xx, 2% dropped connections and 3% lost answers, with no duplicate and no orphan`, async () => {
     const file = writeConfig(world, stack());
     const dump = async (): Promise<Dump> => (await call(world.emulator.url, 'GET', '/_emulator/dump')).json as Dump;
     const before = {

@@ -9,6 +9,7 @@ import type { DynamicValue, ProviderService } from '../../src/provider/messages'
 import { TenantformProvider } from '../../src/provider/server';
 import { decodeMsgpack } from '../../src/provider/values';
 import { KINDS } from '../../src/resources/registry';
+import { onRequest } from '../helpers/moments';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -86,8 +87,12 @@ async function createInfra(): Promise<Any> {
 test('StopProvider cancels an operation in flight: it answers at once with a diagnostic', async () => {
   const created = await createInfra();
   emulator.setFaults({ latency_ms: 3_000 });
+  // In flight: the read has reached the platform, whose answer takes 3 s.
+  let stop = () => {};
+  const arrived = new Promise<void>((resolve) => (stop = onRequest('arrival', (r) => r.method === 'GET' && r.path.startsWith('/api/2/infra'), 1, resolve)));
   const reading = rpc.ReadResource({ type_name: 'tenantform_infra_component', current_state: msgpack(created) });
-  await new Promise((r) => setTimeout(r, 100));
+  await arrived;
+  stop();
   await rpc.StopProvider({});
   const r = await reading;
   expect(r.diagnostics?.[0]).toMatchObject({ severity: 'ERROR', summary: 'Stopped' });
