@@ -456,7 +456,7 @@ function dependenciesOf(configuration: Configuration): DependencyMap {
       return one && b.instances.includes(one) ? [one] : b.instances;
     };
     const targets = [
-      ...o.references.flatMap((r) => instancesOf(r.target, r.attribute[0])),
+      ...o.references.flatMap((r) => instancesOf(r.target, r.ownKey && r.attribute.length === 0 ? o.key : r.attribute[0])),
       ...[...o.throughLocals, ...o.dependsOn].flatMap((t) => instancesOf(t)),
     ];
     out.set(o.address, new Set(targets.filter((t) => t !== o.address && configuration.objects.has(t))));

@@ -55,6 +55,8 @@ export interface Reference {
   readonly attribute: ReadonlyArray<string | number>;
   /** Where the reference sits in the referring value. */
   readonly at: AttributePath;
+  /** It names the instance with the referring instance's own key (`[each.key]`, `[count.index]`). */
+  readonly ownKey?: true;
 }
 
 /** What a value refers to: objects directly, and local values. */
@@ -107,7 +109,8 @@ export function referencesIn(
           out.references.push({ target: `data.${first}.${second}`, attribute: t.steps.slice(2), at: path });
         else problems.push(languageErrors.undeclaredName(address, path, 'data'));
       } else if (!BUILT_IN.has(t.root)) {
-        if (typeof first === 'string') out.references.push({ target: `${t.root}.${first}`, attribute: t.steps.slice(1), at: path });
+        if (typeof first === 'string')
+          out.references.push({ target: `${t.root}.${first}`, attribute: t.steps.slice(1), at: path, ...(t.ownKey ? { ownKey: true as const } : {}) });
         else problems.push(languageErrors.undeclaredName(address, path, t.root));
       }
     }

@@ -11,13 +11,18 @@ export interface Traversal {
   readonly root: string;
   readonly steps: ReadonlyArray<string | number>;
   readonly range: SourceRange;
+  /**
+   * The steps are followed by an index with the referring instance's own key (`[each.key]`,
+   * `[count.index]`): the reference names one instance, known once the referring one is.
+   */
+  readonly ownKey?: true;
 }
 
 /** Every traversal the expression uses, once each, in source order; for-expression variables are left out. */
 export function referencesOf(expr: Expr): Traversal[] {
   const found = new Map<string, Traversal>();
   walk(expr, new Set(), (t) => {
-    const key = JSON.stringify([t.root, ...t.steps]);
+    const key = JSON.stringify([t.root, ...t.steps, t.ownKey === true]);
     if (!found.has(key)) found.set(key, t);
   });
   return [...found.values()];
@@ -61,8 +66,13 @@ function walk(e: Expr, bound: ReadonlySet<string>, visit: Visit): void {
       return e.items.forEach((item) => (recurse(item.key), recurse(item.value)));
     case 'getattr':
       return recurse(e.target);
-    case 'index':
-      return (recurse(e.target), recurse(e.key));
+    case 'index': {
+      // `tenantform_tenant.customer[each.key]`: the instance with the referring instance's key.
+      const target = ownKeyed(e.key) ? staticTraversal(e.target) : undefined;
+      if (target && !bound.has(target.root)) visit({ ...target, ownKey: true });
+      else recurse(e.target);
+      return recurse(e.key);
+    }
     case 'splat':
       return (recurse(e.source), recurse(e.each));
     case 'call':
@@ -80,6 +90,12 @@ function walk(e: Expr, bound: ReadonlySet<string>, visit: Visit): void {
       return;
     }
   }
+}
+
+/** `each.key` or `count.index`: the key of the instance the expression is evaluated for. */
+function ownKeyed(e: Expr): boolean {
+  const t = staticTraversal(e);
+  return t !== undefined && t.steps.length === 1 && ((t.root === 'each' && t.steps[0] === 'key') || (t.root === 'count' && t.steps[0] === 'index'));
 }
 
 function withBound(bound: ReadonlySet<string>, keyVar: string | undefined, valueVar: string): ReadonlySet<string> {

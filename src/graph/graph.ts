@@ -39,50 +39,90 @@ export function withDependencies(addresses: Iterable<string>, deps: DependencyMa
   return out;
 }
 
+/** What a scheduling did, counted: the work is linear when these stay within the nodes and edges. */
+export interface SchedulerMeter {
+  /** Dependency edges looked at (each at most twice: when counted, and when its dependency ends). */
+  edges: number;
+  /** Nodes taken from the ready queue or skipped. */
+  nodes: number;
+}
+
 /**
  * Runs `work` for every address once all its dependencies succeeded, at most `parallelism`
- * at a time. An address whose dependency failed (or was skipped) is skipped, not run.
- * Returns the addresses that failed and those skipped.
+ * at a time. An address whose dependency failed (or was skipped) is skipped, not run, and so is
+ * everything after it; nothing else waits on a failure. Each address keeps a count of the
+ * dependencies it still waits on, so that the work is proportional to the addresses and their
+ * dependencies. Returns the addresses that failed and those skipped.
  */
 export async function runInOrder(
   deps: DependencyMap,
   parallelism: number,
   work: (address: string) => Promise<boolean>,
+  meter: SchedulerMeter = { edges: 0, nodes: 0 },
 ): Promise<{ failed: string[]; skipped: string[] }> {
   dependencyOrder(deps); // refuse cycles before anything runs
-  const needs = (a: string) => [...(deps.get(a) ?? [])].filter((d) => deps.has(d));
-  const waiting = new Set(deps.keys());
-  const ok = new Set<string>();
-  const failed = new Set<string>();
+  const waitingOn = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  const ready: string[] = [];
+  for (const [address, ds] of deps) {
+    let n = 0;
+    for (const d of ds) {
+      meter.edges++;
+      if (!deps.has(d) || d === address) continue;
+      n++;
+      const list = dependents.get(d);
+      if (list) list.push(address);
+      else dependents.set(d, [address]);
+    }
+    waitingOn.set(address, n);
+    if (n === 0) ready.push(address);
+  }
+  const failed: string[] = [];
   const skipped = new Set<string>();
+  let next = 0;
   let running = 0;
+  let settled = 0;
+  /** Skips everything that waits, directly or not, on `address`. */
+  const skipAfter = (address: string): void => {
+    const stack = [address];
+    while (stack.length > 0) {
+      for (const dependent of dependents.get(stack.pop()!) ?? []) {
+        meter.edges++;
+        if (skipped.has(dependent)) continue;
+        skipped.add(dependent);
+        meter.nodes++;
+        settled++;
+        stack.push(dependent);
+      }
+    }
+  };
   return new Promise((resolve, reject) => {
     const pump = (): void => {
-      for (let changed = true; changed;) {
-        changed = false;
-        for (const a of waiting) {
-          if (needs(a).some((d) => failed.has(d) || skipped.has(d))) {
-            waiting.delete(a);
-            skipped.add(a);
-            changed = true;
-          }
-        }
-      }
-      for (const a of waiting) {
-        if (running >= parallelism) break;
-        if (!needs(a).every((d) => ok.has(d))) continue;
-        waiting.delete(a);
+      while (running < parallelism && next < ready.length) {
+        const address = ready[next++];
+        meter.nodes++;
         running++;
-        work(a).then(
+        work(address).then(
           (succeeded) => {
             running--;
-            (succeeded ? ok : failed).add(a);
+            settled++;
+            if (succeeded) {
+              for (const dependent of dependents.get(address) ?? []) {
+                meter.edges++;
+                const left = waitingOn.get(dependent)! - 1;
+                waitingOn.set(dependent, left);
+                if (left === 0 && !skipped.has(dependent)) ready.push(dependent);
+              }
+            } else {
+              failed.push(address);
+              skipAfter(address);
+            }
             pump();
           },
           (err: unknown) => reject(err),
         );
       }
-      if (running === 0 && waiting.size === 0) resolve({ failed: [...failed], skipped: [...skipped] });
+      if (running === 0 && settled === deps.size) resolve({ failed, skipped: [...skipped] });
     };
     pump();
   });
