@@ -174,28 +174,14 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
     return objectsUnder(root);
   };
   const objectsUnder = (root: string): Value | undefined => {
-    const index = rootIndexOf(scope);
-    const blocks = index.blocks.get(root);
-    const objects = index.objects.get(root);
-    if (!blocks && !objects && !(root === 'data' && scope.remoteStates.size > 0)) return undefined;
-    const group = plainObject<Value>();
-    // The object holding a block's value: the root itself, or `data.<type>`.
-    const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
-      if (o.mode !== 'data') return group;
-      const ofType = (group[o.type] as Record<string, Value> | undefined) ?? plainObject<Value>();
-      group[o.type] = ofType;
-      return ofType;
-    };
-    if (root === 'data') for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
-    for (const b of blocks ?? []) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : plainObject<Value>();
-    for (const [address, o] of objects ?? []) {
-      const state = values.get(address);
-      const value = state === undefined ? UNKNOWN : languageValueOf(o.kind, state);
-      const into = holder(o);
-      if (o.key === undefined) into[o.name] = value;
-      else (into[o.name] as Record<string | number, Value>)[o.key] = value;
+    let roots = sharedRoots.get(scope)?.get(values);
+    if (!roots) {
+      const byValues = sharedRoots.get(scope) ?? new WeakMap<ReadonlyMap<string, State>, Map<string, Value | undefined>>();
+      sharedRoots.set(scope, byValues);
+      byValues.set(values, (roots = new Map()));
     }
-    return group;
+    if (!roots.has(root)) roots.set(root, buildRoot(scope, values, root));
+    return roots.get(root);
   };
   const context: EvalContext = {
     variables: (root) => {
@@ -213,6 +199,43 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
     return partial;
   };
   return context;
+}
+
+/**
+ * The value of a root name (`tenantform_tenant`, `data`), built once per scope and map of known
+ * values and shared by every evaluation over them: each object's value is read from the map when
+ * an expression reaches it, so an object known later is seen, and evaluating one instance costs
+ * what it reads, not the size of the estate.
+ */
+const sharedRoots = new WeakMap<LanguageScope, WeakMap<ReadonlyMap<string, State>, Map<string, Value | undefined>>>();
+
+function buildRoot(scope: LanguageScope, values: ReadonlyMap<string, State>, root: string): Value | undefined {
+  const index = rootIndexOf(scope);
+  const blocks = index.blocks.get(root);
+  const objects = index.objects.get(root);
+  if (!blocks && !objects && !(root === 'data' && scope.remoteStates.size > 0)) return undefined;
+  const group = plainObject<Value>();
+  // The object holding a block's value: the root itself, or `data.<type>`.
+  const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
+    if (o.mode !== 'data') return group;
+    const ofType = (group[o.type] as Record<string, Value> | undefined) ?? plainObject<Value>();
+    group[o.type] = ofType;
+    return ofType;
+  };
+  if (root === 'data') for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
+  for (const b of blocks ?? []) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : plainObject<Value>();
+  for (const [address, o] of objects ?? []) {
+    const into = o.key === undefined ? holder(o) : (holder(o)[o.name] as Record<string | number, Value>);
+    Object.defineProperty(into, o.key ?? o.name, {
+      get: () => {
+        const state = values.get(address);
+        return state === undefined ? UNKNOWN : languageValueOf(o.kind, state);
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return group;
 }
 
 /** Attributes the kind declares sensitive are sensitive wherever they are used, as in Terraform. */

@@ -231,8 +231,11 @@ export class StateStore {
   }
 
   /** How many objects (managed and data) are recorded. */
+  /** Objects recorded: every instance of every resource block (a `for_each` of 1,000 is 1,000). */
   get size(): number {
-    return this.doc.resources.length;
+    let n = 0;
+    for (const r of this.doc.resources) n += r.instances.length;
+    return n;
   }
 
   /** A deep copy of the document as it is now. */

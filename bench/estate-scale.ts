@@ -1,0 +1,101 @@
+/**
+ * An MSP's estate at scale (bench/estate.ts: `for_each` over a map of customers, five objects
+ * each, references to each customer's own tenant), on the emulator without latency, side by
+ * side at two sizes ten times apart: apply from empty, plan (with refresh), plan
+ * `--refresh=false`, drift and export of the partner's subtree. For each, wall time, requests
+ * and peak memory, and the ratio of the two sizes' wall times (linear is 10x).
+ *
+ * Needs a build (`npm run build`).
+ *
+ *   npx tsx bench/estate-scale.ts [customers of the smaller size, default 200]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator } from '../src/emulator';
+import { estateStack, PER_CUSTOMER } from './estate';
+
+const ROOT = join(__dirname, '..');
+const CLI = join(ROOT, 'bin', 'tenantform.js');
+const USAGE_HOOK = join(__dirname, 'usage-at-exit.cjs');
+const SMALL = Number(process.argv[2] ?? 200);
+const SIZES = [SMALL, SMALL * 10];
+
+interface Measure {
+  ms: number;
+  requests: number;
+  cpuMs: number;
+  maxRssKb: number;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tenantform-estate-'));
+  let requests = 0;
+  const emulator = await startEmulator({ port: 0, seed: 11, log: () => requests++ });
+  const partner = emulator.world().tenants['Northwind Partner'].id;
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(dir, 'home'),
+    NO_COLOR: '1',
+    TENANTFORM_BASE_URL: emulator.url,
+    TENANTFORM_CLIENT_ID: emulator.clientId,
+    TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+  };
+  const run = (cwd: string, args: string[], codes: number[]): Promise<Measure> =>
+    new Promise((resolve, reject) => {
+      const usage = join(cwd, 'usage.json');
+      const before = requests;
+      const started = process.hrtime.bigint();
+      const child = spawn(process.execPath, [CLI, ...args], {
+        cwd,
+        env: { ...env, NODE_OPTIONS: `--require ${USAGE_HOOK}`, BENCH_USAGE_FILE: usage },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let errors = '';
+      child.stderr.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
+      child.once('error', reject);
+      child.once('close', (code) => {
+        if (!codes.includes(code ?? -1)) return reject(new Error(`tenantform ${args[0]} exited with ${code}:\n${errors}`));
+        const { cpuMs, maxRssKb } = JSON.parse(readFileSync(usage, 'utf8')) as { cpuMs: number; maxRssKb: number };
+        resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, requests: requests - before, cpuMs, maxRssKb });
+      });
+    });
+
+  const steps: Array<{ label: string; args: string[]; codes: number[] }> = [
+    { label: 'apply from empty', args: ['apply', '--auto-approve', '--config', 'main.tf.json'], codes: [0] },
+    { label: 'plan', args: ['plan', '--detailed-exitcode', '--config', 'main.tf.json'], codes: [0] },
+    { label: 'plan --refresh=false', args: ['plan', '--refresh=false', '--detailed-exitcode', '--config', 'main.tf.json'], codes: [0] },
+    { label: 'drift', args: ['drift', '--config', 'main.tf.json', '--ignore-unmanaged'], codes: [0] },
+    { label: 'export of the subtree', args: ['export', '--tenant', partner, '--format', 'json', '--out', 'exported.tf.json'], codes: [0] },
+  ];
+  const results: Measure[][] = [];
+  try {
+    for (const customers of SIZES) {
+      const cwd = join(dir, String(customers));
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(join(cwd, 'main.tf.json'), JSON.stringify(estateStack(emulator, customers, `e${customers}x`)));
+      const row: Measure[] = [];
+      for (const step of steps) row.push(await run(cwd, step.args, step.codes));
+      results.push(row);
+    }
+    const objects = SIZES.map((c) => c * PER_CUSTOMER);
+    console.log(`Estate of ${objects[0]} and ${objects[1]} objects (${PER_CUSTOMER} per customer, for_each, no latency)`);
+    steps.forEach((step, i) => {
+      const [a, b] = [results[0][i], results[1][i]];
+      console.log(
+        `  ${step.label.padEnd(22)} ${(a.ms / 1000).toFixed(2).padStart(7)} s ${(b.ms / 1000).toFixed(2).padStart(8)} s  ` +
+          `${(b.ms / a.ms).toFixed(1).padStart(5)}x wall, ${(b.cpuMs / a.cpuMs).toFixed(1).padStart(5)}x CPU (${(b.cpuMs / 1000).toFixed(1)} s), ` +
+          `${String(a.requests).padStart(6)} / ${String(b.requests).padStart(6)} requests, peak ${(b.maxRssKb / 1024).toFixed(0)} MB`,
+      );
+    });
+  } finally {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});
