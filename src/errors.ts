@@ -360,6 +360,19 @@ export const languageErrors = {
       path,
     );
   },
+  /** A top-level block Terraform carries out and tenantform's own plan does not: refused, never passed over. */
+  unsupportedBlock(block: string, known: boolean) {
+    const what = known
+      ? `tenantform's own plan does not carry out "${block}" blocks; passing over one could destroy what it was meant to keep (a \`moved\` or \`removed\` block) or create what it was meant to adopt (an \`import\` block).`
+      : `"${block}" is not a block of the Terraform language.`;
+    return new TenantformError(
+      'unsupported_block',
+      `Unsupported block type "${block}"`,
+      `${what} Remove it, or deploy this configuration through Terraform and tenantform's provider (\`cdktf deploy\`, \`terraform plan\` and \`apply\`), which ${known ? 'carry it out' : 'refuse it too'}.`,
+      false,
+      block,
+    );
+  },
   missingBlockLabel(block: 'variable' | 'output') {
     return new TenantformError(
       'missing_block_label',

@@ -167,6 +167,11 @@ export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest
   return remoteStateRequests(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, beforeObjects, []);
 }
 
+/** The top-level blocks of Terraform JSON that tenantform's own plan carries out (`//` is cdktf's metadata). */
+const CARRIED_OUT_BLOCKS = new Set(['//', 'terraform', 'provider', 'variable', 'locals', 'output', 'resource', 'data']);
+/** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
+const TERRAFORM_BLOCKS = new Set(['module', 'import', 'moved', 'removed', 'check', 'ephemeral']);
+
 /** Variables and locals, and the context they make before any object is known. */
 function languagePrelude(
   doc: Record<string, unknown>,
@@ -175,6 +180,9 @@ function languagePrelude(
   languageProblems: TenantformError[],
 ) {
   const names = declaredNames(doc);
+  for (const block of Object.keys(doc)) {
+    if (!CARRIED_OUT_BLOCKS.has(block)) languageProblems.push(languageErrors.unsupportedBlock(block, TERRAFORM_BLOCKS.has(block)));
+  }
   // Terraform JSON: a variable or output object names at least one block.
   for (const block of ['variable', 'output'] as const)
     if (isRecord(doc[block]) && entriesOf(doc[block]).length === 0) languageProblems.push(languageErrors.missingBlockLabel(block));
