@@ -151,6 +151,25 @@ describe('the customer lifecycle under lost answers', () => {
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('a killed run that made a tenant: the next apply adopts it by its name and finishes the customer', async () => {
+    declared.push(customer('Fourthcoffee'));
+    const file = writeConfig(world, stack(...declared));
+    const isTenantCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/2/tenants';
+    const crashed = await runInterrupted(
+      world,
+      ['apply', '--config', file, '--auto-approve'],
+      { moment: 'answer', matches: isTenantCreate, nth: 1 },
+      'SIGKILL',
+    );
+    expect(crashed.signal).toBe('SIGKILL');
+    expect(state().tenantform_pending).toEqual([expect.objectContaining({ address: 'tenantform_tenant.fourthcoffee' })]);
+    const resumed = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(resumed.stdout + resumed.stderr).toContain('Found the object of an interrupted create');
+    expect(resumed.code).toBe(0);
+    await expectOneOfEach('Fourthcoffee');
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
   it('a tenant update whose answer was lost is confirmed by reading the tenant, not reported as a conflict', async () => {
     declared[0] = customer('Contoso', { tenant: { internal_tag: 'gold' } });
     const file = writeConfig(world, stack(...declared));
