@@ -11,7 +11,7 @@ import { withDoubleDashes } from './terraform-spellings';
 export async function main(argv: string[]): Promise<void> {
   let args: string[];
   try {
-    args = withDoubleDashes(argv, COMMANDS);
+    args = withDoubleDashes(changeDirectory(argv), COMMANDS);
   } catch (err) {
     process.stderr.write(`Error: ${redactSecrets((err as Error).message)}\nRun \`tenantform --help\` for usage.\n`);
     process.exitCode = 1;
@@ -45,4 +45,21 @@ export async function main(argv: string[]): Promise<void> {
     process.stderr.write(`Error: ${redactSecrets(text)}\n`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * Terraform's `-chdir=DIR` before the command: the command runs in DIR, as if started there.
+ * Returns the arguments without it.
+ */
+function changeDirectory(argv: readonly string[]): string[] {
+  const match = /^--?chdir(?:=(.*))?$/s.exec(argv[0] ?? '');
+  if (!match) return [...argv];
+  const dir = match[1] ?? argv[1];
+  if (dir === undefined || dir === '') throw new Error('-chdir needs a folder: -chdir=DIR, before the command');
+  try {
+    process.chdir(dir);
+  } catch (err) {
+    throw new Error(`-chdir=${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message}`, { cause: err });
+  }
+  return argv.slice(match[1] === undefined ? 2 : 1);
 }

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { applyCommand } from './commands/apply';
 import { stateCommand } from './commands/state';
-import { declaredOptionNames, withDoubleDashes } from './terraform-spellings';
+import { withDoubleDashes } from './terraform-spellings';
 
 /** A command with options no other command has yet, as Terraform's -var and -lock-timeout. */
 const withVariables: CommandModule<unknown, unknown> = {
@@ -17,20 +17,13 @@ const withVariables: CommandModule<unknown, unknown> = {
 };
 
 describe("Terraform's single-dash spellings", () => {
-  it("takes the names from the command's option definitions, with no- for booleans", () => {
-    const names = declaredOptionNames(applyCommand as CommandModule<unknown, unknown>);
-    for (const name of ['auto-approve', 'no-auto-approve', 'target', 'refresh', 'no-refresh', 'parallelism', 'input', 'no-color', 'help'])
-      expect(names).toContain(name);
-    expect(names).not.toContain('detailed-exitcode');
-  });
-
   it("reads a boolean option's value as Go's flags do, and refuses any other word", () => {
     expect(withDoubleDashes(['vars', '-lock=0', '--lock=True', '-lock=t'], [withVariables])).toEqual(['vars', '--lock=false', '--lock=true', '--lock=true']);
     expect(() => withDoubleDashes(['vars', '-lock=maybe'], [withVariables])).toThrow('-lock: "maybe" is not a boolean value (true or false).');
     expect(() => withDoubleDashes(['vars', '--lock=yes'], [withVariables])).toThrow('is not a boolean value');
   });
 
-  it('rewrites declared options only, with or without a value, and nothing after --', () => {
+  it('rewrites every single-dash word of two letters or more, with or without a value, and nothing after --', () => {
     const argv = ['vars', '-var', 'a=1', '-var=b=2', '-var-file=x.tfvars', '-lock-timeout=30s', '-lock=false', '-unknown', '-v', '--', '-var'];
     expect(withDoubleDashes(argv, [withVariables])).toEqual([
       'vars',
@@ -40,17 +33,17 @@ describe("Terraform's single-dash spellings", () => {
       '--var-file=x.tfvars',
       '--lock-timeout=30s',
       '--lock=false',
-      '-unknown',
+      '--unknown',
       '-v',
       '--',
       '-var',
     ]);
   });
 
-  it('leaves options of another command as they are', () => {
+  it('rewrites options the command does not declare too, so that yargs refuses them by name', () => {
     expect(withDoubleDashes(['apply', '-detailed-exitcode', '-auto-approve'], [applyCommand as CommandModule<unknown, unknown>])).toEqual([
       'apply',
-      '-detailed-exitcode',
+      '--detailed-exitcode',
       '--auto-approve',
     ]);
   });
@@ -58,6 +51,6 @@ describe("Terraform's single-dash spellings", () => {
   it("takes a subcommand's options from the subcommand (state pull -config=FILE -lock=false)", () => {
     const commands = [stateCommand as CommandModule<unknown, unknown>];
     expect(withDoubleDashes(['state', 'pull', '-config=c.json'], commands)).toEqual(['state', 'pull', '--config=c.json']);
-    expect(withDoubleDashes(['state', 'rm', '-lock=false', 'a.b', '-frobnicate'], commands)).toEqual(['state', 'rm', '--lock=false', 'a.b', '-frobnicate']);
+    expect(withDoubleDashes(['state', 'rm', '-lock=false', 'a.b', '-frobnicate'], commands)).toEqual(['state', 'rm', '--lock=false', 'a.b', '--frobnicate']);
   });
 });

@@ -2,9 +2,10 @@ import yargs, { type CommandModule } from 'yargs';
 
 /**
  * Terraform spells its options with one dash (`-detailed-exitcode`, `-out=FILE`); yargs
- * would read `-out` as the short flags o, u, t. Before parsing, a single-dash word naming an
- * option the command declares is rewritten with two dashes. The names come from the
- * command's own yargs definitions, so every option a command gains is accepted both ways.
+ * would read `-out` as the short flags o, u, t. Before parsing, a single-dash word of two or more
+ * letters is rewritten with two dashes, so that one the command declares is taken and any other
+ * is refused by its name. The names come from the command's own yargs definitions, so every
+ * option a command gains is accepted both ways.
  */
 
 /** What yargs records about declared options (not part of its typings). */
@@ -19,23 +20,6 @@ interface DeclaredOptions {
   readonly key: Record<string, unknown>;
   readonly boolean: string[];
   readonly alias: Record<string, string[]>;
-}
-
-/** Options every command has (`-help`, `-version`, as Terraform spells them). */
-const GLOBAL_OPTIONS = ['help', 'version'];
-
-/** The long option names a command declares, with `no-NAME` for its boolean options. */
-export function declaredOptionNames(command: CommandModule<unknown, unknown>): Set<string> {
-  const names = new Set(GLOBAL_OPTIONS);
-  const builder = command.builder;
-  if (typeof builder !== 'function') return names;
-  const y = yargs([]);
-  builder(y as never);
-  const declared = optionsOf(y);
-  const all = [...Object.keys(declared.key), ...Object.values(declared.alias).flat()];
-  for (const name of all) if (name.length > 1) names.add(name);
-  for (const name of declared.boolean) if (name.length > 1) names.add(`no-${name}`);
-  return names;
 }
 
 /** The first word of a command's usage string: `apply [planfile]` is `apply`. */
@@ -54,7 +38,6 @@ export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArra
     (CommandModule<unknown, unknown> & { subcommands?: ReadonlyArray<CommandModule<unknown, unknown>> }) | undefined;
   // A command with subcommands (`state pull`): the subcommand declares the options.
   const command = group?.subcommands?.find((c) => commandName(c) === subName) ?? group;
-  const known = command ? declaredOptionNames(command) : new Set(GLOBAL_OPTIONS);
   const booleans = command ? booleanOptionNames(command) : new Set<string>();
   const out: string[] = [];
   let ended = false;
@@ -65,7 +48,9 @@ export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArra
       out.push(`--${match[1]}=${String(parseBoolFlag(match[1], match[2].slice(1)))}`);
       continue;
     }
-    out.push(match && !arg.startsWith('--') && known.has(match[1]) ? `-${arg}` : arg);
+    // Any single-dash word is an option's name, as Terraform reads it: one it does not know is
+    // refused by its name (`-destroy`), never taken apart into short flags (d, e, s, ...).
+    out.push(match && !arg.startsWith('--') ? `-${arg}` : arg);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
 
@@ -45,10 +45,39 @@ describe("Terraform's single-dash spellings", () => {
     expect(drift.stderr).not.toContain('Unknown argument');
   });
 
-  it('an unknown single-dash word is still refused', async () => {
+  it('an unknown single-dash word is refused by its name, not letter by letter', async () => {
     const r = await run(world, ['plan', '-config', file, '-frobnicate']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Unknown argument');
+    expect(r.stderr).toContain('Unknown argument: frobnicate');
+  });
+
+  it('-chdir=DIR before the command runs it in DIR; a folder that does not exist is an error', async () => {
+    mkdirSync(join(world.dir, 'infra'), { recursive: true });
+    copyFileSync(join(world.dir, file), join(world.dir, 'infra', 'main.tf.json'));
+    // Its own state there: nothing applied yet, so the plan has changes.
+    const plan = await run(world, ['-chdir=infra', 'plan', '-config', 'main.tf.json', '-detailed-exitcode', '-state=terraform.tfstate']);
+    expect(plan.stdout).toContain('Plan: 2 to add, 0 to change, 0 to destroy.');
+    expect(plan.code).toBe(2);
+    const missing = await run(world, ['-chdir=nowhere', 'plan', '-detailed-exitcode']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('-chdir=nowhere: no such folder');
+  });
+
+  it('version and version -json', async () => {
+    const text = await run(world, ['version']);
+    expect(text.stdout).toMatch(/^tenantform v\d+\.\d+\.\d+\non linux_/);
+    const json = JSON.parse((await run(world, ['version', '-json'])).stdout);
+    expect(json).toMatchObject({ tenantform_version: expect.stringMatching(/^\d+\.\d+\.\d+/), platform: expect.stringMatching(/_/) });
+  });
+
+  it('apply -destroy destroys what the state records, as terraform apply -destroy does', async () => {
+    const destroyed = await run(world, ['apply', '-destroy', '-config', file, '-auto-approve']);
+    expect(destroyed.stderr).not.toContain('Unknown argument');
+    expect(destroyed.code).toBe(0);
+    // Single B was deleted outside tenantform (above): only Single A is left to destroy.
+    expect(destroyed.stdout).toContain('Destroy complete! Resources: 1 destroyed.');
+    const names = (await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')))).map((c) => c.name);
+    expect(names).not.toContain('Single A');
   });
 });
 

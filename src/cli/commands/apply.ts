@@ -19,6 +19,7 @@ export interface ApproveArgs extends WorkspaceArgs {
 
 interface ApplyArgs extends ApproveArgs {
   planfile?: string;
+  destroy: boolean;
 }
 
 /** What differs between apply and destroy: the question, and the words around it. */
@@ -58,12 +59,17 @@ export const applyCommand: CommandModule<object, ApplyArgs> = {
   describe: 'Make the platform match the configuration (plans first and asks, or applies a saved plan)',
   builder: (y) =>
     approveFlags(y)
+      .option('destroy', {
+        type: 'boolean',
+        default: false,
+        describe: "Destroy every object the state records, as `tenantform destroy` does (Terraform's `apply -destroy`)",
+      })
       .positional('planfile', { type: 'string', describe: 'A plan saved by `tenantform plan --out`; refused when stale' })
       .example('tenantform apply', 'Plan, show the plan, ask, apply')
       .example('tenantform plan --out tf.plan && tenantform apply tf.plan', 'Apply exactly the reviewed plan')
       .example('tenantform apply -auto-approve -input=false', 'In CI, without a terminal')
       .example('tenantform apply --refresh-only --auto-approve', 'Accept changes made on the platform into the state, changing nothing there'),
-  handler: (args) => planApproveApply(args, APPLY),
+  handler: (args) => planApproveApply(args, args.destroy ? DESTROY : APPLY),
 };
 
 /**

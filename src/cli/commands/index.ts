@@ -10,6 +10,7 @@ import { stateCommand } from './state';
 import { importCommand } from './import';
 import { planCommand } from './plan';
 import { providerCommand } from './provider';
+import { versionCommand } from './version';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -25,4 +26,5 @@ export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
   importCommand,
   forceUnlockCommand,
   stateCommand,
+  versionCommand,
 ];
