@@ -109,6 +109,17 @@ export const errors = {
 
 /** Failures of the reconciler (configuration, state, locking, plans) and of its commands. */
 export const reconcilerErrors = {
+  /** Both addresses of a move hold an object: which one the configuration means is not known. */
+  moveTargetExists(from: string, to: string) {
+    return new TenantformError(
+      'move_target_exists',
+      'Moved object already exists',
+      `A moved block moves ${from} to ${to}, but the state records an object at both. Nothing was read or planned. ` +
+        `Remove the one that is not wanted from the state (\`tenantform state rm ADDRESS\`, the object stays on the platform), or remove the moved block.`,
+      false,
+      to,
+    );
+  },
   configNotFound(looked: string) {
     return new TenantformError(
       'config_not_found',
@@ -372,6 +383,9 @@ export const languageErrors = {
       false,
       block,
     );
+  },
+  invalidMove(at: string, why: string) {
+    return new TenantformError('invalid_move', 'Invalid moved block', `${at}: ${why}.`, false, at);
   },
   missingBlockLabel(block: 'variable' | 'output') {
     return new TenantformError(

@@ -17,7 +17,9 @@ export const METADATA_KEY = '//';
 export function configurationText(doc: Record<string, unknown>, inputs: unknown, remote: unknown): string {
   const blocks = (v: unknown) => canonicalJson(v ?? {}, METADATA_KEY);
   // Keys in sorted order, as canonicalJson writes them.
-  return `{"data":${blocks(doc.data)},"inputs":${canonicalJson(inputs)},"locals":${blocks(doc.locals)},"remote":${canonicalJson(remote)},"resource":${blocks(doc.resource)}}`;
+  // `moved` only where there is one, so that the hash of a configuration without it stays as it was.
+  const moved = doc.moved === undefined ? '' : `,"moved":${canonicalJson(doc.moved, METADATA_KEY)}`;
+  return `{"data":${blocks(doc.data)},"inputs":${canonicalJson(inputs)},"locals":${blocks(doc.locals)}${moved},"remote":${canonicalJson(remote)},"resource":${blocks(doc.resource)}}`;
 }
 
 export function hasMetadata(v: unknown): boolean {

@@ -49,7 +49,6 @@ describe('configuration', () => {
 
   it('refuses every top-level block its plan does not carry out, by name, instead of passing over it', () => {
     const blocks = {
-      moved: [{ from: 'tenantform_infra_component.old', to: 'tenantform_infra_component.primary' }],
       removed: [{ from: 'tenantform_infra_component.gone', lifecycle: { destroy: false } }],
       import: [{ to: 'tenantform_infra_component.primary', id: TENANT }],
       check: { healthy: { assert: [{ condition: '${true}', error_message: 'no' }] } },
@@ -61,7 +60,7 @@ describe('configuration', () => {
     expect(diagnostics.map((d) => [d.code, d.address, d.summary])).toEqual(
       Object.keys(blocks).map((b) => ['unsupported_block', b, `Unsupported block type "${b}"`]),
     );
-    expect(diagnostics.find((d) => d.address === 'moved')!.detail).toContain('could destroy what it was meant to keep');
+    expect(diagnostics.find((d) => d.address === 'removed')!.detail).toContain('could destroy what it was meant to keep');
     expect(diagnostics.find((d) => d.address === 'import')!.detail).toContain('terraform plan');
     expect(diagnostics.find((d) => d.address === 'resources')!.detail).toContain('not a block of the Terraform language');
   });

@@ -20,6 +20,7 @@ import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerRefer
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
+import { parseMoves, type Move } from './moves';
 
 /** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
 export interface DeclaredObject {
@@ -71,6 +72,8 @@ export interface Configuration {
   readonly remoteStates: ReadonlyMap<string, Value>;
   /** `terraform.backend` as written (checked when the backend is opened). */
   readonly backend: unknown;
+  /** The `moved` blocks, in order: recorded objects get their new addresses before anything is planned. */
+  readonly moves: readonly Move[];
 }
 
 export interface BlockInstances {
@@ -168,9 +171,9 @@ export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest
 }
 
 /** The top-level blocks of Terraform JSON that tenantform's own plan carries out (`//` is cdktf's metadata). */
-const CARRIED_OUT_BLOCKS = new Set(['//', 'terraform', 'provider', 'variable', 'locals', 'output', 'resource', 'data']);
+const CARRIED_OUT_BLOCKS = new Set(['//', 'terraform', 'provider', 'variable', 'locals', 'output', 'resource', 'data', 'moved']);
 /** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
-const TERRAFORM_BLOCKS = new Set(['module', 'import', 'moved', 'removed', 'check', 'ephemeral']);
+const TERRAFORM_BLOCKS = new Set(['module', 'import', 'removed', 'check', 'ephemeral']);
 
 /** Variables and locals, and the context they make before any object is known. */
 function languagePrelude(
@@ -304,6 +307,9 @@ export function parseConfiguration(
   for (const o of objects.values()) {
     if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
   }
+  const moveProblems: TenantformError[] = [];
+  const moves = parseMoves(doc.moved, { has: (b) => blockInstances.has(b), instances: (b) => blockInstances.get(b)?.instances }, moveProblems);
+  moveProblems.forEach(report);
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const provider = providers.get(PROVIDER_TYPE)!;
   let hash: string | undefined;
@@ -324,6 +330,7 @@ export function parseConfiguration(
       blocks: blockInstances,
       remoteStates,
       backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined,
+      moves,
     },
     diagnostics,
   };

@@ -37,6 +37,8 @@ export interface PlannedChange {
   readonly actionReason?: 'replace_because_cannot_update' | 'replace_because_tainted' | 'delete_because_no_resource_config';
   /** What the plan saw, re-checked by apply: the version field, or a fingerprint. */
   readonly seen?: { readonly version?: number | null; readonly fingerprint?: string | null };
+  /** The address the object had before a `moved` block gave it this one (Terraform's previous_address). */
+  readonly previousAddress?: string;
 }
 
 /** One attribute that moved outside tenantform since the last apply. */
@@ -118,7 +120,7 @@ export function changedOutputs(plan: Plan): OutputChange[] {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op') || hasOutputChanges(plan);
+  return plan.changes.some((c) => c.mode === 'managed' && (c.action !== 'no-op' || c.previousAddress !== undefined)) || hasOutputChanges(plan);
 }
 
 /** Whether applying would record new output values (plans saved before outputs existed have none). */

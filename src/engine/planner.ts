@@ -14,6 +14,7 @@ import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../
 import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
 import type { StateStore } from '../state/state';
+import { movesCarriedOut } from './moves';
 
 export interface PlanOptions {
   readonly configuration: Configuration;
@@ -122,6 +123,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     : evaluateOutputs(configuration, values);
   if (!opts.destroy) diagnostics.push(...localsDiagnostics(configuration, values));
   diagnostics.push(...outputs.diagnostics);
+  // Objects a `moved` block gave a new address in this run: the plan says where each was.
+  const movedFrom = new Map([...movesCarriedOut(opts.state)].map(([from, to]) => [to, from]));
+  const movedChanges =
+    movedFrom.size === 0
+      ? changes
+      : changes.map((c) => (movedFrom.has(c.address) && c.action !== 'create' ? { ...c, previousAddress: movedFrom.get(c.address)! } : c));
   const plan: Plan = {
     stack: configuration.stack,
     // Read when the plan is saved or shown as JSON: worked out then (see Configuration.hash).
@@ -129,7 +136,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       return configuration.hash;
     },
     priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
-    changes,
+    changes: movedChanges,
     drift,
     outputChanges: outputChanges(outputs.values, opts.state.outputs()),
     diagnostics,

@@ -10,6 +10,7 @@ import type { VariableInputs } from '../config/variables';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
 import { checkPlatform } from './preflight';
 import { StateStore } from '../state/state';
+import { carryOutMoves } from './moves';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
 export interface WorkspaceOptions {
@@ -131,6 +132,7 @@ export async function withLockedState<T>(
       workspace.backend,
       operation,
       async (state) => {
+        carryOutMoves(workspace.configuration.moves, state);
         // The state adds the providers of objects no longer declared.
         const open = ProviderClients.open(workspace.configuration, state, connect);
         clients = open;

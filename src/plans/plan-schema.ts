@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KINDS } from '../resources/registry';
+import { blockOf } from '../state/addresses';
 import { documentProblem, quoted } from '../state/file-schema';
 
 /**
@@ -27,12 +28,15 @@ const change = z
     sensitive: strings,
     identifying: strings,
     seen: z.looseObject({ version: z.number().nullish(), fingerprint: z.string().nullish() }).optional(),
+    previousAddress: z.string().optional(),
   })
   .superRefine((c, ctx) => {
     const at = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
     if (!KINDS.ofMode(c.mode, c.type))
       at(['type'], `${quoted(c.type)} is not a ${c.mode === 'data' ? 'data source' : 'resource'} type this version of tenantform knows`);
-    if (c.address !== `${c.mode === 'data' ? 'data.' : ''}${c.type}.${c.name}`) at(['address'], `${quoted(c.address)} does not match its mode, type and name`);
+    // An instance of a repeated block (`type.name[0]`, `type.name["key"]`) belongs to that block.
+    if (blockOf(c.address) !== `${c.mode === 'data' ? 'data.' : ''}${c.type}.${c.name}`)
+      at(['address'], `${quoted(c.address)} does not match its mode, type and name`);
     const needsBefore = c.action !== 'create';
     const needsAfter = c.action !== 'delete';
     const an = c.action === 'update' ? 'an' : 'a';

@@ -81,7 +81,10 @@ describe('an estate declared with for_each', () => {
     const admin = new PlatformClient({ baseUrl: world.emulator.url, clientId: world.emulator.clientId, clientSecret: world.emulator.clientSecret });
     try {
       expect((await run(world, ['import', '--config', file, 'tenantform_tenant.customer["bravo"]', taken.id])).code).toBe(0);
-      const finished = await run(world, ['apply', '--auto-approve', '--config', file]);
+      // A saved plan of instances (`type.name["key"]`) is applied as saved.
+      const saved = await run(world, ['plan', '--config', file, '--out', 'estate.plan']);
+      expect(saved.code).toBe(0);
+      const finished = await run(world, ['apply', '--config', file, 'estate.plan']);
       expect(finished.stderr).not.toContain('Error');
       expect(finished.code).toBe(0);
       expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);

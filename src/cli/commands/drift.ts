@@ -11,6 +11,7 @@ import { findUnmanaged, mergeUnmanaged } from '../../drift/unmanaged';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeHolder } from '../../backends/lock-info';
+import { carryOutMoves } from '../../engine/moves';
 import { platformClient, withUnlockedState } from '../../engine/session';
 import { resourceKind } from '../../resources/registry';
 import { checkPlatform } from '../../engine/preflight';
@@ -90,6 +91,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     let clients: ProviderClients | undefined;
     try {
       await withUnlockedState(ws, async (state) => {
+        carryOutMoves(ws.configuration.moves, state);
         const lockedBefore = await ws.backend.currentLock();
         clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds, provider));
         const client = clients.default;

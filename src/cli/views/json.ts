@@ -52,6 +52,8 @@ export interface JsonResourceChange {
   readonly provider_name: string;
   readonly change: JsonChange;
   readonly action_reason?: string;
+  /** Where a `moved` block moved the object from. */
+  readonly previous_address?: string;
 }
 
 export interface JsonDiagnostic {
@@ -148,6 +150,7 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
       provider_name: PROVIDER_NAME,
       change: c.requiresReplace.length > 0 ? { ...change, replace_paths: c.requiresReplace } : change,
       ...(c.actionReason ? { action_reason: c.actionReason } : {}),
+      ...(c.previousAddress !== undefined ? { previous_address: c.previousAddress } : {}),
     };
   });
 

@@ -99,7 +99,9 @@ function changeDetails(change: PlannedChange): string {
       : change.actionReason === 'replace_because_tainted'
         ? ' (it is tainted)'
         : '';
-  const summary = `<code>${escapeHtml(change.address)}</code> ${HEADLINES[action]}${reason}`;
+  const moved = change.previousAddress === undefined ? '' : ` (moved from <code>${escapeHtml(change.previousAddress)}</code>)`;
+  const headline = change.action === 'no-op' ? 'has moved here' : HEADLINES[action];
+  const summary = `<code>${escapeHtml(change.address)}</code> ${headline}${reason}${moved}`;
   return details(summary, fencedBlock('diff', lines.length > 0 ? lines : ['  # (no attributes to show)']));
 }
 
@@ -148,7 +150,12 @@ export function markdownParts(plan: Plan) {
     headline,
     bannerHead: `> [!WARNING]\n> This plan ${counts.join(' and ')}. Review before merging:`,
     bannerItems: destructive.map((c) => `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}`),
-    tableRows: byAction.map((c) => `| ${ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`),
+    tableRows: [
+      ...byAction.map((c) => `| ${ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`),
+      ...changes
+        .filter((c) => c.action === 'no-op')
+        .map((c) => `| move | ${inlineCode(c.address, true)} (from ${inlineCode(c.previousAddress ?? '', true)}) |`),
+    ],
     outputs,
     drift: plan.drift.map((d) => driftDetails(d, sensitive.get(d.address) ?? new Set())).filter((d): d is string => d !== null),
     details: changes.map(changeDetails),

@@ -129,9 +129,11 @@ function attributeLines(attrs: ReadonlyArray<AttributeChange>, indent: string, p
 }
 
 function renderChange(change: PlannedChange, paint: Paint): string[] {
-  const action = change.action as Exclude<Action, 'no-op'>;
+  if (change.action === 'no-op') return renderMove(change, paint);
+  const action = change.action;
   const headline = change.actionReason === 'replace_because_tainted' ? 'is tainted, so must be replaced' : HEADLINES[action];
   const lines = [paint('bold', `  # ${change.address} ${headline}`)];
+  if (change.previousAddress !== undefined) lines.push(`  # (moved from ${change.previousAddress})`);
   if (change.actionReason === 'delete_because_no_resource_config') {
     lines.push(`  # (because ${change.address} is not in configuration)`);
   }
@@ -143,6 +145,16 @@ function renderChange(change: PlannedChange, paint: Paint): string[] {
     const noun = view.hiddenUnchanged === 1 ? 'attribute' : 'attributes';
     lines.push(`        # (${view.hiddenUnchanged} unchanged ${noun} hidden)`);
   }
+  lines.push('    }');
+  return lines;
+}
+
+/** An object that only moved, as Terraform shows it: the new address, its identifying attributes. */
+function renderMove(change: PlannedChange, paint: Paint): string[] {
+  const lines = [paint('bold', `  # ${change.previousAddress} has moved to ${change.address}`), `    resource "${change.type}" "${change.name}" {`];
+  const view = viewChange(change, { deleteShows: 'all' });
+  lines.push(...attributeLines(view.attributes, '      ', paint));
+  if (view.hiddenUnchanged > 0) lines.push(`        # (${view.hiddenUnchanged} unchanged ${view.hiddenUnchanged === 1 ? 'attribute' : 'attributes'} hidden)`);
   lines.push('    }');
   return lines;
 }
@@ -177,7 +189,7 @@ export function outputLines(outputs: ReadonlyArray<OutputChange>, paint: Paint =
 }
 
 function onlyOutputsChange(plan: Plan): boolean {
-  return !plan.changes.some((c) => c.mode === 'managed' && c.action !== 'no-op');
+  return actionableChanges(plan).length === 0;
 }
 
 /** The plan as a terminal reads it, in Terraform's layout. */
@@ -202,9 +214,12 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const changes = actionableChanges(plan);
   if (changes.length > 0) {
     const used = (Object.keys(MARKERS) as Array<keyof typeof MARKERS>).filter((a) => changes.some((c) => c.action === a));
-    out.push('Resource actions are indicated with the following symbols:');
-    for (const a of used) out.push(`${' '.repeat(3 - MARKERS[a].length)}${paintMarker(paint, MARKERS[a])} ${LEGEND[a]}`);
-    out.push('', 'tenantform will perform the following actions:', '');
+    if (used.length > 0) {
+      out.push('Resource actions are indicated with the following symbols:');
+      for (const a of used) out.push(`${' '.repeat(3 - MARKERS[a].length)}${paintMarker(paint, MARKERS[a])} ${LEGEND[a]}`);
+      out.push('');
+    }
+    out.push('tenantform will perform the following actions:', '');
     for (const c of changes) out.push(...renderChange(c, paint), '');
   }
 

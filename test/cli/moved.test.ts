@@ -1,0 +1,123 @@
+/**
+ * `moved` blocks (cdktf's `moveTo`) on the native path: renaming an address, or giving an object
+ * an instance key, moves what the state records instead of destroying the object and creating
+ * it again. The real `terraform` with tenantform's provider plans the same configuration and
+ * state the same way, before and after tenantform applies.
+ */
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
+import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+
+jest.setTimeout(180_000);
+
+const STATE = 'terraform.tfstate';
+const REQUIRED = { required_providers: { tenantform: { source: 'tenantform/tenantform' } } };
+
+/** A configuration both tenantform and terraform read: Terraform JSON, its state in terraform.tfstate. */
+function config(resources: Record<string, Record<string, unknown>>, moved?: Array<{ from: string; to: string }>): Record<string, unknown> {
+  return { ...configWith(resources), terraform: REQUIRED, ...(moved ? { moved } : {}) };
+}
+
+describe('moved blocks', () => {
+  let world: World;
+  let terraformEnv: NodeJS.ProcessEnv;
+  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: world.dir, env: terraformEnv });
+  const tenantform = (...args: string[]) => run(world, [...args, '--config', 'main.tf.json', '--state', STATE]);
+  const recorded = () =>
+    (JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources as Array<{ type: string; name: string; instances: Array<{ index_key?: unknown }> }>)
+      .filter((r) => r.type === 'tenantform_infra_component')
+      .flatMap((r) => r.instances.map((i) => `${r.name}${i.index_key === undefined ? '' : `[${JSON.stringify(i.index_key)}]`}`));
+  const writes = (from: number) => world.requests.slice(from).filter((l) => /^(POST|PUT|DELETE) \/api\/2\/infra/.test(l));
+
+  beforeAll(async () => {
+    requireTerraform();
+    await ensureBuilt();
+    world = await startWorld();
+    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `moved-${process.pid}`);
+    writeConfig(world, config({ tenantform_infra_component: { old: infra('Moved Storage') } }));
+    const init = await terraform('init');
+    if (init.code !== 0) throw new Error(init.output);
+    const applied = await tenantform('apply', '--auto-approve');
+    expect(applied.code).toBe(0);
+  });
+  afterAll(() => world.close());
+
+  it('a renamed address moves the recorded object: both tools plan the move and nothing else, and apply sends no write', async () => {
+    writeConfig(
+      world,
+      config({ tenantform_infra_component: { primary: infra('Moved Storage') } }, [
+        { from: 'tenantform_infra_component.old', to: 'tenantform_infra_component.primary' },
+      ]),
+    );
+    const native = await tenantform('plan', '--detailed-exitcode');
+    expect(native.stdout).toContain('# tenantform_infra_component.old has moved to tenantform_infra_component.primary');
+    expect(native.stdout).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
+    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    expect(viaTerraform.output).toContain('# tenantform_infra_component.old has moved to tenantform_infra_component.primary');
+    expect(viaTerraform.output).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
+    expect(native.code).toBe(viaTerraform.code);
+
+    const json = JSON.parse((await tenantform('plan', '--format', 'json')).stdout);
+    expect(json.resource_changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ address: 'tenantform_infra_component.primary', previous_address: 'tenantform_infra_component.old' })]),
+    );
+
+    const before = world.requests.length;
+    const applied = await tenantform('apply', '--auto-approve');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Apply complete! Resources: 0 added, 0 changed, 0 destroyed.');
+    expect(writes(before)).toEqual([]);
+    expect(recorded()).toEqual(['primary']);
+    // The moved block may stay: its from holds nothing now.
+    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+  });
+
+  it('an object given an instance key (count added) moves to that instance', async () => {
+    writeConfig(
+      world,
+      config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') } } }, [
+        { from: 'tenantform_infra_component.old', to: 'tenantform_infra_component.primary' },
+        { from: 'tenantform_infra_component.primary', to: 'tenantform_infra_component.storage[0]' },
+      ]),
+    );
+    const native = await tenantform('plan', '--detailed-exitcode');
+    expect(native.stdout).toContain('# tenantform_infra_component.primary has moved to tenantform_infra_component.storage[0]');
+    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    expect(viaTerraform.output).toContain('# tenantform_infra_component.primary has moved to tenantform_infra_component.storage[0]');
+    expect(native.code).toBe(viaTerraform.code);
+    const before = world.requests.length;
+    expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
+    expect(writes(before)).toEqual([]);
+    expect(recorded()).toEqual(['storage[0]']);
+    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a move onto an address the state already holds, or from an address still declared, is refused before anything is sent', async () => {
+    copyFileSync(join(world.dir, STATE), join(world.dir, 'saved.tfstate'));
+    writeConfig(world, config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') }, extra: infra('Moved Extra') } }));
+    expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
+    writeConfig(
+      world,
+      config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') } } }, [
+        { from: 'tenantform_infra_component.extra', to: 'tenantform_infra_component.storage[0]' },
+      ]),
+    );
+    const before = world.requests.length;
+    const taken = await tenantform('plan');
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('Moved object already exists');
+    expect(world.requests.slice(before).filter((l) => !l.includes('/idp/token') && !l.startsWith('GET /api/2/clients/'))).toEqual([]);
+
+    writeConfig(
+      world,
+      config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') }, extra: infra('Moved Extra') } }, [
+        { from: 'tenantform_infra_component.extra', to: 'tenantform_infra_component.other' },
+      ]),
+    );
+    const declared = await tenantform('plan');
+    expect(declared.code).toBe(1);
+    expect(declared.stderr + declared.stdout).toContain('tenantform_infra_component.extra is still declared in the configuration');
+  });
+});
