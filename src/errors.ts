@@ -384,6 +384,9 @@ export const languageErrors = {
       block,
     );
   },
+  invalidRemoval(at: string, why: string) {
+    return new TenantformError('invalid_removal', 'Invalid removed block', `${at}: ${why}.`, false, at);
+  },
   invalidMove(at: string, why: string) {
     return new TenantformError('invalid_move', 'Invalid moved block', `${at}: ${why}.`, false, at);
   },

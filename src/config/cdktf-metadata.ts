@@ -17,9 +17,10 @@ export const METADATA_KEY = '//';
 export function configurationText(doc: Record<string, unknown>, inputs: unknown, remote: unknown): string {
   const blocks = (v: unknown) => canonicalJson(v ?? {}, METADATA_KEY);
   // Keys in sorted order, as canonicalJson writes them.
-  // `moved` only where there is one, so that the hash of a configuration without it stays as it was.
+  // `moved` and `removed` only where there is one, so that the hash of a configuration without them stays as it was.
   const moved = doc.moved === undefined ? '' : `,"moved":${canonicalJson(doc.moved, METADATA_KEY)}`;
-  return `{"data":${blocks(doc.data)},"inputs":${canonicalJson(inputs)},"locals":${blocks(doc.locals)}${moved},"remote":${canonicalJson(remote)},"resource":${blocks(doc.resource)}}`;
+  const removed = doc.removed === undefined ? '' : `,"removed":${canonicalJson(doc.removed, METADATA_KEY)}`;
+  return `{"data":${blocks(doc.data)},"inputs":${canonicalJson(inputs)},"locals":${blocks(doc.locals)}${moved},"remote":${canonicalJson(remote)}${removed},"resource":${blocks(doc.resource)}}`;
 }
 
 export function hasMetadata(v: unknown): boolean {

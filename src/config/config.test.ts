@@ -49,7 +49,6 @@ describe('configuration', () => {
 
   it('refuses every top-level block its plan does not carry out, by name, instead of passing over it', () => {
     const blocks = {
-      removed: [{ from: 'tenantform_infra_component.gone', lifecycle: { destroy: false } }],
       import: [{ to: 'tenantform_infra_component.primary', id: TENANT }],
       check: { healthy: { assert: [{ condition: '${true}', error_message: 'no' }] } },
       module: { customers: { source: './customers' } },
@@ -60,9 +59,33 @@ describe('configuration', () => {
     expect(diagnostics.map((d) => [d.code, d.address, d.summary])).toEqual(
       Object.keys(blocks).map((b) => ['unsupported_block', b, `Unsupported block type "${b}"`]),
     );
-    expect(diagnostics.find((d) => d.address === 'removed')!.detail).toContain('could destroy what it was meant to keep');
+    expect(diagnostics.find((d) => d.address === 'import')!.detail).toContain('create what it was meant to adopt');
     expect(diagnostics.find((d) => d.address === 'import')!.detail).toContain('terraform plan');
     expect(diagnostics.find((d) => d.address === 'resources')!.detail).toContain('not a block of the Terraform language');
+  });
+
+  it('checks moved and removed blocks as Terraform does, each problem named by its block', () => {
+    const blocks = {
+      moved: [
+        { from: 'tenantform_infra_component.primary', to: 'tenantform_infra_component.other' },
+        { from: 'tenantform_infra_component.old', to: 'tenantform_tenant_setting.old' },
+        { from: 'tenantform_infra_component.gone', to: 'tenantform_infra_component.primary', frobnicate: true },
+      ],
+      removed: [
+        { from: 'tenantform_infra_component.gone[0]', lifecycle: { destroy: false } },
+        { from: 'tenantform_infra_component.primary', lifecycle: { destroy: false } },
+        { from: 'tenantform_infra_component.gone', lifecycle: { destroy: 'no' } },
+      ],
+    };
+    const { diagnostics } = parseConfiguration({ ...structuredClone(valid), ...blocks }, at);
+    expect(diagnostics.map((d) => [d.address, d.detail])).toEqual([
+      ['moved[0]', expect.stringContaining('tenantform_infra_component.primary is still declared')],
+      ['moved[1]', expect.stringContaining('an object keeps its resource type')],
+      ['moved[2]', expect.stringContaining('not `frobnicate`')],
+      ['removed[0]', expect.stringContaining('without an instance key')],
+      ['removed[1]', expect.stringContaining('still declared')],
+      ['removed[2]', expect.stringContaining('`lifecycle.destroy` is true or false')],
+    ]);
   });
 
   it('hashes the configuration without metadata, so a re-synth with new metadata is the same configuration', () => {

@@ -20,7 +20,7 @@ import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerRefer
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
-import { parseMoves, type Move } from './moves';
+import { parseMoves, parseRemovals, type Move, type Removal } from './moves';
 
 /** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
 export interface DeclaredObject {
@@ -74,6 +74,8 @@ export interface Configuration {
   readonly backend: unknown;
   /** The `moved` blocks, in order: recorded objects get their new addresses before anything is planned. */
   readonly moves: readonly Move[];
+  /** The `removed` blocks: what becomes of the recorded objects of resources no longer declared. */
+  readonly removals: readonly Removal[];
 }
 
 export interface BlockInstances {
@@ -171,9 +173,9 @@ export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest
 }
 
 /** The top-level blocks of Terraform JSON that tenantform's own plan carries out (`//` is cdktf's metadata). */
-const CARRIED_OUT_BLOCKS = new Set(['//', 'terraform', 'provider', 'variable', 'locals', 'output', 'resource', 'data', 'moved']);
+const CARRIED_OUT_BLOCKS = new Set(['//', 'terraform', 'provider', 'variable', 'locals', 'output', 'resource', 'data', 'moved', 'removed']);
 /** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
-const TERRAFORM_BLOCKS = new Set(['module', 'import', 'removed', 'check', 'ephemeral']);
+const TERRAFORM_BLOCKS = new Set(['module', 'import', 'check', 'ephemeral']);
 
 /** Variables and locals, and the context they make before any object is known. */
 function languagePrelude(
@@ -308,7 +310,9 @@ export function parseConfiguration(
     if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
   }
   const moveProblems: TenantformError[] = [];
-  const moves = parseMoves(doc.moved, { has: (b) => blockInstances.has(b), instances: (b) => blockInstances.get(b)?.instances }, moveProblems);
+  const declaredBlocks = { has: (b: string) => blockInstances.has(b), instances: (b: string) => blockInstances.get(b)?.instances };
+  const moves = parseMoves(doc.moved, declaredBlocks, moveProblems);
+  const removals = parseRemovals(doc.removed, declaredBlocks, moveProblems);
   moveProblems.forEach(report);
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const provider = providers.get(PROVIDER_TYPE)!;
@@ -331,6 +335,7 @@ export function parseConfiguration(
       remoteStates,
       backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined,
       moves,
+      removals,
     },
     diagnostics,
   };

@@ -20,35 +20,26 @@ interface Declared {
  * checked as Terraform checks them: managed resources of one type, `from` no longer declared.
  */
 export function parseMoves(raw: unknown, declared: Declared, problems: TenantformError[]): Move[] {
-  if (raw === undefined) return [];
-  const list = Array.isArray(raw) ? raw : [raw];
   const moves: Move[] = [];
-  list.forEach((block, i) => {
-    const at = `moved[${i}]`;
-    if (!isRecord(block)) return void problems.push(languageErrors.invalidMove(at, 'a moved block is an object with `from` and `to`'));
-    const extra = Object.keys(block).filter((k) => k !== 'from' && k !== 'to' && k !== '//');
-    if (extra.length > 0)
-      return void problems.push(languageErrors.invalidMove(at, `a moved block takes only \`from\` and \`to\`, not ${extra.map((k) => `\`${k}\``).join(', ')}`));
-    const from = address(block.from);
-    const to = address(block.to);
-    if (!from || !to)
-      return void problems.push(
-        languageErrors.invalidMove(at, '`from` and `to` are resource addresses, such as `tenantform_tenant.old` or `tenantform_tenant.all["acme"]`'),
-      );
-    if (from.mode !== 'managed' || to.mode !== 'managed')
-      return void problems.push(languageErrors.invalidMove(at, 'only managed resources move; a data source is read again instead'));
-    if (from.type !== to.type)
-      return void problems.push(languageErrors.invalidMove(at, `an object keeps its resource type: ${from.type} cannot move to ${to.type}`));
-    const fromText = String(block.from);
-    const toText = String(block.to);
-    if (fromText === toText) return void problems.push(languageErrors.invalidMove(at, '`from` and `to` name the same address'));
-    if (stillDeclared(from, declared)) {
-      return void problems.push(
-        languageErrors.invalidMove(at, `${fromText} is still declared in the configuration: a move is from an address the configuration no longer has`),
-      );
-    }
-    moves.push({ from: fromText, to: toText });
-  });
+  eachBlock(
+    raw,
+    'moved',
+    ['from', 'to'],
+    (at, why) => problems.push(languageErrors.invalidMove(at, why)),
+    (block, _at, refuse) => {
+      const from = address(block.from);
+      const to = address(block.to);
+      if (!from || !to) return refuse('`from` and `to` are resource addresses, such as `tenantform_tenant.old` or `tenantform_tenant.all["acme"]`');
+      if (from.mode !== 'managed' || to.mode !== 'managed') return refuse('only managed resources move; a data source is read again instead');
+      if (from.type !== to.type) return refuse(`an object keeps its resource type: ${from.type} cannot move to ${to.type}`);
+      const fromText = String(block.from);
+      const toText = String(block.to);
+      if (fromText === toText) return refuse('`from` and `to` name the same address');
+      if (stillDeclared(from, declared))
+        return refuse(`${fromText} is still declared in the configuration: a move is from an address the configuration no longer has`);
+      moves.push({ from: fromText, to: toText });
+    },
+  );
   return moves;
 }
 
@@ -60,4 +51,63 @@ function stillDeclared(from: InstanceAddress, declared: Declared): boolean {
   if (from.key === undefined) return declared.has(from.block);
   const instances = declared.instances(from.block);
   return instances !== undefined && instances.some((a) => parseInstanceAddress(a)?.key === from.key);
+}
+
+/** A `removed` block: the recorded objects of `from` leave the state; destroyed unless `destroy = false`. */
+export interface Removal {
+  readonly from: string;
+  readonly destroy: boolean;
+}
+
+/**
+ * The `removed` blocks (Terraform 1.7): `from` a resource the configuration no longer declares,
+ * with `lifecycle { destroy = false }` to stop managing its objects without deleting them.
+ */
+export function parseRemovals(raw: unknown, declared: Declared, problems: TenantformError[]): Removal[] {
+  const removals: Removal[] = [];
+  eachBlock(
+    raw,
+    'removed',
+    ['from', 'lifecycle'],
+    (at, why) => problems.push(languageErrors.invalidRemoval(at, why)),
+    (block, _at, refuse) => {
+      const from = address(block.from);
+      if (!from || from.key !== undefined) return refuse('`from` is a resource address without an instance key, such as `tenantform_tenant.old`');
+      if (from.mode !== 'managed') return refuse('only managed resources are removed; a data source is simply no longer read');
+      const lifecycle: unknown = block.lifecycle ?? {};
+      const lifecycleBlock = Array.isArray(lifecycle) ? lifecycle[0] : lifecycle;
+      if (!isRecord(lifecycleBlock) || Object.keys(lifecycleBlock).some((k) => k !== 'destroy' && k !== '//'))
+        return refuse('`lifecycle` takes only `destroy` (true or false)');
+      const destroy = lifecycleBlock.destroy ?? true;
+      if (typeof destroy !== 'boolean') return refuse('`lifecycle.destroy` is true or false');
+      if (declared.has(from.block))
+        return refuse(`${from.block} is still declared in the configuration: remove the resource, then say what becomes of its objects`);
+      removals.push({ from: from.block, destroy });
+    },
+  );
+  return removals;
+}
+
+/**
+ * Visits the blocks of a top-level list (`moved`, `removed`; one object alone is taken as a list
+ * of one), each an object taking only `allowed` arguments; a block that is not is refused.
+ */
+function eachBlock(
+  raw: unknown,
+  name: string,
+  allowed: readonly string[],
+  refuseAt: (at: string, why: string) => void,
+  visit: (block: Record<string, unknown>, at: string, refuse: (why: string) => void) => void,
+): void {
+  if (raw === undefined) return;
+  const list = Array.isArray(raw) ? raw : [raw];
+  const takes = allowed.map((k) => `\`${k}\``).join(' and ');
+  list.forEach((block, i) => {
+    const at = `${name}[${i}]`;
+    const refuse = (why: string) => refuseAt(at, why);
+    if (!isRecord(block)) return refuse(`a ${name} block is an object with ${takes}`);
+    const extra = Object.keys(block).filter((k) => !allowed.includes(k) && k !== '//');
+    if (extra.length > 0) return refuse(`a ${name} block takes only ${takes}, not ${extra.map((k) => `\`${k}\``).join(', ')}`);
+    visit(block, at, refuse);
+  });
 }

@@ -313,6 +313,13 @@ class ApplyRun {
 
   private async destroy(change: PlannedChange): Promise<boolean> {
     const kind = this.opts.kindOf(change.type)!;
+    if (change.forget) {
+      // A removed block with destroy = false: nothing is sent; the object leaves the state.
+      this.opts.state.remove(change.address);
+      this.opts.state.setProtected(change.address, false);
+      await this.journal.durable();
+      return true;
+    }
     const step = this.opts.progress.start(change.address, 'delete', change.before);
     const r = await deleteResource({ kind, address: change.address, ctx: this.opts.clients.ctx(change.address), prior: change.before! });
     if (r.diagnostics.length > 0) return this.fail(step, r.diagnostics);

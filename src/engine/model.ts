@@ -39,6 +39,8 @@ export interface PlannedChange {
   readonly seen?: { readonly version?: number | null; readonly fingerprint?: string | null };
   /** The address the object had before a `moved` block gave it this one (Terraform's previous_address). */
   readonly previousAddress?: string;
+  /** A delete that only removes the object from the state (a `removed` block with `destroy = false`): Terraform's "forget". */
+  readonly forget?: true;
 }
 
 /** One attribute that moved outside tenantform since the last apply. */
@@ -104,7 +106,7 @@ export function summarize(changes: ReadonlyArray<PlannedChange>): PlanSummary {
     if (c.mode !== 'managed') continue;
     if (c.action === 'create') add++;
     else if (c.action === 'update') change++;
-    else if (c.action === 'delete') destroy++;
+    else if (c.action === 'delete' && !c.forget) destroy++;
     else if (c.action === 'replace') {
       add++;
       destroy++;

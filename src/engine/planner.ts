@@ -94,11 +94,21 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     // Arguments given a sensitive value (a sensitive variable, a value derived from a secret) are never shown either.
     changes.push(withMarks(change, kind, [...evaluated.sensitive, ...(recorded.get(address)?.sensitive ?? [])]));
   }
+  const forgotten = new Set(configuration.removals.filter((r) => !r.destroy).map((r) => r.from));
   for (const [address, o] of recorded) {
     const declared = configuration.objects.get(address);
     if ((declared && !opts.destroy) || !selected.has(address) || opts.refreshOnly) continue;
     const kind = opts.kindOf(o.type);
     const prior = refreshed.live.get(address) ?? null;
+    if (kind && !declared && !opts.destroy && forgotten.has(blockOf(address))) {
+      // A removed block with destroy = false: the object leaves the state and stays on the platform.
+      const r = { action: 'delete' as const, planned: null, requiresReplace: [], changed: [], diagnostics: [] };
+      changes.push({
+        ...withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior ?? o.attributes, r), kind, o.sensitive ?? []),
+        forget: true,
+      });
+      continue;
+    }
     if (!kind || !prior) continue; // already gone: apply only forgets it
     const r = await planResource({ kind, address, config: null, prior, ctx: opts.clients.ctx(address) });
     diagnostics.push(...r.diagnostics);
@@ -129,6 +139,14 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     movedFrom.size === 0
       ? changes
       : changes.map((c) => (movedFrom.has(c.address) && c.action !== 'create' ? { ...c, previousAddress: movedFrom.get(c.address)! } : c));
+  const forgets = movedChanges.filter((c) => c.forget).map((c) => c.address);
+  if (forgets.length > 0) {
+    diagnostics.push({
+      severity: 'warning',
+      summary: 'Some objects will no longer be managed by tenantform',
+      detail: `Applying this plan removes these objects from the state and leaves them on the platform (removed blocks with destroy = false): ${forgets.join(', ')}. To manage them again, import them.`,
+    });
+  }
   const plan: Plan = {
     stack: configuration.stack,
     // Read when the plan is saved or shown as JSON: worked out then (see Configuration.hash).

@@ -29,6 +29,7 @@ const change = z
     identifying: strings,
     seen: z.looseObject({ version: z.number().nullish(), fingerprint: z.string().nullish() }).optional(),
     previousAddress: z.string().optional(),
+    forget: z.literal(true).optional(),
   })
   .superRefine((c, ctx) => {
     const at = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });

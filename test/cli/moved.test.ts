@@ -94,6 +94,34 @@ describe('moved blocks', () => {
     expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
+  it('a removed block with destroy = false lets go of the object: both tools plan it, and the apply deletes nothing', async () => {
+    writeConfig(world, config({ tenantform_infra_component: { keep: infra('Kept Storage'), storage: { count: 1, ...infra('Moved Storage') } } }));
+    expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
+    const removed = { removed: [{ from: 'tenantform_infra_component.keep', lifecycle: { destroy: false } }] };
+    writeConfig(world, { ...config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') } } }), ...removed });
+    const native = await tenantform('plan', '--detailed-exitcode');
+    expect(native.stdout).toContain('# tenantform_infra_component.keep will no longer be managed by tenantform, but will not be destroyed');
+    expect(native.stdout).toContain('Some objects will no longer be managed by tenantform');
+    expect(native.stdout).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
+    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    expect(viaTerraform.output).toContain('# tenantform_infra_component.keep will no longer be managed by Terraform, but will not be destroyed');
+    expect(viaTerraform.output).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
+    expect(native.code).toBe(viaTerraform.code);
+    const json = JSON.parse((await tenantform('plan', '--format', 'json')).stdout);
+    expect(json.resource_changes.find((r: { address: string }) => r.address === 'tenantform_infra_component.keep').change.actions).toEqual(['forget']);
+
+    const before = world.requests.length;
+    const applied = await tenantform('apply', '--auto-approve');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('0 destroyed');
+    expect(writes(before)).toEqual([]);
+    expect(recorded()).toEqual(['storage[0]']);
+    const names = (await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')))).map((c) => c.name);
+    expect(names).toContain('Kept Storage');
+    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+  });
+
   it('a move onto an address the state already holds, or from an address still declared, is refused before anything is sent', async () => {
     copyFileSync(join(world.dir, STATE), join(world.dir, 'saved.tfstate'));
     writeConfig(world, config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') }, extra: infra('Moved Extra') } }));

@@ -29,7 +29,8 @@ export { PROVIDER_NAME };
 export type { JsonValue };
 export const FORMAT_VERSION = '1.2';
 
-export type JsonAction = 'create' | 'update' | 'delete' | 'no-op';
+/** Terraform's plan actions; `forget` removes an object from the state only (a removed block with destroy = false). */
+export type JsonAction = 'create' | 'update' | 'delete' | 'no-op' | 'forget';
 
 export interface JsonChange {
   readonly actions: JsonAction[];
@@ -141,7 +142,7 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
   const recorded = new Map(plan.drift.map((d) => [d.address, d.before]));
   const resourceChanges: JsonResourceChange[] = [...plan.changes].sort(byAddress).map((c) => {
     const before = c.actionReason === 'delete_because_no_resource_config' && recorded.has(c.address) ? recorded.get(c.address)! : c.before;
-    const change = changeOf(ACTIONS[c.action], before, c.after, sensitiveOf(c.address));
+    const change = changeOf(c.forget ? ['forget'] : ACTIONS[c.action], before, c.after, sensitiveOf(c.address));
     return {
       address: c.address,
       mode: c.mode,

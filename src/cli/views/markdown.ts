@@ -100,7 +100,7 @@ function changeDetails(change: PlannedChange): string {
         ? ' (it is tainted)'
         : '';
   const moved = change.previousAddress === undefined ? '' : ` (moved from <code>${escapeHtml(change.previousAddress)}</code>)`;
-  const headline = change.action === 'no-op' ? 'has moved here' : HEADLINES[action];
+  const headline = change.action === 'no-op' ? 'has moved here' : change.forget ? 'will no longer be managed, but will not be destroyed' : HEADLINES[action];
   const summary = `<code>${escapeHtml(change.address)}</code> ${headline}${reason}${moved}`;
   return details(summary, fencedBlock('diff', lines.length > 0 ? lines : ['  # (no attributes to show)']));
 }
@@ -133,7 +133,7 @@ export function markdownParts(plan: Plan) {
   const sensitive = sensitiveByAddress(plan);
   const changes = actionableChanges(plan);
   const byAction = ACTION_ORDER.flatMap((a) => changes.filter((c) => c.action === a));
-  const destructive = byAction.filter((c) => c.action === 'delete' || c.action === 'replace');
+  const destructive = byAction.filter((c) => (c.action === 'delete' && !c.forget) || c.action === 'replace');
   const s = summarize(plan.changes);
   const outputs = changedOutputs(plan);
   const headline = hasChanges(plan)
@@ -151,7 +151,7 @@ export function markdownParts(plan: Plan) {
     bannerHead: `> [!WARNING]\n> This plan ${counts.join(' and ')}. Review before merging:`,
     bannerItems: destructive.map((c) => `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}`),
     tableRows: [
-      ...byAction.map((c) => `| ${ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`),
+      ...byAction.map((c) => `| ${c.forget ? 'forget (stays on the platform)' : ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`),
       ...changes
         .filter((c) => c.action === 'no-op')
         .map((c) => `| move | ${inlineCode(c.address, true)} (from ${inlineCode(c.previousAddress ?? '', true)}) |`),

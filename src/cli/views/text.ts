@@ -130,6 +130,7 @@ function attributeLines(attrs: ReadonlyArray<AttributeChange>, indent: string, p
 
 function renderChange(change: PlannedChange, paint: Paint): string[] {
   if (change.action === 'no-op') return renderMove(change, paint);
+  if (change.forget) return renderForget(change, paint);
   const action = change.action;
   const headline = change.actionReason === 'replace_because_tainted' ? 'is tainted, so must be replaced' : HEADLINES[action];
   const lines = [paint('bold', `  # ${change.address} ${headline}`)];
@@ -145,6 +146,20 @@ function renderChange(change: PlannedChange, paint: Paint): string[] {
     const noun = view.hiddenUnchanged === 1 ? 'attribute' : 'attributes';
     lines.push(`        # (${view.hiddenUnchanged} unchanged ${noun} hidden)`);
   }
+  lines.push('    }');
+  return lines;
+}
+
+/** An object a removed block lets go of, as Terraform shows it: it stays on the platform. */
+function renderForget(change: PlannedChange, paint: Paint): string[] {
+  const lines = [
+    paint('bold', `  # ${change.address} will no longer be managed by tenantform, but will not be destroyed`),
+    '  # (destroy = false is set in the configuration)',
+    `  . resource "${change.type}" "${change.name}" {`,
+  ];
+  const view = viewChange({ ...change, action: 'no-op', after: change.before }, { deleteShows: 'all' });
+  lines.push(...attributeLines(view.attributes, '      ', paint));
+  if (view.hiddenUnchanged > 0) lines.push(`        # (${view.hiddenUnchanged} unchanged ${view.hiddenUnchanged === 1 ? 'attribute' : 'attributes'} hidden)`);
   lines.push('    }');
   return lines;
 }
@@ -213,7 +228,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
 
   const changes = actionableChanges(plan);
   if (changes.length > 0) {
-    const used = (Object.keys(MARKERS) as Array<keyof typeof MARKERS>).filter((a) => changes.some((c) => c.action === a));
+    const used = (Object.keys(MARKERS) as Array<keyof typeof MARKERS>).filter((a) => changes.some((c) => c.action === a && !c.forget));
     if (used.length > 0) {
       out.push('Resource actions are indicated with the following symbols:');
       for (const a of used) out.push(`${' '.repeat(3 - MARKERS[a].length)}${paintMarker(paint, MARKERS[a])} ${LEGEND[a]}`);
