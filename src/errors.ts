@@ -109,6 +109,23 @@ export const errors = {
 
 /** Failures of the reconciler (configuration, state, locking, plans) and of its commands. */
 export const reconcilerErrors = {
+  invalidReplaceAddress(address: string) {
+    return new TenantformError(
+      'invalid_replace_address',
+      'Invalid -replace address',
+      `"${address}" is not a resource address (such as \`tenantform_tenant.acme\` or \`tenantform_tenant.all["acme"]\`).`,
+      false,
+    );
+  },
+  /** Terraform plans no replacement for an address that holds no object, and says so. */
+  nothingToReplace(address: string): Diagnostic {
+    return {
+      severity: 'warning',
+      summary: 'No object to replace',
+      detail: `-replace names ${address}, which the configuration does not declare or the state does not record: nothing is replaced for it.`,
+      address,
+    };
+  },
   /** Both addresses of a move hold an object: which one the configuration means is not known. */
   moveTargetExists(from: string, to: string) {
     return new TenantformError(

@@ -34,7 +34,7 @@ export interface PlannedChange {
    * Terraform's action_reason: `replace_because_cannot_update` for replacement,
    * `delete_because_no_resource_config` for removal from configuration.
    */
-  readonly actionReason?: 'replace_because_cannot_update' | 'replace_because_tainted' | 'delete_because_no_resource_config';
+  readonly actionReason?: 'replace_because_cannot_update' | 'replace_because_tainted' | 'replace_by_request' | 'delete_because_no_resource_config';
   /** What the plan saw, re-checked by apply: the version field, or a fingerprint. */
   readonly seen?: { readonly version?: number | null; readonly fingerprint?: string | null };
   /** The address the object had before a `moved` block gave it this one (Terraform's previous_address). */

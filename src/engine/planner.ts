@@ -28,6 +28,8 @@ export interface PlanOptions {
   readonly refreshOnly?: boolean;
   /** `destroy` / `plan -destroy`: every recorded object (within the targets and what depends on them) is deleted. */
   readonly destroy?: boolean;
+  /** `-replace`: these objects are replaced although nothing forces it. */
+  readonly replace?: readonly string[];
 }
 
 /** A plan, and the data source values it was made with (apply resolves references with them). */
@@ -58,6 +60,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const changes: PlannedChange[] = [];
   const data: Record<string, State> = Object.fromEntries(refreshed.data);
 
+  const requestedReplacements = new Set(opts.replace ?? []);
+  for (const address of requestedReplacements) {
+    const parsed = parseInstanceAddress(address);
+    if (!parsed || parsed.mode !== 'managed') diagnostics.push(reconcilerErrors.invalidReplaceAddress(address).toDiagnostic());
+    else if (!configuration.objects.has(address) || !recorded.has(address)) diagnostics.push(reconcilerErrors.nothingToReplace(address));
+  }
   let order: string[] = [];
   try {
     order = dependencyOrder(deps);
@@ -83,14 +91,24 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       continue;
     }
     const config = evaluated.config;
-    // A tainted object is replaced, as Terraform replaces it, whatever its arguments say.
+    // A tainted object is replaced, as Terraform replaces it, whatever its arguments say; so is one named by -replace.
     const tainted = prior !== null && recorded.get(address)?.tainted === true;
-    const r = await planResource({ kind, address, config, prior, ignoreChanges: o.ignoreChanges, replace: tainted, ctx: opts.clients.ctx(address) });
+    const requested = prior !== null && !tainted && requestedReplacements.has(address);
+    const r = await planResource({
+      kind,
+      address,
+      config,
+      prior,
+      ignoreChanges: o.ignoreChanges,
+      replace: tainted || requested,
+      ctx: opts.clients.ctx(address),
+    });
     diagnostics.push(...r.diagnostics);
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
-    const change = tainted ? { ...plannedChange(o, kind, prior, r), actionReason: 'replace_because_tainted' as const } : plannedChange(o, kind, prior, r);
+    const reason = tainted ? ('replace_because_tainted' as const) : requested && r.action === 'replace' ? ('replace_by_request' as const) : undefined;
+    const change = reason ? { ...plannedChange(o, kind, prior, r), actionReason: reason } : plannedChange(o, kind, prior, r);
     // Arguments given a sensitive value (a sensitive variable, a value derived from a secret) are never shown either.
     changes.push(withMarks(change, kind, [...evaluated.sensitive, ...(recorded.get(address)?.sensitive ?? [])]));
   }

@@ -97,6 +97,8 @@ function actionReasons({ saved, configuration, state, kindOf }: FreshnessCheck):
       if (recorded?.tainted !== true) edited(c, 'the object is not tainted');
       continue;
     }
+    // Asked for with -replace when the plan was made.
+    if (c.actionReason === 'replace_by_request') continue;
     const kind = kindOf(c.type);
     const at = (v: unknown, path: readonly (string | number)[]): unknown =>
       path.reduce<unknown>((x, k) => (x !== null && typeof x === 'object' ? (x as Record<string | number, unknown>)[k] : undefined), v);

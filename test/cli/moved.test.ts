@@ -122,6 +122,32 @@ describe('moved blocks', () => {
     expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
+  it('-replace=ADDRESS replaces an object nothing forces, as terraform -replace does', async () => {
+    writeConfig(world, config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') } } }));
+    const address = 'tenantform_infra_component.storage[0]';
+    const native = await tenantform('plan', '--detailed-exitcode', `-replace=${address}`);
+    expect(native.stdout).toContain(`# ${address} will be replaced, as requested`);
+    expect(native.stdout).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
+    const viaTerraform = await terraform('plan', '-detailed-exitcode', `-replace=${address}`);
+    expect(viaTerraform.output).toContain(`# ${address} will be replaced, as requested`);
+    expect(viaTerraform.output).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
+    expect(native.code).toBe(viaTerraform.code);
+    const json = JSON.parse((await tenantform('plan', '--format', 'json', `-replace=${address}`)).stdout);
+    expect(json.resource_changes.find((r: { address: string }) => r.address === address).action_reason).toBe('replace_by_request');
+
+    const idBefore = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources.find((r: { name: string }) => r.name === 'storage').instances[0]
+      .attributes.id;
+    // A saved plan with the replacement applies as saved.
+    expect((await tenantform('plan', `-replace=${address}`, '--out', 'replace.plan')).code).toBe(0);
+    const applied = await run(world, ['apply', '--config', 'main.tf.json', '--state', STATE, 'replace.plan']);
+    expect(applied.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 1 destroyed.');
+    const idAfter = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources.find((r: { name: string }) => r.name === 'storage').instances[0]
+      .attributes.id;
+    expect(idAfter).not.toBe(idBefore);
+    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+  });
+
   it('a move onto an address the state already holds, or from an address still declared, is refused before anything is sent', async () => {
     copyFileSync(join(world.dir, STATE), join(world.dir, 'saved.tfstate'));
     writeConfig(world, config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') }, extra: infra('Moved Extra') } }));

@@ -30,7 +30,7 @@ export async function makePlan(
   const common = { configuration: ws.configuration, state, clients, kindOf: resourceKind };
   const recorded = args.refresh ? state.objects().filter((o) => o.mode === 'managed').length : 0;
   const refreshed = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
-  return buildPlan({ ...common, refreshed, targets: args.target ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
+  return buildPlan({ ...common, refreshed, targets: args.target ?? [], replace: args.replace ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
 }
 
 /** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */

@@ -69,6 +69,7 @@ export interface WorkspaceArgs extends LockArgs, StateArgs {
   parallelism: number;
   refresh: boolean;
   target?: string[];
+  replace?: string[];
   'refresh-only'?: boolean;
   var?: string[];
   'var-file'?: string[];
@@ -90,6 +91,7 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
     .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
+    .option('replace', { type: 'string', array: true, describe: 'Replace this object although nothing forces it, as terraform -replace (repeatable)' })
     .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
     .option('color', { type: 'boolean', default: true, describe: 'Colour on a terminal (or with FORCE_COLOR); --no-color for none' })
     .option('synth', SYNTH_OPTION)

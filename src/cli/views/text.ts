@@ -132,7 +132,12 @@ function renderChange(change: PlannedChange, paint: Paint): string[] {
   if (change.action === 'no-op') return renderMove(change, paint);
   if (change.forget) return renderForget(change, paint);
   const action = change.action;
-  const headline = change.actionReason === 'replace_because_tainted' ? 'is tainted, so must be replaced' : HEADLINES[action];
+  const headline =
+    change.actionReason === 'replace_because_tainted'
+      ? 'is tainted, so must be replaced'
+      : change.actionReason === 'replace_by_request'
+        ? 'will be replaced, as requested'
+        : HEADLINES[action];
   const lines = [paint('bold', `  # ${change.address} ${headline}`)];
   if (change.previousAddress !== undefined) lines.push(`  # (moved from ${change.previousAddress})`);
   if (change.actionReason === 'delete_because_no_resource_config') {
