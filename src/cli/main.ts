@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { TENANTFORM_VERSION } from '../engine/session';
 import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
+import { hasOwn } from '../plain-json';
 import { withDoubleDashes } from './terraform-spellings';
 
 /**
@@ -11,7 +12,14 @@ import { withDoubleDashes } from './terraform-spellings';
 export async function main(argv: string[]): Promise<void> {
   let args: string[];
   try {
-    args = withDoubleDashes(changeDirectory(argv), COMMANDS);
+    args = changeDirectory(argv);
+    const command = args.find((a) => !a.startsWith('-'));
+    if (command !== undefined && hasOwn(TERRAFORM_ONLY, command)) {
+      process.stderr.write(`Error: ${terraformOnly(command)}\nRun \`tenantform --help\` for tenantform's commands.\n`);
+      process.exitCode = 1;
+      return;
+    }
+    args = withDoubleDashes(args, COMMANDS);
   } catch (err) {
     process.stderr.write(`Error: ${redactSecrets((err as Error).message)}\nRun \`tenantform --help\` for usage.\n`);
     process.exitCode = 1;
@@ -62,4 +70,34 @@ function changeDirectory(argv: readonly string[]): string[] {
     throw new Error(`-chdir=${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message}`, { cause: err });
   }
   return argv.slice(match[1] === undefined ? 2 : 1);
+}
+
+/** Terraform's commands that tenantform does not have, with where their work is done instead. */
+const TERRAFORM_ONLY: Readonly<Record<string, string>> = {
+  init: 'tenantform needs no init: it reads the synthesized stack and the backend the stack declares.',
+  fmt: 'tenantform reads what `cdktf synth` writes: format the app with your own formatter.',
+  validate: '`tenantform plan --refresh=false` checks the configuration against the state without reading the platform.',
+  refresh: '`tenantform apply --refresh-only` accepts what changed on the platform into the state.',
+  output: 'the outputs are in the state: `tenantform state pull`.',
+  show: '`tenantform state show ADDRESS` shows a recorded object; `tenantform plan -format=json` writes a plan as `terraform show -json` does.',
+  taint: '`-replace=ADDRESS` on plan and apply replaces an object.',
+  untaint: 'an object marked tainted by terraform is replaced by the next apply.',
+  workspace: "tenantform uses the default workspace of the stack's backend.",
+  console: '',
+  graph: '',
+  providers: '',
+  get: '',
+  test: '',
+  login: '',
+  logout: '',
+  metadata: '',
+  modules: '',
+};
+
+function terraformOnly(command: string): string {
+  const instead = TERRAFORM_ONLY[command];
+  return (
+    `\`${command}\` is a Terraform command that tenantform does not have. ${instead ? `${instead} Or run` : 'Run'} ` +
+    `\`terraform ${command}\` in the stack's folder (cdktf.out/stacks/<stack>) with tenantform's provider.`
+  );
 }

@@ -63,6 +63,17 @@ describe("Terraform's single-dash spellings", () => {
     expect(missing.stderr).toContain('-chdir=nowhere: no such folder');
   });
 
+  it('a Terraform command tenantform does not have says so and where its work is done, instead of guessing another', async () => {
+    const init = await run(world, ['init']);
+    expect(init.code).toBe(1);
+    expect(init.stderr).toContain('`init` is a Terraform command that tenantform does not have. tenantform needs no init');
+    expect(init.stderr).not.toContain('Did you mean');
+    const graph = await run(world, ['graph']);
+    expect(graph.stderr).toContain("Run `terraform graph` in the stack's folder");
+    const typo = await run(world, ['plna']);
+    expect(typo.stderr).toContain('Did you mean plan?');
+  });
+
   it('version and version -json', async () => {
     const text = await run(world, ['version']);
     expect(text.stdout).toMatch(/^tenantform v\d+\.\d+\.\d+\non linux_/);
