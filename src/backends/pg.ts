@@ -192,7 +192,11 @@ export class PgBackend implements StateBackend {
     return { held };
   }
 
-  async currentLock(): Promise<LockHolder | undefined> {
+  currentLock(): Promise<LockHolder | undefined> {
+    return this.currentHolder();
+  }
+
+  private async currentHolder(): Promise<SessionHolder | undefined> {
     const db = await this.connect();
     const r = await this.query(db, `SELECT id FROM ${this.table} WHERE name = $1`, [this.settings.workspace]);
     const key = r.rows[0] ? String((r.rows[0] as { id: string }).id) : CREATION_LOCK;
@@ -201,12 +205,12 @@ export class PgBackend implements StateBackend {
   }
 
   async forceUnlock(): Promise<LockHolder> {
-    const holder = await this.currentLock();
+    const holder = await this.currentHolder();
     if (!holder) throw backendErrors.lockNotFound(this.location);
     throw backendErrors.forceUnlockUnsupported(
       this.location,
       `the lock is a PostgreSQL session lock: it goes when its session ends, and only that session can release it. It is held by ${holder.description}. ` +
-        'If that run is stuck, end its session (SELECT pg_terminate_backend(<pid>)).',
+        `If that run is stuck, end its session (SELECT pg_terminate_backend(${holder.pid ?? '<pid>'})).`,
     );
   }
 
@@ -264,7 +268,7 @@ export class PgBackend implements StateBackend {
   }
 
   /** Who holds an advisory lock: the PostgreSQL session, as pg_locks and pg_stat_activity tell it. */
-  private async holderOf(db: Client, key: string, doing?: string): Promise<LockHolder> {
+  private async holderOf(db: Client, key: string, doing?: string): Promise<SessionHolder> {
     const n = BigInt.asUintN(64, BigInt(key));
     const r = await this.query(
       db,
@@ -281,6 +285,10 @@ export class PgBackend implements StateBackend {
         `the PostgreSQL session ${s.pid} of user ${s.usename} (${app}from ${s.client ?? 'a local socket'}, connected since ${s.backend_start.toISOString()})` +
         (doing ? `, ${doing}` : ''),
       Created: s.backend_start.toISOString(),
+      pid: s.pid,
     };
   }
 }
+
+/** The holder of a session lock, with the process id of its PostgreSQL session. */
+type SessionHolder = LockHolder & { readonly pid?: number };

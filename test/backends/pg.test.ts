@@ -74,6 +74,12 @@ describe('pg backend', () => {
       expect(refused.stderr).toContain('The state is locked');
       expect(refused.stderr).toContain('nightly-apply');
       expect(refused.stderr).not.toContain(pg.password);
+      // force-unlock cannot end another session's lock: it names the statement that would, with that session's pid.
+      const pid = Number(/PostgreSQL session (\d+)/.exec(refused.stderr)?.[1]);
+      expect(pid).toBeGreaterThan(0);
+      const forced = await run(world, ['force-unlock', held.held.info.ID, '--config', file], env);
+      expect(forced.code).toBe(1);
+      expect(forced.stderr).toContain(`SELECT pg_terminate_backend(${pid})`);
       const waiting = start(world, ['plan', '--config', file, '--lock-timeout', '60s'], env);
       await new Promise((r) => setTimeout(r, 1500));
       expect(waiting.child.exitCode).toBeNull();
