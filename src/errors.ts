@@ -660,6 +660,25 @@ export const backendErrors = {
 
 /** Failures of `tenantform state` subcommands. */
 export const stateCommandErrors = {
+  outputNotFound(name: string, location: string) {
+    return new TenantformError(
+      'output_not_found',
+      `Output "${name}" not found`,
+      `The state in ${location} records no output named "${name}": an apply records the outputs the configuration declares. \`tenantform output\` lists those recorded.`,
+      false,
+    );
+  },
+  outputNameNeeded() {
+    return new TenantformError('output_name_needed', 'Name an output', '-raw prints one output: `tenantform output -raw NAME`.', false);
+  },
+  outputNotRaw(name: string) {
+    return new TenantformError(
+      'output_not_raw',
+      'Unsupported value for raw output',
+      `-raw prints a string, a number or a bool; "${name}" holds a list, a map or null. Use \`tenantform output -json ${name}\`.`,
+      false,
+    );
+  },
   notInState(address: string, location: string) {
     return new TenantformError(
       'not_in_state',

@@ -78,7 +78,6 @@ const TERRAFORM_ONLY: Readonly<Record<string, string>> = {
   fmt: 'tenantform reads what `cdktf synth` writes: format the app with your own formatter.',
   validate: '`tenantform plan --refresh=false` checks the configuration against the state without reading the platform.',
   refresh: '`tenantform apply --refresh-only` accepts what changed on the platform into the state.',
-  output: 'the outputs are in the state: `tenantform state pull`.',
   show: '`tenantform state show ADDRESS` shows a recorded object; `tenantform plan -format=json` writes a plan as `terraform show -json` does.',
   taint: '`-replace=ADDRESS` on plan and apply replaces an object.',
   untaint: 'an object marked tainted by terraform is replaced by the next apply.',

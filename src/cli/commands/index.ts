@@ -11,6 +11,7 @@ import { importCommand } from './import';
 import { planCommand } from './plan';
 import { providerCommand } from './provider';
 import { versionCommand } from './version';
+import { outputCommand } from './output';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,4 +28,5 @@ export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
   forceUnlockCommand,
   stateCommand,
   versionCommand,
+  outputCommand,
 ];
