@@ -76,7 +76,6 @@ function changeDirectory(argv: readonly string[]): string[] {
 const TERRAFORM_ONLY: Readonly<Record<string, string>> = {
   init: 'tenantform needs no init: it reads the synthesized stack and the backend the stack declares.',
   fmt: 'tenantform reads what `cdktf synth` writes: format the app with your own formatter.',
-  validate: '`tenantform plan --refresh=false` checks the configuration against the state without reading the platform.',
   refresh: '`tenantform apply --refresh-only` accepts what changed on the platform into the state.',
   show: '`tenantform state show ADDRESS` shows a recorded object; `tenantform plan -format=json` writes a plan as `terraform show -json` does.',
   taint: '`-replace=ADDRESS` on plan and apply replaces an object.',

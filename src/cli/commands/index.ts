@@ -12,6 +12,7 @@ import { planCommand } from './plan';
 import { providerCommand } from './provider';
 import { versionCommand } from './version';
 import { outputCommand } from './output';
+import { validateCommand } from './validate';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,4 +30,5 @@ export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
   stateCommand,
   versionCommand,
   outputCommand,
+  validateCommand,
 ];
