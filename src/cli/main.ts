@@ -77,7 +77,6 @@ const TERRAFORM_ONLY: Readonly<Record<string, string>> = {
   init: 'tenantform needs no init: it reads the synthesized stack and the backend the stack declares.',
   fmt: 'tenantform reads what `cdktf synth` writes: format the app with your own formatter.',
   refresh: '`tenantform apply --refresh-only` accepts what changed on the platform into the state.',
-  show: '`tenantform state show ADDRESS` shows a recorded object; `tenantform plan -format=json` writes a plan as `terraform show -json` does.',
   taint: '`-replace=ADDRESS` on plan and apply replaces an object.',
   untaint: 'an object marked tainted by terraform is replaced by the next apply.',
   workspace: "tenantform uses the default workspace of the stack's backend.",

@@ -57,4 +57,23 @@ describe('tenantform output', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Output "nope" not found');
   });
+
+  it('show prints the state (objects and outputs) and a saved plan, never a sensitive value; -json as terraform show -json', async () => {
+    const shown = await run(world, ['show', '--config', 'main.tf.json']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('# tenantform_infra_component.storage:');
+    expect(shown.stdout).toContain('monitoring_secret = (sensitive value)');
+    expect(shown.stdout).not.toContain(secret);
+    const json = JSON.parse((await run(world, ['show', '-json', '--config', 'main.tf.json'])).stdout);
+    expect(json.format_version).toBe('1.0');
+    const storage = json.values.root_module.resources.find((r: { address: string }) => r.address === 'tenantform_infra_component.storage');
+    expect(storage.values.name).toBe('Output Storage');
+    expect(json.values.outputs.monitoring_secret).toEqual({ sensitive: true, type: 'string' });
+    expect(JSON.stringify(json)).not.toContain(secret);
+
+    expect((await run(world, ['plan', '--config', 'main.tf.json', '--out', 'saved.plan'])).code).toBe(0);
+    expect((await run(world, ['show', 'saved.plan'])).stdout).toContain('No changes.');
+    const planJson = JSON.parse((await run(world, ['show', '-json', 'saved.plan'])).stdout);
+    expect(planJson.resource_changes.map((r: { address: string }) => r.address)).toContain('tenantform_infra_component.storage');
+  });
 });

@@ -13,6 +13,7 @@ import { providerCommand } from './provider';
 import { versionCommand } from './version';
 import { outputCommand } from './output';
 import { validateCommand } from './validate';
+import { showCommand } from './show';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,4 +32,5 @@ export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
   versionCommand,
   outputCommand,
   validateCommand,
+  showCommand,
 ];

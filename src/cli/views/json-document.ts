@@ -243,3 +243,40 @@ export function outputChanges(plan: Plan): Record<string, JsonOutputChange> | un
     ]),
   );
 }
+
+/** A recorded object as `show -json` of a state reads it (the state's own shape, not imported here). */
+export interface ShownObject {
+  readonly address: string;
+  readonly mode: Mode;
+  readonly type: string;
+  readonly name: string;
+  readonly attributes: State;
+  readonly dependencies: readonly string[];
+  readonly sensitive: readonly string[];
+}
+
+/** A state as `terraform show -json` writes one: its objects and outputs, sensitive values left out. */
+export function stateJson(objects: readonly ShownObject[], outputs: Record<string, unknown>, version: string) {
+  const resources = objects.map((o) => resourceValues(o, o.attributes, o.dependencies)).sort(byAddress);
+  const recorded = Object.entries(outputs).filter((entry): entry is [string, { value: unknown; sensitive?: boolean }] => {
+    const o = entry[1];
+    return typeof o === 'object' && o !== null && 'value' in o;
+  });
+  return {
+    format_version: '1.0',
+    terraform_version: version,
+    values: {
+      ...(recorded.length > 0
+        ? {
+            outputs: Object.fromEntries(
+              recorded.map(([name, o]) => [
+                name,
+                { sensitive: o.sensitive === true, type: typeOf(o.value), ...(o.sensitive ? {} : { value: withoutUnknowns(o.value) }) },
+              ]),
+            ),
+          }
+        : {}),
+      root_module: resources.length > 0 ? { resources } : {},
+    },
+  };
+}
