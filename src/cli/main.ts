@@ -13,7 +13,8 @@ export async function main(argv: string[]): Promise<void> {
   let args: string[];
   try {
     args = changeDirectory(argv);
-    const command = args.find((a) => !a.startsWith('-'));
+    // The command comes first, as in Terraform; a word later is an option's value (a stack named `test`).
+    const command = args[0];
     if (command !== undefined && hasOwn(TERRAFORM_ONLY, command)) {
       process.stderr.write(`Error: ${terraformOnly(command)}\nRun \`tenantform --help\` for tenantform's commands.\n`);
       process.exitCode = 1;
