@@ -2,6 +2,8 @@ import type { CommandModule } from 'yargs';
 import { withUnlockedState } from '../../engine/session';
 import { stateCommandErrors } from '../../errors';
 import { isRecord } from '../../plain-json';
+import { formatValue } from '../views/diff';
+import { recordedOutputsJson } from '../views/json-document';
 import { backendOf, stateFlags, type StateArgs } from './shared';
 
 interface OutputArgs extends StateArgs {
@@ -12,7 +14,6 @@ interface OutputArgs extends StateArgs {
 
 interface RecordedOutput {
   readonly value: unknown;
-  readonly type?: unknown;
   readonly sensitive?: boolean;
 }
 
@@ -37,7 +38,7 @@ export const outputCommand: CommandModule<object, OutputArgs> = {
       const outputs = recordedOutputs(state.outputs());
       if (args.name === undefined) {
         if (args.raw) throw stateCommandErrors.outputNameNeeded();
-        process.stdout.write(args.json ? `${JSON.stringify(listedJson(outputs), null, 2)}\n` : listedText(outputs));
+        process.stdout.write(args.json ? `${JSON.stringify(recordedOutputsJson(state.outputs()), null, 2)}\n` : listedText(outputs));
         if (!args.json && outputs.size === 0) process.stderr.write('Warning: No outputs found in the state.\n');
         return;
       }
@@ -49,7 +50,7 @@ export const outputCommand: CommandModule<object, OutputArgs> = {
         process.stdout.write(String(v));
         return;
       }
-      process.stdout.write(args.json ? `${JSON.stringify(output.value)}\n` : `${hclValue(output.value, '')}\n`);
+      process.stdout.write(args.json ? `${JSON.stringify(output.value)}\n` : `${formatValue(output.value)}\n`);
     });
   },
 };
@@ -58,29 +59,11 @@ function recordedOutputs(raw: Record<string, unknown>): Map<string, RecordedOutp
   const out = new Map<string, RecordedOutput>();
   for (const name of Object.keys(raw).sort()) {
     const o = raw[name];
-    if (isRecord(o)) out.set(name, { value: o.value, type: o.type, sensitive: o.sensitive === true });
+    if (isRecord(o)) out.set(name, { value: o.value, sensitive: o.sensitive === true });
   }
   return out;
 }
 
-/** Every output as `terraform output -json` lists it, a sensitive value left out (name it to see it). */
-function listedJson(outputs: ReadonlyMap<string, RecordedOutput>): Record<string, unknown> {
-  return Object.fromEntries(
-    [...outputs].map(([name, o]) => [name, { sensitive: o.sensitive === true, type: o.type ?? null, ...(o.sensitive ? {} : { value: o.value }) }]),
-  );
-}
-
 function listedText(outputs: ReadonlyMap<string, RecordedOutput>): string {
-  return [...outputs].map(([name, o]) => `${name} = ${o.sensitive ? '<sensitive>' : hclValue(o.value, '')}\n`).join('');
-}
-
-/** A value as Terraform prints one: strings quoted, lists and maps one element a line. */
-function hclValue(v: unknown, indent: string): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v !== 'object') return String(v);
-  const inner = `${indent}  `;
-  if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => `${inner}${hclValue(x, inner)},\n`).join('')}${indent}]`;
-  const entries = Object.entries(v);
-  return entries.length === 0 ? '{}' : `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)} = ${hclValue(x, inner)}\n`).join('')}${indent}}`;
+  return [...outputs].map(([name, o]) => `${name} = ${o.sensitive ? '<sensitive>' : formatValue(o.value)}\n`).join('');
 }

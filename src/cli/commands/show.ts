@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { TENANTFORM_VERSION, withUnlockedState } from '../../engine/session';
 import { loadPlan } from '../../plans/planfile';
+import { formatValue } from '../views/diff';
 import { stateJson } from '../views/json-document';
 import { renderText, serializePlanJson } from '../views';
 import { redactSecrets } from '../redact';
@@ -41,7 +42,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       }
       const outputs = Object.entries(state.outputs()).map(([name, o]) => {
         const recorded = o as { value?: unknown; sensitive?: boolean };
-        return `${name} = ${recorded.sensitive ? '(sensitive value)' : JSON.stringify(recorded.value ?? null)}`;
+        return `${name} = ${recorded.sensitive ? '(sensitive value)' : formatValue(recorded.value)}`;
       });
       process.stdout.write(
         redactSecrets(objects.map((o) => `${renderObject(o)}\n`).join('') + (outputs.length > 0 ? `\nOutputs:\n\n${outputs.join('\n')}\n` : '')),

@@ -258,25 +258,29 @@ export interface ShownObject {
 /** A state as `terraform show -json` writes one: its objects and outputs, sensitive values left out. */
 export function stateJson(objects: readonly ShownObject[], outputs: Record<string, unknown>, version: string) {
   const resources = objects.map((o) => resourceValues(o, o.attributes, o.dependencies)).sort(byAddress);
-  const recorded = Object.entries(outputs).filter((entry): entry is [string, { value: unknown; sensitive?: boolean }] => {
-    const o = entry[1];
-    return typeof o === 'object' && o !== null && 'value' in o;
-  });
+  const shown = recordedOutputsJson(outputs);
   return {
     format_version: '1.0',
     terraform_version: version,
     values: {
-      ...(recorded.length > 0
-        ? {
-            outputs: Object.fromEntries(
-              recorded.map(([name, o]) => [
-                name,
-                { sensitive: o.sensitive === true, type: typeOf(o.value), ...(o.sensitive ? {} : { value: withoutUnknowns(o.value) }) },
-              ]),
-            ),
-          }
-        : {}),
+      ...(Object.keys(shown).length > 0 ? { outputs: shown } : {}),
       root_module: resources.length > 0 ? { resources } : {},
     },
   };
+}
+
+/**
+ * The state's recorded outputs as `show -json` and `output -json` list them: each one's type,
+ * and its value unless it is sensitive (an output named on the command line shows that).
+ */
+export function recordedOutputsJson(outputs: Record<string, unknown>): Record<string, { sensitive: boolean; type: unknown; value?: JsonValue }> {
+  const shown: Record<string, { sensitive: boolean; type: unknown; value?: JsonValue }> = {};
+  for (const name of Object.keys(outputs).sort()) {
+    const o = outputs[name];
+    if (typeof o !== 'object' || o === null || !('value' in o)) continue;
+    const { value, sensitive, type } = o as { value: unknown; sensitive?: boolean; type?: unknown };
+    // The type the apply recorded, as Terraform shows it; worked out from the value where there is none.
+    shown[name] = { sensitive: sensitive === true, type: type ?? typeOf(value), ...(sensitive === true ? {} : { value: withoutUnknowns(value) }) };
+  }
+  return shown;
 }
