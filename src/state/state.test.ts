@@ -75,6 +75,8 @@ describe('state file', () => {
     store.put('tenantform_infra_component.c', infraComponent, { ...attributes, id: 'c' }, []);
     // Listed between changes: the list is kept until the next change, never past it.
     expect(store.objects()).toHaveLength(6);
+    // Its size counts objects, every instance of a repeated block: the journal goes by it.
+    expect(store.size).toBe(6);
 
     store.remove('tenantform_infra_component.a');
     store.remove('tenantform_infra_component.many[0]');
