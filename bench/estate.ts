@@ -33,7 +33,7 @@ export function estateStack(emulator: RunningEmulator, customers: number, label 
           ...each,
           tenant_id: tenantOf,
           application_id: '${data.tenantform_application.backup.id}',
-          items: '${jsonencode([{ name = "workstations", quota = { value = each.value.quota } }])}',
+          items: [{ name: 'workstations', quota: { value: '${each.value.quota}' } }],
         },
       },
       tenantform_user: { admin: { ...each, tenant_id: tenantOf, login: '${each.key}-admin', email: '${each.key}@customers.example' } },
@@ -41,7 +41,7 @@ export function estateStack(emulator: RunningEmulator, customers: number, label 
         admin: {
           ...each,
           user_id: '${tenantform_user.admin[each.key].id}',
-          roles: `\${jsonencode([{ tenant_id = ${tenantOf.slice(2, -1)}, role_id = "company_admin" }])}`,
+          roles: [{ tenant_id: tenantOf, role_id: 'company_admin' }],
         },
       },
       tenantform_tenant_setting: {

@@ -60,10 +60,10 @@ class MspOnboarding extends TerraformStack {
       // 1099511627776 (1024 would be 1024 bytes), with 100 GiB (107374182400) of overage;
       // workstations by count. null would mean unlimited. Without `infra_id`, the storage item
       // is for the one storage component the partner offers (name it where there are several).
-      items: JSON.stringify([
+      items: [
         { name: 'storage', quota: { value: 1099511627776, overage: 107374182400 } },
         { name: 'workstations', quota: { value: 50 } },
-      ]),
+      ],
     });
     const contosoAdmin = new User(this, 'contoso_admin', {
       tenantId: contoso.id,
@@ -75,7 +75,7 @@ class MspOnboarding extends TerraformStack {
     });
     new UserRoles(this, 'contoso_admin_roles', {
       userId: contosoAdmin.id,
-      roles: JSON.stringify([{ tenant_id: contoso.id, role_id: 'company_admin' }]),
+      roles: [{ tenantId: contoso.id, roleId: 'company_admin' }],
     });
     const monitoring = new ApiClient(this, 'contoso_monitoring', {
       tenantId: contoso.id,

@@ -2,8 +2,8 @@ import type { Construct } from 'constructs';
 import type { Attributes, OutputsOf, PropsOf } from '../resources/attributes';
 import { TerraformDataSource, type TerraformMetaArguments, TerraformProvider, TerraformResource, Token } from './cdk';
 import type { AnyKind, DataSourceKind, ResourceKind, State } from '../resources/declaration';
-import { camelCase, snakeKeys } from '../resources/naming';
-import { PROVIDER_SOURCE, PROVIDER_TYPE, type PROVIDER_ATTRIBUTES } from '../resources/provider-config';
+import { camelCase, snakeAttributes } from '../resources/naming';
+import { PROVIDER_ATTRIBUTES, PROVIDER_SOURCE, PROVIDER_TYPE } from '../resources/provider-config';
 import { validateConfig } from '../resources/validate';
 import { Unknown } from '../resources/values';
 
@@ -34,6 +34,9 @@ function defineOutputs(proto: object, attributes: Attributes): void {
             return this.getBooleanAttribute(name);
           case 'list':
             return this.getListAttribute(name);
+          case 'nested':
+            // A collection of objects: reached into with cdktf's propertyAccess or Fn functions.
+            return this.interpolationForAttribute(name);
           default:
             return this.getStringAttribute(name);
         }
@@ -52,11 +55,11 @@ function addValidation(el: Element, kind: AnyKind, attributes: State): void {
 
 const META_KEYS = ['dependsOn', 'count', 'provider', 'lifecycle', 'forEach', 'provisioners', 'connection'] as const;
 
-function split(props: Record<string, unknown>) {
+function split(attributes: Attributes, props: Record<string, unknown>) {
   const meta: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(props)) ((META_KEYS as readonly string[]).includes(k) ? meta : rest)[k] = v;
-  return { meta: meta as TerraformMetaArguments, attributes: snakeKeys(rest) as State };
+  return { meta: meta as TerraformMetaArguments, attributes: snakeAttributes(attributes, rest) as State };
 }
 
 export type ResourceConstruct<As extends Attributes> = new (
@@ -87,7 +90,7 @@ function kindConstruct(base: typeof TerraformResource | typeof TerraformDataSour
   class KindElement extends Base {
     private readonly declared: State;
     constructor(scope: Construct, id: string, props: Record<string, unknown>) {
-      const { meta, attributes } = split(props);
+      const { meta, attributes } = split(kind.attributes, props);
       super(scope, id, { ...meta, terraformResourceType: kind.type, terraformGeneratorMetadata: generatorMetadata });
       this.declared = attributes;
       addValidation(this, kind, attributes);
@@ -132,7 +135,7 @@ export class TenantformProvider extends TerraformProvider {
       terraformGeneratorMetadata: generatorMetadata,
     });
     const { alias, ...rest } = props;
-    this.declared = snakeKeys(rest) as State;
+    this.declared = snakeAttributes(PROVIDER_ATTRIBUTES, rest) as State;
     this.aliasName = alias;
   }
   public override get alias(): string | undefined {

@@ -382,6 +382,13 @@ function stepProblem(from: string, ref: Reference, reached: string, attribute: A
     case 'list':
       if (typeof step !== 'number') return fail('a list of strings');
       return rest.length > 0 ? reconcilerErrors.unsupportedAttributeStep(from, ref.at, `${reached}[${step}]`, 'a string', rest[0]) : undefined;
+    case 'nested': {
+      // A set's objects have no index or key to select with, as in Terraform.
+      if (attribute.nesting === 'set') return fail('a set of objects (tolist() it, or for_each over it)');
+      if (typeof step !== (attribute.nesting === 'list' ? 'number' : 'string'))
+        return fail(attribute.nesting === 'list' ? 'a list of objects' : 'a map of objects');
+      return stepProblem(from, ref, `${reached}[${JSON.stringify(step)}]`, { ...attribute, type: 'object' }, rest);
+    }
     case 'json':
       // JSON is a string in the language: jsondecode() it to reach inside.
       return fail('a string of JSON (jsondecode() it first)');

@@ -1,4 +1,4 @@
-import type { Attributes } from '../resources/attributes';
+import type { Attributes, NestedAttribute } from '../resources/attributes';
 import type { State } from '../resources/declaration';
 import { valueEqual } from '../resources/values';
 
@@ -15,7 +15,14 @@ export function configOf(attributes: Attributes, state: State): State {
     if (v === null || v === undefined) continue;
     if (a.default !== undefined && valueEqual(a, v, a.default)) continue;
     if (a.type === 'object') v = configOf(a.attributes, v as State);
+    else if (a.type === 'nested') v = nestedConfigOf(a, v);
     out[name] = v;
   }
   return out;
+}
+
+/** Each object of a collection as its configuration declares it. */
+function nestedConfigOf(a: NestedAttribute, v: unknown): unknown {
+  if (a.nesting === 'map') return Object.fromEntries(Object.entries(v as Record<string, State>).map(([k, item]) => [k, configOf(a.attributes, item)]));
+  return (v as State[]).map((item) => configOf(a.attributes, item));
 }

@@ -136,15 +136,30 @@ function propValue(name: string, a: Attribute | undefined, value: unknown, inden
       if (parsed !== undefined) return `JSON.stringify(${literal(parsed, indent)})`;
     }
   }
-  if (a?.type === 'object' && value && typeof value === 'object') {
-    const nested = a.attributes;
-    const members = Object.entries(value as State).map(([k, v]) => ({
-      key: propertyKey(camelCase(k)),
-      value: propValue(k, nested[k], v, `${indent}${INDENT}`, refs),
-    }));
-    return block(members, indent, true);
+  if (a?.type === 'object' && value && typeof value === 'object') return objectProps(a.attributes, value as State, indent, refs);
+  if (a?.type === 'nested' && value && typeof value === 'object') {
+    const inner = `${indent}${INDENT}`;
+    if (a.nesting === 'map') {
+      // The map's keys are the user's: never camelCased.
+      const members = Object.entries(value as Record<string, State>).map(([k, v]) => ({
+        key: propertyKey(k),
+        value: objectProps(a.attributes, v, inner, refs),
+      }));
+      return block(members, indent);
+    }
+    const items = (value as State[]).map((v) => objectProps(a.attributes, v, inner, refs));
+    return items.length === 0 ? '[]' : `[\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}]`;
   }
   return literal(value, indent);
+}
+
+/** A nested object as camelCase props, each member by its own attribute. */
+function objectProps(attributes: Attributes, value: State, indent: string, refs: References): string {
+  const members = Object.entries(value).map(([k, v]) => ({
+    key: propertyKey(camelCase(k)),
+    value: propValue(k, attributes[k], v, `${indent}${INDENT}`, refs),
+  }));
+  return block(members, indent, true);
 }
 
 /** A TypeScript expression for a JSON value, formatted across lines as needed. */

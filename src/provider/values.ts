@@ -84,6 +84,18 @@ function conformValue(a: Attribute, v: unknown, path: string): unknown {
     case 'object':
       if (typeof v === 'object') return conformObject(a.attributes, v as Record<string, unknown>);
       break;
+    case 'nested': {
+      const one = (item: unknown, at: string): unknown => {
+        if (item === Unknown || item === null || item === undefined) return item ?? null;
+        if (typeof item === 'object' && !Array.isArray(item)) return conformObject(a.attributes, item as Record<string, unknown>);
+        throw new TypeError(`${at}: expected an object, found ${typeof item}`);
+      };
+      if (a.nesting !== 'map' && Array.isArray(v)) return v.map((item, i) => one(item, `${path}[${i}]`));
+      if (a.nesting === 'map' && typeof v === 'object' && !Array.isArray(v)) {
+        return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, item]) => [k, one(item, `${path}[${JSON.stringify(k)}]`)]));
+      }
+      break;
+    }
   }
   throw new TypeError(`${path}: expected ${a.type}, found ${typeof v === 'object' ? 'an object' : typeof v}`);
 }
@@ -119,6 +131,12 @@ function wireValue(a: Attribute, v: unknown, path: string): unknown {
   const conformed = conformValue(a, v, path);
   if (a.type === 'list') return (conformed as unknown[]).map((item) => (item === Unknown ? UNKNOWN_EXT : item));
   if (a.type === 'object') return toWire(a.attributes, conformed as State);
+  if (a.type === 'nested') {
+    const one = (item: unknown) => (item === Unknown ? UNKNOWN_EXT : item === null ? null : toWire(a.attributes, item as State));
+    return a.nesting === 'map'
+      ? Object.fromEntries(Object.entries(conformed as Record<string, unknown>).map(([k, item]) => [k, one(item)]))
+      : (conformed as unknown[]).map(one);
+  }
   return conformed;
 }
 

@@ -53,6 +53,10 @@ export interface StringAttribute extends BaseAttribute {
 }
 export interface NumberAttribute extends BaseAttribute {
   readonly type: 'number';
+  /** Extra rule for a configured value (a whole number, a range). */
+  readonly check?: z.ZodType<number>;
+  /** Human words for what the check expects, used in problems and docs. */
+  readonly expects?: string;
 }
 export interface BoolAttribute extends BaseAttribute {
   readonly type: 'bool';
@@ -71,12 +75,28 @@ export interface ListAttribute extends BaseAttribute {
   readonly maxItems?: number;
   readonly unique?: boolean;
 }
+/** A single nested object (Terraform's SINGLE nesting). */
 export interface ObjectAttribute extends BaseAttribute {
   readonly type: 'object';
   readonly attributes: Readonly<Record<string, Attribute>>;
 }
 
-export type Attribute = StringAttribute | NumberAttribute | BoolAttribute | JsonAttribute | ListAttribute | ObjectAttribute;
+/** How a nested collection holds its objects: by position, by value, or by key. */
+export type Nesting = 'list' | 'set' | 'map';
+
+/**
+ * A list, set or map of nested objects (Terraform's nested attributes), each object with
+ * attributes of its own. A list compares by position, a set without order, a map by key.
+ */
+export interface NestedAttribute extends BaseAttribute {
+  readonly type: 'nested';
+  readonly nesting: Nesting;
+  readonly attributes: Readonly<Record<string, Attribute>>;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+}
+
+export type Attribute = StringAttribute | NumberAttribute | BoolAttribute | JsonAttribute | ListAttribute | ObjectAttribute | NestedAttribute;
 
 export type Attributes = Readonly<Record<string, Attribute>>;
 
@@ -99,7 +119,7 @@ export function attributeList(attributes: Attributes): readonly NamedAttribute[]
 
 const listOf = new WeakMap<Attributes, readonly NamedAttribute[]>();
 
-type Options<A extends Attribute> = Omit<A, 'type' | 'attributes' | 'element'>;
+type Options<A extends Attribute> = Omit<A, 'type' | 'attributes' | 'element' | 'nesting'>;
 
 /** The 8-4-4-4-12 hexadecimal form; account management uses lowercase. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -123,7 +143,22 @@ export const attr = {
     attributes,
     type: 'object' as const,
   }),
+  /** A list of nested objects, compared by position. */
+  listNested: <const A extends Attributes, const O extends Options<NestedAttribute>>(attributes: A, o: O) => nested('list', attributes, o),
+  /** A set of nested objects, compared without order; an object given twice is one object. */
+  setNested: <const A extends Attributes, const O extends Options<NestedAttribute>>(attributes: A, o: O) => nested('set', attributes, o),
+  /** A map of nested objects by key (the keys are the user's, never renamed). */
+  mapNested: <const A extends Attributes, const O extends Options<NestedAttribute>>(attributes: A, o: O) => nested('map', attributes, o),
 };
+
+function nested<const N extends Nesting, const A extends Attributes, const O extends Options<NestedAttribute>>(nesting: N, attributes: A, o: O) {
+  return { ...o, attributes, nesting, type: 'nested' as const };
+}
+
+/** Whether an attribute holds objects with attributes of their own (a single object or a collection of them). */
+export function hasNestedAttributes(a: Attribute): a is ObjectAttribute | NestedAttribute {
+  return a.type === 'object' || a.type === 'nested';
+}
 
 // ---- Common checks, each with the words a problem report uses. ----
 
@@ -135,7 +170,15 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 
-type ValueOf<A> = A extends { type: 'list' } ? string[] : A extends { type: 'object'; attributes: infer N } ? PropsOf<N> : ScalarOf<A>;
+type ValueOf<A> = A extends { type: 'list' }
+  ? string[]
+  : A extends { type: 'object'; attributes: infer N }
+    ? PropsOf<N>
+    : A extends { type: 'nested'; nesting: 'map'; attributes: infer N }
+      ? Readonly<Record<string, PropsOf<N>>>
+      : A extends { type: 'nested'; attributes: infer N }
+        ? ReadonlyArray<PropsOf<N>>
+        : ScalarOf<A>;
 
 type RequiredKeys<As> = { [K in keyof As]: As[K] extends { mode: 'required' } ? K : never }[keyof As];
 type OptionalKeys<As> = {
@@ -160,7 +203,9 @@ export type OutputsOf<As> = {
       ? boolean | import('cdktf').IResolvable
       : As[K] extends { type: 'list' }
         ? string[]
-        : string;
+        : As[K] extends { type: 'nested' }
+          ? import('cdktf').IResolvable
+          : string;
 };
 
 export type { ComputedKeys };

@@ -26,11 +26,13 @@ function rows(attributes: Attributes, prefix = ''): string[] {
   const out: string[] = [];
   for (const [name, a] of Object.entries(attributes)) {
     const full = `${prefix}${name}`;
-    const type = a.type === 'list' ? 'list of string' : a.type === 'json' ? 'string (JSON)' : a.type;
+    const type = a.type === 'list' ? 'list of string' : a.type === 'json' ? 'string (JSON)' : a.type === 'nested' ? `${a.nesting} of object` : a.type;
     const flags = [modeWords(a), a.sensitive ? 'sensitive' : '', a.forceNew ? 'forces replacement' : ''].filter(Boolean).join(', ');
     const expects = 'expects' in a && a.expects ? ` Expects ${a.expects}.` : '';
-    out.push(`| \`${full}\` (\`${camelCase(full.split('.').pop() ?? full)}\`) | ${type} | ${flags} | ${describe(a)}${expects} |`);
+    out.push(`| \`${full}\` (\`${camelCase(name)}\`) | ${type} | ${flags} | ${describe(a)}${expects} |`);
     if (a.type === 'object') out.push(...rows(a.attributes, `${full}.`));
+    // Each object of a collection: `items[*].name`, `by_key["<key>"].name`.
+    if (a.type === 'nested') out.push(...rows(a.attributes, a.nesting === 'map' ? `${full}["<key>"].` : `${full}[*].`));
   }
   return out;
 }
@@ -53,7 +55,10 @@ function tsLiteral(value: unknown, indent: string): string {
     if (ref) return `${camelCase(ref[3])}.${camelCase(ref[4])}`;
     return JSON.stringify(value);
   }
-  if (Array.isArray(value)) return `[${value.map((v) => tsLiteral(v, indent)).join(', ')}]`;
+  if (Array.isArray(value)) {
+    if (!value.some((v) => v !== null && typeof v === 'object')) return `[${value.map((v) => tsLiteral(v, indent)).join(', ')}]`;
+    return `[\n${value.map((v) => `${indent}  ${tsLiteral(v, `${indent}  `)},`).join('\n')}\n${indent}]`;
+  }
   if (value && typeof value === 'object') {
     const inner = Object.entries(value)
       .map(([k, v]) => `${indent}  ${camelCase(k)}: ${tsLiteral(v, `${indent}  `)},`)
@@ -61,6 +66,38 @@ function tsLiteral(value: unknown, indent: string): string {
     return `{\n${inner}\n${indent}}`;
   }
   return JSON.stringify(value);
+}
+
+/** An HCL expression for an example value: a `${...}` reference as the bare reference. */
+function hclLiteral(value: unknown, indent: string): string {
+  if (typeof value === 'string') {
+    const ref = /^\$\{([^${}]+)\}$/.exec(value);
+    return ref ? ref[1] : JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    if (!value.some((v) => v !== null && typeof v === 'object')) return `[${value.map((v) => hclLiteral(v, indent)).join(', ')}]`;
+    return `[\n${value.map((v) => `${indent}  ${hclLiteral(v, `${indent}  `)},`).join('\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') return `{\n${hclMembers(value as Record<string, unknown>, `${indent}  `)}\n${indent}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * `name = value` lines aligned as `terraform fmt` aligns them: a run of one-line values shares
+ * one width; a value over several lines is not padded and ends the run.
+ */
+function hclMembers(members: Record<string, unknown>, indent: string): string {
+  const lines = Object.entries(members).map(([name, v]) => ({ name, value: hclLiteral(v, indent) }));
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    let end = i;
+    while (end < lines.length && !lines[end].value.includes('\n')) end++;
+    const width = Math.max(0, ...lines.slice(i, end).map((l) => l.name.length));
+    for (const l of lines.slice(i, end)) out.push(`${indent}${l.name.padEnd(width)} = ${l.value}`);
+    if (end < lines.length) out.push(`${indent}${lines[end].name} = ${lines[end].value}`);
+    i = end + 1;
+  }
+  return out.join('\n');
 }
 
 function renderKind(kind: AnyKind): string {
@@ -76,6 +113,14 @@ function renderKind(kind: AnyKind): string {
     '',
     '```ts',
     `new ${constructName(kind.type, kind.kind)}(this, '${kind.example.name}', ${tsLiteral(kind.example.config, '')});`,
+    '```',
+    '',
+    '## Example (HCL)',
+    '',
+    '```hcl',
+    `${kind.kind === 'data' ? 'data' : 'resource'} "${kind.type}" "${kind.example.name}" {`,
+    hclMembers(kind.example.config, '  '),
+    '}',
     '```',
     '',
     '## Example (Terraform JSON, as `cdktf synth` writes it)',

@@ -22,8 +22,17 @@ type TextOf<A, Check> = A extends { mode: 'required' | 'optional' } ? (Check ext
 /** The value of a string, number or bool attribute; a JSON attribute holds the string of its JSON. */
 export type ScalarOf<A> = A extends { type: 'string' | 'json' } ? string : A extends { type: 'number' } ? number : A extends { type: 'bool' } ? boolean : never;
 
+/** A nested collection's value made of objects of type `O`: a map by key, else a list (a set's too). */
+type CollectionOf<A, O> = A extends { nesting: 'map' } ? Readonly<Record<string, O>> : readonly O[];
+
 /** The value an attribute holds in a state. */
-type ValueOf<A> = A extends { type: 'list' } ? readonly string[] : A extends { type: 'object'; attributes: infer N } ? StateOf<N> : ScalarOf<A>;
+type ValueOf<A> = A extends { type: 'list' }
+  ? readonly string[]
+  : A extends { type: 'object'; attributes: infer N }
+    ? StateOf<N>
+    : A extends { type: 'nested'; attributes: infer N }
+      ? CollectionOf<A, StateOf<N>>
+      : ScalarOf<A>;
 
 /** A value as the configuration gives it (strings and lists of strings as their checks take them). */
 type ConfiguredValueOf<A> = A extends { type: 'string'; check?: infer C }
@@ -56,7 +65,11 @@ export type KnownOf<As> = {
   readonly [K in keyof As & string]: ValueOf<As[K]> | NullUnless<As[K] extends { key: true } | { default: NonNullable<unknown> } ? true : false>;
 };
 
-type PlannedValue<A> = A extends { type: 'object'; attributes: infer N } ? PlannedOf<N> : ConfiguredValueOf<A>;
+type PlannedValue<A> = A extends { type: 'object'; attributes: infer N }
+  ? PlannedOf<N>
+  : A extends { type: 'nested'; attributes: infer N }
+    ? CollectionOf<A, PlannedOf<N>>
+    : ConfiguredValueOf<A>;
 
 /**
  * The object a create or an update is to make: the configured values are known (the plan is made
@@ -73,7 +86,9 @@ type ConfigValue<A> = A extends { type: 'list'; element: infer E }
   ? ReadonlyArray<TextOf<A, E> | UnknownValue>
   : A extends { type: 'object'; attributes: infer N }
     ? ConfigOf<N>
-    : ConfiguredValueOf<A>;
+    : A extends { type: 'nested'; attributes: infer N }
+      ? CollectionOf<A, ConfigOf<N> | UnknownValue>
+      : ConfiguredValueOf<A>;
 
 /** The configuration, or the plan made from it: any value may be a reference not known until apply. */
 export type ConfigOf<As> = {

@@ -1,3 +1,5 @@
+import type { Attributes } from './attributes';
+
 /**
  * The one place where camelCase (cdktf props, TypeScript) and snake_case (Terraform,
  * the platform) meet.
@@ -21,6 +23,44 @@ export function snakeKeys(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+/**
+ * Props (camelCase) as the attributes they set (snake_case), following the declaration into
+ * nested objects: the keys of a map of objects are the user's and are kept as written. A prop
+ * the declaration lacks is converted deeply, so validation names it in snake_case.
+ */
+export function snakeAttributes(attributes: Attributes, props: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined) continue;
+    const name = snakeCase(k);
+    const a = attributes[name] as Attributes[string] | undefined;
+    out[name] =
+      a === undefined
+        ? snakeKeys(v)
+        : a.type === 'object'
+          ? nestedObject(a.attributes, v)
+          : a.type === 'nested'
+            ? nestedCollection(a.attributes, a.nesting, v)
+            : v;
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+/** A nested object's props; anything else (a reference token) is left as it is. */
+function nestedObject(attributes: Attributes, v: unknown): unknown {
+  return isPlainObject(v) ? snakeAttributes(attributes, v) : v;
+}
+
+function nestedCollection(attributes: Attributes, nesting: 'list' | 'set' | 'map', v: unknown): unknown {
+  if (Array.isArray(v)) return v.map((item) => nestedObject(attributes, item));
+  if (nesting === 'map' && isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([key, item]) => [key, nestedObject(attributes, item)]));
+  return v;
 }
 
 /** The cdktf class of a kind: `tenantform_infra_component` → `InfraComponent`, data → `DataTenantform…`. */

@@ -8,7 +8,10 @@ export interface SchemaAttribute {
   readonly name: string;
   /** Set for simple attributes; nested objects use `nested` instead. */
   readonly type?: CtyType;
-  readonly nested?: { readonly nesting: 'SINGLE'; readonly attributes: SchemaAttribute[] };
+  readonly nested?: {
+    readonly nesting: 'SINGLE' | 'LIST' | 'SET' | 'MAP';
+    readonly attributes: SchemaAttribute[];
+  };
   readonly description: string;
   readonly required: boolean;
   readonly optional: boolean;
@@ -48,6 +51,11 @@ function schemaAttribute(name: string, a: Attribute): SchemaAttribute {
   if (a.type === 'object') {
     return { ...common, nested: { nesting: 'SINGLE', attributes: schemaAttributes(a.attributes) } };
   }
+  if (a.type === 'nested') {
+    const nesting = a.nesting === 'list' ? 'LIST' : a.nesting === 'set' ? 'SET' : 'MAP';
+    // Sizes are checked by validation: Terraform no longer reads them from a nested attribute.
+    return { ...common, nested: { nesting, attributes: schemaAttributes(a.attributes) } };
+  }
   return { ...common, type: ctyType(a) };
 }
 
@@ -63,8 +71,14 @@ export function ctyType(a: Attribute): CtyType {
     case 'list':
       return ['list', 'string'];
     case 'object':
-      return ['object', Object.fromEntries(Object.entries(a.attributes).map(([k, n]) => [k, ctyType(n)]))];
+      return objectType(a.attributes);
+    case 'nested':
+      return [a.nesting, objectType(a.attributes)];
   }
+}
+
+function objectType(attributes: Attributes): CtyType {
+  return ['object', Object.fromEntries(Object.entries(attributes).map(([k, n]) => [k, ctyType(n)]))];
 }
 
 /** The description with the facts a reader needs: default, replacement, version. */

@@ -60,5 +60,10 @@ function fits(a: Attribute, v: unknown): boolean {
       return Array.isArray(v) && v.every((item) => typeof item === 'string');
     case 'object':
       return isStateOf(a.attributes, v);
+    case 'nested': {
+      const items =
+        a.nesting === 'map' ? (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.values(v) : undefined) : Array.isArray(v) ? v : undefined;
+      return items !== undefined && items.every((item) => isStateOf(a.attributes, item));
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { type z } from 'zod';
 import { at as withAddress, invalidValue, type AttributePath, type Diagnostic } from '../diagnostics';
-import { attributeList, type Attribute, type Attributes } from './attributes';
+import { attributeList, type Attribute, type Attributes, type NestedAttribute } from './attributes';
 import type { AnyKind, State } from './declaration';
 import { hasOwn, isRecord, NO_ITEMS } from '../plain-json';
 import { isUnknown, normalize, parseJson } from './values';
@@ -19,7 +19,7 @@ function typeWords(a: Attribute): string {
     case 'string':
       return a.expects ?? 'a string';
     case 'number':
-      return 'a number';
+      return a.expects ?? 'a number';
     case 'bool':
       return 'true or false';
     case 'json':
@@ -28,6 +28,8 @@ function typeWords(a: Attribute): string {
       return `a list of ${a.expects ?? 'strings'}`;
     case 'object':
       return `an object with ${Object.keys(a.attributes).join(', ')}`;
+    case 'nested':
+      return `${a.nesting === 'map' ? 'a map' : `a ${a.nesting}`} of objects with ${Object.keys(a.attributes).join(', ')}`;
   }
 }
 
@@ -39,7 +41,13 @@ const hasType: Readonly<Record<Attribute['type'], (v: unknown) => boolean>> = {
   json: (v) => typeof v === 'string',
   list: (v) => Array.isArray(v),
   object: (v) => isRecord(v),
+  nested: () => true,
 };
+
+/** Whether a nested collection's value has its nesting's shape: a list (a set's too) or a map. */
+function hasNestingShape(a: NestedAttribute, v: unknown): boolean {
+  return a.nesting === 'map' ? isRecord(v) : Array.isArray(v);
+}
 
 /**
  * Checks a configuration against a kind's declaration and its cross-attribute rules.
@@ -78,7 +86,7 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
             .join(', ')}`,
           // Never its value: a misspelled argument is often a secret (`clientSecret`, `secret`).
           found: `an argument named "${key}"`,
-          message: `"${key}" is not an argument of this resource.`,
+          message: `"${key}" is not an argument of this ${at.length === 0 ? 'resource' : 'object'}.`,
         }),
       );
     }
@@ -113,11 +121,24 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
 /** The problems of one value at `at`.`key`; its path is made only for a problem (most values have none). */
 function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string, describe: Describe): readonly Diagnostic[] {
   if (isUnknown(v)) return NO_ITEMS;
-  if (!hasType[a.type](v)) {
+  if (a.type === 'nested' && typeof v === 'string' && parseJson(v) !== undefined) {
+    // The form of an earlier version, where such values were strings of JSON.
+    return [
+      invalidValue({
+        code: 'invalid_type',
+        path: [...at, key],
+        expected: typeWords(a),
+        found: 'a string holding JSON',
+        message: 'Write the objects themselves, not a string of their JSON: remove `jsonencode(...)` or `JSON.stringify(...)` around them.',
+      }),
+    ];
+  }
+  if (!hasType[a.type](v) || (a.type === 'nested' && !hasNestingShape(a, v))) {
     return [invalidValue({ code: 'invalid_type', path: [...at, key], expected: typeWords(a), found: describe(v), message: 'Wrong type.' })];
   }
   switch (a.type) {
     case 'string':
+    case 'number':
       return a.check ? zodProblems(a.check, v, at, key, typeWords(a), describe) : NO_ITEMS;
     case 'json': {
       const parsed = parseJson(v);
@@ -155,9 +176,31 @@ function checkValue(a: Attribute, v: unknown, at: AttributePath, key: string, de
     }
     case 'object':
       return checkAttributes(a.attributes, v as State, [...at, key], describe);
+    case 'nested':
+      return checkNested(a, v, [...at, key], describe);
     default:
       return NO_ITEMS;
   }
+}
+
+/** The problems of a list, set or map of objects: its size, then each object at its index or key. */
+function checkNested(a: NestedAttribute, v: unknown, path: AttributePath, describe: Describe): Diagnostic[] {
+  const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((item, i) => [i, item]) : Object.entries(v as State);
+  const out: Diagnostic[] = [];
+  if ((a.minItems !== undefined && entries.length < a.minItems) || (a.maxItems !== undefined && entries.length > a.maxItems)) {
+    const size = `${a.minItems ?? 0} to ${a.maxItems ?? 'any number of'} items`;
+    out.push(invalidValue({ code: 'list_size', path, expected: size, found: `${entries.length} items`, message: 'Wrong number of items.' }));
+  }
+  for (const [key, item] of entries) {
+    if (isUnknown(item)) continue;
+    if (!isRecord(item)) {
+      const expected = `an object with ${Object.keys(a.attributes).join(', ')}`;
+      out.push(invalidValue({ code: 'invalid_type', path: [...path, key], expected, found: describe(item), message: 'Wrong type.' }));
+      continue;
+    }
+    out.push(...checkAttributes(a.attributes, item, [...path, key], describe));
+  }
+  return out;
 }
 
 function zodProblems(schema: z.ZodType, v: unknown, at: AttributePath, key: string | number, expected: string, describe: Describe): readonly Diagnostic[] {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { attributeList, type Attribute, type Attributes } from './attributes';
+import { attributeList, type Attribute, type Attributes, type NestedAttribute } from './attributes';
 import type { State } from './declaration';
 
 /** Parses a JSON string; undefined when it is not JSON. */
@@ -70,10 +70,39 @@ export function valueEqual(a: Attribute, x: unknown, y: unknown): boolean {
     case 'list':
       return Array.isArray(x) && Array.isArray(y) && sameItems(x, y);
     case 'object':
-      return attributeList(a.attributes).every(({ name, attribute }) => valueEqual(attribute, (x as State)[name], (y as State)[name]));
+      return objectEqual(a.attributes, x as State, y as State);
+    case 'nested':
+      return nestedEqual(a, x, y);
     default:
       return x === y;
   }
+}
+
+function objectEqual(attributes: Attributes, x: State, y: State): boolean {
+  return attributeList(attributes).every(({ name, attribute }) => valueEqual(attribute, x[name], y[name]));
+}
+
+/** A list by position, a set without order (each object of one found in the other), a map by key. */
+function nestedEqual(a: NestedAttribute, x: unknown, y: unknown): boolean {
+  if (a.nesting === 'map') {
+    if (!isPlainObject(x) || !isPlainObject(y)) return false;
+    const keys = Object.keys(x);
+    return keys.length === Object.keys(y).length && keys.every((k) => k in y && objectEqual(a.attributes, x[k] as State, y[k] as State));
+  }
+  if (!Array.isArray(x) || !Array.isArray(y)) return false;
+  if (a.nesting === 'list') return x.length === y.length && x.every((item, i) => objectEqual(a.attributes, item as State, y[i] as State));
+  const left = new Set(x.map((item) => elementKey(a.attributes, item as State)));
+  const right = new Set(y.map((item) => elementKey(a.attributes, item as State)));
+  return left.size === right.size && [...left].every((k) => right.has(k));
+}
+
+/** The text that identifies a set's object by value: its attributes normalized, JSON compared parsed. */
+export function elementKey(attributes: Attributes, element: State): string {
+  return canonicalJson(comparableObject(attributes, normalize(attributes, element)));
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function sameItems(x: readonly unknown[], y: readonly unknown[]): boolean {
@@ -96,10 +125,30 @@ export function normalize(attributes: Attributes, input: State | null | undefine
     let v = input?.[name];
     if ((v === undefined || v === null) && a.default !== undefined && a.mode !== 'computed') v = a.default;
     // An object known only after apply stays unknown as a whole.
-    if (a.type === 'object' && v !== undefined && v !== null && v !== Unknown) v = normalize(a.attributes, v as State);
+    if (v !== undefined && v !== null && v !== Unknown) {
+      if (a.type === 'object') v = normalize(a.attributes, v as State);
+      else if (a.type === 'nested') v = normalizeNested(a, v);
+    }
     out[name] = v === undefined ? null : v;
   }
   return out;
+}
+
+/**
+ * Each object of a collection with its attributes filled in, as `normalize` fills one; an object
+ * known only after apply stays unknown. A set holds an object once, whatever the times it is given.
+ */
+function normalizeNested(a: NestedAttribute, v: unknown): unknown {
+  const one = (item: unknown) => (item === Unknown || item === null || typeof item !== 'object' ? item : normalize(a.attributes, item as State));
+  if (a.nesting === 'map') return isPlainObject(v) ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, one(item)])) : v;
+  if (!Array.isArray(v)) return v;
+  const items = v.map(one);
+  if (a.nesting === 'list' || containsUnknown(items)) return items;
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = elementKey(a.attributes, item as State);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
 }
 
 /**
@@ -125,12 +174,36 @@ export function preserveJsonText(attributes: Attributes, recorded: State | null,
 
 /** A stable digest of an object, for plans to detect change where there is no version. */
 export function fingerprint(attributes: Attributes, state: State): string {
-  const comparable: State = {};
-  for (const { name, attribute: a } of attributeList(attributes)) {
-    const v = state[name];
-    comparable[name] = a.type === 'json' ? (parseJson(v) ?? v) : v;
+  return createHash('sha256')
+    .update(canonicalJson(comparableObject(attributes, state)))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** An object as compared: JSON parsed, sets in one order, so equal values have equal text. */
+function comparableObject(attributes: Attributes, state: State): State {
+  const out: State = {};
+  for (const { name, attribute: a } of attributeList(attributes)) out[name] = comparableValue(a, state[name]);
+  return out;
+}
+
+function comparableValue(a: Attribute, v: unknown): unknown {
+  if (v === null || v === undefined || v === Unknown) return v ?? null;
+  switch (a.type) {
+    case 'json':
+      return parseJson(v) ?? v;
+    case 'object':
+      return comparableObject(a.attributes, v as State);
+    case 'nested': {
+      const one = (item: unknown) => (isPlainObject(item) ? comparableObject(a.attributes, item) : item);
+      if (a.nesting === 'map') return isPlainObject(v) ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, one(item)])) : v;
+      if (!Array.isArray(v)) return v;
+      const items = v.map(one);
+      return a.nesting === 'set' ? items.map((item) => canonicalJson(item)).sort() : items;
+    }
+    default:
+      return v;
   }
-  return createHash('sha256').update(canonicalJson(comparable)).digest('hex').slice(0, 16);
 }
 
 export function hashSecret(secret: string): string {

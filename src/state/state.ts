@@ -3,6 +3,7 @@ import { reconcilerErrors } from '../errors';
 import { attributeList } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
+import { resourceKind } from '../resources/registry';
 import { containsUnknown, hashSecret } from '../resources/values';
 import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
@@ -137,18 +138,30 @@ export function withInstance(existing: StateResource | undefined, header: StateB
 }
 
 function recordedObject(r: StateResource, i: StateInstance): RecordedObject {
+  const { schemaVersion, attributes } = upgradedAttributes(r, i);
   return {
     address: instanceAddress(addressOf(r), i.index_key),
     mode: r.mode,
     type: r.type,
     name: r.name,
-    schemaVersion: i.schema_version,
-    attributes: i.attributes,
+    schemaVersion,
+    attributes,
     dependencies: i.dependencies ?? [],
     provider: providerName(r.provider),
     tainted: i.status === 'tainted',
     sensitive: markedNames(i.sensitive_attributes),
   };
+}
+
+/**
+ * The attributes in the shape of this version's declaration: an object written by an earlier
+ * schema version (by tenantform, or by `terraform` through the provider) is upgraded as it is
+ * read, so every command sees one shape. The state keeps the old shape until it is written.
+ */
+function upgradedAttributes(r: StateResource, i: StateInstance): { schemaVersion: number; attributes: State } {
+  const kind = r.mode === 'managed' ? resourceKind(r.type) : undefined;
+  if (!kind?.upgradeState || i.schema_version >= kind.schemaVersion) return { schemaVersion: i.schema_version, attributes: i.attributes };
+  return { schemaVersion: kind.schemaVersion, attributes: kind.upgradeState(i.schema_version, i.attributes) };
 }
 
 const NO_NAMES: readonly string[] = Object.freeze([]);

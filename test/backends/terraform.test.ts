@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { openBackend } from '../../src/backends';
 import { newLockInfo } from '../../src/backends/lock-info';
 import { StateStore } from '../../src/state/state';
-import { configWith, infra, run as tenantform, startWorld, type World } from '../cli/helpers';
-import { gitlabBackend, startHttpStateServer, type HttpStateServer } from '../helpers/http-state-server';
-import { createDatabase, startPostgres, type RunningPostgres } from '../helpers/postgres';
-import { ensureBuilt, requireTerraform, run, terraformEnvironment } from '../provider/helpers';
+import { configWith, infra, run as tenantform } from '../cli/helpers';
+import { BACKEND_BLOCKS, withEveryBackend } from '../helpers/every-backend';
+import { run } from '../provider/helpers';
 
 jest.setTimeout(300_000);
 
@@ -16,36 +15,16 @@ jest.setTimeout(300_000);
  * plans empty after the other's apply, and a lock held by one stops the other, naming the holder.
  */
 describe('tenantform and terraform on one backend', () => {
-  let world: World;
-  let pg: RunningPostgres;
-  let server: HttpStateServer;
-  let tfEnv: NodeJS.ProcessEnv;
-  beforeAll(async () => {
-    requireTerraform();
-    await ensureBuilt();
-    [world, pg, server] = await Promise.all([startWorld(), startPostgres(), startHttpStateServer()]);
-    tfEnv = await terraformEnvironment(world.dir, world.emulator, `backends-${process.pid}`);
-  });
-  afterAll(async () => {
-    await world.close();
-    await pg.stop();
-    await server.close();
-  });
+  const running = withEveryBackend('backends');
 
   const stack = (backend: Record<string, unknown>, name: string) => ({
     ...configWith({ tenantform_infra_component: { site: infra(name) } }),
     terraform: { required_providers: { tenantform: { source: 'tenantform/tenantform' } }, backend },
   });
 
-  const backends: [string, () => Promise<Record<string, unknown>>, NodeJS.ProcessEnv][] = [
-    ['local', async () => ({ local: { path: 'shared.tfstate' } }), {}],
-    ['pg', async () => ({ pg: { conn_str: await createDatabase(pg, 'with_terraform') } }), {}],
-    ['http', async () => ({ http: gitlabBackend(server, 'with-terraform') }), {}],
-  ];
-
-  it.each(backends)('on the %s backend', async (type, backend) => {
-    const block = await backend();
-    const env = { TF_HTTP_USERNAME: server.username, TF_HTTP_PASSWORD: server.password };
+  it.each(BACKEND_BLOCKS)('on the %s backend', async (type, backend) => {
+    const { world, credentials: env, terraformEnv: tfEnv } = running();
+    const block = await backend(running(), 'with-terraform');
     const dir = join(world.dir, `tf-${type}`);
     mkdirSync(dir, { recursive: true });
     const config = join(`tf-${type}`, 'main.tf.json');
@@ -113,6 +92,7 @@ describe('tenantform and terraform on one backend', () => {
   });
 
   it('local: a terraform run waiting for the lock sees what the holder wrote, and its own write lands in the state file', async () => {
+    const { world, terraformEnv: tfEnv } = running();
     const dir = join(world.dir, 'tf-waiting');
     mkdirSync(dir, { recursive: true });
     const config = join('tf-waiting', 'main.tf.json');

@@ -46,13 +46,13 @@ function stack(): Record<string, unknown> {
     items[`c${i}`] = {
       tenant_id: tenantId,
       application_id: '${data.tenantform_application.backup.id}',
-      items: JSON.stringify([
+      items: [
         { name: 'storage', quota: { value: (i + 1) * 2 ** 30, overage: 0 } },
         { name: 'workstations', quota: { value: i + 1 } },
-      ]),
+      ],
     };
     users[`c${i}`] = { tenant_id: tenantId, login: `campaign-admin-${i}`, email: `admin${i}@customer.example` };
-    roles[`c${i}`] = { user_id: `\${tenantform_user.c${i}.id}`, roles: `[{"tenant_id":"${tenantId}","role_id":"company_admin"}]` };
+    roles[`c${i}`] = { user_id: `\${tenantform_user.c${i}.id}`, roles: [{ tenant_id: tenantId, role_id: 'company_admin' }] };
     clients[`c${i}`] = { tenant_id: tenantId, data: JSON.stringify({ tool: `monitoring-${i}` }) };
     bindings[`c${i}`] = { application_id: '${data.tenantform_application.backup.id}', tenant_id: tenantId };
     settings[`c${i}`] = {

@@ -26,7 +26,7 @@ function estate(customers: Record<string, string>): Record<string, unknown> {
           ...each,
           tenant_id: tenantOf,
           application_id: '${data.tenantform_application.backup.id}',
-          items: '${jsonencode([{ name = "workstations", quota = { value = 5 } }])}',
+          items: [{ name: 'workstations', quota: { value: 5 } }],
         },
       },
       tenantform_user: { admin: { ...each, tenant_id: tenantOf, login: 'estate-${each.key}-admin', email: '${each.key}@estate.example' } },
@@ -34,7 +34,7 @@ function estate(customers: Record<string, string>): Record<string, unknown> {
         admin: {
           ...each,
           user_id: '${tenantform_user.admin[each.key].id}',
-          roles: '${jsonencode([{ tenant_id = tenantform_tenant.customer[each.key].id, role_id = "company_admin" }])}',
+          roles: [{ tenant_id: '${tenantform_tenant.customer[each.key].id}', role_id: 'company_admin' }],
         },
       },
     },

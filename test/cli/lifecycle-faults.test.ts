@@ -30,12 +30,12 @@ function customer(name: string, over: { tenant?: Record<string, unknown> } = {})
       [key]: {
         tenant_id: `\${tenantform_tenant.${key}.id}`,
         application_id: '${data.tenantform_application.backup.id}',
-        items: JSON.stringify([{ name: 'storage', quota: { value: TIB, overage: 0 } }, { name: 'workstations' }]),
+        items: [{ name: 'storage', quota: { value: TIB, overage: 0 } }, { name: 'workstations' }],
       },
     },
     tenantform_user: { [key]: { tenant_id: `\${tenantform_tenant.${key}.id}`, login: `${key}-admin`, email: `admin@${key}.example` } },
     tenantform_user_roles: {
-      [key]: { user_id: `\${tenantform_user.${key}.id}`, roles: `[{"tenant_id":"\${tenantform_tenant.${key}.id}","role_id":"company_admin"}]` },
+      [key]: { user_id: `\${tenantform_user.${key}.id}`, roles: [{ tenant_id: `\${tenantform_tenant.${key}.id}`, role_id: 'company_admin' }] },
     },
     tenantform_api_client: { [key]: { tenant_id: `\${tenantform_tenant.${key}.id}`, data: JSON.stringify({ purpose: 'monitoring' }) } },
   };

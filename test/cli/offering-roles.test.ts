@@ -20,17 +20,14 @@ function customer(
       backup: {
         tenant_id: '${tenantform_tenant.fabrikam.id}',
         application_id: '${data.tenantform_application.backup.id}',
-        items: JSON.stringify([
-          { name: 'storage', ...(infraId ? { infra_id: infraId } : {}), quota: { value: quota, overage: 10 * GIB } },
-          { name: 'workstations' },
-        ]),
+        items: [{ name: 'storage', ...(infraId ? { infra_id: infraId } : {}), quota: { value: quota, overage: 10 * GIB } }, { name: 'workstations' }],
       },
     },
     tenantform_user: { admin: { tenant_id: '${tenantform_tenant.fabrikam.id}', login: 'fabrikam-admin', email: 'admin@fabrikam.example' } },
     tenantform_user_roles: {
       admin: {
         user_id: '${tenantform_user.admin.id}',
-        roles: `[${roles.map((r) => `{"tenant_id":"\${tenantform_tenant.fabrikam.id}","role_id":"${r.role_id}"}`).join(',')}]`,
+        roles: roles.map((r) => ({ tenant_id: '${tenantform_tenant.fabrikam.id}', role_id: r.role_id })),
       },
     },
   };
@@ -115,12 +112,12 @@ describe('tenantform: offering items and user roles', () => {
 
   it('malformed items are refused before any request, naming the attribute path', async () => {
     const bad = customer(2 * TIB);
-    (bad.tenantform_offering_items.backup as Record<string, unknown>).items = JSON.stringify([{ name: 'storage', quota: { value: -1 } }]);
+    (bad.tenantform_offering_items.backup as Record<string, unknown>).items = [{ name: 'storage', quota: { value: -1 } }];
     world.requests.length = 0;
     const result = await run(world, ['plan', '--config', writeConfig(world, configWith(bad))]);
     expect(result.code).toBe(1);
     expect(result.stderr + result.stdout).toContain('tenantform_offering_items.backup');
-    expect(result.stderr + result.stdout).toMatch(/items\[0\]\.quota\.value|items\.0\.quota\.value/);
+    expect(result.stderr + result.stdout).toMatch(/items\[0\]\.quota\.value/);
     expect(world.requests.filter((r) => !r.startsWith('GET') && !r.startsWith('POST /api/2/idp/token'))).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ function globexAdmin(roleIds: string[]): Record<string, Record<string, unknown>>
     tenantform_user_roles: {
       admin: {
         user_id: '${tenantform_user.admin.id}',
-        roles: `[${roleIds.map((id) => `{"tenant_id":"\${data.tenantform_tenant.globex.id}","role_id":"${id}"}`).join(',')}]`,
+        roles: roleIds.map((id) => ({ tenant_id: '${data.tenantform_tenant.globex.id}', role_id: id })),
       },
     },
   };

@@ -48,7 +48,7 @@ resource "tenantform_tenant" "contoso" {
 resource "tenantform_offering_items" "backup" {
   tenant_id      = tenantform_tenant.contoso.id
   application_id = data.tenantform_application.backup.id
-  items          = jsonencode([{ name = "storage", quota = { value = ${k.quota ?? 100}, overage = 10 } }])
+  items          = [{ name = "storage", quota = { value = ${k.quota ?? 100}, overage = 10 } }]
 }
 
 resource "tenantform_user" "admin" {
@@ -59,7 +59,7 @@ resource "tenantform_user" "admin" {
 
 resource "tenantform_user_roles" "admin" {
   user_id = tenantform_user.admin.id
-  roles   = jsonencode([{ tenant_id = tenantform_tenant.contoso.id, role_id = "company_admin" }])
+  roles   = [{ tenant_id = tenantform_tenant.contoso.id, role_id = "company_admin" }]
 }
 
 resource "tenantform_api_client" "monitoring" {

@@ -29,7 +29,7 @@ resource "tenantform_user" "admin" {
 
 resource "tenantform_user_roles" "admin" {
   user_id = tenantform_user.admin.id
-  roles   = jsonencode([{ tenant_id = data.tenantform_tenant.globex.id, role_id = "${roleId}" }])
+  roles   = [{ tenant_id = data.tenantform_tenant.globex.id, role_id = "${roleId}" }]
 }
 
 resource "tenantform_api_client" "monitoring" {

@@ -1,7 +1,9 @@
 import deepDiff from 'deep-diff';
 import type { AttributePath } from '../../diagnostics';
 import type { AttributeDrift, Plan, PlannedChange } from '../../engine/model';
-import { containsUnknown, isUnknown, parseJson } from '../../resources/values';
+import type { NestedAttribute } from '../../resources/attributes';
+import { KINDS } from '../../resources/registry';
+import { containsUnknown, elementKey, isUnknown, parseJson } from '../../resources/values';
 import { displayText } from '../../api/display-text';
 
 /**
@@ -32,6 +34,8 @@ export interface AttributeChange {
   /** The attribute itself (not one of its leaves) forces replacement. */
   readonly forcesReplacement: boolean;
   readonly leaves: LeafChange[];
+  /** A list, set or map of objects: its declaration and both values, for renderers that write it whole. */
+  readonly nested?: { readonly attribute: NestedAttribute; readonly before: unknown; readonly after: unknown };
 }
 
 export interface ChangeView {
@@ -162,6 +166,29 @@ export function leafChanges(before: unknown, after: unknown): LeafChange[] {
   return [...byPath.values()].sort((a, b) => comparePaths(a.path, b.path));
 }
 
+/**
+ * The leaves of a set of objects that changes: an element is its value, so each one not on the
+ * other side is removed (at its index before) or added (at its index after), never "changed".
+ */
+function setLeafChanges(a: NestedAttribute, before: unknown, after: unknown): LeafChange[] {
+  const b = Array.isArray(before) ? before : [];
+  const n = Array.isArray(after) ? after : [];
+  if (containsUnknown(b) || containsUnknown(n)) return leafChanges(before, after);
+  const keysOf = (items: readonly unknown[]) => new Set(items.map((e) => elementKey(a.attributes, e as Record<string, unknown>)));
+  const beforeKeys = keysOf(b);
+  const afterKeys = keysOf(n);
+  const out: LeafChange[] = [];
+  b.forEach((e, i) => {
+    if (!afterKeys.has(elementKey(a.attributes, e as Record<string, unknown>)))
+      for (const leaf of leavesOf(e, 'remove')) out.push({ ...leaf, path: [i, ...leaf.path] });
+  });
+  n.forEach((e, i) => {
+    if (!beforeKeys.has(elementKey(a.attributes, e as Record<string, unknown>)))
+      for (const leaf of leavesOf(e, 'add')) out.push({ ...leaf, path: [i, ...leaf.path] });
+  });
+  return out;
+}
+
 function attributeNames(change: PlannedChange): string[] {
   return [...new Set([...Object.keys(change.before ?? {}), ...Object.keys(change.after ?? {})])];
 }
@@ -187,6 +214,11 @@ export function viewChange(change: PlannedChange, options: ViewOptions = {}): Ch
   const names = attributeNames(change);
   const attributes: AttributeChange[] = [];
   let hiddenUnchanged = 0;
+  const declared = KINDS.ofMode(change.mode === 'data' ? 'data' : 'managed', change.type)?.attributes;
+  const nestedOf = (name: string, b: unknown, a: unknown): Pick<AttributeChange, 'nested'> => {
+    const attribute = declared?.[name];
+    return attribute?.type === 'nested' && !sensitive.has(name) ? { nested: { attribute, before: b ?? null, after: a ?? null } } : {};
+  };
 
   const whole = (name: string, kind: 'add' | 'remove' | 'same', value: unknown): AttributeChange => {
     const isSecret = sensitive.has(name);
@@ -226,7 +258,7 @@ export function viewChange(change: PlannedChange, options: ViewOptions = {}): Ch
     }
     const kind: LineKind = !isPresent(b) ? 'add' : !isPresent(a) ? 'remove' : 'change';
     if (kind !== 'change') {
-      attributes.push({ ...whole(name, kind, kind === 'add' ? a : b), forcesReplacement: forcingPaths.length > 0 });
+      attributes.push({ ...whole(name, kind, kind === 'add' ? a : b), forcesReplacement: forcingPaths.length > 0, ...nestedOf(name, b, a) });
       continue;
     }
     const opaque = sensitive.has(name) || isUnknown(a) || isUnknown(b);
@@ -237,7 +269,9 @@ export function viewChange(change: PlannedChange, options: ViewOptions = {}): Ch
       attributes.push({ name, kind, structure, sensitive: sensitive.has(name), forcesReplacement: forcingPaths.length > 0, leaves: [leaf] });
       continue;
     }
-    const leaves = leafChanges(b, a).map((leaf) => ({
+    const nested = nestedOf(name, b, a);
+    const setOf = nested.nested?.attribute.nesting === 'set' ? nested.nested.attribute : undefined;
+    const leaves = (setOf ? setLeafChanges(setOf, b, a) : leafChanges(b, a)).map((leaf) => ({
       ...leaf,
       forcesReplacement: forcingPaths.some((p) => p.length > 1 && comparePaths(p.slice(1), leaf.path) === 0),
     }));
@@ -249,6 +283,7 @@ export function viewChange(change: PlannedChange, options: ViewOptions = {}): Ch
       sensitive: false,
       forcesReplacement: forcesWhole || (forcingPaths.length > 0 && !nestedMarked),
       leaves,
+      ...nested,
     });
   }
   return { attributes, hiddenUnchanged };

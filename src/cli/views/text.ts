@@ -1,5 +1,6 @@
 import { formatPath, renderDiagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
+import { nestedAttributeLines } from './nested-text';
 import { changedOutputs, hasChanges, summarize, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../../engine/model';
 import {
   actionableChanges,
@@ -102,11 +103,27 @@ function leafValue(leaf: LeafChange, sensitive: boolean): string {
 function attributeLines(attrs: ReadonlyArray<AttributeChange>, indent: string, paint: Paint): string[] {
   const lines: string[] = [];
   const inline = (a: AttributeChange) => a.structure === 'scalar' || a.leaves.every((l) => l.path.length === 0);
-  const width = Math.max(0, ...attrs.filter(inline).map((a) => a.name.length));
+  // Lists, sets and maps of objects are written as Terraform writes them, aligned with the rest.
+  const width = Math.max(0, ...attrs.filter((a) => inline(a) || a.nested).map((a) => a.name.length));
   const forces = paint('red', ' # forces replacement');
+  const markLine = (marker: string) => paintMarker(paint, marker);
   for (const a of attrs) {
     const marker = paintMarker(paint, LINE_MARKERS[a.kind]);
     const mark = a.forcesReplacement ? forces : '';
+    if (a.nested && !inline(a)) {
+      const nested = nestedAttributeLines(
+        a.name,
+        a.nested.attribute,
+        a.kind === 'add' ? null : a.nested.before,
+        a.kind === 'remove' ? null : a.nested.after,
+        indent,
+        width,
+        markLine,
+      );
+      nested[0] += mark;
+      lines.push(...nested);
+      continue;
+    }
     if (inline(a)) {
       const leaf = a.leaves[0];
       const value = leaf ? leafValue(leaf, a.sensitive) : 'null';

@@ -46,7 +46,7 @@ describe('tenantform_agents against the emulator', () => {
   const read = (config: Record<string, unknown>) => readDataSource({ kind, address: ADDRESS, ctx: { client: platform.client }, config });
   const tenant = (name: string) => platform.emulator.world().tenants[name];
   const agentsOf = (value: Record<string, unknown> | undefined) =>
-    JSON.parse(String(value?.agents)) as Array<{ id: string; hostname: string; tenant_id: string; os_family: string; online: boolean; units: string[] }>;
+    value?.agents as Array<{ id: string; hostname: string; tenant_id: string; os_family: string; online: boolean; units: string[] }>;
 
   it('lists a customer’s agents with tenant, OS family and units taken from the nested shape', async () => {
     const acme = tenant('Acme Manufacturing');

@@ -32,11 +32,17 @@ const attributes = {
   }),
   ids: attr.list(z.string(), { mode: 'computed', description: 'The ids of the matching agents, ordered by host name.' }),
   hostnames: attr.list(z.string(), { mode: 'computed', description: 'Their host names, in the same order.' }),
-  agents: attr.json({
-    mode: 'computed',
-    description:
-      "The matching agents, in the same order, as a JSON list of `{id, hostname, tenant_id, os_family, online, units}`: `tenant_id` is the id of the agent's tenant (`tenant.id`), `os_family` its operating system family (`platform.family`), `units` the names of its software units (`units[].name`).",
-  }),
+  agents: attr.listNested(
+    {
+      id: attr.string({ mode: 'computed', description: 'The agent id.' }),
+      hostname: attr.string({ mode: 'computed', description: 'Its host name.' }),
+      tenant_id: attr.string({ mode: 'computed', description: "The id of the agent's tenant (`tenant.id`)." }),
+      os_family: attr.string({ mode: 'computed', description: 'Its operating system family (`platform.family`).' }),
+      online: attr.bool({ mode: 'computed', description: 'Whether it is online.' }),
+      units: attr.list(z.string(), { mode: 'computed', description: 'The names of its software units (`units[].name`).' }),
+    },
+    { mode: 'computed', description: 'The matching agents, in the same order.' },
+  ),
 };
 
 export const dataAgents = defineDataSource({
@@ -56,7 +62,7 @@ export const dataAgents = defineDataSource({
       ...config,
       ids: found.map((a) => a.id),
       hostnames: found.map((a) => a.hostname),
-      agents: JSON.stringify(found.map(summary)),
+      agents: found.map(summary),
     };
   },
 });

@@ -2,27 +2,37 @@ import { z } from 'zod';
 import type { OfferingItem, OfferingItemWrite } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { errors } from '../../errors';
-import { attr, uuid } from '../attributes';
+import { attr } from '../attributes';
 import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
 import { defineResource, type OperationContext } from '../declaration';
-import type { KnownOf } from '../models';
+import type { KnownOf, PlannedOf, StateOf } from '../models';
 import { splitImportId } from '../import-id';
-import { Unknown } from '../values';
+import { containsUnknown, normalize, parseJson, Unknown } from '../values';
 
-const limit = z.number().int().min(0).nullable();
+const LIMIT_EXPECTS = 'a whole number of 0 or more, or null for unlimited';
+const limit = z.number().int().min(0);
 
-/** One managed item as configured: `enabled` defaults to true; a quota's null means unlimited. */
-const Item = z.strictObject({
-  name: z.string().min(1),
-  infra_id: uuid.optional(),
-  enabled: z.boolean().optional(),
-  quota: z.strictObject({ value: limit, overage: limit.optional() }).optional(),
-});
-type Item = z.infer<typeof Item>;
-const Items = z.array(Item).min(1);
+/** One item as the configuration declares it; `enabled` defaults to true, a quota's null means unlimited. */
+const itemAttributes = {
+  name: attr.string({ mode: 'required', check: z.string().min(1), expects: 'an item name', description: 'The offering item, for example `storage`.' }),
+  infra_id: attr.uuid({ mode: 'optional', description: 'The storage infrastructure component a storage item is for.' }),
+  enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the item is on.' }),
+  quota: attr.object(
+    {
+      value: attr.number({ mode: 'optional', check: limit, expects: LIMIT_EXPECTS, description: 'The quota, null for unlimited.' }),
+      overage: attr.number({ mode: 'optional', check: limit, expects: LIMIT_EXPECTS, description: 'The overage allowed above it, null for unlimited.' }),
+    },
+    { mode: 'optional', description: "The item's quota in its measurement unit; left out, the quota is not managed." },
+  ),
+};
 
-const ITEMS_EXPECTS =
-  'a JSON list of items `{"name": "...", "infra_id"?: "<uuid>", "enabled"?: true, "quota"?: {"value": 100 or null, "overage"?: 10 or null}}`';
+/** An item as the operations use it: the configured values, `infra_id` left out where not given. */
+interface Item {
+  readonly name: string;
+  readonly infra_id?: string;
+  readonly enabled: boolean;
+  readonly quota?: { readonly value: number | null; readonly overage: number | null };
+}
 
 /** 1 TiB in bytes: the unit of a storage item's quota. */
 const TIB = 2 ** 40;
@@ -37,18 +47,22 @@ const attributes = {
     key: true,
     description: 'The application whose items these are (see the `tenantform_application` data source).',
   }),
-  items: attr.json({
+  items: attr.listNested(itemAttributes, {
     mode: 'required',
+    minItems: 1,
     description:
-      "The managed items, a JSON list (`jsonencode([...])`) of `{name, infra_id?, enabled? (default true), quota?: {value, overage?}}`. A quota is in the item's measurement unit: bytes for storage (1 TiB is `1099511627776`), a count otherwise; a value or overage of null means unlimited. `infra_id` is the storage infrastructure component a storage item is for.",
+      "The managed items. A quota is in the item's measurement unit: bytes for storage (1 TiB is `1099511627776`), a count otherwise; a value or overage of null means unlimited. `infra_id` is the storage infrastructure component a storage item is for.",
   }),
 };
+
+type Items = StateOf<typeof attributes>['items'];
 
 export const offeringItems = defineResource({
   type: 'tenantform_offering_items',
   description:
     'The offering items (services, editions and quotas) of one application for one tenant. Only the listed items are managed; the parent tenant must have each item on (the root has every item).',
-  schemaVersion: 0,
+  // Version 1: `items` is a list of objects; version 0 held it as a string of JSON.
+  schemaVersion: 1,
   attributes,
   notes: [
     'Items that are not listed are left as they are. An item removed from the list, or the whole resource destroyed, is turned off.',
@@ -59,15 +73,15 @@ export const offeringItems = defineResource({
     'Drift: `enabled` is compared for every listed item, the quota only where the configuration sets one.',
   ],
   check(config) {
-    return config.items === Unknown ? [] : checkItems(config.items);
+    return config.items === Unknown || containsUnknown(config.items) ? [] : duplicateItems(itemsOf(config.items as Items));
   },
   // Which storage components an item without `infra_id` could be for is known only to the
   // platform: read what the tenant is offered, so that an ambiguous item is refused by the plan.
   async modifyPlan(ctx, { planned }) {
     if (!ctx || !planned) return {};
-    const { tenant_id, application_id, items: text } = planned;
-    if (tenant_id === Unknown || application_id === Unknown || text === Unknown) return {};
-    const items = parseItems(text);
+    const { tenant_id, application_id } = planned;
+    if (tenant_id === Unknown || application_id === Unknown || containsUnknown(planned.items)) return {};
+    const items = itemsOf(planned.items as Items);
     if (items.every((i) => i.infra_id !== undefined)) return {};
     const offered = await offeredItems(ctx, { tenant_id, application_id });
     return offered === null ? {} : { diagnostics: resolveInfra(items, offered).problems };
@@ -95,33 +109,41 @@ export const offeringItems = defineResource({
       tenant_id: '${tenantform_tenant.contoso.id}',
       application_id: '${data.tenantform_application.backup.id}',
       // Storage in bytes: 1 TiB (1099511627776), 100 GiB overage; workstations by count.
-      items: JSON.stringify([
+      items: [
         { name: 'storage', quota: { value: TIB, overage: 100 * 2 ** 30 } },
         { name: 'workstations', quota: { value: 50 } },
-      ]),
+      ],
     },
   },
   async read(ctx, state) {
     const live = await liveItems(ctx, state);
     if (live === null) return null;
     // An import knows no items yet: it takes those that are on, with their quotas where limited.
-    const wanted = state.items === null ? live.filter((i) => i.status === 1).map(asConfigured) : parseItems(state.items);
-    return { ...identity(state), items: JSON.stringify(wanted.map((w) => observed(w, live))) };
+    const wanted = state.items === null ? live.filter((i) => i.status === 1).map(asConfigured) : itemsOf(state.items);
+    return { ...identity(state), items: wanted.map((w) => observed(w, live)) };
   },
   async create(ctx, planned) {
-    await write(ctx, planned, parseItems(planned.items), []);
-    return { ...identity(planned), items: planned.items };
+    const items = itemsOf(planned.items);
+    await write(ctx, planned, items, []);
+    return { ...identity(planned), items: items.map(asState) };
   },
   async update(ctx, prior, planned) {
-    await write(ctx, planned, parseItems(planned.items), parseItems(prior.items));
-    return { ...identity(planned), items: planned.items };
+    const items = itemsOf(planned.items);
+    await write(ctx, planned, items, itemsOf(prior.items));
+    return { ...identity(planned), items: items.map(asState) };
   },
   async delete(ctx, prior) {
     try {
-      await write(ctx, prior, [], parseItems(prior.items));
+      await write(ctx, prior, [], itemsOf(prior.items));
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
+  },
+  upgradeState(fromVersion, raw) {
+    // Version 0 held the items as a string of JSON, as the configuration wrote them.
+    if (fromVersion === 0 && typeof raw.items === 'string')
+      return normalize(attributes, { ...raw, items: parseJson(raw.items) ?? null }) as StateOf<typeof attributes>;
+    return raw as StateOf<typeof attributes>;
   },
 });
 
@@ -129,52 +151,48 @@ export const offeringItems = defineResource({
 function asConfigured(i: OfferingItem): Item {
   const q = i.quota;
   const limited = q !== null && q !== undefined && (q.value !== null || q.overage !== null);
-  return { name: i.name, ...(i.infra_id ? { infra_id: i.infra_id } : {}), ...(limited ? { quota: { value: q.value, overage: q.overage } } : {}) };
+  return {
+    name: i.name,
+    ...(i.infra_id ? { infra_id: i.infra_id } : {}),
+    enabled: true,
+    ...(limited ? { quota: { value: q.value, overage: q.overage } } : {}),
+  };
 }
 
-function checkItems(text: string): Diagnostic[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return [
-      invalidValue({ code: 'invalid_value', path: ['items'], expected: ITEMS_EXPECTS, found: 'text that is not JSON', message: 'The items are not JSON.' }),
-    ];
-  }
-  const r = Items.safeParse(parsed);
-  if (r.success) {
-    const keys = r.data.map(key);
-    const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
-    if (dup < 0) return [];
-    return [
-      invalidValue({
-        code: 'duplicate_item',
-        path: ['items', dup],
-        expected: 'each item once',
-        found: `"${r.data[dup].name}" twice`,
-        message: 'An item is listed twice.',
-      }),
-    ];
-  }
-  const issue = r.error.issues[0];
+/** The items of a state or a plan (all known), `infra_id` and `quota` left out where null. */
+function itemsOf(items: Items | readonly PlannedItem[] | null): Item[] {
+  return (items ?? []).map((i) => ({
+    name: i.name,
+    ...(i.infra_id === null ? {} : { infra_id: i.infra_id }),
+    enabled: i.enabled !== false,
+    ...(i.quota === null ? {} : { quota: { value: i.quota.value ?? null, overage: i.quota.overage ?? null } }),
+  }));
+}
+
+type PlannedItem = PlannedOf<typeof attributes>['items'][number];
+
+/** An item as the state records it: every attribute, null where not given. */
+function asState(i: Item): Items[number] {
+  return { name: i.name, infra_id: i.infra_id ?? null, enabled: i.enabled, quota: i.quota ?? null };
+}
+
+/** An error at the second of two items of the same name (and storage component). */
+function duplicateItems(items: readonly Item[]): Diagnostic[] {
+  const keys = items.map(key);
+  const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+  if (dup < 0) return [];
   return [
     invalidValue({
-      code: 'invalid_value',
-      path: ['items', ...(issue.path as Array<string | number>)],
-      expected: ITEMS_EXPECTS,
-      found: issue.message,
-      message: 'An offering item is malformed.',
+      code: 'duplicate_item',
+      path: ['items', dup],
+      expected: 'each item once',
+      found: `"${items[dup].name}" twice`,
+      message: 'An item is listed twice.',
     }),
   ];
 }
 
 const key = (i: { name: string; infra_id?: string | null }) => `${i.name}/${i.infra_id ?? ''}`;
-
-function parseItems(v: string | null): Item[] {
-  if (v === null) return [];
-  const r = Items.safeParse(JSON.parse(v));
-  return r.success ? r.data : [];
-}
 
 /** Where the items are: a tenant and an application. */
 type Place = Pick<KnownOf<typeof attributes>, 'tenant_id' | 'application_id'>;
@@ -270,16 +288,15 @@ function resolveInfra(items: Item[], offered: OfferingItem[]): { items: Item[]; 
 }
 
 /** What the platform has for a configured item, in the configured shape (so that only real differences show). */
-function observed(wanted: Item, live: OfferingItem[]): Item {
+function observed(wanted: Item, live: OfferingItem[]): Items[number] {
   const found = liveItemOf(wanted, live);
-  const on = found?.status === 1;
-  const out: Item = { name: wanted.name, ...(wanted.infra_id ? { infra_id: wanted.infra_id } : {}) };
-  if (wanted.enabled !== undefined || !on) out.enabled = on;
-  if (wanted.quota !== undefined) {
-    const q = found?.quota;
-    out.quota = { value: q?.value ?? null, ...(wanted.quota.overage !== undefined || (q?.overage ?? null) !== null ? { overage: q?.overage ?? null } : {}) };
-  }
-  return out;
+  const q = found?.quota;
+  return {
+    name: wanted.name,
+    infra_id: wanted.infra_id ?? null,
+    enabled: found?.status === 1,
+    quota: wanted.quota === undefined ? null : { value: q?.value ?? null, overage: q?.overage ?? null },
+  };
 }
 
 /**

@@ -1,47 +1,50 @@
-import { z } from 'zod';
 import type { AccessPolicy, AccessPolicyWrite, Tenant } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { ROLE_IDS as ROLES, ROLE_TENANT_KINDS } from '../../api/roles';
-import { attr, uuid } from '../attributes';
+import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
-import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
+import { refusedChange, type Diagnostic } from '../../diagnostics';
 import { defineResource, type OperationContext } from '../declaration';
 import type { StateOf } from '../models';
-import { Unknown } from '../values';
+import { containsUnknown, normalize, parseJson } from '../values';
 import { tenantUsers } from './user';
 
-const Role = z.strictObject({ tenant_id: uuid, role_id: z.enum(ROLES) });
-type Role = z.infer<typeof Role>;
-const Roles = z.array(Role);
+const roleAttributes = {
+  tenant_id: attr.uuid({ mode: 'required', description: 'The tenant the role is on.' }),
+  role_id: attr.string({
+    mode: 'required',
+    check: oneOf(ROLES),
+    expects: `one of ${ROLES.join(', ')}`,
+    description: `The role: ${ROLES.map((r) => `\`${r}\``).join(', ')}.`,
+  }),
+};
+type Role = { readonly tenant_id: string; readonly role_id: (typeof ROLES)[number] };
 const NIL = '00000000-0000-0000-0000-000000000000';
 
 const attributes = {
   id: attr.string({ mode: 'computed', key: true, description: 'The user id.' }),
   user_id: attr.uuid({ mode: 'required', forceNew: true, identifying: true, key: true, description: 'The user.' }),
-  roles: attr.json({
-    mode: 'required',
-    description: `The roles, a JSON list (\`jsonencode([...])\`) of \`{tenant_id, role_id}\`; \`role_id\` is one of ${ROLES.map((r) => `\`${r}\``).join(', ')}. Compared as a set.`,
-  }),
+  roles: attr.setNested(roleAttributes, { mode: 'required', description: 'The roles: which role the user has on which tenant, a set.' }),
 };
+
+type Roles = StateOf<typeof attributes>['roles'];
 
 export const userRoles = defineResource({
   type: 'tenantform_user_roles',
   description:
     "The whole role set of one user: which role the user has on which tenant. Applying replaces the user's roles with exactly these; destroying removes them all.",
-  schemaVersion: 0,
+  // Version 1: `roles` is a set of objects; version 0 held it as a string of JSON.
+  schemaVersion: 1,
   attributes,
   notes: [
     '`partner_admin` goes on partner or folder tenants, `company_admin` on customers, `unit_admin` on units, `readonly_admin` on partners, customers or units, the service roles on customers and units: the platform refuses a role on the wrong kind of tenant, naming it.',
     'Roles are compared as a set: their order never makes a difference.',
   ],
-  check(config) {
-    return config.roles === Unknown ? [] : checkRoles(config.roles);
-  },
   // The tenants' kinds are known only to the platform: read them so that a role on the wrong
   // kind of tenant is refused by the plan rather than by the write.
   async modifyPlan(ctx, { planned }) {
-    if (!ctx || !planned || typeof planned.roles !== 'string') return {};
-    const roles = parseRoles(planned.roles);
+    if (!ctx || !planned || containsUnknown(planned.roles)) return {};
+    const roles = rolesOf(planned.roles as Roles);
     if (roles.length === 0) return {};
     let tenants: Tenant[];
     try {
@@ -85,7 +88,7 @@ export const userRoles = defineResource({
     name: 'contoso_admin',
     config: {
       user_id: '${tenantform_user.contoso_admin.id}',
-      roles: JSON.stringify([{ tenant_id: '${tenantform_tenant.contoso.id}', role_id: 'company_admin' }]),
+      roles: [{ tenant_id: '${tenantform_tenant.contoso.id}', role_id: 'company_admin' }],
     },
   },
   async read(ctx, state) {
@@ -94,16 +97,16 @@ export const userRoles = defineResource({
     return toState(
       state.user_id,
       inOrderOf(
-        parseRoles(state.roles),
+        rolesOf(state.roles),
         live.map((p) => ({ tenant_id: p.tenant_id, role_id: p.role_id as Role['role_id'] })),
       ),
     );
   },
   async create(ctx, planned) {
-    return toState(planned.user_id, await put(ctx, planned.user_id, parseRoles(planned.roles)));
+    return toState(planned.user_id, await put(ctx, planned.user_id, rolesOf(planned.roles)));
   },
   async update(ctx, _prior, planned) {
-    return toState(planned.user_id, await put(ctx, planned.user_id, parseRoles(planned.roles)));
+    return toState(planned.user_id, await put(ctx, planned.user_id, rolesOf(planned.roles)));
   },
   async delete(ctx, prior) {
     try {
@@ -112,44 +115,19 @@ export const userRoles = defineResource({
       if (!isNotFound(err)) throw err;
     }
   },
+  upgradeState(fromVersion, raw) {
+    // Version 0 held the roles as a string of JSON, as the configuration wrote them.
+    if (fromVersion === 0 && typeof raw.roles === 'string')
+      return normalize(attributes, { ...raw, roles: parseJson(raw.roles) ?? null }) as StateOf<typeof attributes>;
+    return raw as StateOf<typeof attributes>;
+  },
 });
-
-function checkRoles(text: string): Diagnostic[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return [
-      invalidValue({
-        code: 'invalid_value',
-        path: ['roles'],
-        expected: 'a JSON list of {tenant_id, role_id}',
-        found: 'text that is not JSON',
-        message: 'The roles are not JSON.',
-      }),
-    ];
-  }
-  const r = Roles.safeParse(parsed);
-  if (r.success) return [];
-  const issue = r.error.issues[0];
-  return [
-    invalidValue({
-      code: 'invalid_value',
-      path: ['roles', ...(issue.path as Array<string | number>)],
-      expected: `{tenant_id: a uuid, role_id: one of ${ROLES.join(', ')}}`,
-      found: issue.message,
-      message: 'A role is malformed.',
-    }),
-  ];
-}
 
 const roleKey = (r: { tenant_id: string; role_id: string }) => `${r.tenant_id}/${r.role_id}`;
 
-/** No roles when there is no text: an import knows none yet. */
-function parseRoles(v: string | null): Role[] {
-  if (v === null) return [];
-  const r = Roles.safeParse(JSON.parse(v));
-  return r.success ? r.data : [];
+/** The roles of a state or a plan (all known); none where an import knows none yet. */
+function rolesOf(roles: Roles | null): Role[] {
+  return (roles ?? []).map((r) => ({ tenant_id: r.tenant_id, role_id: r.role_id as Role['role_id'] }));
 }
 
 /** The live set in the recorded order (then the others), so that order never shows as drift. */
@@ -161,7 +139,7 @@ function inOrderOf(recorded: Role[], live: Role[]): Role[] {
 }
 
 function toState(userId: string, roles: Role[]): StateOf<typeof attributes> {
-  return { id: userId, user_id: userId, roles: JSON.stringify(roles.map((r) => ({ tenant_id: r.tenant_id, role_id: r.role_id }))) };
+  return { id: userId, user_id: userId, roles: roles.map((r) => ({ tenant_id: r.tenant_id, role_id: r.role_id })) };
 }
 
 async function livePolicies(ctx: OperationContext, userId: string): Promise<AccessPolicy[] | null> {
