@@ -129,6 +129,17 @@ describe('nested attributes', () => {
     for (const name of ['first_item', 'first_quota', 'role_count', 'company_admin']) expect(native[name].value).toEqual(viaTerraform[name].value);
   });
 
+  it('terraform providers schema -json shows them as nested types with their nesting mode', async () => {
+    const shown = await runProcess('terraform', ['providers', 'schema', '-json'], { cwd: world.dir, env: terraformEnv });
+    const schemas = JSON.parse(shown.stdout).provider_schemas['registry.terraform.io/tenantform/tenantform'].resource_schemas;
+    const items = schemas.tenantform_offering_items.block.attributes.items;
+    expect(items.nested_type.nesting_mode).toBe('list');
+    expect(Object.keys(items.nested_type.attributes).sort()).toEqual(['enabled', 'infra_id', 'name', 'quota']);
+    expect(items.nested_type.attributes.quota.nested_type.nesting_mode).toBe('single');
+    expect(schemas.tenantform_user_roles.block.attributes.roles.nested_type.nesting_mode).toBe('set');
+    expect(schemas.tenantform_user_roles.version).toBe(1);
+  });
+
   it('an element changed, added or turned off renders as terraform renders it, and applies', async () => {
     const plan = await plansAlike({ storage: 200, workstations: false, servers: true, roles: ['company_admin', 'backup_user'] });
     expect(plan).toContain('            # (1 unchanged element hidden)');
@@ -151,6 +162,33 @@ describe('nested attributes', () => {
     const before = world.requests.length;
     expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
     expect(writes(before)).toEqual([]);
+  });
+
+  it('drift in a set names the element removed outside tenantform, not every element after it', async () => {
+    writeConfig(world, config({ storage: 200, workstations: false, roles: ['company_admin', 'backup_user'] }));
+    await appliedAndEmpty();
+    const userId = String(recorded('tenantform_user_roles')?.attributes.user_id);
+    const policies = await world.client.getAccessPolicies(userId);
+    expect(policies.map((p) => p.role_id).sort()).toEqual(['backup_user', 'company_admin']);
+    // An administrator takes the first of the recorded roles away by hand.
+    await world.client.putAccessPolicies(
+      userId,
+      policies
+        .filter((p) => p.role_id !== 'company_admin')
+        .map((p) => ({ id: p.id, issuer_id: p.issuer_id ?? p.id, trustee_id: userId, trustee_type: 'user', tenant_id: p.tenant_id, role_id: p.role_id, version: p.version })),
+    );
+    const drift = await tenantform('drift', '--format', 'json');
+    expect(drift.code).toBe(2);
+    const report = JSON.parse(drift.stdout) as { resources: Array<{ address: string; changes: Array<{ path: string; state: unknown; live: unknown }> }> };
+    const roles = report.resources.find((r) => r.address === 'tenantform_user_roles.admin');
+    expect(roles?.changes).toHaveLength(2);
+    expect(roles?.changes).toEqual(
+      expect.arrayContaining([
+        { path: 'roles[0].role_id', state: 'company_admin', live: null },
+        { path: 'roles[0].tenant_id', state: expect.any(String), live: null },
+      ]),
+    );
+    await appliedAndEmpty();
   });
 
   it('invalid nested input is refused naming the address and the full path, before any request', async () => {

@@ -296,16 +296,22 @@ export interface DriftLine {
   readonly sensitive: boolean;
 }
 
-/** Drifted attributes as leaf lines; a JSON value that only moved keys gives none. */
-export function driftLines(changes: ReadonlyArray<AttributeDrift>, sensitiveNames: ReadonlySet<string>): DriftLine[] {
+/**
+ * Drifted attributes as leaf lines; a JSON value that only moved keys gives none, and a set of
+ * objects (of the resource `type`) shows the elements that differ, whatever their order.
+ */
+export function driftLines(changes: ReadonlyArray<AttributeDrift>, sensitiveNames: ReadonlySet<string>, type?: string): DriftLine[] {
   const lines: DriftLine[] = [];
+  const declared = type === undefined ? undefined : KINDS.resource(type)?.attributes;
   for (const c of changes) {
     const head = c.path[0];
     if (typeof head === 'string' && sensitiveNames.has(head)) {
       lines.push({ path: c.path, state: c.state, live: c.live, sensitive: true });
       continue;
     }
-    for (const leaf of leafChanges(c.state, c.live)) {
+    const attribute = c.path.length === 1 && typeof head === 'string' ? declared?.[head] : undefined;
+    const leaves = attribute?.type === 'nested' && attribute.nesting === 'set' ? setLeafChanges(attribute, c.state, c.live) : leafChanges(c.state, c.live);
+    for (const leaf of leaves) {
       lines.push({ path: [...c.path, ...leaf.path], state: leaf.before, live: leaf.after, sensitive: false });
     }
   }

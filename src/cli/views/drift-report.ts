@@ -37,7 +37,7 @@ export interface DriftJson {
 }
 
 export function driftChanges(r: ResourceDriftReport): DriftChange[] {
-  return driftLines(r.changes, new Set(r.sensitive)).map((l: DriftLine) => ({
+  return driftLines(r.changes, new Set(r.sensitive), r.type).map((l: DriftLine) => ({
     path: formatPath(l.path),
     state: l.sensitive ? SENSITIVE_TEXT : l.state,
     live: l.sensitive ? SENSITIVE_TEXT : l.live,

@@ -110,7 +110,7 @@ function driftDetails(drift: DriftedResource, sensitive: ReadonlySet<string>): s
   if (drift.action === 'delete') {
     return details(`${address} was deleted outside tenantform`, 'The object no longer exists on the platform.');
   }
-  const lines = driftLines(drift.changes, sensitive);
+  const lines = driftLines(drift.changes, sensitive, drift.type);
   if (lines.length === 0) return null;
   const body = lines.flatMap((l) => {
     const show = (v: unknown) => (l.sensitive ? SENSITIVE_TEXT : formatValue(v));

@@ -200,7 +200,7 @@ function renderDrift(drift: DriftedResource, sensitive: ReadonlySet<string>, pai
   if (drift.action === 'delete') {
     return [`  ${paintMarker(paint, '-')} ${drift.address} ${paint('bold', 'deleted')} outside of tenantform`];
   }
-  const lines = driftLines(drift.changes, sensitive);
+  const lines = driftLines(drift.changes, sensitive, drift.type);
   if (lines.length === 0) return [];
   return [
     `  ${paintMarker(paint, '~')} ${drift.address} ${paint('bold', 'updated')} outside of tenantform`,
