@@ -1,0 +1,30 @@
+/**
+ * The HCL example of every reference page (docs/resources/, generated from the declarations) is
+ * valid HCL written as `terraform fmt` writes it, so a user can paste it into a `.tf` file.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requireTerraform, ROOT, run } from './helpers';
+
+test('every reference page has an HCL example that terraform fmt leaves as it is', async () => {
+  requireTerraform();
+  const docs = join(ROOT, 'docs', 'resources');
+  const dir = mkdtempSync(join(tmpdir(), 'tenantform-docs-hcl-'));
+  try {
+    const pages = readdirSync(docs).filter((f) => f.endsWith('.md') && f !== 'README.md' && f !== 'provider.md');
+    for (const page of pages) {
+      const example = /```hcl\n([\s\S]*?)```/.exec(readFileSync(join(docs, page), 'utf8'));
+      expect(example ? page : `${page} has no HCL example`).toBe(page);
+      writeFileSync(join(dir, page.replace(/\.md$/, '.tf')), example?.[1] ?? '');
+    }
+    const checked = await run('terraform', ['fmt', '-check', '-diff', '-no-color', '.'], {
+      cwd: dir,
+      env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
+    });
+    expect(checked.stdout).toBe('');
+    expect(checked.code).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
