@@ -175,7 +175,15 @@ describe('nested attributes', () => {
       userId,
       policies
         .filter((p) => p.role_id !== 'company_admin')
-        .map((p) => ({ id: p.id, issuer_id: p.issuer_id ?? p.id, trustee_id: userId, trustee_type: 'user', tenant_id: p.tenant_id, role_id: p.role_id, version: p.version })),
+        .map((p) => ({
+          id: p.id,
+          issuer_id: p.issuer_id ?? p.id,
+          trustee_id: userId,
+          trustee_type: 'user',
+          tenant_id: p.tenant_id,
+          role_id: p.role_id,
+          version: p.version,
+        })),
     );
     const drift = await tenantform('drift', '--format', 'json');
     expect(drift.code).toBe(2);
