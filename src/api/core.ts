@@ -39,6 +39,12 @@ export interface ClientEvent {
   ms: number;
   /** Set when the request will be repeated after this many milliseconds. */
   retryInMs?: number;
+  /** The path sent, with its query (ids and filters, never a credential). */
+  path?: string;
+  /** Why the exchange failed: the platform's error code or the transport's. */
+  code?: string;
+  /** The platform's id of the request, when it answers one (`x-request-id`). */
+  requestId?: string;
 }
 
 export interface PlatformClientOptions {
@@ -305,30 +311,32 @@ export class PlatformCore {
             pendingMs.set(err, ms);
             throw err;
           }
-          this.#emit({ method: 'POST', endpoint: TOKEN_PATH, status: res.status, attempt, ms });
+          this.#emit({ method: 'POST', endpoint: TOKEN_PATH, path: TOKEN_PATH, status: res.status, attempt, ms, ...requestIdOf(res) });
           return this.#parse(S.TokenResponse, res, 'POST', TOKEN_PATH);
         },
         {
           idempotent: true,
           options: this.#retry,
-          onRetry: (err, attempt, delay) => this.#emitFailure(err, 'POST', TOKEN_PATH, attempt, delay),
+          onRetry: (err, attempt, delay) => this.#emitFailure(err, 'POST', TOKEN_PATH, TOKEN_PATH, attempt, delay),
         },
       );
     } catch (e) {
       if (e instanceof PlatformError) {
-        this.#emitFailure(e, 'POST', TOKEN_PATH, e.attempts, undefined);
+        this.#emitFailure(e, 'POST', TOKEN_PATH, TOKEN_PATH, e.attempts, undefined);
         throw markNoFurtherRetry(e);
       }
       throw e;
     }
   }
 
-  #emitFailure(err: PlatformError, method: string, endpoint: string, attempt: number, retryInMs: number | undefined): void {
+  #emitFailure(err: PlatformError, method: string, endpoint: string, path: string, attempt: number, retryInMs: number | undefined): void {
     const ms = pendingMs.get(err) ?? 0;
     pendingMs.delete(err);
     this.#emit({
       method,
       endpoint,
+      path,
+      code: err.code,
       ...(err.status !== 0 ? { status: err.status } : {}),
       attempt,
       ms,
@@ -351,7 +359,7 @@ export class PlatformCore {
         const res = await this.#exchange(method, endpoint, path, headers, body);
         const ms = Date.now() - t0;
         if (res.status >= 200 && res.status < 300) {
-          this.#emit({ method, endpoint, status: res.status, attempt, ms });
+          this.#emit({ method, endpoint, path, status: res.status, attempt, ms, ...requestIdOf(res) });
         } else {
           resMs.set(res, ms);
         }
@@ -370,7 +378,7 @@ export class PlatformCore {
           if (res.status === 401) {
             // The token expired or was revoked early: renew it once and repeat. A 401 means the
             // request was not processed, so this holds for non-idempotent requests too.
-            this.#emit({ method, endpoint, status: 401, attempt, ms: resMs.get(res) ?? 0, retryInMs: 0 });
+            this.#emit({ method, endpoint, path, status: 401, attempt, ms: resMs.get(res) ?? 0, retryInMs: 0, code: 'token_rejected', ...requestIdOf(res) });
             this.#tokens.invalidate(token);
             token = await this.#tokens.get();
             res = await once(token, attempt);
@@ -387,14 +395,20 @@ export class PlatformCore {
           idempotent,
           write: method !== 'GET',
           options: this.#retry,
-          onRetry: (err, attempt, delay) => this.#emitFailure(err, method, endpoint, attempt, delay),
+          onRetry: (err, attempt, delay) => this.#emitFailure(err, method, endpoint, path, attempt, delay),
         },
       );
     } catch (e) {
-      if (e instanceof PlatformError && pendingMs.has(e)) this.#emitFailure(e, method, endpoint, e.attempts, undefined);
+      if (e instanceof PlatformError && pendingMs.has(e)) this.#emitFailure(e, method, endpoint, path, e.attempts, undefined);
       throw e;
     }
   }
+}
+
+/** The platform's id of the request, where the answer carries one. */
+function requestIdOf(res: HttpResponse): Pick<ClientEvent, 'requestId'> {
+  const id = header(res, 'x-request-id');
+  return id ? { requestId: displayText(id) } : {};
 }
 
 /** Durations of failed exchanges, kept until they are reported. */

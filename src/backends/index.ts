@@ -2,10 +2,12 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { backendErrors } from '../errors';
 import { HttpBackend, httpSettings } from './http';
 import { LocalBackend } from './local';
+import { logged } from './logged';
 import { PgBackend, pgSettings } from './pg';
 import { backendBlockOf, BackendSettings, readBackendBlock } from './settings';
 
 export { BackendSettings } from './settings';
+export { logged } from './logged';
 import type { StateBackend } from './types';
 
 export type { StateBackend, HeldLock } from './types';
@@ -32,6 +34,10 @@ export interface BackendRequest {
  * variables. Nothing is connected until the state is read or locked.
  */
 export function openBackend(req: BackendRequest): StateBackend {
+  return logged(openUnlogged(req));
+}
+
+function openUnlogged(req: BackendRequest): StateBackend {
   const block = req.backendValue ? backendBlockOf(req.backendValue.value) : readBackendBlock(req.configFile);
   const type = block?.type ?? 'local';
   const settings = new BackendSettings(type, block?.settings ?? {}, req.env);

@@ -4,12 +4,14 @@ import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
 import { hasOwn } from '../plain-json';
 import { withDoubleDashes } from './terraform-spellings';
+import { configureCliLogging, log } from '../logging';
 
 /**
  * The `tenantform` command. Each command sets process.exitCode itself, following
  * Terraform's convention: 0 success (or no changes), 1 error, 2 changes or drift.
  */
 export async function main(argv: string[]): Promise<void> {
+  configureCliLogging(process.env);
   let args: string[];
   try {
     args = changeDirectory(argv);
@@ -21,6 +23,8 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     args = withDoubleDashes(args, COMMANDS);
+    // The command's name only: its arguments may carry values (`-var`) that are secrets.
+    log('info', 'tenantform started', { version: TENANTFORM_VERSION, command: command ?? '', node: process.version });
   } catch (err) {
     process.stderr.write(`Error: ${redactSecrets((err as Error).message)}\nRun \`tenantform --help\` for usage.\n`);
     process.exitCode = 1;

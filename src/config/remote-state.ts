@@ -1,6 +1,6 @@
 import { plainObject } from '../plain-json';
 import { dirname } from 'node:path';
-import { BackendSettings, configuredBackend, SPOKEN_BACKENDS } from '../backends';
+import { BackendSettings, configuredBackend, logged, SPOKEN_BACKENDS } from '../backends';
 import { languageErrors, TenantformError } from '../errors';
 import { fromPlain, type EvalContext, type Value } from '../expressions';
 import { containsUnknown } from '../resources/values';
@@ -67,7 +67,7 @@ export async function readRemoteStateTexts(
   const reads = await Promise.all(
     requests.map(async (r): Promise<[string, RemoteStateRead]> => {
       try {
-        const backend = configuredBackend(new BackendSettings(r.backend, r.config, env), r.workspace, dirname(configFile));
+        const backend = logged(configuredBackend(new BackendSettings(r.backend, r.config, env), r.workspace, dirname(configFile)));
         try {
           return [r.address, { text: await backend.read(), location: backend.location }];
         } finally {

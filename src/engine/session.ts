@@ -1,3 +1,4 @@
+import { logExchange } from '../logging';
 import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
 import { hasErrors, type Diagnostic } from '../diagnostics';
@@ -91,6 +92,7 @@ export function platformClient(
     clientId: setting('client_id'),
     clientSecret: setting('client_secret'),
     retry: { maxElapsedMs: seconds * 1000 },
+    onEvent: logExchange,
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import * as nodeModule from 'node:module';
 import { launchProblem } from './handshake';
+import { configureProviderLogging } from '../logging';
 
 // Node's own compile cache, where the running Node has it (22.1 and later): the modules that
 // load from here on are compiled once, not at every launch.
@@ -20,6 +21,7 @@ async function run(): Promise<void> {
     process.stderr.write(problem);
     process.exit(1);
   }
+  configureProviderLogging(process.env);
   // stdout carries the handshake line and nothing else.
   const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
   console.log = toStderr;

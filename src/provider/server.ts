@@ -3,6 +3,7 @@
  * here knows a resource kind; schemas, validation, planning and operations all come from
  * src/resources, so `terraform` and `tenantform` always agree.
  */
+import { logExchange } from '../logging';
 import type { PlatformClient } from '../api';
 import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
@@ -71,7 +72,13 @@ export interface ProviderOptions {
   readonly kinds: KindRegistry | (() => KindRegistry);
   readonly env?: NodeJS.ProcessEnv;
   /** Makes the platform client; the default loads src/api only when the provider is configured. */
-  readonly createClient?: (opts: { baseUrl: string; clientId: string; clientSecret: string; retry?: { maxElapsedMs: number } }) => PlatformClient;
+  readonly createClient?: (opts: {
+    baseUrl: string;
+    clientId: string;
+    clientSecret: string;
+    retry?: { maxElapsedMs: number };
+    onEvent?: typeof logExchange;
+  }) => PlatformClient;
   readonly log?: (line: string) => void;
 }
 
@@ -257,6 +264,7 @@ export class TenantformProvider {
         clientId: settings.client_id,
         clientSecret: settings.client_secret,
         retry: { maxElapsedMs: retrySeconds * 1000 },
+        onEvent: logExchange,
       });
       void previous?.close();
     } catch (err) {

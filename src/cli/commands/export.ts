@@ -1,3 +1,4 @@
+import { logExchange } from '../../logging';
 import { existsSync, writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { PlatformClient } from '../../api';
@@ -84,6 +85,7 @@ function clientFromEnvironment(): PlatformClient {
     baseUrl: process.env[PROVIDER_ENV.base_url] as string,
     clientId: process.env[PROVIDER_ENV.client_id] as string,
     clientSecret: process.env[PROVIDER_ENV.client_secret] as string,
+    onEvent: logExchange,
   });
 }
 
