@@ -4,6 +4,9 @@ module.exports = {
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  // marked (the GitHub-flavoured renderer report tests read their markdown with) ships ES modules
+  // to jest's resolver; its UMD build is the same renderer as CommonJS.
+  moduleNameMapper: { '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js' },
   // Every exchange with an emulator is checked against the vendor's references (test/contract).
   setupFilesAfterEnv: ['<rootDir>/test/contract/setup.ts'],
   testTimeout: 60000,

@@ -138,7 +138,9 @@ describe('tenantform drift', () => {
     expect(text.code).toBe(2);
     expect(text.stdout).toContain('~ tenantform_infra_component.primary: changed outside tenantform');
     expect(text.stdout).toContain('name: "Northwind storage" (state) → "Renamed by hand" (live)');
-    expect(text.stdout).toContain('tenantform_infra_component.named_by_hand: in sync (changes of name ignored by lifecycle.ignore_changes)');
+    expect(text.stdout).toMatch(
+      /In sync \(\d+\):\n( {4}.*\n)* {4}tenantform_infra_component.named_by_hand \(changes of name ignored by lifecycle.ignore_changes\)/,
+    );
     expect(text.stdout).toContain('tenantform apply --refresh-only');
     const markdown = await drift('--format', 'markdown');
     expect(markdown.code).toBe(2);

@@ -1,5 +1,6 @@
 import type { DriftReport } from '../../drift/detect';
 import { isDrifted, summarizeDrift } from '../../drift/detect';
+import { marked } from 'marked';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from './drift-report';
 
 const report: DriftReport = {
@@ -62,9 +63,71 @@ describe('drift reports', () => {
     expect(text).toContain('4 resources: 1 in sync, 2 changed outside tenantform, 1 deleted outside tenantform.');
     expect(text).toContain('      value.start: "22:00" (state) → "23:00" (live)');
     expect(text).toContain('  - tenantform_infra_component.primary: deleted outside tenantform');
-    expect(text).toContain('tenantform_infra_component.named: in sync (changes of name ignored by lifecycle.ignore_changes)');
+    expect(text).toContain('In sync (1):\n    tenantform_infra_component.named (changes of name ignored by lifecycle.ignore_changes)');
     expect(text).toContain('    tenantform_usage_report.monthly (update)');
     const markdown = renderDriftMarkdown(report);
     expect(markdown).toContain('| `tenantform_infra_component.primary` | deleted outside tenantform | | | |');
+  });
+
+  it('puts what needs a person first: deleted, then changed, with a count per kind; the objects in sync after them', () => {
+    const text = renderDriftText(report);
+    expect(text).toContain('By kind: tenantform_example: 1 changed; tenantform_infra_component: 1 deleted; tenantform_tenant_setting: 1 changed.');
+    const order = ['tenantform_infra_component.primary', 'tenantform_tenant_setting.window', 'tenantform_example.credentials', 'In sync (1)'].map((s) =>
+      text.indexOf(s),
+    );
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The JSON keeps every object, in the order of the state.
+    expect(JSON.parse(renderDriftJson(report)).resources.map((r: { address: string }) => r.address)).toEqual(report.resources.map((r) => r.address));
+  });
+});
+
+describe('the drift report of a large estate, as a reviewer sees it rendered', () => {
+  const estate: DriftReport = {
+    stack: 'estate',
+    resources: Array.from({ length: 2000 }, (_, i) => {
+      const address = `tenantform_infra_component.site_${String(i).padStart(4, '0')}`;
+      const drifted = i === 506 || i === 1506;
+      const deleted = i === 1999;
+      return {
+        address,
+        type: 'tenantform_infra_component',
+        status: deleted ? ('deleted' as const) : drifted ? ('drifted' as const) : ('in_sync' as const),
+        changes: drifted ? [{ path: ['url'], state: 'https://a.example', live: 'https://b.example' }] : [],
+        ignored: [],
+        sensitive: [],
+      };
+    }),
+    configurationDiffers: [],
+    diagnostics: [],
+    tenantIds: [],
+  };
+
+  /** The text a browser shows before anything is unfolded: a folded section shows its summary alone. */
+  function firstScreen(markdown: string, lines: number): string[] {
+    const html = marked.parse(markdown, { async: false, gfm: true });
+    const visible = html.replace(/<details>\s*<summary>([\s\S]*?)<\/summary>[\s\S]*?<\/details>/g, '<p>$1</p>');
+    // One line per paragraph, heading, list item or table row, as the page lays them out.
+    return visible
+      .replace(/\n/g, ' ')
+      .replace(/<\/(p|tr|h2|li)>/g, '\n')
+      .replace(/<[^>]+>/g, ' ')
+      .split('\n')
+      .map((l) => l.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .slice(0, lines);
+  }
+
+  it('shows the deleted and changed objects on the first screen of the job summary, the 1,997 in sync folded', () => {
+    const screen = firstScreen(renderDriftMarkdown(estate), 12);
+    const seen = screen.join('\n');
+    for (const address of ['site_1999', 'site_0506', 'site_1506']) expect(seen).toContain(address);
+    expect(seen).toContain('1997 resources in sync');
+    expect(seen).not.toContain('site_0000');
+  });
+
+  it('lists them first in text too', () => {
+    const lines = renderDriftText(estate).split('\n');
+    expect(lines.slice(0, 10).join('\n')).toMatch(/site_1999[\s\S]*site_0506[\s\S]*site_1506/);
   });
 });

@@ -91,18 +91,44 @@ const INCOMPLETE = 'The drift check is incomplete: the errors say what could not
 
 const CONFIGURATION_NOTE = 'The configuration differs from the last apply (not drift; `tenantform plan` shows how):';
 
+/** What needs a person first: deleted, then changed, then unread objects; each group in address order. */
+const ATTENTION: Record<ResourceDriftReport['status'], number> = { deleted: 0, drifted: 1, unknown: 2, in_sync: 3 };
+
+function needingAttention(report: DriftReport): { attention: ResourceDriftReport[]; inSync: ResourceDriftReport[] } {
+  const attention = report.resources.filter((r) => r.status !== 'in_sync').sort((a, b) => ATTENTION[a.status] - ATTENTION[b.status]);
+  return { attention, inSync: report.resources.filter((r) => r.status === 'in_sync') };
+}
+
+/** `tenantform_tenant: 1 deleted; tenantform_infra_component: 2 changed`: the kinds that need attention, most first. */
+function perKind(attention: readonly ResourceDriftReport[]): string {
+  const counts = new Map<string, Map<ResourceDriftReport['status'], number>>();
+  for (const r of attention) {
+    const kind = counts.get(r.type) ?? new Map<ResourceDriftReport['status'], number>();
+    kind.set(r.status, (kind.get(r.status) ?? 0) + 1);
+    counts.set(r.type, kind);
+  }
+  const words = { deleted: 'deleted', drifted: 'changed', unknown: 'not read', in_sync: 'in sync' };
+  const total = (m: Map<ResourceDriftReport['status'], number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  return [...counts]
+    .sort(([a, x], [b, y]) => total(y) - total(x) || a.localeCompare(b))
+    .map(([type, m]) => `${type}: ${[...m].map(([status, n]) => `${n} ${words[status]}`).join(', ')}`)
+    .join('; ');
+}
+
 export function renderDriftText(report: DriftReport): string {
   const out: string[] = [`Drift report for stack "${report.stack}": ${headline(report)}`, ''];
-  for (const r of report.resources) {
+  const { attention, inSync } = needingAttention(report);
+  if (attention.length > 0) out.push(`By kind: ${perKind(attention)}.`, '');
+  for (const r of attention) {
     if (r.status === 'deleted') out.push(`  - ${r.address}: deleted outside tenantform`);
     else if (r.status === 'unknown') out.push(`  ? ${r.address}: could not be read`);
-    else if (r.status === 'drifted') {
+    else {
       out.push(`  ~ ${r.address}: changed outside tenantform`);
       for (const c of driftChanges(r)) out.push(`      ${c.path}: ${show(c.state)} (state) → ${show(c.live)} (live)`);
-    } else {
-      out.push(`    ${r.address}: in sync${ignoredNote(r)}`);
     }
   }
+  if (attention.length > 0 && inSync.length > 0) out.push('');
+  if (inSync.length > 0) out.push(`In sync (${inSync.length}):`, ...inSync.map((r) => `    ${r.address}${ignoredNote(r)}`));
   out.push('');
   if (report.configurationDiffers.length > 0) {
     out.push(CONFIGURATION_NOTE, ...report.configurationDiffers.map((c) => `    ${c.address} (${c.action})`), '');
@@ -116,12 +142,16 @@ export function renderDriftText(report: DriftReport): string {
 export function renderDriftMarkdown(report: DriftReport): string {
   const checked = report.checkedAt ? `Checked at ${report.checkedAt}. ` : '';
   const out: string[] = [`## Drift report for stack ${inlineCode(report.stack)}`, '', escapeMarkdown(`${checked}${headline(report)}`), ''];
-  out.push('| Resource | Status | Attribute | In the state | On the platform |', '|---|---|---|---|---|');
-  for (const r of report.resources) {
+  const { attention, inSync } = needingAttention(report);
+  if (attention.length > 0) {
+    out.push(escapeMarkdown(`By kind: ${perKind(attention)}.`), '');
+    out.push('| Resource | Status | Attribute | In the state | On the platform |', '|---|---|---|---|---|');
+  }
+  for (const r of attention) {
     const address = inlineCode(r.address, true);
     const changes = driftChanges(r);
     if (changes.length === 0) {
-      out.push(`| ${address} | ${statusWords(r)}${escapeMarkdown(ignoredNote(r))} | | | |`);
+      out.push(`| ${address} | ${statusWords(r)} | | | |`);
       continue;
     }
     changes.forEach((c, i) => {
@@ -135,7 +165,12 @@ export function renderDriftMarkdown(report: DriftReport): string {
       out.push(`| ${cells.join(' | ')} |`);
     });
   }
-  out.push('');
+  if (attention.length > 0) out.push('');
+  // The objects in sync are folded: on the first screen, only what needs a person.
+  if (inSync.length > 0) {
+    out.push(`<details><summary>${inSync.length} ${inSync.length === 1 ? 'resource' : 'resources'} in sync</summary>`, '');
+    out.push(...inSync.map((r) => `- ${inlineCode(r.address)}${escapeMarkdown(ignoredNote(r))}`), '', '</details>', '');
+  }
   if (report.configurationDiffers.length > 0) {
     out.push(escapeMarkdown(CONFIGURATION_NOTE), '', ...report.configurationDiffers.map((c) => `- ${inlineCode(c.address)} (${c.action})`), '');
   }
