@@ -43,7 +43,13 @@ export async function planResource(req: PlanRequest): Promise<PlanResponse> {
     if (!prior) return { action: 'no-op', planned: null, requiresReplace: [], changed: [], diagnostics: [] };
     const diagnostics: Diagnostic[] = [];
     if (kind.deleteOnlyForgets) {
-      diagnostics.push({ severity: 'warning', summary: 'The platform cannot delete this object', detail: kind.deleteOnlyForgets, address });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'delete_only_forgets',
+        summary: 'The platform cannot delete this object',
+        detail: kind.deleteOnlyForgets,
+        address,
+      });
     }
     const modified = await modifyPlan(req, { prior, config: null, planned: null });
     return { action: 'delete', planned: null, requiresReplace: [], changed: [], diagnostics: [...diagnostics, ...modified.diagnostics] };

@@ -1,6 +1,6 @@
 import type { DriftReport } from '../../drift/detect';
 import { isDrifted, summarizeDrift } from '../../drift/detect';
-import { marked } from 'marked';
+import { firstScreen } from '../../../test/helpers/first-screen';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from './drift-report';
 
 const report: DriftReport = {
@@ -102,21 +102,6 @@ describe('the drift report of a large estate, as a reviewer sees it rendered', (
     diagnostics: [],
     tenantIds: [],
   };
-
-  /** The text a browser shows before anything is unfolded: a folded section shows its summary alone. */
-  function firstScreen(markdown: string, lines: number): string[] {
-    const html = marked.parse(markdown, { async: false, gfm: true });
-    const visible = html.replace(/<details>\s*<summary>([\s\S]*?)<\/summary>[\s\S]*?<\/details>/g, '<p>$1</p>');
-    // One line per paragraph, heading, list item or table row, as the page lays them out.
-    return visible
-      .replace(/\n/g, ' ')
-      .replace(/<\/(p|tr|h2|li)>/g, '\n')
-      .replace(/<[^>]+>/g, ' ')
-      .split('\n')
-      .map((l) => l.replace(/\s+/g, ' ').trim())
-      .filter(Boolean)
-      .slice(0, lines);
-  }
 
   it('shows the deleted and changed objects on the first screen of the job summary, the 1,997 in sync folded', () => {
     const screen = firstScreen(renderDriftMarkdown(estate), 12);

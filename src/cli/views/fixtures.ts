@@ -272,11 +272,15 @@ export const sensitivePlan: Plan = plan({
 });
 
 /** Many resources, to exercise the markdown size limit. */
-export function manyResourcesPlan(count: number): Plan {
+/**
+ * `count` settings created, updated and destroyed. `distinct`: each one updated, each changing an
+ * attribute of its own, so that no two changes are alike (nothing to group).
+ */
+export function manyResourcesPlan(count: number, { distinct = false } = {}): Plan {
   const changes: PlannedChange[] = [];
   for (let i = 0; i < count; i++) {
     const name = `tenant_${String(i).padStart(3, '0')}`;
-    const action = i % 10 === 0 ? 'delete' : i % 3 === 0 ? 'update' : 'create';
+    const action = distinct ? 'update' : i % 10 === 0 ? 'delete' : i % 3 === 0 ? 'update' : 'create';
     const attrs = {
       id: `${BACKUP_APP}/${TENANT}/setting_${i}`,
       application_id: BACKUP_APP,
@@ -294,7 +298,7 @@ export function manyResourcesPlan(count: number): Plan {
       before: action === 'create' ? null : attrs,
       after: action === 'delete' ? null : action === 'update' ? { ...attrs, lock: true } : { ...attrs, id: Unknown },
       requiresReplace: [],
-      changed: action === 'update' ? ['lock'] : [],
+      changed: action !== 'update' ? [] : distinct ? [`lock_${i}`] : ['lock'],
       sensitive: [],
       identifying: ['application_id', 'tenant_id', 'name'],
     });

@@ -31,8 +31,22 @@ describe('pull-request comments', () => {
     expect(renderComments(plan)[0]).toContain('### Changes to Outputs\n\n```diff\n  ~ url = "a" -> "b"\n```');
   });
 
-  it('splits a 2,000-resource plan into numbered complete comments, each under the limit, losing nothing', () => {
+  it('fits a 2,000-resource plan of alike changes in one comment: a row and an example per group, every destroy named', () => {
     const plan = manyResourcesPlan(2000);
+    const comments = renderComments(plan);
+    expect(comments).toHaveLength(1);
+    const [comment] = comments;
+    expectComplete(comment);
+    const rows = [...comment.matchAll(/^\| (create|update in-place|destroy) \| ([\d,]+) × `tenantform_tenant_setting`( \(lock\))? \|$/gm)];
+    expect(rows.map((r) => r[1])).toEqual(['create', 'update in-place', 'destroy']);
+    expect(rows.reduce((n, r) => n + Number(r[2].replace(/,/g, '')), 0)).toBe(2000);
+    expect(comment).toMatch(/_… and 1,\d{3} more `tenantform_tenant_setting` to create like it/);
+    // What is destroyed is named, each one, in the warning that leads the comment.
+    for (const c of plan.changes.filter((x) => x.action === 'delete')) expect(comment).toContain(`> - \`${c.address}\` will be destroyed`);
+  });
+
+  it('splits a 2,000-resource plan of distinct changes into numbered complete comments, each under the limit, losing nothing', () => {
+    const plan = manyResourcesPlan(2000, { distinct: true });
     const comments = renderComments(plan);
     expect(comments.length).toBeGreaterThan(1);
     comments.forEach((comment, i) => {

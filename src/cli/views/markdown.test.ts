@@ -1,5 +1,6 @@
-import type { Plan } from '../../engine/model';
+import type { Plan, PlannedChange } from '../../engine/model';
 import { manyResourcesPlan, mixedPlan, noChangesPlan, noChangesWithDriftPlan, OLD_SECRET_HASH, safePlan, SECRET, sensitivePlan } from './fixtures';
+import { firstScreen } from '../../../test/helpers/first-screen';
 import { DEFAULT_MAX_LENGTH, escapeMarkdown, inlineCode, renderMarkdown } from './markdown';
 
 const OMISSION = /Details of (\d+) resources? omitted to fit the comment limit; run `tenantform plan` to see them\./;
@@ -150,5 +151,79 @@ describe('renderMarkdown', () => {
       expect(markdown).toContain('Pipe \\| and \\`tick\\`<br>\\<b\\>not html\\</b\\>');
       expect(markdown).toContain('<code>tenantform_tenant_setting.x[&quot;a|b&quot;]</code>');
     });
+  });
+});
+
+describe('what a reviewer reads first', () => {
+  const change = (type: string, name: string): PlannedChange => ({
+    address: `${type}.${name}`,
+    mode: 'managed',
+    type,
+    name,
+    action: 'delete',
+    before: { id: `${name}-id`, name },
+    after: null,
+    requiresReplace: [],
+    changed: [],
+    sensitive: [],
+    identifying: ['name'],
+  });
+  const forgetting = 'The platform has no operation to delete an event subscription.';
+  const plan: Plan = {
+    ...noChangesPlan,
+    changes: [change('tenantform_tenant', 'contoso'), change('tenantform_event_subscription', 'audit'), change('tenantform_event_subscription', 'billing')],
+    diagnostics: [
+      {
+        severity: 'warning',
+        code: 'delete_takes_more',
+        summary: 'Deleting this object deletes more',
+        detail: 'Destroying the customer tenant "Contoso" disables it, then deletes it with its users and data.',
+        address: 'tenantform_tenant.contoso',
+      },
+      {
+        severity: 'warning',
+        code: 'delete_only_forgets',
+        summary: 'The platform cannot delete this object',
+        detail: forgetting,
+        address: 'tenantform_event_subscription.audit',
+      },
+      {
+        severity: 'warning',
+        code: 'delete_only_forgets',
+        summary: 'The platform cannot delete this object',
+        detail: forgetting,
+        address: 'tenantform_event_subscription.billing',
+      },
+    ],
+  };
+
+  it('leads with what a destroy takes with it, and says it once', () => {
+    const markdown = renderMarkdown(plan);
+    const banner = markdown.split('\n').filter((l) => l.startsWith('>'));
+    expect(banner).toEqual([
+      '> [!WARNING]',
+      '> This plan destroys 1 resource. Review before merging:',
+      '> - `tenantform_tenant.contoso` will be destroyed: Destroying the customer tenant "Contoso" disables it, then deletes it with its users and data.',
+    ]);
+    expect(markdown.split('its users and data').length - 1).toBe(1);
+  });
+
+  it('shows an object the platform cannot delete as forgotten, and its warning once for all of them', () => {
+    const markdown = renderMarkdown(plan);
+    expect(markdown).toContain('| forget (the platform cannot delete it) | `tenantform_event_subscription.audit` |');
+    expect(markdown).not.toMatch(/destroy \| `tenantform_event_subscription/);
+    expect(markdown.split(forgetting).length - 1).toBe(1);
+    expect(markdown).toContain('2 objects (`tenantform_event_subscription.audit`, `tenantform_event_subscription.billing`)');
+  });
+
+  it('on the rendered page of a 2,000-change plan, the tenant deletion and its consequence come first', () => {
+    const updates = manyResourcesPlan(1997, { distinct: false }).changes.filter((c) => c.action !== 'delete');
+    const big: Plan = { ...plan, changes: [...updates, ...plan.changes] };
+    const first = firstScreen(renderMarkdown(big), 5).join('\n');
+    expect(first).toContain('This plan destroys 1 resource');
+    expect(first).toContain(
+      'tenantform_tenant.contoso will be destroyed: Destroying the customer tenant "Contoso" disables it, then deletes it with its users and data.',
+    );
+    expect(renderMarkdown(big).length).toBeLessThanOrEqual(DEFAULT_MAX_LENGTH);
   });
 });

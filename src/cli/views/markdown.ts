@@ -1,6 +1,7 @@
 import { formatPath, type Diagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
 import { changedOutputs, hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../../engine/model';
+import { KINDS } from '../../resources/registry';
 import { actionableChanges, driftLines, formatValue, scrubSecrets, secretTexts, sensitiveByAddress, SENSITIVE_TEXT, viewChange, type LeafChange } from './diff';
 
 export interface MarkdownOptions {
@@ -120,11 +121,61 @@ function driftDetails(drift: DriftedResource, sensitive: ReadonlySet<string>): s
   return details(`${address} was changed outside tenantform`, fencedBlock('diff', body));
 }
 
-function diagnosticItem(d: Diagnostic, secrets: ReadonlyArray<string>): string {
-  const where = [d.address, formatPath(d.path)].filter(Boolean).join(': ');
-  const head = d.severity === 'error' ? '**Error:**' : '**Warning:**';
+/**
+ * One item per distinct diagnostic: the same warning for many objects (what a destroy of that
+ * kind means) is said once, naming them all.
+ */
+function diagnosticItems(diagnostics: readonly Diagnostic[], secrets: ReadonlyArray<string>): string[] {
   const text = (s: string) => escapeMarkdown(scrubSecrets(s, secrets)).replace(/\n/g, '<br>');
-  return `- ${head} ${where ? `${inlineCode(where)}: ` : ''}${text(d.summary)}<br>${text(d.detail)}`;
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const key = JSON.stringify([d.severity, d.summary, d.detail, formatPath(d.path)]);
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  return [...groups.values()].map((same) => {
+    const d = same[0];
+    const head = d.severity === 'error' ? '**Error:**' : '**Warning:**';
+    const path = formatPath(d.path);
+    const addresses = same.map((x) => x.address).filter((a): a is string => a !== undefined);
+    const where =
+      addresses.length > 1
+        ? `${addresses.length} objects (${addresses
+            .slice(0, 3)
+            .map((a) => inlineCode(a))
+            .join(', ')}${addresses.length > 3 ? ', …' : ''})${path ? ` at ${inlineCode(path)}` : ''}: `
+        : [addresses[0], path].filter(Boolean).length > 0
+          ? `${inlineCode([addresses[0], path].filter(Boolean).join(': '))}: `
+          : '';
+    return `- ${head} ${where}${text(d.summary)}<br>${text(d.detail)}`;
+  });
+}
+
+/** From this many objects, changes of one kind that change the same attributes are one row. */
+export const GROUPED_FROM = 50;
+
+/** Changes of one action and kind that change the same attributes, in plan order. */
+interface ChangeGroup {
+  readonly word: string;
+  readonly type: string;
+  readonly attributes: readonly string[];
+  readonly changes: PlannedChange[];
+}
+
+function groupsOf(changes: readonly PlannedChange[], word: (c: PlannedChange) => string): ChangeGroup[] {
+  const groups = new Map<string, ChangeGroup>();
+  for (const c of changes) {
+    const attributes = c.action === 'update' || c.action === 'replace' ? [...c.changed].sort() : [];
+    const key = JSON.stringify([word(c), c.type, attributes]);
+    const group = groups.get(key) ?? { word: word(c), type: c.type, attributes, changes: [] };
+    group.changes.push(c);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** A delete that only stops managing the object: the platform cannot delete it, so nothing is destroyed. */
+function onlyForgets(c: PlannedChange): boolean {
+  return c.action === 'delete' && (c.forget === true || KINDS.resource(c.type)?.deleteOnlyForgets !== undefined);
 }
 
 /** The pieces of a plan's markdown, shared by the single comment and the numbered comments. */
@@ -133,7 +184,15 @@ export function markdownParts(plan: Plan) {
   const sensitive = sensitiveByAddress(plan);
   const changes = actionableChanges(plan);
   const byAction = ACTION_ORDER.flatMap((a) => changes.filter((c) => c.action === a));
-  const destructive = byAction.filter((c) => (c.action === 'delete' && !c.forget) || c.action === 'replace');
+  const destructive = byAction.filter((c) => (c.action === 'delete' && !onlyForgets(c)) || c.action === 'replace');
+  // What a destroy takes with it (a tenant's users and data) leads the comment, said once there.
+  const consequences = new Map(plan.diagnostics.filter((d) => d.code === 'delete_takes_more' && d.address).map((d) => [d.address as string, d.detail]));
+  const word = (c: PlannedChange) =>
+    c.forget ? 'forget (stays on the platform)' : onlyForgets(c) ? 'forget (the platform cannot delete it)' : ACTION_WORDS[c.action as Acting];
+  const groups = groupsOf(byAction, word);
+  const grouped = (g: ChangeGroup) => g.changes.length >= GROUPED_FROM;
+  const groupOfChange = new Map(groups.flatMap((g) => g.changes.map((c) => [c, g] as const)));
+  const kindOf = (g: ChangeGroup) => `${inlineCode(g.type, true)}${g.attributes.length > 0 ? ` (${g.attributes.map(escapeMarkdown).join(', ')})` : ''}`;
   const s = summarize(plan.changes);
   const outputs = changedOutputs(plan);
   const headline = hasChanges(plan)
@@ -149,17 +208,38 @@ export function markdownParts(plan: Plan) {
   return {
     headline,
     bannerHead: `> [!WARNING]\n> This plan ${counts.join(' and ')}. Review before merging:`,
-    bannerItems: destructive.map((c) => `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}`),
+    bannerItems: destructive.map((c) => {
+      const consequence = consequences.get(c.address);
+      return `> - ${inlineCode(c.address)} ${HEADLINES[c.action as Acting]}${consequence ? `: ${escapeMarkdown(scrubSecrets(consequence, secrets)).replace(/\n/g, ' ')}` : ''}`;
+    }),
     tableRows: [
-      ...byAction.map((c) => `| ${c.forget ? 'forget (stays on the platform)' : ACTION_WORDS[c.action as Acting]} | ${inlineCode(c.address, true)} |`),
+      ...groups.flatMap((g) =>
+        grouped(g)
+          ? [`| ${g.word} | ${g.changes.length.toLocaleString('en-US')} × ${kindOf(g)} |`]
+          : g.changes.map((c) => `| ${g.word} | ${inlineCode(c.address, true)} |`),
+      ),
       ...changes
         .filter((c) => c.action === 'no-op')
         .map((c) => `| move | ${inlineCode(c.address, true)} (from ${inlineCode(c.previousAddress ?? '', true)}) |`),
     ],
     outputs,
     drift: plan.drift.map((d) => driftDetails(d, sensitive.get(d.address) ?? new Set())).filter((d): d is string => d !== null),
-    details: changes.map(changeDetails),
-    diagnostics: plan.diagnostics.map((d) => diagnosticItem(d, secrets)),
+    // In plan order; a large group shows its first object's change as the example, where it stands.
+    details: changes.flatMap((c) => {
+      const g = groupOfChange.get(c);
+      if (!g || !grouped(g)) return [changeDetails(c)];
+      if (g.changes[0] !== c) return [];
+      const others = g.changes.slice(1);
+      const named = others.slice(0, 3).map((o) => inlineCode(o.address));
+      return [
+        changeDetails(c),
+        `_… and ${others.length.toLocaleString('en-US')} more ${kindOf(g)} to ${g.word} like it (${named.join(', ')}${others.length > 3 ? ', …' : ''}); \`tenantform plan\` lists each._`,
+      ];
+    }),
+    diagnostics: diagnosticItems(
+      plan.diagnostics.filter((d) => !(d.code === 'delete_takes_more' && d.address !== undefined && destructive.some((c) => c.address === d.address))),
+      secrets,
+    ),
   };
 }
 

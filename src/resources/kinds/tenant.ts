@@ -164,7 +164,7 @@ export const tenant = defineResource({
     if (!planned) {
       const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
       const detail = `Destroying ${describe(prior)} disables it, then deletes it with ${what}. The platform keeps nothing that can be restored through its interface.`;
-      return { diagnostics: [{ severity: 'warning', summary: 'Deleting this object deletes more', detail }] };
+      return { diagnostics: [{ severity: 'warning', code: 'delete_takes_more', summary: 'Deleting this object deletes more', detail }] };
     }
     const problems: Diagnostic[] = [];
     // GAPS "Pricing mode": trial to production once, never back.
