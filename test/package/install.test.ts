@@ -5,11 +5,11 @@
  * command; and a Terraform lock file made from one install accepted by another.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { ensureBuilt, requireTerraform } from '../provider/helpers';
+import { ensureBuilt, requireTerraform, ROOT } from '../provider/helpers';
 import { createProject, expectRun, pack, STACK, synthesize, typecheck, type Flavour } from './project';
 
 /**
@@ -102,6 +102,43 @@ describe.each(FLAVOURS)('a project on $name', (flavour) => {
   if (flavour.typecheck) {
     test('the app type-checks against the package’s declarations', async () => {
       await typecheck(project.dir);
+    }, 120_000);
+  }
+
+  if (flavour.library === 'cdktn') {
+    test('with the CDK Terrain template’s compiler options (skipLibCheck, no paths), a wrong prop is a compile error', async () => {
+      const dir = join(project.dir, 'template-options');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'ES2022', noEmit: true, skipLibCheck: true }, files: ['app.ts'] }),
+      );
+      const app = (tenantProps: string, rolesProps: string) =>
+        [
+          "import { App, TerraformStack } from 'cdktn';",
+          "import { Tenant, UserRoles } from 'tenantform';",
+          'const stack = new TerraformStack(new App(), "s");',
+          `const t = new Tenant(stack, 't', ${tenantProps});`,
+          `new UserRoles(stack, 'r', ${rolesProps});`,
+          'export { t };',
+        ].join('\n');
+      writeFileSync(
+        join(dir, 'app.ts'),
+        app("{ name: 'Contoso', parentId: 'p', kind: 'customer' }", "{ userId: 'u', roles: [{ tenantId: t.id, roleId: 'company_admin' }] }"),
+      );
+      await typecheck(dir);
+      writeFileSync(
+        join(dir, 'app.ts'),
+        app("{ nmae: 'Contoso', parentId: 'p', kind: 'customer' }", "{ userId: 'u', roles: [{ tenantId: 1, roleId: 'company_admin' }] }"),
+      );
+      const refused = await expectRun(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir],
+        { cwd: dir, env: process.env },
+        [1, 2],
+      );
+      expect(refused.output).toMatch(/'nmae' does not exist/);
+      expect(refused.output).toMatch(/tenantId[\s\S]*number[\s\S]*string|Type 'number' is not assignable to type 'string'/);
     }, 120_000);
   }
 
