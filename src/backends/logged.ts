@@ -19,9 +19,7 @@ export function logged(backend: StateBackend): StateBackend {
       throw err;
     }
   };
-  return {
-    type: backend.type,
-    location: backend.location,
+  const overrides: Partial<StateBackend> = {
     read: () =>
       timed(
         'state read',
@@ -58,13 +56,19 @@ export function logged(backend: StateBackend): StateBackend {
             ? { outcome: 'taken', lock_id: attempt.held.info.ID }
             : { outcome: 'held by another run', holder: attempt.busy.Who ?? attempt.busy.description },
       ),
-    currentLock: () => backend.currentLock(),
     forceUnlock: (id) =>
       timed(
         'state lock removed by force-unlock',
         () => backend.forceUnlock(id),
         () => ({ lock_id: id }),
       ),
-    close: () => backend.close(),
   };
+  // Everything else (the journal a backend keeps, its own settings) is the backend's, as it is.
+  return new Proxy(backend, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && property in overrides) return overrides[property as keyof StateBackend];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' && receiver !== target ? value.bind(target) : value;
+    },
+  });
 }

@@ -34,6 +34,8 @@ export interface DeclaredObject {
   readonly each?: 'list' | 'map';
   /** `each.value`, for for_each. */
   readonly eachValue?: Value;
+  /** `each.value` is this object (for_each over a repeated block's instances), known when it is. */
+  readonly eachValueFrom?: string;
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
@@ -233,47 +235,73 @@ export function parseConfiguration(
   const requests = remoteStateRequests(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, beforeObjects, remoteProblems);
   const remoteStates = remoteStateValues(requests, location.remoteStates ?? new Map(), remoteProblems);
   remoteProblems.forEach(report);
-  const repetitionContext: EvalContext = { variables: (root) => rootOf(beforeObjects, root) ?? UNKNOWN };
-  // The names a block without count or for_each can use, the same for all of them.
-  const namesOfSingle = { ...names, perInstance: new Set<string>() };
+  // The blocks of the document, each once, in document order.
+  const documentBlocks: Array<{ mode: 'managed' | 'data'; type: string; name: string; body: unknown; address: string }> = [];
   for (const [mode, blockKey] of [
     ['data', 'data'],
     ['managed', 'resource'],
   ] as const) {
     for (const [type, byName] of blocks(doc[blockKey])) {
       if (mode === 'data' && type === REMOTE_STATE_TYPE) continue;
-      for (const [name, body] of blocks(byName)) {
-        const address = `${mode === 'data' ? 'data.' : ''}${type}.${name}`;
-        try {
-          const problems: TenantformError[] = [];
-          const repeated = isRecord(body) && (body.count !== undefined || body.for_each !== undefined);
-          const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
-          const blockNames = repeated ? { ...names, perInstance: new Set([body.count !== undefined ? 'count' : 'each']) } : namesOfSingle;
-          const declared = declaredObject(address, mode, type, name, body, blockNames, locals, problems);
-          if (declared) templates.set(address, { ...declared, ...(repetition ? { each: repetition.each } : {}) });
-          if (declared && !repeated) objects.set(address, declared);
-          for (const instance of (declared && repetition?.instances) || []) {
-            const at = instanceAddress(address, instance.key);
-            objects.set(at, {
-              ...declared!,
-              address: at,
-              key: instance.key,
-              each: repetition!.each,
-              ...(instance.value === undefined ? {} : { eachValue: instance.value }),
-            });
-          }
-          blockInstances.set(address, {
-            mode,
-            type,
-            name,
-            each: repetition?.each,
-            instances: repeated ? (repetition?.instances ?? []).map((i) => instanceAddress(address, i.key)) : [address],
+      for (const [name, body] of blocks(byName)) documentBlocks.push({ mode, type, name, body, address: `${mode === 'data' ? 'data.' : ''}${type}.${name}` });
+    }
+  }
+  const declaredAddresses = new Set(documentBlocks.map((b) => b.address));
+  // count and for_each see variables and locals, and of a repeated block its instance keys (the
+  // values are known at apply): `for_each = tenantform_tenant.customer`, as cdktf's
+  // `TerraformIterator.fromResources` writes it, repeats per customer.
+  const repetitionContext: EvalContext = {
+    variables: (root) => rootOf(beforeObjects, root) ?? instanceKeysUnder(root, documentBlocks, blockInstances) ?? UNKNOWN,
+  };
+  // The names a block without count or for_each can use, the same for all of them.
+  const namesOfSingle = { ...names, perInstance: new Set<string>() };
+  // A block repeated over another block's instances waits until that block's are known.
+  let pending = documentBlocks;
+  for (let progress = true; pending.length > 0 && progress;) {
+    const waiting = pending.filter((b) => {
+      const over = isRecord(b.body) ? wholeBlockReference(b.body.for_each, declaredAddresses) : undefined;
+      return over !== undefined && over !== b.address && !blockInstances.has(over);
+    });
+    // A cycle of blocks repeated over each other: each is taken as it is, and reported as unknown.
+    const ready = waiting.length === pending.length ? pending : pending.filter((b) => !waiting.includes(b));
+    progress = ready.length > 0;
+    pending = waiting.length === pending.length ? [] : waiting;
+    for (const { mode, type, name, body, address } of ready) {
+      try {
+        const problems: TenantformError[] = [];
+        const repeated = isRecord(body) && (body.count !== undefined || body.for_each !== undefined);
+        const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
+        const over = repeated ? wholeBlockReference(body.for_each, declaredAddresses) : undefined;
+        const blockNames = repeated ? { ...names, perInstance: new Set([body.count !== undefined ? 'count' : 'each']) } : namesOfSingle;
+        const declared = declaredObject(address, mode, type, name, body, blockNames, locals, problems);
+        // Repeated over another block's instances: each instance depends on the one of its key, whose object is `each.value`.
+        const template =
+          declared && over
+            ? { ...declared, references: [...declared.references, { target: over, attribute: [], at: ['for_each'], ownKey: true as const }] }
+            : declared;
+        if (template) templates.set(address, { ...template, ...(repetition ? { each: repetition.each } : {}) });
+        if (template && !repeated) objects.set(address, template);
+        for (const instance of (template && repetition?.instances) || []) {
+          const at = instanceAddress(address, instance.key);
+          objects.set(at, {
+            ...template!,
+            address: at,
+            key: instance.key,
+            each: repetition!.each,
+            ...(over ? { eachValueFrom: instanceAddress(over, instance.key) } : instance.value === undefined ? {} : { eachValue: instance.value }),
           });
-          if (problems.length > 0) unparsed.add(address);
-          problems.forEach(report);
-        } catch (err) {
-          report(err);
         }
+        blockInstances.set(address, {
+          mode,
+          type,
+          name,
+          each: repetition?.each,
+          instances: repeated ? (repetition?.instances ?? []).map((i) => instanceAddress(address, i.key)) : [address],
+        });
+        if (problems.length > 0) unparsed.add(address);
+        problems.forEach(report);
+      } catch (err) {
+        report(err);
       }
     }
   }
@@ -347,6 +375,41 @@ function configurationHash(doc: Record<string, unknown>, variables: ReadonlyMap<
   return createHash('sha256')
     .update(configurationText(doc, inputs, remote))
     .digest('hex');
+}
+
+/** The declared block a for_each names whole (`${tenantform_tenant.customer}`); undefined for any other value. */
+function wholeBlockReference(raw: unknown, declared: ReadonlySet<string>): string | undefined {
+  const match = typeof raw === 'string' ? /^\$\{\s*((?:data\.)?[A-Za-z_][\w-]*\.[A-Za-z_][\w-]*)\s*\}$/.exec(raw) : null;
+  return match && declared.has(match[1]) ? match[1] : undefined;
+}
+
+/**
+ * The value a count or for_each sees for a root naming resources (`tenantform_tenant`, `data`):
+ * each block repeated with count a list, with for_each a map, of values known at apply; a block
+ * not yet read, or not repeated, unknown. Undefined when no block has that root.
+ */
+function instanceKeysUnder(
+  root: string,
+  declared: ReadonlyArray<{ mode: 'managed' | 'data'; type: string; name: string }>,
+  known: ReadonlyMap<string, BlockInstances>,
+): Value | undefined {
+  const under = declared.filter((b) => (root === 'data' ? b.mode === 'data' : b.mode === 'managed' && b.type === root));
+  if (under.length === 0) return undefined;
+  const group = plainObject<Value>();
+  for (const b of under) {
+    const holder = root === 'data' ? ((group[b.type] as Record<string, Value> | undefined) ?? (group[b.type] = plainObject<Value>())) : group;
+    const instances = known.get(`${b.mode === 'data' ? 'data.' : ''}${b.type}.${b.name}`);
+    if (!instances?.each) holder[b.name] = UNKNOWN;
+    else if (instances.each === 'list') holder[b.name] = instances.instances.map(() => UNKNOWN);
+    else holder[b.name] = Object.fromEntries(instances.instances.map((a) => [instanceKeyOf(a), UNKNOWN]));
+  }
+  return group;
+}
+
+/** The key of an instance address: `a.b["k"]` → `k`. */
+function instanceKeyOf(address: string): string {
+  const match = /\["((?:[^"\\]|\\.)*)"\]$/.exec(address);
+  return match ? (JSON.parse(`"${match[1]}"`) as string) : address;
 }
 
 /** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */

@@ -37,7 +37,7 @@ export function evaluateArguments(o: EvaluatedObject, known: Known): EvaluatedAr
   return evaluated;
 }
 
-type EvaluatedObject = Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key' | 'each' | 'eachValue'>;
+type EvaluatedObject = Pick<DeclaredObject, 'address' | 'kind' | 'config' | 'key' | 'each' | 'eachValue' | 'eachValueFrom'>;
 
 interface EvaluatedArguments {
   readonly config: State;

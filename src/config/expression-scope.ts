@@ -45,6 +45,8 @@ export interface InstanceScope {
   readonly key?: string | number;
   readonly each?: 'list' | 'map';
   readonly eachValue?: Value;
+  /** `each.value` is this declared object (for_each over a repeated block), as known now. */
+  readonly eachValueFrom?: string;
 }
 
 /** A reference from a value to a declared object. */
@@ -166,12 +168,18 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
   const built = new Map<string, Value | undefined>();
   const build = (root: string): Value | undefined => {
     if (root === 'count') return instance?.each === 'list' ? { index: instance.key as number } : undefined;
-    if (root === 'each') return instance?.each === 'map' ? { key: instance.key as string, value: instance.eachValue ?? null } : undefined;
+    if (root === 'each') return instance?.each === 'map' ? { key: instance.key as string, value: eachValueOf(instance) } : undefined;
     if (root === 'var') return Object.fromEntries([...scope.variables.values()].map((v) => [v.name, v.value]));
     if (root === 'path') return { module: dirname(scope.file), root: dirname(scope.file), cwd: process.cwd() };
     if (root === 'terraform') return { workspace: 'default' };
     if (root === 'local') return locals();
     return objectsUnder(root);
+  };
+  const eachValueOf = (i: InstanceScope): Value => {
+    if (i.eachValueFrom === undefined) return i.eachValue ?? null;
+    const state = values.get(i.eachValueFrom);
+    const kind = scope.objects.get(i.eachValueFrom)?.kind;
+    return state === undefined || kind === undefined ? UNKNOWN : languageValueOf(kind, state);
   };
   const objectsUnder = (root: string): Value | undefined => {
     let roots = sharedRoots.get(scope)?.get(values);

@@ -96,4 +96,46 @@ describe('an estate declared with for_each', () => {
       await admin.close();
     }
   });
+
+  it('for_each over a repeated resource (cdktf TerraformIterator.fromResources): one instance per its instance, each.value its object', async () => {
+    const file = writeConfig(
+      world,
+      {
+        '//': { metadata: { backend: 'local' } },
+        provider: { tenantform: [{}] },
+        variable: { customers: { type: 'map(string)', default: { delta: 'Iterated Delta', echo: 'Iterated Echo' } } },
+        data: COMMON_DATA,
+        resource: {
+          tenantform_tenant: {
+            iterated: { for_each: '${var.customers}', parent_id: '${data.tenantform_tenant.northwind.id}', kind: 'customer', name: '${each.value}' },
+          },
+          tenantform_user: {
+            iterated_admin: {
+              for_each: '${tenantform_tenant.iterated}',
+              tenant_id: '${each.value.id}',
+              login: 'iterated-${each.key}',
+              email: '${each.key}@iterated.example',
+            },
+          },
+        },
+      },
+      'iterated.tf.json',
+    );
+    const { configuration } = loadConfiguration({
+      file: join(world.dir, file),
+      stack: 'iterated',
+      defaultState: join(world.dir, 'terraform.iterated.tfstate'),
+    });
+    expect([...dependencies(configuration!).get('tenantform_user.iterated_admin["echo"]')!]).toEqual(['tenantform_tenant.iterated["echo"]']);
+    const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('# tenantform_user.iterated_admin["delta"] will be created');
+    expect(plan.stdout).toContain('Plan: 4 to add, 0 to change, 0 to destroy.');
+    const applied = await run(world, ['apply', '--auto-approve', '--config', file]);
+    expect(applied.code).toBe(0);
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+    const echo = (await world.client.getTenants({ parentId: world.tenant('Northwind Partner'), lod: 'basic' })).find((t) => t.name === 'Iterated Echo');
+    const users = await world.client.listTenantUsers(echo!.id);
+    expect(users).toHaveLength(1);
+  });
 });
