@@ -31,6 +31,15 @@ describe('tenantform destroy and plan -destroy', () => {
     expect(world.requests).toEqual([]);
   });
 
+  it('refuses --refresh-only, which is apply’s and plan’s, and does not offer it in its help', async () => {
+    const before = world.requests.length;
+    const refused = await run(world, ['destroy', '--refresh-only', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('destroy takes no --refresh-only');
+    expect(world.requests.length).toBe(before);
+    expect((await run(world, ['destroy', '--help'])).stdout).not.toContain('refresh-only');
+  });
+
   it('declining the apply prompt exits 1 with "Apply cancelled." and changes nothing', async () => {
     const r = await runOnTerminal(world, ['apply', ...where], 'no');
     expect(r.stdout).toContain(

@@ -1,3 +1,4 @@
+import { closeSync, writeSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { emulatorEnvLines, startEmulator } from '../../emulator';
 
@@ -27,7 +28,15 @@ export const emulatorCommand: CommandModule<object, Args> = {
       seed: args.seed,
       log: args.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
     });
-    process.stdout.write(`${emulatorEnvLines(emulator).join('\n')}\n`);
+    const exports = `${emulatorEnvLines(emulator).join('\n')}\n`;
+    if (process.stdout.isTTY) process.stdout.write(exports);
+    else {
+      // stdout carries the export lines only: closing it once they are written lets
+      // `eval "$(tenantform emulator &)"` go on while the emulator runs.
+      writeSync(1, exports);
+      process.stdout.on('error', () => undefined);
+      closeSync(1);
+    }
     process.stderr.write(`Emulator listening on ${emulator.url} (Ctrl-C to stop)\n`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
