@@ -10,7 +10,7 @@ import { configOf } from './config';
 import { discover, mapLimit, type Discovered, type TenantInfo } from './discover';
 import { resourceName, slug, uniqueNames } from './names';
 
-export { renderTypescript } from './typescript';
+export { renderTypescript, type CdkLibrary } from './typescript';
 export { renderTerraformJson } from './terraform-json';
 export { renderImportList } from './imports';
 export { writeExportState } from './state';

@@ -13,7 +13,10 @@ const INDENT = '  ';
 /** Arrays of plain values up to this length stay on one line. */
 const INLINE_WIDTH = 72;
 
-export function renderTypescript(exp: TenantExport): string {
+/** The CDK library the app is written for: the project's own (CDK Terrain or cdktf). */
+export type CdkLibrary = 'cdktn' | 'cdktf';
+
+export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf'): string {
   const tenantKeys = identifiers(exp.tenants.map((t) => t.name));
   const tenantRef = new Map(exp.tenants.map((t, i) => [t.id, `tenants.${tenantKeys[i]}`]));
   const usedApps = new Set(exp.objects.flatMap((o) => idsUnder(o.config, 'application_id')));
@@ -34,10 +37,10 @@ export function renderTypescript(exp: TenantExport): string {
     ' * exported by `tenantform export`.',
     ' *',
     ' * Adopt these objects before the first apply: run the import list written by `--imports`,',
-    ' * or start from the state written by `--state`. Then `npx cdktf synth && npx tenantform plan`',
+    ` * or start from the state written by \`--state\`. Then \`npx ${library} synth && npx tenantform plan\``,
     ' * shows no changes.',
     ' */',
-    "import { App, TerraformStack } from 'cdktf';",
+    `import { App, TerraformStack } from '${library}';`,
     "import type { Construct } from 'constructs';",
     `import { ${imported.join(', ')} } from 'tenantform';`,
     '',

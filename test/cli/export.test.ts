@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
@@ -16,9 +16,9 @@ interface Run {
 }
 
 /** Runs the built CLI as a process (asynchronously: the emulator answers from this process). */
-function tenantform(args: string[], env: Record<string, string | undefined>): Promise<Run> {
+function tenantform(args: string[], env: Record<string, string | undefined>, cwd = ROOT): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -124,6 +124,17 @@ describe('tenantform export (the built CLI)', () => {
     expect(run.stdout).toContain("from 'tenantform';");
     expect(run.stdout).toContain("new NorthwindPartnerStack(app, 'northwind-partner');");
     expect(run.stdout).toContain(`acmeManufacturing: '${seeded.acme}', // Acme Manufacturing (customer)`);
+  });
+
+  it("writes the app for the project's own CDK library: CDK Terrain in a project that depends on it", async () => {
+    const project = join(work, 'terrain-project');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'platform', devDependencies: { cdktn: '^0.24.0', tenantform: '*' } }));
+    const run = await tenantform(['export', '--tenant', seeded.northwind], env, join(project, 'src'));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("import { App, TerraformStack } from 'cdktn';");
+    expect(run.stdout).toContain('`npx cdktn synth && npx tenantform plan`');
+    expect(run.stdout).not.toContain("'cdktf'");
   });
 
   it('never overwrites a state file', async () => {

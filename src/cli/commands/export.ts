@@ -1,12 +1,13 @@
-import { logExchange } from '../../logging';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { PlatformClient } from '../../api';
 import type { Diagnostic } from '../../diagnostics';
 import { UUID_PATTERN } from '../../resources/attributes';
 import { PROVIDER_ENV } from '../../resources/provider-config';
-import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState } from '../../export';
+import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type CdkLibrary } from '../../export';
 import { redactSecrets } from '../redact';
+import { logExchange } from '../../logging';
 
 interface Args {
   tenant: string;
@@ -63,7 +64,7 @@ export const exportCommand: CommandModule<object, Args> = {
         process.exitCode = 1;
         return;
       }
-      const text = args.format === 'json' ? renderTerraformJson(exp) : renderTypescript(exp);
+      const text = args.format === 'json' ? renderTerraformJson(exp) : renderTypescript(exp, projectCdkLibrary(process.cwd()));
       if (args.state) await writeExportState(args.state, exp);
       if (args.imports) writeFileSync(args.imports, renderImportList(exp));
       if (args.out) writeFileSync(args.out, text);
@@ -77,6 +78,28 @@ export const exportCommand: CommandModule<object, Args> = {
     }
   },
 };
+
+/**
+ * The CDK library of the project the app is exported into: the one its nearest package.json
+ * depends on (CDK Terrain first, the maintained line), else CDK Terrain.
+ */
+export function projectCdkLibrary(dir: string): CdkLibrary {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const file = join(at, 'package.json');
+    if (existsSync(file)) {
+      try {
+        const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
+        const declared = { ...manifest.dependencies, ...manifest.devDependencies };
+        if ('cdktn' in declared) return 'cdktn';
+        if ('cdktf' in declared) return 'cdktf';
+      } catch {
+        // Not a manifest this can read: the default.
+      }
+      return 'cdktn';
+    }
+    if (dirname(at) === at) return 'cdktn';
+  }
+}
 
 function clientFromEnvironment(): PlatformClient {
   const missing = Object.values(PROVIDER_ENV).filter((name) => !process.env[name]);
