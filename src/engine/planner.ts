@@ -55,6 +55,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   }
   const selected = selectTargets(opts, deps, recorded, diagnostics);
   const values = new Map<string, State>(refreshed.data);
+  // A targeted plan leaves the other objects as they are: expressions (outputs) see them so, as in Terraform.
+  if (opts.targets.length > 0) {
+    for (const [address, o] of recorded) {
+      if (!selected.has(address) && configuration.objects.has(address)) values.set(address, refreshed.live.get(address) ?? o.attributes);
+    }
+  }
   const lookup = lookupIn(configuration, values);
   const actions = new Map<string, string>();
   const changes: PlannedChange[] = [];

@@ -36,6 +36,33 @@ describe('tenantform plan and apply options', () => {
     expect(`${missing.stdout}${missing.stderr}`).not.toContain(world.env.TENANTFORM_CLIENT_SECRET);
   });
 
+  it('a targeted plan sees the other objects as the state has them: their outputs do not change, and nothing to do exits 0', async () => {
+    const file = writeConfig(
+      world,
+      {
+        ...configWith({ tenantform_infra_component: { left: infra('Target Left'), right: infra('Target Right') } }),
+        output: { left_id: { value: '${tenantform_infra_component.left.id}' }, right_id: { value: '${tenantform_infra_component.right.id}' } },
+      },
+      'targeted-outputs.tf.json',
+    );
+    const state = ['--state', 'targeted-outputs.tfstate'];
+    expect((await run(world, ['apply', '--config', file, ...state, '--auto-approve'])).code).toBe(0);
+    // The left one changes in the configuration; the plan targets the right one.
+    writeConfig(
+      world,
+      {
+        ...configWith({ tenantform_infra_component: { left: infra('Target Left Renamed'), right: infra('Target Right') } }),
+        output: { left_id: { value: '${tenantform_infra_component.left.id}' }, right_id: { value: '${tenantform_infra_component.right.id}' } },
+      },
+      'targeted-outputs.tf.json',
+    );
+    const targeted = await run(world, ['plan', '--config', file, ...state, '--target', 'tenantform_infra_component.right', '--detailed-exitcode']);
+    expect(targeted.stdout).toContain('No changes.');
+    expect(targeted.stdout).not.toContain('Changes to Outputs');
+    expect(targeted.code).toBe(0);
+    expect((await run(world, ['plan', '--config', file, ...state, '--target', 'tenantform_infra_component.left', '--detailed-exitcode'])).code).toBe(2);
+  });
+
   it('plans only targets and their dependencies, and trusts the state with --refresh=false', async () => {
     const file = writeConfig(world, configWith({ tenantform_infra_component: { a: infra('Target A'), b: infra('Target B') } }));
     const targeted = await run(world, ['apply', '--config', file, '--auto-approve', '--target', 'tenantform_infra_component.a']);
