@@ -47,6 +47,11 @@ describe('tenantform state', () => {
     const saved = join(mkdtempSync(join(tmpdir(), 'tenantform-pull-')), 'pulled.tfstate');
     writeFileSync(saved, pulled.stdout);
 
+    // -dry-run says what would change and writes nothing (the serial below counts the two real edits).
+    const wouldMove = await state('mv', '-dry-run', 'tenantform_infra_component.one', 'tenantform_infra_component.first');
+    expect(wouldMove.stdout).toBe('Would move "tenantform_infra_component.one" to "tenantform_infra_component.first"\n');
+    expect((await state('rm', '-dry-run', 'tenantform_infra_component.two')).stdout).toBe('Would remove tenantform_infra_component.two\n');
+    expect((await state('list')).stdout).toContain('tenantform_infra_component.one\n');
     expect((await state('mv', 'tenantform_infra_component.one', 'tenantform_infra_component.first')).code).toBe(0);
     expect((await state('mv', 'tenantform_infra_component.two', 'tenantform_usage_report.two')).stderr).toContain('keeps its resource type');
     expect((await state('rm', 'tenantform_infra_component.two')).code).toBe(0);

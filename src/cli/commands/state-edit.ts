@@ -42,17 +42,25 @@ export const statePushCommand: CommandModule<object, PushArgs> = {
 
 interface RmArgs extends StateArgs, LockArgs {
   addresses: string[];
+  'dry-run'?: boolean;
 }
+
+/** `-dry-run`, as terraform's state rm and mv take it: what would change, the state left as it is. */
+const DRY_RUN = { type: 'boolean', default: false, describe: 'Say what would change, and change nothing' } as const;
 
 export const stateRmCommand: CommandModule<object, RmArgs> = {
   command: 'rm <addresses..>',
   describe: 'Forget objects: they stay on the platform, no longer managed by this stack',
-  builder: (y) => lockFlags(stateFlags(y)).positional('addresses', { type: 'string', array: true, demandOption: true }),
+  builder: (y) => lockFlags(stateFlags(y)).option('dry-run', DRY_RUN).positional('addresses', { type: 'string', array: true, demandOption: true }),
   handler: async (args) => {
     await editState(args, async (state, backend) => {
       // An interrupted create is recorded too (as pending): forgetting it stops the search for its object.
       const isPending = (address: string) => state.pending().some((p) => p.address === address);
       for (const address of args.addresses) if (!state.get(address) && !isPending(address)) throw stateCommandErrors.notInState(address, backend.location);
+      if (args['dry-run']) {
+        for (const address of args.addresses) process.stdout.write(`Would remove ${address}\n`);
+        return;
+      }
       for (const address of args.addresses) {
         if (state.get(address)) state.remove(address);
         state.removePending(address);
@@ -68,12 +76,17 @@ export const stateRmCommand: CommandModule<object, RmArgs> = {
 interface MvArgs extends StateArgs, LockArgs {
   from: string;
   to: string;
+  'dry-run'?: boolean;
 }
 
 export const stateMvCommand: CommandModule<object, MvArgs> = {
   command: 'mv <from> <to>',
   describe: 'Record an object under another address of the same type (after renaming it in the configuration)',
-  builder: (y) => lockFlags(stateFlags(y)).positional('from', { type: 'string', demandOption: true }).positional('to', { type: 'string', demandOption: true }),
+  builder: (y) =>
+    lockFlags(stateFlags(y))
+      .option('dry-run', DRY_RUN)
+      .positional('from', { type: 'string', demandOption: true })
+      .positional('to', { type: 'string', demandOption: true }),
   handler: async (args) => {
     for (const address of [args.from, args.to]) if (!RESOURCE_ADDRESS.test(address)) throw stateCommandErrors.invalidAddress(address);
     const typeOf = (a: string) => a.split('.').slice(0, -1).join('.');
@@ -81,6 +94,10 @@ export const stateMvCommand: CommandModule<object, MvArgs> = {
     await editState(args, async (state, backend) => {
       if (!state.get(args.from)) throw stateCommandErrors.notInState(args.from, backend.location);
       if (state.get(args.to)) throw stateCommandErrors.moveTargetExists(args.to);
+      if (args['dry-run']) {
+        process.stdout.write(`Would move "${args.from}" to "${args.to}"\n`);
+        return;
+      }
       state.move(args.from, args.to);
       await state.save();
       process.stdout.write(`Move "${args.from}" to "${args.to}"\nSuccessfully moved 1 object(s).\n`);
