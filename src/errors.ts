@@ -259,6 +259,16 @@ export const reconcilerErrors = {
       path,
     );
   },
+  unknownIgnoredAttribute(address: string, index: number, name: string, type: string, attributes: readonly string[], meant: string | undefined) {
+    return new TenantformError(
+      'unknown_attribute',
+      'Unknown attribute in ignore_changes',
+      `ignore_changes[${index}] is "${name}", which is not an attribute of ${type}.${meant ? ` Did you mean "${meant}"?` : ''} Its attributes: ${attributes.join(', ')}.`,
+      false,
+      address,
+      ['lifecycle', 'ignore_changes', index],
+    );
+  },
   invalidMetaArgument(address: string, argument: string, expected: string) {
     return new TenantformError('invalid_meta_argument', `Invalid "${argument}"`, `Expected ${expected}.`, false, address, [argument]);
   },

@@ -155,10 +155,20 @@ describe('configuration', () => {
     const where = (doc: unknown) =>
       parseConfiguration(doc as Record<string, unknown>, at).diagnostics.map((d) => `${d.address} ${(d.path ?? []).join('.')} ${d.code}`);
 
+    it('names the entry of ignore_changes that is no attribute, and the attribute it likely meant', () => {
+      const [problem] = parseConfiguration(infraWith({ lifecycle: { ignore_changes: ['name', 'contentUrl'] } }) as Record<string, unknown>, at).diagnostics;
+      expect(problem).toMatchObject({ address: 'tenantform_infra_component.c', path: ['lifecycle', 'ignore_changes', 1], code: 'unknown_attribute' });
+      expect(problem.detail).toContain(
+        'ignore_changes[1] is "contentUrl", which is not an attribute of tenantform_infra_component. Did you mean "content_url"?',
+      );
+    });
+
     it('never takes what every JavaScript object has for an attribute', () => {
       expect(where(infraWith({ name: '${data.tenantform_tenant.a.toString}' }))).toEqual(['tenantform_infra_component.c name unknown_attribute_reference']);
       expect(where(infraWith({ name: '${data.tenantform_tenant.a.constructor}' }))).toEqual(['tenantform_infra_component.c name unknown_attribute_reference']);
-      expect(where(infraWith({ lifecycle: { ignore_changes: ['constructor'] } }))).toEqual(['tenantform_infra_component.c lifecycle invalid_meta_argument']);
+      expect(where(infraWith({ lifecycle: { ignore_changes: ['constructor'] } }))).toEqual([
+        'tenantform_infra_component.c lifecycle.ignore_changes.0 unknown_attribute',
+      ]);
       expect(where(infraWith({ hasOwnProperty: 'x' }))).toEqual(['tenantform_infra_component.c hasOwnProperty unknown_attribute']);
       // Parsed from text, as the file is: `__proto__` is then an ordinary key.
       const doc = JSON.parse('{"provider":{"tenantform":{"__proto__":{"base_url":"http://elsewhere"},"client_id":"c"}}}') as Record<string, unknown>;

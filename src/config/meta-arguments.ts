@@ -1,3 +1,4 @@
+import { closestName } from '../suggest';
 import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
 import type { AnyKind } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
@@ -54,7 +55,20 @@ export function ignoreChanges(address: string, kind: AnyKind, raw: unknown): str
   if (raw === undefined) return undefined;
   if (raw === 'all' || (Array.isArray(raw) && raw.length === 1 && raw[0] === 'all')) return 'all';
   const names = Array.isArray(raw) ? raw.map((n) => (typeof n === 'string' ? n.replace(/^\$\{(.*)\}$/, '$1') : n)) : undefined;
-  if (!names || names.some((n) => typeof n !== 'string' || !hasOwn(kind.attributes, n))) {
+  // An entry that names no attribute is named, with the attribute it most likely meant.
+  const unknown = names?.findIndex((n) => typeof n === 'string' && !hasOwn(kind.attributes, n)) ?? -1;
+  if (names && unknown >= 0) {
+    const name = names[unknown] as string;
+    throw reconcilerErrors.unknownIgnoredAttribute(
+      address,
+      unknown,
+      name,
+      kind.type,
+      Object.keys(kind.attributes),
+      closestName(name, Object.keys(kind.attributes)),
+    );
+  }
+  if (!names || names.some((n) => typeof n !== 'string')) {
     throw reconcilerErrors.invalidMetaArgument(
       address,
       'lifecycle',
