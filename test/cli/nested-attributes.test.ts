@@ -201,6 +201,18 @@ describe('nested attributes', () => {
     await appliedAndEmpty();
   });
 
+  it('terraform applies a nested change through the provider; tenantform then plans nothing', async () => {
+    writeConfig(world, config({ storage: 300, workstations: true, roles: ['company_admin', 'backup_user', 'readonly_admin'] }));
+    const applied = await terraform('apply', '-auto-approve');
+    expect(applied.code === 0 ? '' : applied.output).toBe('');
+    expect(recorded('tenantform_offering_items')?.attributes.items).toEqual([
+      { name: 'storage', infra_id: null, enabled: true, quota: { value: 300 * GIB, overage: 10 * GIB } },
+      { name: 'workstations', infra_id: null, enabled: true, quota: null },
+    ]);
+    const native = await tenantform('plan', '--detailed-exitcode');
+    expect(native.code === 0 ? '' : native.stdout + native.stderr).toBe('');
+  });
+
   it('invalid nested input is refused naming the address and the full path, before any request', async () => {
     const bad = config({ storage: 200, roles: ['company_admin'] }) as { resource: Record<string, Record<string, Record<string, unknown>>> };
     bad.resource.tenantform_offering_items.backup.items = [
