@@ -616,6 +616,14 @@ export const backendErrors = {
       false,
     );
   },
+  noWorkspaces(type: string) {
+    return new TenantformError(
+      'workspaces_not_supported',
+      'Workspaces not supported',
+      `The ${type} backend keeps one state: it has no workspaces (terraform refuses them there too). Another state needs another address.`,
+      false,
+    );
+  },
   invalidSetting(type: string, setting: string, reason: string) {
     return new TenantformError('backend_setting', 'Invalid backend setting', `backend "${type}", ${setting}: ${reason}`, false);
   },

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { backendErrors } from '../errors';
 import { HttpBackend, httpSettings } from './http';
@@ -48,6 +49,37 @@ function openUnlogged(req: BackendRequest): StateBackend {
   if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride), req.env);
   if (!block && workspace === 'default') return new LocalBackend(req.defaultState, req.env);
   return configuredBackend(settings, workspace, dirname(req.configFile));
+}
+
+/**
+ * The workspaces a stack's backend holds, as `terraform workspace list` lists them: `default`
+ * always; on `local`, each folder of the workspace directory holding a state; on `pg`, each row of
+ * its table. `http` keeps one state: it has no workspaces to list, as terraform says.
+ */
+export async function listWorkspaces(req: Pick<BackendRequest, 'configFile' | 'env'>): Promise<string[]> {
+  const block = readBackendBlock(req.configFile);
+  const settings = new BackendSettings(block?.type ?? 'local', block?.settings ?? {}, req.env);
+  const stackDir = dirname(req.configFile);
+  switch (settings.type) {
+    case 'local': {
+      const dir = settings.string('workspace_dir') ?? 'terraform.tfstate.d';
+      const root = isAbsolute(dir) ? dir : resolve(stackDir, dir);
+      const named = existsSync(root) ? readdirSync(root).filter((name) => existsSync(join(root, name, 'terraform.tfstate'))) : [];
+      return [...new Set(['default', ...named])].sort();
+    }
+    case 'pg': {
+      const backend = new PgBackend(pgSettings(settings, 'default'));
+      try {
+        return await backend.workspaces();
+      } finally {
+        await backend.close();
+      }
+    }
+    case 'http':
+      throw backendErrors.noWorkspaces('http');
+    default:
+      throw backendErrors.unsupported(settings.type, SPOKEN_BACKENDS);
+  }
 }
 
 /**

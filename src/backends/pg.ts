@@ -96,6 +96,16 @@ export class PgBackend implements StateBackend {
     return `${quote(this.settings.schema)}.${TABLE}`;
   }
 
+  /** The workspaces the table holds (each a row), as `terraform workspace list` lists them: default always. */
+  async workspaces(): Promise<string[]> {
+    const db = await this.connect();
+    const exists = await this.query(db, 'SELECT to_regclass($1) IS NOT NULL AS found', [this.table]);
+    const names = (exists.rows[0] as { found: boolean }).found
+      ? ((await this.query(db, `SELECT name FROM ${this.table}`)).rows as Array<{ name: string }>).map((r) => r.name)
+      : [];
+    return [...new Set(['default', ...names])].sort();
+  }
+
   async read(): Promise<string | undefined> {
     const db = await this.connect();
     const r = await this.query(db, `SELECT data FROM ${this.table} WHERE name = $1`, [this.settings.workspace]);

@@ -84,7 +84,6 @@ const TERRAFORM_ONLY: Readonly<Record<string, string>> = {
   refresh: '`tenantform apply --refresh-only` accepts what changed on the platform into the state.',
   taint: '`-replace=ADDRESS` on plan and apply replaces an object.',
   untaint: 'an object marked tainted by terraform is replaced by the next apply.',
-  workspace: "tenantform uses the default workspace of the stack's backend.",
   console: '',
   graph: '',
   providers: '',

@@ -7,6 +7,7 @@ import { emulatorCommand } from './emulator';
 import { exportCommand } from './export';
 import { forceUnlockCommand } from './force-unlock';
 import { stateCommand } from './state';
+import { workspaceCommand } from './workspace';
 import { importCommand } from './import';
 import { planCommand } from './plan';
 import { providerCommand } from './provider';
@@ -29,6 +30,7 @@ export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
   importCommand,
   forceUnlockCommand,
   stateCommand,
+  workspaceCommand,
   versionCommand,
   outputCommand,
   validateCommand,
