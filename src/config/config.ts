@@ -175,9 +175,20 @@ export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest
 }
 
 /** The top-level blocks of Terraform JSON that tenantform's own plan carries out (`//` is cdktf's metadata). */
-const CARRIED_OUT_BLOCKS = new Set(['//', 'terraform', 'provider', 'variable', 'locals', 'output', 'resource', 'data', 'moved', 'removed']);
+export const CARRIED_OUT_BLOCKS: ReadonlySet<string> = new Set([
+  '//',
+  'terraform',
+  'provider',
+  'variable',
+  'locals',
+  'output',
+  'resource',
+  'data',
+  'moved',
+  'removed',
+]);
 /** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
-const TERRAFORM_BLOCKS = new Set(['module', 'import', 'check', 'ephemeral']);
+export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['module', 'import', 'check', 'ephemeral']);
 
 /** Variables and locals, and the context they make before any object is known. */
 function languagePrelude(
