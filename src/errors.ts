@@ -464,7 +464,7 @@ export const languageErrors = {
     );
   },
   unreadableVarFile(file: string, reason: string) {
-    return new TenantformError('var_file_unreadable', 'Cannot read the variable file', `${file}: ${reason}.`, false);
+    return new TenantformError('var_file_unreadable', 'Cannot read the variable file', `${file}: ${reason.replace(/\.$/, '')}.`, false);
   },
   undeclaredName(address: string, path: AttributePath, name: string) {
     return new TenantformError('unknown_reference', 'Reference to an undeclared name', `${name} is not declared in this configuration.`, false, address, path);
@@ -740,5 +740,8 @@ export const stateCommandErrors = {
       `${file}: ${reason} Nothing was written. Pass --force to replace the state anyway.`,
       false,
     );
+  },
+  pushUnreadable(file: string, reason: string) {
+    return new TenantformError('push_unreadable', 'The state was not pushed', `${file} cannot be read: ${reason}. Nothing was written.`, false);
   },
 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readInputFile } from '../input-file';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { languageErrors, reconcilerErrors, TenantformError } from '../errors';
@@ -112,7 +113,7 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
   if (!existsSync(cdktfJson)) throw reconcilerErrors.configNotFound(`There is no cdktf.json in ${project}`);
   let output = 'cdktf.out';
   try {
-    output = (JSON.parse(readFileSync(cdktfJson, 'utf8')) as { output?: string }).output ?? output;
+    output = (JSON.parse(readInputFile(cdktfJson)) as { output?: string }).output ?? output;
   } catch (err) {
     throw reconcilerErrors.configUnreadable(cdktfJson, (err as Error).message);
   }
@@ -142,7 +143,7 @@ export function loadConfiguration(location: ConfigLocation): { configuration?: C
 
 function readConfigText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readInputFile(file);
   } catch (err) {
     throw reconcilerErrors.configUnreadable(file, (err as Error).message);
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../input-file';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
@@ -181,9 +181,9 @@ function validates(d: Declaration, value: Value, report: (e: TenantformError) =>
 function varFile(file: string, report: (e: TenantformError) => void): Array<[string, unknown]> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputFile(file);
   } catch (err) {
-    report(languageErrors.unreadableVarFile(file, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
+    report(languageErrors.unreadableVarFile(file, (err as Error).message));
     return [];
   }
   if (file.endsWith('.json')) {

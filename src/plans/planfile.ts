@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../input-file';
 import type { ProviderClients } from '../engine/clients';
 import { reconcilerErrors } from '../errors';
 import type { ResourceKind } from '../resources/declaration';
@@ -37,7 +37,7 @@ export async function savePlan(file: string, result: PlanResult): Promise<void> 
 export function loadPlan(file: string): PlanResult {
   let doc: Partial<PlanFile>;
   try {
-    doc = parsePlainJson(readFileSync(file, 'utf8'), MAX_DEPTH, (v) =>
+    doc = parsePlainJson(readInputFile(file), MAX_DEPTH, (v) =>
       ownValue(v, '$tenantform') === UNKNOWN_MARK.$tenantform ? Unknown : undefined,
     ) as Partial<PlanFile>;
   } catch (err) {

@@ -272,4 +272,20 @@ describe('state and plan paths that are not regular files', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(existsSync(target)).toBe(false);
   });
+  it('reads no configuration, variable file, saved plan or pushed state from a FIFO or a device: a clear error, not a hang or an abort', async () => {
+    const fifo = join(world.dir, 'input.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const [args, says] of [
+      [['plan', '--config', file, '--var-file', '/dev/zero'], '/dev/zero: it is a device, not a regular file'],
+      [['plan', '--config', file, '--var-file', fifo], `${fifo}: it is a FIFO, not a regular file`],
+      [['plan', '--config', '/dev/zero'], 'Cannot read the configuration: /dev/zero: it is a device, not a regular file'],
+      [['apply', fifo, '--config', file], `${fifo}: it is a FIFO, not a regular file`],
+      [['state', 'push', '/dev/zero'], '/dev/zero cannot be read: it is a device, not a regular file'],
+    ] as const) {
+      world.requests.length = 0;
+      const r = await run(world, [...args]);
+      expect({ args, code: r.code, says: r.stderr.includes(says) }).toEqual({ args, code: 1, says: true });
+      expect(world.requests.filter((q) => !q.startsWith('GET ') && !q.startsWith('POST /api/2/idp/token'))).toEqual([]);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readInputFile } from '../../input-file';
 import type { CommandModule } from 'yargs';
 import { checkPush } from '../../backends/push';
 import { stateCommandErrors } from '../../errors';
@@ -29,7 +30,7 @@ export const statePushCommand: CommandModule<object, PushArgs> = {
       .positional('file', { type: 'string', demandOption: true })
       .option('force', { type: 'boolean', default: false, describe: 'Write it even when its lineage differs or its serial is older' }),
   handler: async (args) => {
-    const text = readFileSync(args.file === '-' ? 0 : args.file, 'utf8');
+    const text = args.file === '-' ? readFileSync(0, 'utf8') : readPushedFile(args.file);
     const pushed = parseState(args.file, text);
     await editState(args, async (state, backend) => {
       const decision = checkPush(state.existed ? state.snapshot() : undefined, pushed, args.force);
@@ -39,6 +40,14 @@ export const statePushCommand: CommandModule<object, PushArgs> = {
     });
   },
 };
+
+function readPushedFile(file: string): string {
+  try {
+    return readInputFile(file);
+  } catch (err) {
+    throw stateCommandErrors.pushUnreadable(file, (err as Error).message);
+  }
+}
 
 interface RmArgs extends StateArgs, LockArgs {
   addresses: string[];

@@ -1,0 +1,68 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Why a file given to tenantform to read was not read; the caller names the option it came from. */
+export class InputFileError extends Error {
+  constructor(
+    readonly code: 'not_a_regular_file' | 'too_large' | 'unreadable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InputFileError';
+  }
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * The most any input file may hold. A synthesized configuration of 100,000 objects is about
+ * 60 MiB; a JavaScript string cannot hold much more than 512 MiB, and failing there aborts the
+ * process instead of naming the file.
+ */
+export const MAX_INPUT_BYTES = 256 * MiB;
+
+function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
+  return stats.isDirectory() ? 'a directory' : stats.isFIFO() ? 'a FIFO' : stats.isSocket() ? 'a socket' : 'a device';
+}
+
+/**
+ * Reads a file the user named (a configuration, a variable file, a saved plan, a state to push)
+ * as UTF-8 text. Only a regular file is read, and only up to `maxBytes`: a FIFO, a device such as
+ * /dev/zero or a file that keeps growing would otherwise block the run or exhaust its memory. The
+ * file is opened without blocking and checked on the open descriptor, so what is checked is what
+ * is read.
+ */
+export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new InputFileError('unreadable', (err as NodeJS.ErrnoException).code ?? (err as Error).message);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new InputFileError('not_a_regular_file', `it is ${kindOf(stats)}, not a regular file`);
+    const tooLarge = () =>
+      new InputFileError(
+        'too_large',
+        `it holds more than ${maxBytes % MiB === 0 ? `${maxBytes / MiB} MiB` : `${maxBytes} bytes`}, more than any input of tenantform holds`,
+      );
+    if (stats.size > maxBytes) throw tooLarge();
+    // The size is a hint only (files under /proc say 0, a file may grow while read): read until the end, within the cap.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(stats.size - total, 64 * 1024), maxBytes + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw tooLarge();
+      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } catch (err) {
+    if (err instanceof InputFileError) throw err;
+    throw new InputFileError('unreadable', (err as NodeJS.ErrnoException).code ?? (err as Error).message);
+  } finally {
+    closeSync(fd);
+  }
+}
