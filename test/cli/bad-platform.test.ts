@@ -2,7 +2,7 @@
  * A wrong secret, a base URL that is not the platform, damaged state and plan files, a
  * dependency cycle: one clear error on stderr, no plan, nothing sent that could change anything.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,6 +104,53 @@ describe('a run that cannot trust what it would read', () => {
     expect(plan.stdout).not.toContain('Apply complete');
     expect(plan.stderr).toContain('Cannot read the plan file: edited.plan: at plan.stack');
     expect(plan.stderr).not.toMatch(/TypeError|Cannot read properties/);
+  });
+
+  it.each([
+    ['plan', ['plan', '--detailed-exitcode']],
+    ['apply', ['apply', '--auto-approve']],
+    ['drift', ['drift']],
+  ])('%s stops with an error naming the request when the platform answers 1 GiB, never exit 0 without a plan', async (_name, args) => {
+    // Between tenantform and the emulator: every read of tenants is answered with 1 GiB, written
+    // as the client reads it (never held), so the cap must stop it while it arrives.
+    let huge = 0;
+    const proxy = createServer((req, res) => {
+      if (req.method === 'GET' && req.url?.startsWith('/api/2/tenants')) {
+        huge++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        let left = 1024;
+        const more = (): void => {
+          while (left > 0) {
+            left--;
+            if (!res.write(chunk)) return void res.once('drain', more);
+          }
+          res.end('{}');
+        };
+        res.on('close', () => (left = 0));
+        return more();
+      }
+      const target = new URL(world.env.TENANTFORM_BASE_URL!);
+      const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forward);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const r = await run(world, [...args, '--config', config(), '--state', 'huge.tfstate'], { TENANTFORM_BASE_URL: url });
+      expect(huge).toBeGreaterThan(0);
+      expect(r.code).toBe(1);
+      const said = r.stdout + r.stderr;
+      expect(said).toContain('data.tenantform_tenant.northwind');
+      expect(said).toMatch(/GET \/api\/2\/tenants: no response \(transport\/answer_too_large\): the answer is larger than 64 MiB/);
+      expect(said).not.toMatch(/Apply complete|No changes|Plan:|can apply/);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((r) => proxy.close(() => r()));
+    }
   });
 
   it('a dependency cycle is an error, not followed by "No changes"', async () => {
