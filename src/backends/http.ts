@@ -4,7 +4,7 @@ import { backendErrors } from '../errors';
 import { isBlank } from '../plain-json';
 import { describeHolder, parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';
-import type { HeldLock, LockAttempt, StateBackend } from './types';
+import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** All of undici, loaded when an http backend is first used (see src/api/undici-pool.ts for why not at launch). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -134,7 +134,7 @@ export class HttpBackend implements StateBackend {
     return undefined;
   }
 
-  async forceUnlock(id: string): Promise<LockHolder> {
+  async forceUnlock(id: string): Promise<ForceUnlockOutcome> {
     const { lockAddress, unlockAddress } = this.settings;
     if (!lockAddress && !unlockAddress) throw backendErrors.lockNotFound(this.location);
     const a = await this.send(this.settings.unlockMethod, unlockAddress ?? lockAddress!, JSON.stringify({ ID: id }), { 'content-type': 'application/json' });
@@ -143,7 +143,7 @@ export class HttpBackend implements StateBackend {
       throw backendErrors.lockIdMismatch(this.location, id, holder.ID ?? describeHolder(holder));
     }
     this.expect(a, [200, 204], 'unlocking the state');
-    return { ID: id };
+    return { accepted: { ID: id } };
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@ import { localStateFile, refuseIrregularFile, writeAtomically } from '../state/s
 import { FcntlLocker } from './fcntl';
 import { parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
 import type { JournalStore } from '../state/journal';
-import type { HeldLock, LockAttempt, StateBackend } from './types';
+import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** Where Terraform's local backend records who holds the lock: `.<state file name>.lock.info` beside it. */
 export function lockInfoPath(statePath: string): string {
@@ -87,14 +87,14 @@ export class LocalBackend implements StateBackend {
     return (await this.recordedHolder()) ?? {};
   }
 
-  async forceUnlock(id: string): Promise<LockHolder> {
+  async forceUnlock(id: string): Promise<ForceUnlockOutcome> {
     const recorded = await this.recordedHolder();
     if (!recorded) throw backendErrors.lockNotFound(this.location);
     if (recorded.ID !== id) throw backendErrors.lockIdMismatch(this.location, id, recorded.ID);
     const locker = await this.fcntl();
     if (locker && (await locker.test(this.path)) === 'busy') throw backendErrors.lockHeldByLiveProcess(this.location, recorded);
     await fs.rm(lockInfoPath(this.path), { force: true });
-    return recorded;
+    return { removed: recorded };
   }
 
   async close(): Promise<void> {

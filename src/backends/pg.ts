@@ -3,7 +3,7 @@ import type { JournalStore } from '../state/journal';
 import { backendErrors } from '../errors';
 import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
 import type { BackendSettings } from './settings';
-import type { HeldLock, LockAttempt, StateBackend } from './types';
+import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** tenantform's own table beside Terraform's, for the apply journal. */
 const JOURNAL_TABLE = 'tenantform_journal';
@@ -214,7 +214,7 @@ export class PgBackend implements StateBackend {
     return holder.description === undefined ? undefined : holder;
   }
 
-  async forceUnlock(): Promise<LockHolder> {
+  async forceUnlock(): Promise<ForceUnlockOutcome> {
     const holder = await this.currentHolder();
     if (!holder) throw backendErrors.lockNotFound(this.location);
     throw backendErrors.forceUnlockUnsupported(

@@ -6,6 +6,12 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+/**
+ * What a force-unlock did: a lock removed whose holder the backend recorded, or an unlock the
+ * server accepted without saying whether a lock with that ID existed (the http protocol says no more).
+ */
+export type ForceUnlockOutcome = { removed: LockHolder } | { accepted: { ID: string } };
+
 /** The outcome of one attempt to lock: held, or busy with what is known of the holder. */
 export type LockAttempt = { held: HeldLock } | { busy: LockHolder };
 
@@ -27,7 +33,7 @@ export interface StateBackend {
   /** The current holder, when the backend can tell without taking the lock. */
   currentLock(): Promise<LockHolder | undefined>;
   /** Removes a lock left by a run that stopped, after checking its ID. */
-  forceUnlock(id: string): Promise<LockHolder>;
+  forceUnlock(id: string): Promise<ForceUnlockOutcome>;
   /** Closes connections and helpers; releases nothing else. */
   close(): Promise<void>;
 }

@@ -111,8 +111,12 @@ describe('http backend', () => {
     if (!('held' in stale)) throw new Error('the test could not take the lock');
     expect((await run(world, ['force-unlock', 'not-the-id', '--config', file], auth())).code).toBe(1);
     expect(server.lock('held')).toBeDefined();
-    expect((await run(world, ['force-unlock', stale.held.info.ID, '--config', file], auth())).code).toBe(0);
+    const unlocked = await run(world, ['force-unlock', stale.held.info.ID, '--config', file], auth());
+    expect(unlocked.code).toBe(0);
     expect(server.lock('held')).toBeUndefined();
+    // The http protocol does not say whether a lock was held: the message claims no removal.
+    expect(unlocked.stdout).toContain(`accepted the unlock of ${stale.held.info.ID}. Its protocol does not say whether a lock with that ID was held`);
+    expect(unlocked.stdout).not.toContain('Removed');
     const wrong = await run(world, ['plan', '--config', file], { TF_HTTP_USERNAME: server.username, TF_HTTP_PASSWORD: 'not-the-password-123' });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('requires authentication');

@@ -22,8 +22,12 @@ export const forceUnlockCommand: CommandModule<object, ForceUnlockArgs> = {
   handler: async (args) => {
     const backend = stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
     try {
-      const holder = await backend.forceUnlock(args.id);
-      process.stdout.write(`Removed the lock ${args.id} (${describeHolder(holder)}) from ${backend.location}.\n`);
+      const outcome = await backend.forceUnlock(args.id);
+      process.stdout.write(
+        'removed' in outcome
+          ? `Removed the lock ${args.id} (${describeHolder(outcome.removed)}) from ${backend.location}.\n`
+          : `${backend.location} accepted the unlock of ${args.id}. Its protocol does not say whether a lock with that ID was held: if a run still reports the state locked, check the ID in its message.\n`,
+      );
     } finally {
       await backend.close();
     }
