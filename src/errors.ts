@@ -630,6 +630,16 @@ export const backendErrors = {
   unreachable(location: string, reason: string) {
     return new TenantformError('backend_unreachable', 'Cannot reach the state backend', `${location}: ${reason}`, true);
   },
+  stateKeptLocally(location: string, cause: string, file: string) {
+    return new TenantformError(
+      'state_not_persisted',
+      'The state was not written to its backend',
+      `${cause}\n\nWhat this run changed on the platform is recorded only in ${file}, written in the current directory. ` +
+        `Once ${location} answers again, run \`tenantform state push ${file}\` (it continues the state's lineage), then plan. ` +
+        'Applying again before that would create those objects a second time.',
+      false,
+    );
+  },
   locked(location: string, holder: string, id: string | undefined) {
     return new TenantformError(
       'state_locked',

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { backendErrors } from '../errors';
 import { isBlank } from '../plain-json';
 import { describeHolder, parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
-import type { BackendSettings } from './settings';
+import { STATE_TIMEOUT, type BackendSettings } from './settings';
 import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** All of undici, loaded when an http backend is first used (see src/api/undici-pool.ts for why not at launch). */
@@ -23,6 +23,8 @@ export interface HttpSettings {
   readonly retryMax: number;
   readonly retryWaitMinMs: number;
   readonly retryWaitMaxMs: number;
+  /** How long one attempt waits for the answer's headers, and again for its body (`STATE_TIMEOUT`). */
+  readonly timeoutMs: number;
 }
 
 export function httpSettings(s: BackendSettings): HttpSettings {
@@ -46,6 +48,7 @@ export function httpSettings(s: BackendSettings): HttpSettings {
     retryMax: s.number('retry_max', 'TF_HTTP_RETRY_MAX', 2),
     retryWaitMinMs: s.number('retry_wait_min', 'TF_HTTP_RETRY_WAIT_MIN', 1) * 1000,
     retryWaitMaxMs: s.number('retry_wait_max', 'TF_HTTP_RETRY_WAIT_MAX', 30) * 1000,
+    timeoutMs: s.callTimeoutMs(),
   };
 }
 
@@ -57,9 +60,6 @@ function shown(address: string): string {
   u.search = '';
   return u.toString();
 }
-
-/** How long one attempt waits for the answer's headers, and again for its body. */
-const ANSWER_TIMEOUT_MS = 30_000;
 
 interface Answer {
   status: number;
@@ -177,14 +177,18 @@ export class HttpBackend implements StateBackend {
           headers: { ...headers, ...auth },
           dispatcher: this.dispatcher,
           // A server that accepts the connection and never answers fails the attempt, not the run silently.
-          headersTimeout: ANSWER_TIMEOUT_MS,
-          bodyTimeout: ANSWER_TIMEOUT_MS,
+          headersTimeout: this.settings.timeoutMs,
+          bodyTimeout: this.settings.timeoutMs,
         });
         const text = await r.body.text();
         if (r.statusCode < 500) return { status: r.statusCode, body: text };
         failure = `HTTP ${r.statusCode}`;
       } catch (err) {
-        failure = (err as Error).message;
+        const code = (err as { code?: string }).code;
+        failure =
+          code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+            ? `no answer within ${this.settings.timeoutMs / 1000} s (${STATE_TIMEOUT.variable} sets how long to wait)`
+            : (err as Error).message;
       }
       if (attempt >= this.settings.retryMax) throw backendErrors.unreachable(this.location, `${method} ${shown(address)}: ${failure}`);
       const wait = Math.min(this.settings.retryWaitMaxMs, this.settings.retryWaitMinMs * 2 ** attempt);

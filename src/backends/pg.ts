@@ -2,7 +2,7 @@ import type { Client, ClientConfig } from 'pg';
 import type { JournalStore } from '../state/journal';
 import { backendErrors } from '../errors';
 import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
-import type { BackendSettings } from './settings';
+import { STATE_TIMEOUT, type BackendSettings } from './settings';
 import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** tenantform's own table beside Terraform's, for the apply journal. */
@@ -20,6 +20,8 @@ export interface PgSettings {
   readonly skipSchemaCreation: boolean;
   readonly skipTableCreation: boolean;
   readonly skipIndexCreation: boolean;
+  /** How long one query waits for its answer (`STATE_TIMEOUT`). */
+  readonly timeoutMs: number;
 }
 
 export function pgSettings(s: BackendSettings, workspace: string): PgSettings {
@@ -33,6 +35,7 @@ export function pgSettings(s: BackendSettings, workspace: string): PgSettings {
     skipSchemaCreation: s.boolean('skip_schema_creation', 'PG_SKIP_SCHEMA_CREATION'),
     skipTableCreation: s.boolean('skip_table_creation', 'PG_SKIP_TABLE_CREATION'),
     skipIndexCreation: s.boolean('skip_index_creation', 'PG_SKIP_INDEX_CREATION'),
+    timeoutMs: s.callTimeoutMs(),
   };
 }
 
@@ -234,7 +237,7 @@ export class PgBackend implements StateBackend {
     this.client ??= (async () => {
       // Loaded when a pg backend is used: most runs never need the driver.
       const { Client } = await import('pg');
-      const client = new Client(this.settings.connection);
+      const client = new Client({ ...this.settings.connection, query_timeout: this.settings.timeoutMs });
       // A connection dropped later surfaces on the next query; an unhandled 'error' event would end the process.
       client.on('error', () => undefined);
       try {
@@ -269,7 +272,12 @@ export class PgBackend implements StateBackend {
     try {
       return await db.query(text, values);
     } catch (err) {
-      throw backendErrors.unreachable(this.location, (err as Error).message);
+      // node-postgres names a query_timeout "Query read timeout".
+      const timedOut = (err as Error).message === 'Query read timeout';
+      throw backendErrors.unreachable(
+        this.location,
+        timedOut ? `no answer within ${this.settings.timeoutMs / 1000} s (${STATE_TIMEOUT.variable} sets how long to wait)` : (err as Error).message,
+      );
     }
   }
 

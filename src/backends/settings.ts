@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { backendErrors } from '../errors';
+import { parseDuration } from './acquire';
 
 /** The stack's `terraform.backend` block: its type and settings, as synthesized. */
 export interface BackendBlock {
@@ -22,6 +23,13 @@ export function backendBlockOf(backend: unknown): BackendBlock | undefined {
   const settings = (backend as Record<string, unknown>)[type];
   return { type, settings: typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>) : {} };
 }
+
+/**
+ * How long one call to a state backend (a query, an HTTP request) may wait for its answer
+ * before it fails with a message: a backend that accepts a connection and never answers would
+ * otherwise hold the run, and its lock, without a word. A Terraform duration (`90s`, `2m`).
+ */
+export const STATE_TIMEOUT = { variable: 'TENANTFORM_STATE_TIMEOUT', defaultMs: 30_000 } as const;
 
 /**
  * One backend's settings, each from the block, else from its environment variable, as
@@ -54,6 +62,15 @@ export class BackendSettings {
     if (value === 'true' || value === '1') return true;
     if (value === 'false' || value === '0') return false;
     throw backendErrors.invalidSetting(this.type, name, 'must be true or false');
+  }
+
+  /** `STATE_TIMEOUT` in milliseconds. */
+  callTimeoutMs(): number {
+    const text = this.env[STATE_TIMEOUT.variable];
+    if (text === undefined || text === '') return STATE_TIMEOUT.defaultMs;
+    const ms = parseDuration(text);
+    if (ms === undefined || ms === 0) throw backendErrors.invalidSetting(this.type, STATE_TIMEOUT.variable, `must be a duration with its unit, such as 30s or 2m (found "${text}")`);
+    return ms;
   }
 
   number(name: string, envVar: string | undefined, fallback: number): number {

@@ -2,7 +2,7 @@ import { logExchange } from '../logging';
 import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
 import { hasErrors, type Diagnostic } from '../diagnostics';
-import { faultErrors, reconcilerErrors } from '../errors';
+import { backendErrors, faultErrors, reconcilerErrors, TenantformError } from '../errors';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
 import { readRemoteStateTexts } from '../config/remote-state';
@@ -10,7 +10,9 @@ import { ProviderClients } from './clients';
 import type { VariableInputs } from '../config/variables';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
 import { checkPlatform } from './preflight';
-import { StateStore } from '../state/state';
+import { serializeState, StateStore } from '../state/state';
+import { writeAtomically } from '../state/state-file';
+import { resolve } from 'node:path';
 import { carryOutMoves } from './moves';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
@@ -155,13 +157,33 @@ export async function withLockedBackend<T>(
   work: (state: StateStore) => Promise<T>,
   flags: StateLockFlags = {},
 ): Promise<T> {
+  let state: StateStore | undefined;
   try {
-    return await withStateLock(backend, { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION }, async () =>
-      work(await StateStore.load(backend)),
-    );
+    return await withStateLock(backend, { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION }, async () => {
+      state = await StateStore.load(backend);
+      return work(state);
+    });
+  } catch (err) {
+    throw await keepUnwrittenState(state, backend, err);
   } finally {
     await backend.close();
   }
+}
+
+/** Where a state that its backend did not take is kept, as Terraform keeps it: in the current directory. */
+export const ERRORED_STATE_FILE = 'errored.tfstate';
+
+/**
+ * A run whose last state write failed (the backend stopped answering, say) keeps the state in
+ * `errored.tfstate`, as Terraform does: it records objects this run created, which exist nowhere
+ * else, and `state push` puts it in place.
+ */
+async function keepUnwrittenState(state: StateStore | undefined, backend: StateBackend, err: unknown): Promise<unknown> {
+  const unwritten = state?.unwritten();
+  if (unwritten === undefined) return err;
+  await writeAtomically(resolve(ERRORED_STATE_FILE), serializeState(unwritten), { backup: false });
+  const cause = err instanceof TenantformError ? `${err.summary}: ${err.detail}` : (err as Error).message;
+  return backendErrors.stateKeptLocally(backend.location, cause, ERRORED_STATE_FILE);
 }
 
 /** The backend of a stack, from its configuration's `terraform.backend`, without checking the rest of the configuration. */

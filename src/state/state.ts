@@ -197,6 +197,7 @@ function byIndexKey(a: StateInstance, b: StateInstance): number {
  */
 export class StateStore {
   private writes: Promise<void> = Promise.resolve();
+  private lastWriteFailed = false;
   /** Position of each resource by address, rebuilt after a removal (keeps a large apply linear). */
   private positions: Map<string, number> | undefined;
   /** The recorded objects, listed once until the next change (a plan asks for them several times). */
@@ -407,11 +408,25 @@ export class StateStore {
     else delete this.doc.tenantform_protected;
   }
 
+  /**
+   * The document as it is now, when the last write of it failed: what it records (objects this
+   * run created, say) is then nowhere else, and must be kept somewhere before the run ends.
+   */
+  unwritten(): StateDocument | undefined {
+    return this.lastWriteFailed ? this.snapshot() : undefined;
+  }
+
   /** Writes the state (serial bumped). Writes are queued, so concurrent callers never interleave. */
   save(): Promise<void> {
     const next = this.writes.then(async () => {
       this.doc.serial += 1;
-      await this.storage.write(serializeState(this.doc));
+      try {
+        await this.storage.write(serializeState(this.doc));
+      } catch (err) {
+        this.lastWriteFailed = true;
+        throw err;
+      }
+      this.lastWriteFailed = false;
     });
     this.writes = next.catch(() => undefined);
     return next;

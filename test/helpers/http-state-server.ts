@@ -17,6 +17,10 @@ export interface HttpStateServer {
   readonly log: string[];
   state(name: string): string | undefined;
   lock(name: string): Record<string, unknown> | undefined;
+  /** From now on, state writes are held unanswered (a server that stopped answering); `false` answers again. */
+  holdStateWrites(hold: boolean): void;
+  /** How many state writes are held unanswered. */
+  readonly heldWrites: number;
   close(): Promise<void>;
 }
 
@@ -32,6 +36,8 @@ export async function startHttpStateServer(username = 'gitlab-ci-token', passwor
   const states = new Map<string, string>();
   const locks = new Map<string, Record<string, unknown>>();
   const log: string[] = [];
+  let holding = false;
+  const unanswered: IncomingMessage[] = [];
   const expectedAuth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -66,6 +72,7 @@ export async function startHttpStateServer(username = 'gitlab-ci-token', passwor
         return state === undefined ? answer(404) : answer(200, state);
       }
       if (req.method === 'POST') {
+        if (holding) return void unanswered.push(req);
         if (held && url.searchParams.get('ID') !== held.ID) return answer(409, JSON.stringify(held));
         const md5 = req.headers['content-md5'];
         if (md5 && md5 !== createHash('md5').update(text).digest('base64')) return answer(400);
@@ -88,6 +95,13 @@ export async function startHttpStateServer(username = 'gitlab-ci-token', passwor
     log,
     state: (name) => states.get(name),
     lock: (name) => locks.get(name),
+    holdStateWrites: (hold) => {
+      holding = hold;
+      if (!hold) for (const req of unanswered.splice(0)) req.socket.destroy();
+    },
+    get heldWrites() {
+      return unanswered.length;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
