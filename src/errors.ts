@@ -426,6 +426,26 @@ export const languageErrors = {
       block,
     );
   },
+  selfReference(address: string, path: AttributePath) {
+    return new TenantformError(
+      'self_reference',
+      'Self-referential block',
+      `Configuration for ${address} may not refer to itself: its own values are known only once it exists. Refer to another object, or remove the reference.`,
+      false,
+      address,
+      path,
+    );
+  },
+  missingArgument(address: string, argument: string) {
+    return new TenantformError(
+      'missing_argument',
+      'Missing required argument',
+      `The argument "${argument}" is required, but no definition was found.`,
+      false,
+      address,
+      [argument],
+    );
+  },
   /** Terraform's "Unsuitable value type": an argument of a language block given a value it cannot take. */
   unsuitableArgument(address: string, path: AttributePath, expected: string) {
     return new TenantformError('unsuitable_argument', 'Unsuitable value type', `"${formatPath(path)}" must be ${expected}.`, false, address, path);

@@ -34,6 +34,20 @@ const valid = {
 };
 
 describe('configuration', () => {
+  it('refuses a resource that refers to itself, naming the attribute, as Terraform does', () => {
+    const doc = structuredClone(valid);
+    (doc.resource.tenantform_infra_component.primary as Record<string, unknown>).url = 'https://${tenantform_infra_component.primary.name}.example.com';
+    const { diagnostics } = parseConfiguration(doc, at);
+    expect(diagnostics.map((d) => [d.address, d.path, d.summary])).toEqual([['tenantform_infra_component.primary', ['url'], 'Self-referential block']]);
+  });
+
+  it('refuses an output without a value, as Terraform does; a null value is a value', () => {
+    const { diagnostics } = parseConfiguration({ ...structuredClone(valid), output: { o: { description: 'x' }, n: { value: null } } }, at);
+    expect(diagnostics.map((d) => [d.address, d.summary, d.detail])).toEqual([
+      ['output.o', 'Missing required argument', 'The argument "value" is required, but no definition was found.'],
+    ]);
+  });
+
   it('reads resources, data sources, meta-arguments and the provider block, ignoring cdktf metadata', () => {
     const { configuration, diagnostics } = parseConfiguration(structuredClone(valid), at);
     expect(diagnostics).toEqual([]);

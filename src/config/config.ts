@@ -506,6 +506,7 @@ function declaredObject(
   }
   const lifecycle = lifecycleBlock(address, body.lifecycle, (e) => problems.push(e));
   const used = referencesIn(config, address, names, problems);
+  for (const r of used.references) if (r.target === address) problems.push(languageErrors.selfReference(address, r.at));
   return {
     address,
     block: address,

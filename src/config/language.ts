@@ -91,6 +91,7 @@ export function parseOutputs(block: unknown, names: DeclaredNames, locals: Local
       problems.push(languageErrors.unsupportedArgument(`output.${name}`, [k], `An output block`, BLOCK_ARGUMENTS.output));
     for (const k of notCarriedOut(b, 'output')) problems.push(reconcilerErrors.unsupportedMetaArgument(`output.${name}`, [k]));
     const at: AttributePath = ['value'];
+    if (!Object.hasOwn(b, 'value')) problems.push(languageErrors.missingArgument(`output.${name}`, 'value'));
     const r = referencesIn(b.value, `output.${name}`, names, problems, at);
     const targets = [...new Set([...r.references.map((x) => x.target), ...targetsThroughLocals(r.locals, locals)])];
     const sensitive = boolArgument(b, 'sensitive', false);
