@@ -69,7 +69,8 @@ export class BackendSettings {
     const text = this.env[STATE_TIMEOUT.variable];
     if (text === undefined || text === '') return STATE_TIMEOUT.defaultMs;
     const ms = parseDuration(text);
-    if (ms === undefined || ms === 0) throw backendErrors.invalidSetting(this.type, STATE_TIMEOUT.variable, `must be a duration with its unit, such as 30s or 2m (found "${text}")`);
+    if (ms === undefined || ms === 0)
+      throw backendErrors.invalidSetting(this.type, STATE_TIMEOUT.variable, `must be a duration with its unit, such as 30s or 2m (found "${text}")`);
     return ms;
   }
 
