@@ -401,7 +401,7 @@ export const languageErrors = {
   /** A top-level block Terraform carries out and tenantform's own plan does not: refused, never passed over. */
   unsupportedBlock(block: string, known: boolean) {
     const what = known
-      ? `tenantform's own plan does not carry out "${block}" blocks; passing over one could destroy what it was meant to keep (a \`moved\` or \`removed\` block) or create what it was meant to adopt (an \`import\` block).`
+      ? `tenantform's own plan does not carry out "${block}" blocks, and passing over one would plan without what it says (a module's resources, a check's assertions).`
       : `"${block}" is not a block of the Terraform language.`;
     return new TenantformError(
       'unsupported_block',
@@ -413,6 +413,9 @@ export const languageErrors = {
   },
   invalidRemoval(at: string, why: string) {
     return new TenantformError('invalid_removal', 'Invalid removed block', `${at}: ${why}.`, false, at);
+  },
+  invalidImport(at: string, why: string, path: AttributePath = []) {
+    return new TenantformError('invalid_import', 'Invalid import block', `${at}: ${why}.`, false, at, path);
   },
   invalidMove(at: string, why: string) {
     return new TenantformError('invalid_move', 'Invalid moved block', `${at}: ${why}.`, false, at);

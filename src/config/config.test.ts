@@ -63,7 +63,6 @@ describe('configuration', () => {
 
   it('refuses every top-level block its plan does not carry out, by name, instead of passing over it', () => {
     const blocks = {
-      import: [{ to: 'tenantform_infra_component.primary', id: TENANT }],
       check: { healthy: { assert: [{ condition: '${true}', error_message: 'no' }] } },
       module: { customers: { source: './customers' } },
       resources: {},
@@ -73,8 +72,7 @@ describe('configuration', () => {
     expect(diagnostics.map((d) => [d.code, d.address, d.summary])).toEqual(
       Object.keys(blocks).map((b) => ['unsupported_block', b, `Unsupported block type "${b}"`]),
     );
-    expect(diagnostics.find((d) => d.address === 'import')!.detail).toContain('create what it was meant to adopt');
-    expect(diagnostics.find((d) => d.address === 'import')!.detail).toContain('terraform plan');
+    expect(diagnostics.find((d) => d.address === 'check')!.detail).toContain('terraform plan');
     expect(diagnostics.find((d) => d.address === 'resources')!.detail).toContain('not a block of the Terraform language');
   });
 

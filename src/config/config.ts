@@ -22,6 +22,7 @@ import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadat
 import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 import { parseMoves, parseRemovals, type Move, type Removal } from './moves';
+import { parseImports, type ImportTarget } from './imports';
 
 /** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
 export interface DeclaredObject {
@@ -77,6 +78,8 @@ export interface Configuration {
   readonly backend: unknown;
   /** The `moved` blocks, in order: recorded objects get their new addresses before anything is planned. */
   readonly moves: readonly Move[];
+  /** The `import` blocks, one target per instance: objects adopted by the plan where the state has none. */
+  readonly imports: readonly ImportTarget[];
   /** The `removed` blocks: what becomes of the recorded objects of resources no longer declared. */
   readonly removals: readonly Removal[];
 }
@@ -187,9 +190,10 @@ export const CARRIED_OUT_BLOCKS: ReadonlySet<string> = new Set([
   'data',
   'moved',
   'removed',
+  'import',
 ]);
 /** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
-export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['module', 'import', 'check', 'ephemeral']);
+export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['module', 'check', 'ephemeral']);
 
 /** Variables and locals, and the context they make before any object is known. */
 function languagePrelude(
@@ -353,6 +357,12 @@ export function parseConfiguration(
   const declaredBlocks = { has: (b: string) => blockInstances.has(b), instances: (b: string) => blockInstances.get(b)?.instances };
   const moves = parseMoves(doc.moved, declaredBlocks, moveProblems);
   const removals = parseRemovals(doc.removed, declaredBlocks, moveProblems);
+  const imports = parseImports(
+    doc.import,
+    declaredBlocks,
+    (instance) => (instance === undefined ? context : contextFor(scope, new Map(), { key: instance.key, each: 'map', eachValue: instance.value })),
+    moveProblems,
+  );
   moveProblems.forEach(report);
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const provider = providers.get(PROVIDER_TYPE)!;
@@ -376,6 +386,7 @@ export function parseConfiguration(
       backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined,
       moves,
       removals,
+      imports,
     },
     diagnostics,
   };

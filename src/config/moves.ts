@@ -10,7 +10,7 @@ export interface Move {
 }
 
 /** The blocks the configuration declares, and the instances of each. */
-interface Declared {
+export interface Declared {
   has(block: string): boolean;
   instances(block: string): readonly string[] | undefined;
 }
@@ -92,7 +92,7 @@ export function parseRemovals(raw: unknown, declared: Declared, problems: Tenant
  * Visits the blocks of a top-level list (`moved`, `removed`; one object alone is taken as a list
  * of one), each an object taking only `allowed` arguments; a block that is not is refused.
  */
-function eachBlock(
+export function eachBlock(
   raw: unknown,
   name: string,
   allowed: readonly string[],
@@ -101,13 +101,15 @@ function eachBlock(
 ): void {
   if (raw === undefined) return;
   const list = Array.isArray(raw) ? raw : [raw];
-  const takes = allowed.map((k) => `\`${k}\``).join(' and ');
+  const quoted = allowed.map((k) => `\`${k}\``);
+  const takes = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}` : quoted.join('');
+  const article = /^[aeiou]/.test(name) ? 'an' : 'a';
   list.forEach((block, i) => {
     const at = `${name}[${i}]`;
     const refuse = (why: string) => refuseAt(at, why);
-    if (!isRecord(block)) return refuse(`a ${name} block is an object with ${takes}`);
+    if (!isRecord(block)) return refuse(`${article} ${name} block is an object with ${takes}`);
     const extra = Object.keys(block).filter((k) => !allowed.includes(k) && k !== '//');
-    if (extra.length > 0) return refuse(`a ${name} block takes only ${takes}, not ${extra.map((k) => `\`${k}\``).join(', ')}`);
+    if (extra.length > 0) return refuse(`${article} ${name} block takes only ${takes}, not ${extra.map((k) => `\`${k}\``).join(', ')}`);
     visit(block, at, refuse);
   });
 }

@@ -34,6 +34,8 @@ export interface ApplyResult {
   readonly added: number;
   readonly changed: number;
   readonly destroyed: number;
+  /** Objects adopted by import blocks: recorded from what the plan read, before anything is sent. */
+  readonly imported?: number;
   readonly diagnostics: Diagnostic[];
 }
 
@@ -64,6 +66,7 @@ class ApplyRun {
   private readonly changes: Map<string, PlannedChange>;
   private readonly configDeps: ReturnType<typeof dependencies>;
   private readonly counts = { added: 0, changed: 0, destroyed: 0 };
+  private imported = 0;
   private readonly diagnostics: Diagnostic[] = [];
   private journal!: StateJournal;
   private readonly lookup: Known;
@@ -90,6 +93,7 @@ class ApplyRun {
       if (!(kind.discardLost && c.action === 'create')) state.removePending(c.address);
       if (c.before) state.put(c.address, kind, c.before, this.dependenciesOf(c.address), undefined, this.sensitiveArguments(c.address));
       else state.remove(c.address);
+      if (c.importing && c.before) this.imported++;
       const declared = configuration.objects.get(c.address);
       if (declared) state.setProtected(c.address, declared.preventDestroy);
     }
@@ -142,7 +146,7 @@ class ApplyRun {
     if (failed.length > 0 && !this.diagnostics.some((d) => d.severity === 'error')) {
       this.diagnostics.push({ severity: 'error', summary: 'Apply failed', detail: `Failed: ${failed.join(', ')}.` });
     }
-    return { ...this.counts, diagnostics: this.diagnostics };
+    return { ...this.counts, imported: this.imported, diagnostics: this.diagnostics };
   }
 
   private membersOf(node: string): string[] {

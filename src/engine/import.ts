@@ -75,7 +75,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
  * A required argument missing from what the platform answered means the platform cannot read
  * the kind's arguments back (event subscriptions): they come from the configuration, where known.
  */
-function withUnreadableArguments(kind: ResourceKind, imported: State, config: State): { value: State; fromConfiguration: string[] } {
+export function withUnreadableArguments(kind: ResourceKind, imported: State, config: State): { value: State; fromConfiguration: string[] } {
   const readable = Object.entries(kind.attributes).every(([name, a]) => a.mode !== 'required' || (imported[name] ?? null) !== null);
   if (readable) return { value: imported, fromConfiguration: [] };
   const value: State = { ...imported };

@@ -41,6 +41,8 @@ export interface PlannedChange {
   readonly previousAddress?: string;
   /** A delete that only removes the object from the state (a `removed` block with `destroy = false`): Terraform's "forget". */
   readonly forget?: true;
+  /** The object is adopted by an `import` block with this id (`before` is what was read): Terraform's `importing`. */
+  readonly importing?: { readonly id: string };
 }
 
 /** One attribute that moved outside tenantform since the last apply. */
@@ -92,6 +94,8 @@ export interface Plan {
 }
 
 export interface PlanSummary {
+  /** Objects adopted by import blocks (each also counted as a change when its arguments differ). */
+  readonly import: number;
   readonly add: number;
   readonly change: number;
   readonly destroy: number;
@@ -99,11 +103,13 @@ export interface PlanSummary {
 
 /** Counts as Terraform does: a replacement is one add and one destroy. */
 export function summarize(changes: ReadonlyArray<PlannedChange>): PlanSummary {
+  let imported = 0;
   let add = 0;
   let change = 0;
   let destroy = 0;
   for (const c of changes) {
     if (c.mode !== 'managed') continue;
+    if (c.importing) imported++;
     if (c.action === 'create') add++;
     else if (c.action === 'update') change++;
     else if (c.action === 'delete' && !c.forget) destroy++;
@@ -112,7 +118,12 @@ export function summarize(changes: ReadonlyArray<PlannedChange>): PlanSummary {
       destroy++;
     }
   }
-  return { add, change, destroy };
+  return { import: imported, add, change, destroy };
+}
+
+/** Terraform's summary: `1 to import, 0 to add, 1 to change, 0 to destroy.` (imports only when there are some). */
+export function summaryText(s: PlanSummary): string {
+  return `${s.import > 0 ? `${s.import} to import, ` : ''}${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`;
 }
 
 /** Outputs whose value changes (applying records them in the state even without resource changes). */
@@ -122,7 +133,10 @@ export function changedOutputs(plan: Plan): OutputChange[] {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.changes.some((c) => c.mode === 'managed' && (c.action !== 'no-op' || c.previousAddress !== undefined)) || hasOutputChanges(plan);
+  return (
+    plan.changes.some((c) => c.mode === 'managed' && (c.action !== 'no-op' || c.previousAddress !== undefined || c.importing !== undefined)) ||
+    hasOutputChanges(plan)
+  );
 }
 
 /** Whether applying would record new output values (plans saved before outputs existed have none). */

@@ -30,6 +30,8 @@ export interface PlanOptions {
   readonly destroy?: boolean;
   /** `-replace`: these objects are replaced although nothing forces it. */
   readonly replace?: readonly string[];
+  /** Objects the `import` blocks adopt (read into `refreshed.live`), by address: their import ids. */
+  readonly importing?: ReadonlyMap<string, string>;
 }
 
 /** A plan, and the data source values it was made with (apply resolves references with them). */
@@ -114,7 +116,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
     const reason = tainted ? ('replace_because_tainted' as const) : requested && r.action === 'replace' ? ('replace_by_request' as const) : undefined;
-    const change = reason ? { ...plannedChange(o, kind, prior, r), actionReason: reason } : plannedChange(o, kind, prior, r);
+    const importId = opts.importing?.get(address);
+    const planned = plannedChange(o, kind, prior, r);
+    const change =
+      reason === undefined && importId === undefined
+        ? planned
+        : { ...planned, ...(reason ? { actionReason: reason } : {}), ...(importId !== undefined ? { importing: { id: importId } } : {}) };
     // Arguments given a sensitive value (a sensitive variable, a value derived from a secret) are never shown either.
     changes.push(withMarks(change, kind, [...evaluated.sensitive, ...(recorded.get(address)?.sensitive ?? [])]));
   }

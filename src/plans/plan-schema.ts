@@ -30,6 +30,7 @@ const change = z
     seen: z.looseObject({ version: z.number().nullish(), fingerprint: z.string().nullish() }).optional(),
     previousAddress: z.string().optional(),
     forget: z.literal(true).optional(),
+    importing: z.strictObject({ id: z.string().min(1) }).optional(),
   })
   .superRefine((c, ctx) => {
     const at = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });

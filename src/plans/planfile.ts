@@ -91,6 +91,8 @@ function actionReasons({ saved, configuration, state, kindOf }: FreshnessCheck):
     if (c.mode !== 'managed') continue;
     const recorded = state.get(c.address);
     if (c.action === 'create' && recorded) edited(c, 'the object is recorded in the state');
+    if (c.importing !== undefined && (recorded || !configuration.imports.some((t) => t.to === c.address && t.id === c.importing!.id)))
+      edited(c, recorded ? 'the object is recorded in the state' : `no import block imports "${c.importing.id}" into it`);
     if (c.action === 'delete' && !saved.plan.destroy && configuration.objects.has(c.address)) edited(c, 'the object is in the configuration');
     if (c.action !== 'replace') continue;
     if (c.actionReason === 'replace_because_tainted') {

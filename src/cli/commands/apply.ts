@@ -36,7 +36,8 @@ const APPLY: Flavour = {
   destroy: false,
   question: () => "Do you want to perform these actions?\n  tenantform will perform the actions described above.\n  Only 'yes' will be accepted to approve.",
   cancelled: 'Apply cancelled.',
-  complete: (r) => `Apply complete! Resources: ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed.`,
+  complete: (r) =>
+    `Apply complete! Resources: ${r.imported ? `${r.imported} imported, ` : ''}${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed.`,
 };
 
 export const DESTROY: Flavour = {

@@ -6,6 +6,7 @@ import { changedOutputs, hasChanges } from '../../engine/model';
 import { savePlan } from '../../plans/planfile';
 import { buildPlan, type PlanResult } from '../../engine/planner';
 import { refresh } from '../../engine/refresh';
+import { readImports } from '../../engine/imports';
 import { serializePlanJson } from '../views/json';
 import type { PlanJsonContext } from '../views/json-document';
 import { renderComments } from '../views/markdown-comments';
@@ -29,8 +30,21 @@ export async function makePlan(
 ): Promise<PlanResult> {
   const common = { configuration: ws.configuration, state, clients, kindOf: resourceKind };
   const recorded = args.refresh ? state.objects().filter((o) => o.mode === 'managed').length : 0;
-  const refreshed = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
-  return buildPlan({ ...common, refreshed, targets: args.target ?? [], replace: args.replace ?? [], refreshOnly: args['refresh-only'], destroy: mode.destroy });
+  const read = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
+  // Import blocks adopt objects in a plan that changes the platform, as Terraform's do (not in a refresh-only or destroy plan).
+  const { refreshed, importing } =
+    args['refresh-only'] || mode.destroy
+      ? { refreshed: read, importing: undefined }
+      : await readImports({ ...common, refreshed: read, parallelism: args.parallelism });
+  return buildPlan({
+    ...common,
+    refreshed,
+    importing,
+    targets: args.target ?? [],
+    replace: args.replace ?? [],
+    refreshOnly: args['refresh-only'],
+    destroy: mode.destroy,
+  });
 }
 
 /** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */

@@ -389,5 +389,5 @@ export function scrubSecrets(text: string, secrets: ReadonlyArray<string>): stri
 /** Changes a renderer lists: managed resources that do something. */
 /** The changes a plan shows: every action, and objects that only moved (`moved` blocks). */
 export function actionableChanges(plan: Plan): PlannedChange[] {
-  return plan.changes.filter((c) => c.mode === 'managed' && (c.action !== 'no-op' || c.previousAddress !== undefined));
+  return plan.changes.filter((c) => c.mode === 'managed' && (c.action !== 'no-op' || c.previousAddress !== undefined || c.importing !== undefined));
 }

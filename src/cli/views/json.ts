@@ -43,6 +43,8 @@ export interface JsonChange {
   readonly after_sensitive: JsonValue;
   /** Paths that force replacement (Terraform's name for them). */
   readonly replace_paths?: AttributePath[];
+  /** The object is adopted by an import block with this id. */
+  readonly importing?: { readonly id: string };
 }
 
 export interface JsonResourceChange {
@@ -149,7 +151,11 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
       type: c.type,
       name: c.name,
       provider_name: PROVIDER_NAME,
-      change: c.requiresReplace.length > 0 ? { ...change, replace_paths: c.requiresReplace } : change,
+      change: {
+        ...change,
+        ...(c.requiresReplace.length > 0 ? { replace_paths: c.requiresReplace } : {}),
+        ...(c.importing ? { importing: { id: c.importing.id } } : {}),
+      },
       ...(c.actionReason ? { action_reason: c.actionReason } : {}),
       ...(c.previousAddress !== undefined ? { previous_address: c.previousAddress } : {}),
     };

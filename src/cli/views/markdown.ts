@@ -1,6 +1,6 @@
 import { formatPath, type Diagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
-import { changedOutputs, hasChanges, summarize, type DriftedResource, type Plan, type PlannedChange } from '../../engine/model';
+import { changedOutputs, hasChanges, summarize, summaryText, type DriftedResource, type Plan, type PlannedChange } from '../../engine/model';
 import { KINDS } from '../../resources/registry';
 import { actionableChanges, driftLines, formatValue, scrubSecrets, secretTexts, sensitiveByAddress, SENSITIVE_TEXT, viewChange, type LeafChange } from './diff';
 
@@ -196,7 +196,7 @@ export function markdownParts(plan: Plan) {
   const s = summarize(plan.changes);
   const outputs = changedOutputs(plan);
   const headline = hasChanges(plan)
-    ? `**Plan:** ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`
+    ? `**Plan:** ${summaryText(s)}`
     : outputs.length > 0
       ? '**Only outputs change.** Applying saves their new values; nothing changes on the platform.'
       : '**No changes.** Your configuration matches the platform.';

@@ -1,7 +1,7 @@
 import { formatPath, renderDiagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
 import { nestedAttributeLines } from './nested-text';
-import { changedOutputs, hasChanges, summarize, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../../engine/model';
+import { changedOutputs, hasChanges, summarize, summaryText, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../../engine/model';
 import {
   actionableChanges,
   driftLines,
@@ -157,6 +157,7 @@ function renderChange(change: PlannedChange, paint: Paint): string[] {
         : HEADLINES[action];
   const lines = [paint('bold', `  # ${change.address} ${headline}`)];
   if (change.previousAddress !== undefined) lines.push(`  # (moved from ${change.previousAddress})`);
+  if (change.importing !== undefined) lines.push(`  # (imported from ${JSON.stringify(change.importing.id)})`);
   if (change.actionReason === 'delete_because_no_resource_config') {
     lines.push(`  # (because ${change.address} is not in configuration)`);
   }
@@ -186,9 +187,10 @@ function renderForget(change: PlannedChange, paint: Paint): string[] {
   return lines;
 }
 
-/** An object that only moved, as Terraform shows it: the new address, its identifying attributes. */
+/** An object that only moved or is only imported, as Terraform shows it: the address, its identifying attributes. */
 function renderMove(change: PlannedChange, paint: Paint): string[] {
-  const lines = [paint('bold', `  # ${change.previousAddress} has moved to ${change.address}`), `    resource "${change.type}" "${change.name}" {`];
+  const headline = change.previousAddress !== undefined ? `${change.previousAddress} has moved to ${change.address}` : `${change.address} will be imported`;
+  const lines = [paint('bold', `  # ${headline}`), `    resource "${change.type}" "${change.name}" {`];
   const view = viewChange(change, { deleteShows: 'all' });
   lines.push(...attributeLines(view.attributes, '      ', paint));
   if (view.hiddenUnchanged > 0) lines.push(`        # (${view.hiddenUnchanged} unchanged ${view.hiddenUnchanged === 1 ? 'attribute' : 'attributes'} hidden)`);
@@ -277,7 +279,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push(paint('bold', PLAN_FAILED_TEXT));
   } else if (hasChanges(plan) && !onlyOutputsChange(plan)) {
     const s = summarize(plan.changes);
-    out.push(`${paint('bold', 'Plan:')} ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`);
+    out.push(`${paint('bold', 'Plan:')} ${summaryText(s)}`);
   } else if (outputs.length > 0) {
     out.push(OUTPUTS_ONLY_TEXT);
   } else if (plan.refreshOnly && drifted.length > 0) {

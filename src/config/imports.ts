@@ -1,0 +1,73 @@
+import { languageErrors, type TenantformError } from '../errors';
+import type { EvalContext } from '../expressions';
+import { parseInstanceAddress, instanceAddress, type InstanceKey } from '../state/addresses';
+import { evaluateValue } from './expression-scope';
+import { eachBlock, type Declared } from './moves';
+import { repetitionOf, type Instance } from './repetition';
+
+/** An `import` block (one instance of it, with for_each): adopt the object `id` as `to` when the state has nothing there. */
+export interface ImportTarget {
+  /** The resource instance address the object is recorded at. */
+  readonly to: string;
+  /** The import id, in the kind's `importId.format`. */
+  readonly id: string;
+  /** The block, for messages: `import[0]`, or `import[0]["acme"]` for an instance of its for_each. */
+  readonly at: string;
+}
+
+/** `each.key` or `each.value` as the index of `to` (`tenantform_tenant.customer[each.key]`), as Terraform 1.7 writes it. */
+const EACH_INDEX = /\[\s*each\.(key|value)\s*\]$/;
+
+/**
+ * The `import` blocks of Terraform JSON (a list of `{to, id}`, as cdktf's `importFrom` writes them;
+ * `for_each` as Terraform 1.7 takes it). `to` names a declared resource instance; `id` is known
+ * when planning (variables, locals, each), as Terraform requires.
+ */
+export function parseImports(raw: unknown, declared: Declared, contextFor: (instance?: Instance) => EvalContext, problems: TenantformError[]): ImportTarget[] {
+  const targets: ImportTarget[] = [];
+  const seen = new Map<string, string>();
+  eachBlock(
+    raw,
+    'import',
+    ['to', 'id', 'for_each', 'provider'],
+    (at, why) => problems.push(languageErrors.invalidImport(at, why)),
+    (block, at, refuse) => {
+      if (typeof block.to !== 'string') return refuse('`to` is a resource address, such as `tenantform_tenant.acme`');
+      const to = block.to.replace(/^\$\{(.*)\}$/s, '$1').trim();
+      const repetition = block.for_each === undefined ? undefined : repetitionOf(at, { for_each: block.for_each }, contextFor(), problems);
+      if (block.for_each !== undefined && repetition === undefined) return;
+      if (repetition === undefined && EACH_INDEX.test(to)) return refuse('`to` uses each, which only an import block with for_each has');
+      for (const instance of repetition?.instances ?? [undefined]) {
+        const where = instance === undefined ? at : instanceAddress(at, instance.key);
+        const address = instance === undefined ? to : withEachIndex(to, instance);
+        const parsed = address === undefined ? undefined : parseInstanceAddress(address);
+        if (address === undefined || parsed === undefined || parsed.mode !== 'managed')
+          return refuse('`to` is a managed resource address; with for_each its index is `[each.key]` or `[each.value]`');
+        if (!targetDeclared(address, declared))
+          return problems.push(languageErrors.invalidImport(where, `there is no configuration for ${address}: declare the resource it imports into`, ['to']));
+        const id = evaluateValue(block.id, contextFor(instance), where, ['id']);
+        if (id.diagnostics.length > 0 || typeof id.value !== 'string' || id.value === '')
+          return problems.push(languageErrors.invalidImport(where, '`id` is a string known when planning (variables, locals and each only)', ['id']));
+        const earlier = seen.get(address);
+        if (earlier !== undefined) return problems.push(languageErrors.invalidImport(where, `${address} is imported by ${earlier} already`, ['to']));
+        seen.set(address, where);
+        targets.push({ to: address, id: id.value, at: where });
+      }
+    },
+  );
+  return targets;
+}
+
+function withEachIndex(to: string, instance: Instance): string | undefined {
+  const m = EACH_INDEX.exec(to);
+  if (!m) return undefined;
+  const index: unknown = m[1] === 'key' ? instance.key : instance.value;
+  if (typeof index !== 'string' && typeof index !== 'number') return undefined;
+  return instanceAddress(to.slice(0, m.index), index as InstanceKey);
+}
+
+function targetDeclared(address: string, declared: Declared): boolean {
+  const parsed = parseInstanceAddress(address)!;
+  const instances = declared.instances(parsed.block);
+  return instances !== undefined && instances.includes(address);
+}

@@ -1,0 +1,123 @@
+/**
+ * `import` blocks (cdktf's `importFrom`; `for_each` as Terraform 1.7 takes it) on the native path:
+ * the plan adopts existing objects ("will be imported", "N to import"), apply records them
+ * without a create, and the next plan is empty. The real `terraform` with tenantform's provider
+ * plans the same configuration and state the same way.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
+import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+
+jest.setTimeout(180_000);
+
+const STATE = 'terraform.tfstate';
+const REQUIRED = { required_providers: { tenantform: { source: 'tenantform/tenantform' } } };
+
+describe('import blocks', () => {
+  let world: World;
+  let terraformEnv: NodeJS.ProcessEnv;
+  /** Ids of components made outside this stack (as in the console), by name. */
+  const made: Record<string, string> = {};
+  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: world.dir, env: terraformEnv });
+  const tenantform = (...args: string[]) => run(world, [...args, '--config', 'main.tf.json', '--state', STATE]);
+  const infraWrites = (from: number) => world.requests.slice(from).filter((l) => /^(POST|PUT|DELETE) \/api\/2\/infra/.test(l));
+  const config = (resources: Record<string, Record<string, unknown>>, imports: unknown[], extra: Record<string, unknown> = {}) => ({
+    ...configWith(resources),
+    terraform: REQUIRED,
+    import: imports,
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    requireTerraform();
+    await ensureBuilt();
+    world = await startWorld();
+    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `imports-${process.pid}`);
+    // Made by another stack: its state is thrown away, the objects stay on the platform.
+    const names = ['Console One', 'Console Two', 'Console Three'];
+    const other = writeConfig(world, configWith({ tenantform_infra_component: Object.fromEntries(names.map((n, i) => [`c${i}`, infra(n)])) }), 'other.tf.json');
+    expect((await run(world, ['apply', '--auto-approve', '--config', other, '--state', 'other.tfstate'])).code).toBe(0);
+    rmSync(join(world.dir, other));
+    const otherState = JSON.parse(readFileSync(join(world.dir, 'other.tfstate'), 'utf8')) as {
+      resources: Array<{ instances: Array<{ attributes: { id: string; name: string } }> }>;
+    };
+    for (const r of otherState.resources) for (const i of r.instances) if (i.attributes.name) made[i.attributes.name] = i.attributes.id;
+    writeConfig(world, config({ tenantform_infra_component: { primary: infra('Console One') } }, []));
+    const init = await terraform('init');
+    if (init.code !== 0) throw new Error(init.output);
+  });
+  afterAll(() => world.close());
+
+  it('adopts an object: both tools plan "will be imported" and nothing else; apply sends no write; the next plan is empty', async () => {
+    writeConfig(
+      world,
+      config({ tenantform_infra_component: { primary: infra('Console One') } }, [{ to: 'tenantform_infra_component.primary', id: made['Console One'] }]),
+    );
+    const native = await tenantform('plan', '--detailed-exitcode');
+    expect(native.stdout).toContain('# tenantform_infra_component.primary will be imported');
+    expect(native.stdout).toContain('Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.');
+    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    expect(viaTerraform.output).toContain('# tenantform_infra_component.primary will be imported');
+    expect(viaTerraform.output).toContain('Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.');
+    expect(native.code).toBe(2);
+    expect(viaTerraform.code).toBe(2);
+
+    const json = JSON.parse((await tenantform('plan', '--format', 'json')).stdout);
+    const change = json.resource_changes.find((c: { address: string }) => c.address === 'tenantform_infra_component.primary');
+    expect(change.change).toMatchObject({ actions: ['no-op'], importing: { id: made['Console One'] } });
+
+    const before = world.requests.length;
+    const applied = await tenantform('apply', '--auto-approve');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.');
+    expect(infraWrites(before)).toEqual([]);
+    // The import block may stay: the object is recorded now.
+    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+  });
+
+  it('for_each over a map imports into each instance; an argument that differs is updated in the same apply', async () => {
+    const sites = { two: { name: 'Console Two', id: made['Console Two'] }, three: { name: 'Console Three (renamed)', id: made['Console Three'] } };
+    writeConfig(
+      world,
+      config(
+        {
+          tenantform_infra_component: {
+            primary: infra('Console One'),
+            site: { ...infra('x'), for_each: '${var.sites}', name: '${each.value.name}', url: 'https://x.example.com' },
+          },
+        },
+        [{ for_each: '${var.sites}', to: 'tenantform_infra_component.site[each.key]', id: '${each.value.id}' }],
+        { variable: { sites: { default: sites } } },
+      ),
+    );
+    const native = await tenantform('plan', '--detailed-exitcode');
+    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    for (const text of [native.stdout, viaTerraform.output]) {
+      expect(text).toContain('# tenantform_infra_component.site["three"] will be updated in-place');
+      expect(text).toContain(`# (imported from "${made['Console Three']}")`);
+      expect(text).toContain('Plan: 2 to import, 0 to add, 2 to change, 0 to destroy.');
+    }
+    expect(native.code).toBe(viaTerraform.code);
+
+    const before = world.requests.length;
+    const applied = await tenantform('apply', '--auto-approve');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Apply complete! Resources: 2 imported, 0 added, 2 changed, 0 destroyed.');
+    expect(infraWrites(before).filter((l) => l.startsWith('POST'))).toEqual([]);
+    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+  });
+
+  it('an id the platform does not know is an error naming the block; nothing is created', async () => {
+    const missing = '0b6f6c3e-0000-4000-8000-000000000000';
+    writeConfig(world, config({ tenantform_infra_component: { extra: infra('Never Made') } }, [{ to: 'tenantform_infra_component.extra', id: missing }]));
+    const before = world.requests.length;
+    const native = await tenantform('plan');
+    expect(native.code).toBe(1);
+    expect(native.stdout + native.stderr).toContain(`import[0] imports "${missing}" into tenantform_infra_component.extra.`);
+    expect(native.stdout).not.toContain('to add');
+    expect(infraWrites(before)).toEqual([]);
+  });
+});
