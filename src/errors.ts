@@ -420,13 +420,14 @@ export const languageErrors = {
   invalidMove(at: string, why: string) {
     return new TenantformError('invalid_move', 'Invalid moved block', `${at}: ${why}.`, false, at);
   },
-  missingBlockLabel(block: 'variable' | 'output') {
+  /** Terraform JSON's "Missing block label": an object of blocks (`resource`, `resource.<type>`, ...) that holds none. */
+  missingBlockLabel(at: string, block: string, label: 'name' | 'type' = 'name') {
     return new TenantformError(
       'missing_block_label',
       'Missing block label',
-      `"${block}" holds no block: at least one property is required, whose name is the ${block}'s name.`,
+      `"${at}" holds no block: at least one property is required, whose name is the ${block} block's ${label}.`,
       false,
-      block,
+      at,
     );
   },
   selfReference(address: string, path: AttributePath) {

@@ -41,6 +41,19 @@ describe('configuration', () => {
     expect(diagnostics.map((d) => [d.address, d.path, d.summary])).toEqual([['tenantform_infra_component.primary', ['url'], 'Self-referential block']]);
   });
 
+  it('refuses an object of blocks that holds none, as Terraform does ("Missing block label")', () => {
+    const { diagnostics } = parseConfiguration({ ...structuredClone(valid), variable: {}, data: {}, resource: { tenantform_tenant: {} } }, at);
+    expect(diagnostics.map((d) => [d.address, d.summary, d.detail])).toEqual([
+      ['variable', 'Missing block label', `"variable" holds no block: at least one property is required, whose name is the variable block's name.`],
+      [
+        'resource.tenantform_tenant',
+        'Missing block label',
+        `"resource.tenantform_tenant" holds no block: at least one property is required, whose name is the resource block's name.`,
+      ],
+      ['data', 'Missing block label', `"data" holds no block: at least one property is required, whose name is the data block's type.`],
+    ]);
+  });
+
   it('refuses an output without a value, as Terraform does; a null value is a value', () => {
     const { diagnostics } = parseConfiguration({ ...structuredClone(valid), output: { o: { description: 'x' }, n: { value: null } } }, at);
     expect(diagnostics.map((d) => [d.address, d.summary, d.detail])).toEqual([

@@ -206,9 +206,15 @@ function languagePrelude(
   for (const block of Object.keys(doc)) {
     if (!CARRIED_OUT_BLOCKS.has(block)) languageProblems.push(languageErrors.unsupportedBlock(block, TERRAFORM_BLOCKS.has(block)));
   }
-  // Terraform JSON: a variable or output object names at least one block.
-  for (const block of ['variable', 'output'] as const)
-    if (isRecord(doc[block]) && entriesOf(doc[block]).length === 0) languageProblems.push(languageErrors.missingBlockLabel(block));
+  // Terraform JSON: an object of blocks names at least one (resources and data sources: a type, then a name).
+  for (const block of ['variable', 'output', 'provider', 'resource', 'data'] as const) {
+    if (!isRecord(doc[block])) continue;
+    const labelled = block === 'resource' || block === 'data';
+    if (entriesOf(doc[block]).length === 0) languageProblems.push(languageErrors.missingBlockLabel(block, block, labelled ? 'type' : 'name'));
+    if (labelled)
+      for (const [type, named] of entriesOf(doc[block]))
+        if (isRecord(named) && entriesOf(named).length === 0) languageProblems.push(languageErrors.missingBlockLabel(`${block}.${type}`, block));
+  }
   const variables = inputVariables(doc.variable, location.inputs, diagnostics);
   const locals = parseLocals(doc.locals, names, languageProblems);
   // count and for_each may use variables and locals: objects are not known when planning starts.
