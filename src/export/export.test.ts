@@ -225,14 +225,14 @@ describe('tenantform export against the emulator', () => {
     await expect(writeExportState(path, exp)).rejects.toThrow(/already exists/);
   });
 
-  it('compiles as TypeScript and synthesizes to the same resources as the JSON export', () => {
+  it('compiles as TypeScript and synthesizes to the same resources and import blocks as the JSON export', () => {
     // Inside the project (in the ignored synth output folder), so that `cdktf` and `constructs`
     // resolve as they do for a user's app.
     mkdirSync(join(ROOT, 'cdktf.out'), { recursive: true });
     const app = mkdtempSync(join(ROOT, 'cdktf.out/export-test-'));
     try {
       const toRoot = relative(app, ROOT);
-      writeFileSync(join(app, 'main.ts'), renderTypescript(exp));
+      writeFileSync(join(app, 'main.ts'), renderTypescript(exp, 'cdktf', { importBlocks: true }));
       writeFileSync(
         join(app, 'tsconfig.json'),
         JSON.stringify({
@@ -247,6 +247,9 @@ describe('tenantform export against the emulator', () => {
       const synthesized = JSON.parse(readFileSync(join(app, 'out/stacks/northwind-partner/cdk.tf.json'), 'utf8'));
       expect(comparable(synthesized.resource)).toEqual(json.resource);
       expect(synthesized.provider.tenantform).toEqual([{}]);
+      const imports = JSON.parse(renderTerraformJson(exp, { importBlocks: true })).import as Array<{ to: string; id: string }>;
+      expect(imports).toHaveLength(exp.objects.length);
+      expect((synthesized.import as Array<{ to: string; id: string }>).map(({ to, id }) => ({ to, id }))).toEqual(imports);
     } finally {
       rmSync(app, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@ import type { TenantExport } from './index';
  * writes, so that `tenantform plan --config <file>` and `terraform` read it directly.
  * Tenant and application names go into the top-level `//` comment, which Terraform ignores.
  */
-export function renderTerraformJson(exp: TenantExport): string {
+export function renderTerraformJson(exp: TenantExport, options: { importBlocks?: boolean } = {}): string {
   const resource: Record<string, Record<string, unknown>> = {};
   for (const o of exp.objects) {
     (resource[o.kind.type] ??= {})[o.name] = o.dependsOn.length > 0 ? { ...o.config, depends_on: [...o.dependsOn] } : o.config;
@@ -23,6 +23,8 @@ export function renderTerraformJson(exp: TenantExport): string {
     // Credentials come from the environment, so the file holds no secret.
     provider: { [PROVIDER_TYPE]: [{}] },
     resource,
+    // Import blocks adopt every object in the first plan, as `cdktf synth` writes `importFrom`.
+    ...(options.importBlocks ? { import: exp.objects.map((o) => ({ to: o.address, id: o.importId })) } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

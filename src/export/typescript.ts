@@ -16,7 +16,7 @@ const INLINE_WIDTH = 72;
 /** The CDK library the app is written for: the project's own (CDK Terrain or cdktf). */
 export type CdkLibrary = 'cdktn' | 'cdktf';
 
-export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf'): string {
+export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf', options: { importBlocks?: boolean } = {}): string {
   const tenantKeys = identifiers(exp.tenants.map((t) => t.name));
   const tenantRef = new Map(exp.tenants.map((t, i) => [t.id, `tenants.${tenantKeys[i]}`]));
   const usedApps = new Set(exp.objects.flatMap((o) => idsUnder(o.config, 'application_id')));
@@ -36,9 +36,13 @@ export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf
     ` * What tenant ${commentText(JSON.stringify(exp.root.name))} (${exp.root.id}) and the tenants below it have live,`,
     ' * exported by `tenantform export`.',
     ' *',
-    ' * Adopt these objects before the first apply: run the import list written by `--imports`,',
-    ` * or start from the state written by \`--state\`. Then \`npx ${library} synth && npx tenantform plan\``,
-    ' * shows no changes.',
+    ...(options.importBlocks
+      ? [' * Each object is adopted by its import block (`importFrom`): the first plan imports them all, and', ' * applying it creates nothing.']
+      : [
+          ' * Adopt these objects before the first apply: run the import list written by `--imports`,',
+          ` * or start from the state written by \`--state\`. Then \`npx ${library} synth && npx tenantform plan\``,
+          ' * shows no changes.',
+        ]),
     ' */',
     `import { App, TerraformStack } from '${library}';`,
     "import type { Construct } from 'constructs';",
@@ -87,7 +91,10 @@ export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf
       o.dependsOn.map((a) => variables.get(a) as string),
     );
     const variable = variables.get(o.address);
-    body.push(`${variable ? `const ${variable} = ` : ''}new ${constructName(o.kind.type, 'resource')}(this, ${tsString(o.name)}, ${props});`);
+    const construct = `new ${constructName(o.kind.type, 'resource')}(this, ${tsString(o.name)}, ${props})`;
+    const adopt = options.importBlocks ? `.importFrom(${tsString(o.importId)})` : '';
+    if (variable) body.push(`const ${variable} = ${construct};`, ...(adopt ? [`${variable}${adopt};`] : []));
+    else body.push(`${construct}${adopt};`);
   }
 
   out.push(

@@ -118,6 +118,31 @@ describe('tenantform export (the built CLI)', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('adopts the subtree through import blocks instead of a state: one plan imports everything, apply creates nothing', async () => {
+    const out = join(work, 'import-blocks.tf.json');
+    const state = join(work, 'terraform.import-blocks.tfstate');
+    const exported = await tenantform(
+      ['export', '--tenant', seeded.northwind, '--format', 'json', '--out', out, '--import-blocks', '--setting', 'retention_days'],
+      env,
+    );
+    expect(exported.code).toBe(0);
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    const count = Object.values(doc.resource as Record<string, object>).reduce((n, blocks) => n + Object.keys(blocks).length, 0);
+    expect(doc.import).toHaveLength(count);
+
+    const plan = await tenantform(['plan', '--config', out, '--state', state, '--detailed-exitcode'], env);
+    expect(plan.stdout).toContain(`Plan: ${count} to import, 0 to add, 0 to change, 0 to destroy.`);
+    expect(plan.code).toBe(2);
+    const applied = await tenantform(['apply', '--config', out, '--state', state, '--auto-approve'], env);
+    expect(applied.stdout).toContain(`Apply complete! Resources: ${count} imported, 0 added, 0 changed, 0 destroyed.`);
+    const again = await tenantform(['plan', '--config', out, '--state', state, '--detailed-exitcode'], env);
+    expect(again.stdout).toContain('No changes.');
+    expect(again.code).toBe(0);
+
+    const app = await tenantform(['export', '--tenant', seeded.northwind, '--import-blocks'], env);
+    expect(app.stdout).toContain(`.importFrom('${seeded.infraId}');`);
+  });
+
   it('prints a cdktf app on standard output by default', async () => {
     const run = await tenantform(['export', '--tenant', seeded.northwind], env);
     expect(run.code).toBe(0);

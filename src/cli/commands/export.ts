@@ -16,6 +16,7 @@ interface Args {
   stack?: string;
   state?: string;
   imports?: string;
+  'import-blocks': boolean;
   setting?: string[];
 }
 
@@ -34,6 +35,11 @@ export const exportCommand: CommandModule<object, Args> = {
       })
       .option('stack', { type: 'string', describe: "Stack name (default: made from the tenant's name)" })
       .option('imports', { type: 'string', describe: 'Also write one `tenantform import <address> <id>` line per object to this file' })
+      .option('import-blocks', {
+        type: 'boolean',
+        default: false,
+        describe: 'Adopt each object with an import block (importFrom in TypeScript): the first plan imports them all, no state file needed',
+      })
       .option('state', { type: 'string', describe: 'Also write a new Terraform state file holding every object (never overwrites a file)' })
       .option('setting', {
         type: 'string',
@@ -64,7 +70,8 @@ export const exportCommand: CommandModule<object, Args> = {
         process.exitCode = 1;
         return;
       }
-      const text = args.format === 'json' ? renderTerraformJson(exp) : renderTypescript(exp, projectCdkLibrary(process.cwd()));
+      const options = { importBlocks: args['import-blocks'] };
+      const text = args.format === 'json' ? renderTerraformJson(exp, options) : renderTypescript(exp, projectCdkLibrary(process.cwd()), options);
       if (args.state) await writeExportState(args.state, exp);
       if (args.imports) writeFileSync(args.imports, renderImportList(exp));
       if (args.out) writeFileSync(args.out, text);
