@@ -2,7 +2,9 @@
  * An MSP's estate at scale (bench/estate.ts: `for_each` over a map of customers, five objects
  * each, references to each customer's own tenant), on the emulator without latency, side by
  * side at two sizes ten times apart: apply from empty, plan (with refresh), plan
- * `--refresh=false`, drift and export of the partner's subtree. For each, wall time, requests
+ * `--refresh=false`, drift and export of the partner's subtree; then the same estate adopted
+ * by a stack that starts with no state and an import block per object (plan, apply, plan
+ * again), which must send no create and end with an empty plan. For each, wall time, requests
  * and peak memory, and the ratio of the two sizes' wall times (linear is 10x).
  *
  * Needs a build (`npm run build`).
@@ -14,6 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../src/emulator';
+import { resourceKind } from '../src/resources/registry';
 import { estateStack, PER_CUSTOMER } from './estate';
 
 const ROOT = join(__dirname, '..');
@@ -32,7 +35,15 @@ interface Measure {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-estate-'));
   let requests = 0;
-  const emulator = await startEmulator({ port: 0, seed: 11, log: () => requests++ });
+  let creates = 0;
+  const emulator = await startEmulator({
+    port: 0,
+    seed: 11,
+    log: (line) => {
+      requests++;
+      if (line.startsWith('POST /api/') && !line.startsWith('POST /api/2/idp/token')) creates++;
+    },
+  });
   const partner = emulator.world().tenants['Northwind Partner'].id;
   const env = {
     PATH: process.env.PATH,
@@ -68,6 +79,9 @@ async function main(): Promise<void> {
     { label: 'plan --refresh=false', args: ['plan', '--refresh=false', '--detailed-exitcode', '--config', 'main.tf.json'], codes: [0] },
     { label: 'drift', args: ['drift', '--config', 'main.tf.json', '--ignore-unmanaged'], codes: [0] },
     { label: 'export of the subtree', args: ['export', '--tenant', partner, '--format', 'json', '--out', 'exported.tf.json'], codes: [0] },
+    { label: 'adopt: plan (imports)', args: ['plan', '--detailed-exitcode', '--config', 'adopt.tf.json', '--state', 'adopt.tfstate'], codes: [2] },
+    { label: 'adopt: apply', args: ['apply', '--auto-approve', '--config', 'adopt.tf.json', '--state', 'adopt.tfstate'], codes: [0] },
+    { label: 'adopt: plan again', args: ['plan', '--detailed-exitcode', '--config', 'adopt.tf.json', '--state', 'adopt.tfstate'], codes: [0] },
   ];
   const results: Measure[][] = [];
   try {
@@ -76,7 +90,13 @@ async function main(): Promise<void> {
       mkdirSync(cwd, { recursive: true });
       writeFileSync(join(cwd, 'main.tf.json'), JSON.stringify(estateStack(emulator, customers, `e${customers}x`)));
       const row: Measure[] = [];
-      for (const step of steps) row.push(await run(cwd, step.args, step.codes));
+      for (const step of steps) {
+        // The estate applied: the same configuration with an import block per recorded object, and no state.
+        if (step.label.startsWith('adopt: plan (')) writeFileSync(join(cwd, 'adopt.tf.json'), JSON.stringify(withImportBlocks(cwd)));
+        const createsBefore = creates;
+        row.push(await run(cwd, step.args, step.codes));
+        if (step.label.startsWith('adopt') && creates > createsBefore) throw new Error(`${step.label} sent ${creates - createsBefore} creates`);
+      }
       results.push(row);
     }
     const objects = SIZES.map((c) => c * PER_CUSTOMER);
@@ -93,6 +113,24 @@ async function main(): Promise<void> {
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The estate's configuration with one import block per object its state records (its identity as the import id). */
+function withImportBlocks(cwd: string): Record<string, unknown> {
+  const config = JSON.parse(readFileSync(join(cwd, 'main.tf.json'), 'utf8')) as Record<string, unknown>;
+  const state = JSON.parse(readFileSync(join(cwd, 'terraform.tfstate'), 'utf8')) as {
+    resources: Array<{ mode: string; type: string; name: string; instances: Array<{ index_key?: string; attributes: Record<string, unknown> }> }>;
+  };
+  const imports = state.resources
+    .filter((r) => r.mode === 'managed')
+    .flatMap((r) =>
+      r.instances.map((i) => ({
+        to: `${r.type}.${r.name}${i.index_key === undefined ? '' : `[${JSON.stringify(i.index_key)}]`}`,
+        id: resourceKind(r.type)!.identity(i.attributes),
+      })),
+    );
+  const { terraform: _backend, ...rest } = config;
+  return { ...rest, import: imports };
 }
 
 main().catch((err: unknown) => {

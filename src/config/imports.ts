@@ -26,6 +26,16 @@ const EACH_INDEX = /\[\s*each\.(key|value)\s*\]$/;
 export function parseImports(raw: unknown, declared: Declared, contextFor: (instance?: Instance) => EvalContext, problems: TenantformError[]): ImportTarget[] {
   const targets: ImportTarget[] = [];
   const seen = new Map<string, string>();
+  // An estate adopted at once names thousands of instances of a block: each is looked up, not searched for.
+  const instancesOf = new Map<string, ReadonlySet<string> | undefined>();
+  const targetDeclared = (address: string): boolean => {
+    const block = parseInstanceAddress(address)!.block;
+    if (!instancesOf.has(block)) {
+      const instances = declared.instances(block);
+      instancesOf.set(block, instances && new Set(instances));
+    }
+    return instancesOf.get(block)?.has(address) ?? false;
+  };
   eachBlock(
     raw,
     'import',
@@ -43,7 +53,7 @@ export function parseImports(raw: unknown, declared: Declared, contextFor: (inst
         const parsed = address === undefined ? undefined : parseInstanceAddress(address);
         if (address === undefined || parsed === undefined || parsed.mode !== 'managed')
           return refuse('`to` is a managed resource address; with for_each its index is `[each.key]` or `[each.value]`');
-        if (!targetDeclared(address, declared))
+        if (!targetDeclared(address))
           return problems.push(languageErrors.invalidImport(where, `there is no configuration for ${address}: declare the resource it imports into`, ['to']));
         const id = evaluateValue(block.id, contextFor(instance), where, ['id']);
         if (id.diagnostics.length > 0 || typeof id.value !== 'string' || id.value === '')
@@ -64,10 +74,4 @@ function withEachIndex(to: string, instance: Instance): string | undefined {
   const index: unknown = m[1] === 'key' ? instance.key : instance.value;
   if (typeof index !== 'string' && typeof index !== 'number') return undefined;
   return instanceAddress(to.slice(0, m.index), index as InstanceKey);
-}
-
-function targetDeclared(address: string, declared: Declared): boolean {
-  const parsed = parseInstanceAddress(address)!;
-  const instances = declared.instances(parsed.block);
-  return instances !== undefined && instances.includes(address);
 }
