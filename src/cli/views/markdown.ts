@@ -101,8 +101,16 @@ function changeDetails(change: PlannedChange): string {
         ? ' (it is tainted)'
         : '';
   const moved = change.previousAddress === undefined ? '' : ` (moved from <code>${escapeHtml(change.previousAddress)}</code>)`;
-  const headline = change.action === 'no-op' ? 'has moved here' : change.forget ? 'will no longer be managed, but will not be destroyed' : HEADLINES[action];
-  const summary = `<code>${escapeHtml(change.address)}</code> ${headline}${reason}${moved}`;
+  const imported = change.importing === undefined ? '' : ` (imported from <code>${escapeHtml(change.importing.id)}</code>)`;
+  const headline =
+    change.action === 'no-op' && change.previousAddress === undefined && change.importing !== undefined
+      ? 'will be imported'
+      : change.action === 'no-op'
+        ? 'has moved here'
+        : change.forget
+          ? 'will no longer be managed, but will not be destroyed'
+          : HEADLINES[action];
+  const summary = `<code>${escapeHtml(change.address)}</code> ${headline}${reason}${moved}${change.action === 'no-op' ? '' : imported}`;
   return details(summary, fencedBlock('diff', lines.length > 0 ? lines : ['  # (no attributes to show)']));
 }
 
@@ -178,6 +186,17 @@ function onlyForgets(c: PlannedChange): boolean {
   return c.action === 'delete' && (c.forget === true || KINDS.resource(c.type)?.deleteOnlyForgets !== undefined);
 }
 
+/** Objects only imported: a row each, or a row per type where an estate is adopted at once. */
+function importRows(imports: readonly PlannedChange[]): string[] {
+  const byType = new Map<string, PlannedChange[]>();
+  for (const c of imports) byType.set(c.type, [...(byType.get(c.type) ?? []), c]);
+  return [...byType].flatMap(([type, all]) =>
+    all.length >= GROUPED_FROM
+      ? [`| import | ${all.length.toLocaleString('en-US')} × ${inlineCode(type, true)} |`]
+      : all.map((c) => `| import | ${inlineCode(c.address, true)} (id ${inlineCode(c.importing!.id, true)}) |`),
+  );
+}
+
 /** The pieces of a plan's markdown, shared by the single comment and the numbered comments. */
 export function markdownParts(plan: Plan) {
   const secrets = secretTexts(plan);
@@ -219,8 +238,9 @@ export function markdownParts(plan: Plan) {
           : g.changes.map((c) => `| ${g.word} | ${inlineCode(c.address, true)} |`),
       ),
       ...changes
-        .filter((c) => c.action === 'no-op')
+        .filter((c) => c.action === 'no-op' && c.previousAddress !== undefined)
         .map((c) => `| move | ${inlineCode(c.address, true)} (from ${inlineCode(c.previousAddress ?? '', true)}) |`),
+      ...importRows(changes.filter((c) => c.action === 'no-op' && c.importing !== undefined && c.previousAddress === undefined)),
     ],
     outputs,
     drift: plan.drift.map((d) => driftDetails(d, sensitive.get(d.address) ?? new Set())).filter((d): d is string => d !== null),
