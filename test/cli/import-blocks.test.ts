@@ -4,7 +4,7 @@
  * without a create, and the next plan is empty. The real `terraform` with tenantform's provider
  * plans the same configuration and state the same way.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
@@ -35,7 +35,7 @@ describe('import blocks', () => {
     world = await startWorld();
     terraformEnv = await terraformEnvironment(world.dir, world.emulator, `imports-${process.pid}`);
     // Made by another stack: its state is thrown away, the objects stay on the platform.
-    const names = ['Console One', 'Console Two', 'Console Three'];
+    const names = ['Console One', 'Console Two', 'Console Three', 'Console Four'];
     const other = writeConfig(world, configWith({ tenantform_infra_component: Object.fromEntries(names.map((n, i) => [`c${i}`, infra(n)])) }), 'other.tf.json');
     expect((await run(world, ['apply', '--auto-approve', '--config', other, '--state', 'other.tfstate'])).code).toBe(0);
     rmSync(join(world.dir, other));
@@ -108,6 +108,33 @@ describe('import blocks', () => {
     expect(infraWrites(before).filter((l) => l.startsWith('POST'))).toEqual([]);
     expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
     expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a saved plan imports as planned; a plan file edited to import what no block names is refused before anything is sent', async () => {
+    // A stack of its own: the fourth component alone, in a state of its own.
+    const saving = (...args: string[]) => run(world, [...args, '--config', 'saving.tf.json', '--state', 'saving.tfstate']);
+    writeConfig(
+      world,
+      config({ tenantform_infra_component: { fourth: infra('Console Four') } }, [{ to: 'tenantform_infra_component.fourth', id: made['Console Four'] }]),
+      'saving.tf.json',
+    );
+    expect((await saving('plan', '--out', 'import.plan')).code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(world.dir, 'import.plan'), 'utf8'));
+    const edited = structuredClone(saved);
+    const change = edited.plan.changes.find((c: { address: string }) => c.address === 'tenantform_infra_component.fourth');
+    change.importing.id = made['Console Two'];
+    writeFileSync(join(world.dir, 'edited.plan'), JSON.stringify(edited));
+    const refused = await saving('apply', 'edited.plan');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`no import block imports "${made['Console Two']}" into it`);
+
+    const before = world.requests.length;
+    const applied = await saving('apply', 'import.plan');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.');
+    expect(infraWrites(before)).toEqual([]);
+    expect((await saving('plan', '--detailed-exitcode')).code).toBe(0);
+    rmSync(join(world.dir, 'saving.tf.json'));
   });
 
   it('an id the platform does not know is an error naming the block; nothing is created', async () => {
