@@ -414,6 +414,9 @@ export const languageErrors = {
   invalidRemoval(at: string, why: string) {
     return new TenantformError('invalid_removal', 'Invalid removed block', `${at}: ${why}.`, false, at);
   },
+  invalidCheck(at: string, why: string, path: AttributePath) {
+    return new TenantformError('invalid_check', 'Invalid check block', `${at}: ${why}.`, false, at, path);
+  },
   invalidImport(at: string, why: string, path: AttributePath = []) {
     return new TenantformError('invalid_import', 'Invalid import block', `${at}: ${why}.`, false, at, path);
   },

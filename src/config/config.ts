@@ -23,6 +23,7 @@ import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 import { parseMoves, parseRemovals, type Move, type Removal } from './moves';
 import { parseImports, type ImportTarget } from './imports';
+import { parseChecks, type DeclaredCheck } from './checks';
 
 /** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
 export interface DeclaredObject {
@@ -78,6 +79,8 @@ export interface Configuration {
   readonly backend: unknown;
   /** The `moved` blocks, in order: recorded objects get their new addresses before anything is planned. */
   readonly moves: readonly Move[];
+  /** The `check` blocks: assertions reported as warnings after a plan and after an apply. */
+  readonly checks: readonly DeclaredCheck[];
   /** The `import` blocks, one target per instance: objects adopted by the plan where the state has none. */
   readonly imports: readonly ImportTarget[];
   /** The `removed` blocks: what becomes of the recorded objects of resources no longer declared. */
@@ -191,9 +194,10 @@ export const CARRIED_OUT_BLOCKS: ReadonlySet<string> = new Set([
   'moved',
   'removed',
   'import',
+  'check',
 ]);
 /** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
-export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['module', 'check', 'ephemeral']);
+export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['module', 'ephemeral']);
 
 /** Variables and locals, and the context they make before any object is known. */
 function languagePrelude(
@@ -248,6 +252,7 @@ export function parseConfiguration(
   const languageProblems: TenantformError[] = [];
   const { names, variables, locals, beforeObjects } = languagePrelude(doc, location, diagnostics, languageProblems);
   const outputs = parseOutputs(doc.output, names, locals, languageProblems);
+  const checks = parseChecks(doc.check, names, languageProblems);
   languageProblems.forEach(report);
   const objects = new Map<string, DeclaredObject>();
   const templates = new Map<string, DeclaredObject>();
@@ -332,6 +337,7 @@ export function parseConfiguration(
   for (const o of templates.values()) for (const reference of o.references) references.push({ address: o.address, reference });
   references.push(...locals.references);
   for (const o of outputs.values()) for (const reference of o.references) references.push({ address: `output.${o.name}`, reference });
+  for (const c of checks) for (const reference of c.references) references.push({ address: `check.${c.name}`, reference });
   for (const { address, reference } of references) {
     if (reference.target.startsWith(`data.${REMOTE_STATE_TYPE}.`) && remoteStates.has(reference.target.split('.')[2])) continue;
     const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target));
@@ -393,6 +399,7 @@ export function parseConfiguration(
       moves,
       removals,
       imports,
+      checks,
     },
     diagnostics,
   };

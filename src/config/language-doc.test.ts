@@ -23,7 +23,7 @@ describe('docs/language.md and the code', () => {
   });
 
   it('describes each block of the language it carries out beyond resources, data, variables, locals and outputs', () => {
-    for (const block of ['moved', 'removed', 'import']) {
+    for (const block of ['moved', 'removed', 'import', 'check']) {
       expect(CARRIED_OUT_BLOCKS.has(block)).toBe(true);
       expect(page).toContain(`\`${block}\` blocks`);
     }

@@ -16,6 +16,8 @@ import type { Progress, Step } from './progress';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
 import { StateJournal } from '../state/journal';
 import { evaluateOutputs, recordedOutputs } from './outputs';
+import { checkWarnings } from '../config/checks';
+import { contextFor } from '../config/expression-scope';
 import type { StateStore } from '../state/state';
 
 export interface ApplyOptions {
@@ -58,6 +60,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     await journal.finish();
   }
   await run.recordOutputs();
+  // Check blocks again, with what was applied: a warning for each assertion that fails now.
+  if (!opts.plan.destroy) result.diagnostics.push(...run.checkWarnings());
   return result;
 }
 
@@ -105,6 +109,11 @@ class ApplyRun {
     }
     for (const o of state.objects()) if (o.mode === 'data' && !configuration.objects.has(o.address)) state.remove(o.address);
     await state.save();
+  }
+
+  /** The check blocks' assertions with the values as applied. */
+  checkWarnings(): Diagnostic[] {
+    return checkWarnings(this.opts.configuration.checks, contextFor(this.opts.configuration, this.values));
   }
 
   /** Output values that are known now, recorded as Terraform records them (also after a partial apply). */

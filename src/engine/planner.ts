@@ -15,6 +15,8 @@ import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
 import type { StateStore } from '../state/state';
 import { movesCarriedOut } from './moves';
+import { checkWarnings } from '../config/checks';
+import { contextFor } from '../config/expression-scope';
 
 export interface PlanOptions {
   readonly configuration: Configuration;
@@ -164,6 +166,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     : evaluateOutputs(configuration, values);
   if (!opts.destroy) diagnostics.push(...localsDiagnostics(configuration, values));
   diagnostics.push(...outputs.diagnostics);
+  // Check blocks, as Terraform evaluates them with the planned values: a failed assertion warns, never stops.
+  if (!opts.destroy) diagnostics.push(...checkWarnings(configuration.checks, contextFor(configuration, values)));
   // Objects a `moved` block gave a new address in this run: the plan says where each was.
   const movedFrom = new Map([...movesCarriedOut(opts.state)].map(([from, to]) => [to, from]));
   const movedChanges =

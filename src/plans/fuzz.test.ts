@@ -190,9 +190,10 @@ test('configurations: no crash, and every error names the file or the address, a
           expect(d.address).toBeDefined();
           continue;
         }
-        expect(d.address).toMatch(/^((data\.)?[^.]+\.[^]*|provider\.tenantform)$/);
+        expect(d.address).toMatch(/^((data\.)?[^.]+\.[^]*|provider\.tenantform|provider|resource|data)$/);
         // A problem with a whole block (its type, its shape) has no attribute path; any other names one.
-        if (!['unknown_type', 'dependency_cycle'].includes(d.code ?? '') && d.summary !== 'Invalid "block"') expect(d.path?.length).toBeGreaterThan(0);
+        if (!['unknown_type', 'dependency_cycle', 'missing_block_label'].includes(d.code ?? '') && d.summary !== 'Invalid "block"')
+          expect(d.path?.length).toBeGreaterThan(0);
       }
     }),
     options,

@@ -14,7 +14,7 @@ import { StateStore } from '../state/state';
 import { ProviderClients } from '../engine/clients';
 import { changeAt } from '../engine/testing';
 
-const configuration = parseConfiguration({ resource: {} }, { file: 'main.tf.json', stack: 'main' }).configuration!;
+const configuration = parseConfiguration({}, { file: 'main.tf.json', stack: 'main' }).configuration!;
 
 function plan(state: StateStore, changes: PlannedChange[] = []): Plan {
   return {
