@@ -136,8 +136,10 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
   return { file: join(stacksDir, stack, 'cdk.tf.json'), stack, defaultState: join(project, `terraform.${stack}.tfstate`) };
 }
 
-const UNSUPPORTED_META = ['provisioner', 'connection'];
-const META = new Set(['//', 'depends_on', 'lifecycle', 'provider', 'count', 'for_each', ...UNSUPPORTED_META]);
+/** A resource's meta-arguments: those its plan carries out, and those refused by name. */
+export const CARRIED_OUT_META = ['count', 'for_each', 'depends_on', 'provider', 'lifecycle'] as const;
+export const UNSUPPORTED_META = ['provisioner', 'connection'] as const;
+const META = new Set<string>(['//', ...CARRIED_OUT_META, ...UNSUPPORTED_META]);
 
 /**
  * Reads and checks a Terraform JSON configuration. Every problem of every object is reported
