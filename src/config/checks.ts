@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../diagnostics';
+import type { AttributePath, Diagnostic } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
 import type { EvalContext } from '../expressions';
 import { isRecord } from '../plain-json';
@@ -7,7 +7,7 @@ import { containsUnknown } from '../resources/values';
 import { evaluateValue, referencesIn, type Reference } from './expression-scope';
 import { entriesOf, type DeclaredNames } from './language';
 
-/** One `assert` of a `check` block: a condition, and the message shown when it is false. */
+/** One assertion: a check's `assert`, a resource's `precondition` or `postcondition`. */
 export interface CheckAssertion {
   readonly condition: unknown;
   readonly errorMessage: unknown;
@@ -44,28 +44,64 @@ export function parseChecks(raw: unknown, names: DeclaredNames, problems: Tenant
         );
       else if (k !== 'assert' && k !== '//') problems.push(languageErrors.invalidCheck(at, `a check block takes \`assert\` blocks, not \`${k}\``, [k]));
     }
-    const list: unknown[] = body.assert === undefined ? [] : Array.isArray(body.assert) ? body.assert : [body.assert];
-    if (list.length === 0) problems.push(languageErrors.invalidCheck(at, 'a check block holds at least one `assert` block', ['assert']));
-    const asserts: CheckAssertion[] = [];
-    const references: Reference[] = [];
-    list.forEach((a, i) => {
-      const path = ['assert', i];
-      if (
-        !isRecord(a) ||
-        a.condition === undefined ||
-        a.error_message === undefined ||
-        Object.keys(a).some((k) => !['condition', 'error_message', '//'].includes(k))
-      ) {
-        problems.push(languageErrors.invalidCheck(at, 'an `assert` block takes `condition` and `error_message`, both required', path));
-        return;
-      }
-      references.push(...referencesIn(a.condition, at, names, problems, [...path, 'condition']).references);
-      references.push(...referencesIn(a.error_message, at, names, problems, [...path, 'error_message']).references);
-      asserts.push({ condition: a.condition, errorMessage: a.error_message });
-    });
+    if (body.assert === undefined || (Array.isArray(body.assert) && body.assert.length === 0))
+      problems.push(languageErrors.invalidCheck(at, 'a check block holds at least one `assert` block', ['assert']));
+    const asserts = assertionsIn(body.assert, at, ['assert'], (where, why, path) => problems.push(languageErrors.invalidCheck(where, why, path)));
+    const references = referencesIn(
+      asserts.map((a) => [a.condition, a.errorMessage]),
+      at,
+      names,
+      problems,
+      ['assert'],
+    ).references;
     checks.push({ name, asserts, references });
   }
   return checks;
+}
+
+/** The assertion blocks under a body (`assert`, `precondition`, `postcondition`): one object or a list. */
+export function assertionsIn(raw: unknown, at: string, path: AttributePath, refuse: (at: string, why: string, path: AttributePath) => void): CheckAssertion[] {
+  if (raw === undefined) return [];
+  const list: unknown[] = Array.isArray(raw) ? raw : [raw];
+  const asserts: CheckAssertion[] = [];
+  const block = String(path[path.length - 1]);
+  list.forEach((a, i) => {
+    if (
+      !isRecord(a) ||
+      a.condition === undefined ||
+      a.error_message === undefined ||
+      Object.keys(a).some((k) => !['condition', 'error_message', '//'].includes(k))
+    ) {
+      refuse(at, `${/^[aeiou]/.test(block) ? 'an' : 'a'} \`${block}\` block takes \`condition\` and \`error_message\`, both required`, [...path, i]);
+      return;
+    }
+    asserts.push({ condition: a.condition, errorMessage: a.error_message });
+  });
+  return asserts;
+}
+
+/** What evaluating assertions found: those whose condition is false (with their message), and expressions that failed. */
+export interface AssertionOutcome {
+  readonly failed: Array<{ readonly path: AttributePath; readonly message: string }>;
+  readonly problems: Diagnostic[];
+}
+
+/**
+ * Assertions under `at` evaluated with what is known now: one whose condition is not known yet
+ * is neither passed nor failed, and waits for the apply, as in Terraform.
+ */
+export function evaluateAssertions(asserts: readonly CheckAssertion[], context: EvalContext, address: string, at: AttributePath): AssertionOutcome {
+  const outcome: AssertionOutcome = { failed: [], problems: [] };
+  asserts.forEach((a, i) => {
+    const path = [...at, i, 'condition'];
+    const condition = evaluateValue(a.condition, context, address, path);
+    if (condition.diagnostics.length > 0) return void outcome.problems.push(...condition.diagnostics);
+    if (containsUnknown(condition.value as State) || condition.value !== false) return;
+    const message = evaluateValue(a.errorMessage, context, address, [...at, i, 'error_message']);
+    const known = typeof message.value === 'string' && message.diagnostics.length === 0 && message.sensitive.length === 0;
+    outcome.failed.push({ path, message: known ? (message.value as string) : String(a.errorMessage) });
+  });
+  return outcome;
 }
 
 /**
@@ -77,27 +113,10 @@ export function checkWarnings(checks: readonly DeclaredCheck[], context: EvalCon
   const warnings: Diagnostic[] = [];
   for (const check of checks) {
     const address = `check.${check.name}`;
-    check.asserts.forEach((a, i) => {
-      const condition = evaluateValue(a.condition, context, address, ['assert', i, 'condition']);
-      if (condition.diagnostics.length > 0) {
-        warnings.push(
-          ...condition.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, summary: `Check block assertion could not be evaluated: ${d.summary}` })),
-        );
-        return;
-      }
-      if (containsUnknown(condition.value as State) || condition.value !== false) return;
-      const message = evaluateValue(a.errorMessage, context, address, ['assert', i, 'error_message']);
-      const text =
-        typeof message.value === 'string' && message.diagnostics.length === 0 && message.sensitive.length === 0 ? message.value : String(a.errorMessage);
-      warnings.push({
-        severity: 'warning',
-        summary: 'Check block assertion failed',
-        detail: text,
-        address,
-        path: ['assert', i, 'condition'],
-        code: 'check_failed',
-      });
-    });
+    const { failed, problems } = evaluateAssertions(check.asserts, context, address, ['assert']);
+    warnings.push(...problems.map((d) => ({ ...d, severity: 'warning' as const, summary: `Check block assertion could not be evaluated: ${d.summary}` })));
+    for (const f of failed)
+      warnings.push({ severity: 'warning', summary: 'Check block assertion failed', detail: f.message, address, path: f.path, code: 'check_failed' });
   }
   return warnings;
 }

@@ -150,7 +150,7 @@ function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string,
 /** An object's value as the language sees it, converted once per state value (state values are never changed in place). */
 const languageValues = new WeakMap<State, Value>();
 
-function languageValueOf(kind: AnyKind, state: State): Value {
+export function languageValueOf(kind: AnyKind, state: State): Value {
   let value = languageValues.get(state);
   if (value === undefined) {
     value = fromPlain(markedSensitive(kind, state));
