@@ -15,7 +15,7 @@ export function extraneousArguments(body: Record<string, unknown>, block: keyof 
 export const NOT_CARRIED_OUT = {
   variable: ['ephemeral'],
   output: ['precondition', 'ephemeral'],
-  lifecycle: ['create_before_destroy', 'replace_triggered_by', 'precondition', 'postcondition'],
+  lifecycle: ['create_before_destroy', 'replace_triggered_by'],
 } as const satisfies Record<keyof typeof BLOCK_ARGUMENTS, readonly string[]>;
 
 /** The arguments of a block that tenantform does not carry out, in the order written. */

@@ -105,6 +105,31 @@ export function evaluateAssertions(asserts: readonly CheckAssertion[], context: 
 }
 
 /**
+ * A resource's preconditions (before it is planned or applied) or postconditions (on its planned
+ * or applied value, `self`): each false one an error with its message, as Terraform reports it.
+ */
+export function conditionErrors(
+  which: 'precondition' | 'postcondition',
+  asserts: readonly CheckAssertion[],
+  context: EvalContext,
+  address: string,
+): Diagnostic[] {
+  if (asserts.length === 0) return [];
+  const { failed, problems } = evaluateAssertions(asserts, context, address, ['lifecycle', which]);
+  return [
+    ...problems,
+    ...failed.map((f) => ({
+      severity: 'error' as const,
+      summary: `Resource ${which} failed`,
+      detail: f.message,
+      address,
+      path: f.path,
+      code: `${which}_failed`,
+    })),
+  ];
+}
+
+/**
  * The assertions of the check blocks, evaluated with the objects' values as they are now (planned,
  * or applied): a false one is a warning with its message, as Terraform reports it; one that uses a
  * value known only after apply waits for the apply.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readInputFile } from '../input-file';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Diagnostic } from '../diagnostics';
+import { formatPath, type AttributePath, type Diagnostic } from '../diagnostics';
 import { languageErrors, reconcilerErrors, TenantformError } from '../errors';
 import type { Attribute } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
@@ -23,7 +23,7 @@ import { providerBlocks } from './provider-blocks';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 import { parseMoves, parseRemovals, type Move, type Removal } from './moves';
 import { parseImports, type ImportTarget } from './imports';
-import { parseChecks, type DeclaredCheck } from './checks';
+import { assertionsIn, parseChecks, type CheckAssertion, type DeclaredCheck } from './checks';
 
 /** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
 export interface DeclaredObject {
@@ -52,6 +52,8 @@ export interface DeclaredObject {
   readonly dependsOn: readonly string[];
   readonly ignoreChanges?: string[] | 'all';
   readonly preventDestroy: boolean;
+  /** `lifecycle` conditions: preconditions checked before the object is planned, postconditions on its planned and applied value (`self`). */
+  readonly conditions: { readonly pre: readonly CheckAssertion[]; readonly post: readonly CheckAssertion[] };
   /** The provider configuration it uses: `tenantform`, or `tenantform.<alias>`. */
   readonly provider: string;
 }
@@ -533,6 +535,9 @@ function declaredObject(
   const lifecycle = lifecycleBlock(address, body.lifecycle, (e) => problems.push(e));
   const used = referencesIn(config, address, names, problems);
   for (const r of used.references) if (r.target === address) problems.push(languageErrors.selfReference(address, r.at));
+  const conditions = conditionsOf(address, mode, lifecycle, names, problems);
+  // What a condition refers to is waited for too, as Terraform orders it.
+  for (const r of conditions.references) if (r.target !== address) used.references.push(r);
   return {
     address,
     block: address,
@@ -546,8 +551,50 @@ function declaredObject(
     dependsOn: sharedIfEmpty(collect(() => dependsOn(address, body.depends_on)) ?? []),
     ignoreChanges: collect(() => ignoreChanges(address, kind, lifecycle.ignore_changes)),
     preventDestroy: collect(() => preventDestroy(address, lifecycle.prevent_destroy)) ?? false,
+    conditions: conditions.pre.length === 0 && conditions.post.length === 0 ? NO_CONDITIONS : { pre: conditions.pre, post: conditions.post },
     provider,
   };
+}
+
+const NO_CONDITIONS = { pre: [], post: [] } as const;
+
+/**
+ * A resource's `lifecycle` preconditions and postconditions. `self` (the object itself) is for
+ * postconditions only, as in Terraform; a data source's conditions are refused by name.
+ */
+function conditionsOf(
+  address: string,
+  mode: 'managed' | 'data',
+  lifecycle: Record<string, unknown>,
+  names: DeclaredNames & { readonly perInstance: ReadonlySet<string> },
+  problems: TenantformError[],
+): { pre: CheckAssertion[]; post: CheckAssertion[]; references: Reference[] } {
+  const refuse = (at: string, why: string, path: AttributePath) => problems.push(reconcilerErrors.invalidMetaArgument(at, formatPath(path), why));
+  if (mode === 'data') {
+    for (const k of ['precondition', 'postcondition'])
+      if (lifecycle[k] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, ['lifecycle', k]));
+    return { pre: [], post: [], references: [] };
+  }
+  const pre = assertionsIn(lifecycle.precondition, address, ['lifecycle', 'precondition'], refuse);
+  const post = assertionsIn(lifecycle.postcondition, address, ['lifecycle', 'postcondition'], refuse);
+  const withSelf = { ...names, perInstance: new Set([...names.perInstance, 'self']) };
+  const references = [
+    ...referencesIn(
+      pre.map((a) => [a.condition, a.errorMessage]),
+      address,
+      names,
+      problems,
+      ['lifecycle', 'precondition'],
+    ).references,
+    ...referencesIn(
+      post.map((a) => [a.condition, a.errorMessage]),
+      address,
+      withSelf,
+      problems,
+      ['lifecycle', 'postcondition'],
+    ).references,
+  ];
+  return { pre, post, references };
 }
 
 /** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */

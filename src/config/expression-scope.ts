@@ -255,6 +255,11 @@ function markedSensitive(kind: AnyKind, value: State): State {
   return out;
 }
 
+/** A context where `self` is the object itself (a postcondition's view of it). */
+export function withSelf(context: EvalContext, kind: AnyKind, value: State): EvalContext {
+  return { variables: (root) => (root === 'self' ? languageValueOf(kind, value) : rootOf(context, root)) };
+}
+
 /** The value a context gives a root name (undefined when it has none). */
 export function rootOf(context: EvalContext, root: string): Value | undefined {
   return typeof context.variables === 'function' ? context.variables(root) : context.variables[root];

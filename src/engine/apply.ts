@@ -16,8 +16,8 @@ import type { Progress, Step } from './progress';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
 import { StateJournal } from '../state/journal';
 import { evaluateOutputs, recordedOutputs } from './outputs';
-import { checkWarnings } from '../config/checks';
-import { contextFor } from '../config/expression-scope';
+import { checkWarnings, conditionErrors } from '../config/checks';
+import { contextFor, withSelf } from '../config/expression-scope';
 import type { StateStore } from '../state/state';
 
 export interface ApplyOptions {
@@ -109,6 +109,21 @@ class ApplyRun {
     }
     for (const o of state.objects()) if (o.mode === 'data' && !configuration.objects.has(o.address)) state.remove(o.address);
     await state.save();
+  }
+
+  /**
+   * Postconditions on the object as applied (recorded already, as Terraform records it): a false
+   * one fails the object, and what depends on it is not applied.
+   */
+  private postconditions(address: string, value: State): Diagnostic[] {
+    const declared = this.opts.configuration.objects.get(address);
+    if (!declared || declared.conditions.post.length === 0) return [];
+    return conditionErrors(
+      'postcondition',
+      declared.conditions.post,
+      withSelf(contextFor(this.opts.configuration, this.values, declared), declared.kind, value),
+      address,
+    );
   }
 
   /** The check blocks' assertions with the values as applied. */
@@ -218,6 +233,11 @@ class ApplyRun {
     const { config, diagnostics: invalid } = evaluateArguments(declared, this.lookup);
     // Values known only now are checked before the request that would carry them.
     if (invalid.length > 0) return [...invalid];
+    // So are preconditions that needed them: a false one sends nothing.
+    if (declared.conditions.pre.length > 0) {
+      const failed = conditionErrors('precondition', declared.conditions.pre, contextFor(this.opts.configuration, this.values, declared), change.address);
+      if (failed.length > 0) return failed;
+    }
     const r = await planResource({ kind, address: change.address, config, prior, ignoreChanges: declared.ignoreChanges });
     const expected = prior ? 'update' : 'create';
     if (!r.planned || containsUnknown(config) || (r.action !== expected && r.action !== 'no-op')) {
@@ -265,6 +285,8 @@ class ApplyRun {
       }
       return this.fail(step, r.diagnostics);
     }
+    const post = this.postconditions(change.address, r.value);
+    if (post.length > 0) return this.fail(step, post);
     this.counts.added++;
     step.done(r.value, r.adopted ? 'its answer was lost; found on the platform and adopted' : undefined);
     return true;
@@ -319,6 +341,8 @@ class ApplyRun {
     });
     if (!r.value) return this.fail(step, r.diagnostics);
     await this.record(change.address, kind, r.value);
+    const post = this.postconditions(change.address, r.value);
+    if (post.length > 0) return this.fail(step, post);
     this.counts.changed++;
     step.done(r.value);
     return true;

@@ -15,8 +15,8 @@ import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
 import type { StateStore } from '../state/state';
 import { movesCarriedOut } from './moves';
-import { checkWarnings } from '../config/checks';
-import { contextFor } from '../config/expression-scope';
+import { checkWarnings, conditionErrors } from '../config/checks';
+import { contextFor, withSelf } from '../config/expression-scope';
 
 export interface PlanOptions {
   readonly configuration: Configuration;
@@ -101,6 +101,13 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       continue;
     }
     const config = evaluated.config;
+    // Preconditions hold before the object is planned; a false one stops its plan, as in Terraform.
+    const preconditions = o.conditions.pre.length === 0 ? [] : conditionErrors('precondition', o.conditions.pre, contextFor(configuration, values, o), address);
+    if (preconditions.length > 0) {
+      diagnostics.push(...preconditions);
+      values.set(address, unknownObject(o.kind.attributes));
+      continue;
+    }
     // A tainted object is replaced, as Terraform replaces it, whatever its arguments say; so is one named by -replace.
     const tainted = prior !== null && recorded.get(address)?.tainted === true;
     const requested = prior !== null && !tainted && requestedReplacements.has(address);
@@ -117,6 +124,9 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
+    // Postconditions see the planned object as self; one that needs a value known only after apply waits for it.
+    if (r.planned && o.conditions.post.length > 0)
+      diagnostics.push(...conditionErrors('postcondition', o.conditions.post, withSelf(contextFor(configuration, values, o), kind, r.planned), address));
     const reason = tainted ? ('replace_because_tainted' as const) : requested && r.action === 'replace' ? ('replace_by_request' as const) : undefined;
     const importId = opts.importing?.get(address);
     const planned = plannedChange(o, kind, prior, r);

@@ -3,22 +3,19 @@
  * a failed one a warning with its message that never stops the run, as the real `terraform`
  * with tenantform's provider reports it on the same configuration and state.
  */
-import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
-import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+import { REQUIRED_PROVIDERS, startOracle, type Oracle } from '../helpers/oracle';
+import { configWith, infra, writeConfig, type World } from './helpers';
 
 jest.setTimeout(180_000);
 
-const STATE = 'terraform.tfstate';
-const REQUIRED = { required_providers: { tenantform: { source: 'tenantform/tenantform' } } };
-
 describe('check blocks', () => {
   let world: World;
-  let terraformEnv: NodeJS.ProcessEnv;
-  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: world.dir, env: terraformEnv });
-  const tenantform = (...args: string[]) => run(world, [...args, '--config', 'main.tf.json', '--state', STATE]);
+  let oracle: Oracle;
+  const terraform = (...args: string[]) => oracle.terraform(...args);
+  const tenantform = (...args: string[]) => oracle.tenantform(...args);
   const config = (checks: Record<string, unknown>, sites: Record<string, unknown> = { primary: infra('Checked Site') }): Record<string, unknown> => ({
     ...configWith({ tenantform_infra_component: sites }),
-    terraform: REQUIRED,
+    terraform: REQUIRED_PROVIDERS,
     check: checks,
   });
   const nameIs = (expected: string) => ({
@@ -31,13 +28,8 @@ describe('check blocks', () => {
   });
 
   beforeAll(async () => {
-    requireTerraform();
-    await ensureBuilt();
-    world = await startWorld();
-    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `checks-${process.pid}`);
-    writeConfig(world, config({ named: nameIs('Checked Site') }));
-    const init = await terraform('init');
-    if (init.code !== 0) throw new Error(init.output);
+    oracle = await startOracle('checks', config({ named: nameIs('Checked Site') }));
+    world = oracle.world;
     expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
   });
   afterAll(() => world.close());

@@ -6,34 +6,29 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
-import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+import { REQUIRED_PROVIDERS, startOracle, type Oracle } from '../helpers/oracle';
+import { configWith, infra, run, writeConfig, type World } from './helpers';
 
 jest.setTimeout(180_000);
 
-const STATE = 'terraform.tfstate';
-const REQUIRED = { required_providers: { tenantform: { source: 'tenantform/tenantform' } } };
-
 describe('import blocks', () => {
   let world: World;
-  let terraformEnv: NodeJS.ProcessEnv;
+  let oracle: Oracle;
   /** Ids of components made outside this stack (as in the console), by name. */
   const made: Record<string, string> = {};
-  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: world.dir, env: terraformEnv });
-  const tenantform = (...args: string[]) => run(world, [...args, '--config', 'main.tf.json', '--state', STATE]);
+  const terraform = (...args: string[]) => oracle.terraform(...args);
+  const tenantform = (...args: string[]) => oracle.tenantform(...args);
   const infraWrites = (from: number) => world.requests.slice(from).filter((l) => /^(POST|PUT|DELETE) \/api\/2\/infra/.test(l));
   const config = (resources: Record<string, Record<string, unknown>>, imports: unknown[], extra: Record<string, unknown> = {}) => ({
     ...configWith(resources),
-    terraform: REQUIRED,
+    terraform: REQUIRED_PROVIDERS,
     import: imports,
     ...extra,
   });
 
   beforeAll(async () => {
-    requireTerraform();
-    await ensureBuilt();
-    world = await startWorld();
-    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `imports-${process.pid}`);
+    oracle = await startOracle('imports', config({ tenantform_infra_component: { primary: infra('Console One') } }, []));
+    world = oracle.world;
     // Made by another stack: its state is thrown away, the objects stay on the platform.
     const names = ['Console One', 'Console Two', 'Console Three', 'Console Four'];
     const other = writeConfig(world, configWith({ tenantform_infra_component: Object.fromEntries(names.map((n, i) => [`c${i}`, infra(n)])) }), 'other.tf.json');
@@ -43,9 +38,6 @@ describe('import blocks', () => {
       resources: Array<{ instances: Array<{ attributes: { id: string; name: string } }> }>;
     };
     for (const r of otherState.resources) for (const i of r.instances) if (i.attributes.name) made[i.attributes.name] = i.attributes.id;
-    writeConfig(world, config({ tenantform_infra_component: { primary: infra('Console One') } }, []));
-    const init = await terraform('init');
-    if (init.code !== 0) throw new Error(init.output);
   });
   afterAll(() => world.close());
 
