@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend } from '../../src/backends';
 import { newLockInfo } from '../../src/backends/lock-info';
@@ -97,7 +97,8 @@ describe('tenantform and terraform on one backend', () => {
     mkdirSync(dir, { recursive: true });
     const config = join('tf-waiting', 'main.tf.json');
     const write = (name: string) => writeFileSync(join(world.dir, config), JSON.stringify(stack({ local: { path: 'waiting.tfstate' } }, name), null, 2));
-    const terraform = (...args: string[]) => run('terraform', args, { cwd: dir, env: tfEnv });
+    let terraformPid: number | undefined;
+    const terraform = (...args: string[]) => run('terraform', args, { cwd: dir, env: tfEnv, started: (pid) => (terraformPid = pid) });
     write('Waiting site');
     expect((await tenantform(world, ['apply', '--config', config, '--auto-approve'])).code).toBe(0);
     expect((await terraform('init', '-input=false', '-no-color')).code).toBe(0);
@@ -107,7 +108,8 @@ describe('tenantform and terraform on one backend', () => {
     if (!('held' in held)) throw new Error('the test could not take the lock');
     write('Waiting site renamed');
     const waiting = terraform('apply', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=120s');
-    await new Promise((r) => setTimeout(r, 3000));
+    // The moment: terraform holds the state file open, waiting for its lock.
+    await holdsOpen(() => terraformPid, join(dir, 'waiting.tfstate'), waiting);
     // The holder writes while terraform waits with the state file open.
     const state = await StateStore.load(holder);
     await state.save();
@@ -125,3 +127,31 @@ describe('tenantform and terraform on one backend', () => {
     expect((await tenantform(world, ['plan', '--config', config, '--detailed-exitcode'])).code).toBe(0);
   });
 });
+
+/**
+ * Resolves once the process holds `file` open (as Linux lists its descriptors), or fails when
+ * the process ends first: a moment observed, not a duration guessed.
+ */
+async function holdsOpen(pid: () => number | undefined, file: string, ended: Promise<unknown>): Promise<void> {
+  let over = false;
+  void ended.then(() => (over = true));
+  const open = (): boolean => {
+    const p = pid();
+    if (p === undefined) return false;
+    try {
+      return readdirSync(`/proc/${p}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${p}/fd/${fd}`) === file;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  };
+  while (!open()) {
+    if (over) throw new Error(`the process ended before it opened ${file}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -104,9 +104,10 @@ export interface RunResult {
 }
 
 /** Runs a command without blocking this process (the emulator answers from it). */
-export function run(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
+export function run(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; started?: (pid: number) => void }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) opts.started?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
