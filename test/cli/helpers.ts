@@ -132,7 +132,9 @@ export const COMMON_DATA = {
 };
 
 export function configWith(resources: Record<string, Record<string, unknown>>): Record<string, unknown> {
-  return { '//': { metadata: { backend: 'local' } }, provider: { tenantform: [{}] }, data: COMMON_DATA, resource: resources };
+  // No resources, no `resource` object: Terraform refuses an empty one (Missing block label), and cdktf writes none.
+  const resource = Object.keys(resources).length > 0 ? { resource: resources } : {};
+  return { '//': { metadata: { backend: 'local' } }, provider: { tenantform: [{}] }, data: COMMON_DATA, ...resource };
 }
 
 /** Acme's agents on the stable channel, updated automatically at weekend nights. */
