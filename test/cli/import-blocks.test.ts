@@ -30,7 +30,7 @@ describe('import blocks', () => {
     oracle = await startOracle('imports', config({ tenantform_infra_component: { primary: infra('Console One') } }, []));
     world = oracle.world;
     // Made by another stack: its state is thrown away, the objects stay on the platform.
-    const names = ['Console One', 'Console Two', 'Console Three', 'Console Four'];
+    const names = ['Console One', 'Console Two', 'Console Three', 'Console Four', 'Console Five'];
     const other = writeConfig(world, configWith({ tenantform_infra_component: Object.fromEntries(names.map((n, i) => [`c${i}`, infra(n)])) }), 'other.tf.json');
     expect((await run(world, ['apply', '--auto-approve', '--config', other, '--state', 'other.tfstate'])).code).toBe(0);
     rmSync(join(world.dir, other));
@@ -127,6 +127,29 @@ describe('import blocks', () => {
     expect(infraWrites(before)).toEqual([]);
     expect((await saving('plan', '--detailed-exitcode')).code).toBe(0);
     rmSync(join(world.dir, 'saving.tf.json'));
+  });
+
+  it('terraform applies an import block, and tenantform then plans nothing', async () => {
+    const sites = { two: { name: 'Console Two', id: made['Console Two'] }, three: { name: 'Console Three (renamed)', id: made['Console Three'] } };
+    writeConfig(
+      world,
+      config(
+        {
+          tenantform_infra_component: {
+            primary: infra('Console One'),
+            site: { ...infra('x'), for_each: '${var.sites}', name: '${each.value.name}', url: 'https://x.example.com' },
+            fifth: infra('Console Five'),
+          },
+        },
+        [{ to: 'tenantform_infra_component.fifth', id: made['Console Five'] }],
+        { variable: { sites: { default: sites } } },
+      ),
+    );
+    const applied = await terraform('apply', '-auto-approve');
+    expect(applied.output).toContain('Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.');
+    const native = await tenantform('plan', '--detailed-exitcode');
+    expect(native.stdout).toContain('No changes.');
+    expect(native.code).toBe(0);
   });
 
   it('an id the platform does not know is an error naming the block; nothing is created', async () => {
