@@ -201,5 +201,8 @@ export async function withUnlockedState<T>(workspace: Pick<Workspace, 'backend'>
   }
 }
 
+/** The Terraform version tenantform's documents claim (the state's, the plan JSON's), as their readers expect one. */
+export { TERRAFORM_VERSION } from '../state/state';
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const TENANTFORM_VERSION: string = (require('../../package.json') as { version: string }).version;

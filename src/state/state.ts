@@ -18,7 +18,7 @@ import { localStateFile } from './state-file';
  */
 
 /** The Terraform version the file claims to come from; older Terraform refuses newer state. */
-const TERRAFORM_VERSION = '1.5.7';
+export const TERRAFORM_VERSION = '1.5.7';
 const PROVIDER = `provider["${PROVIDER_ADDRESS}"]`;
 
 export interface StateInstance {

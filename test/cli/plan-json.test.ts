@@ -2,7 +2,7 @@
  * `tenantform plan --format json` against `terraform show -json` of the same change, made with
  * the real terraform binary through tenantform's provider, from the same state and platform.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, requireTerraform, run as runCommand, terraformEnvironment } from '../provider/helpers';
 import { ACME_AGENT_UPDATES, LOCATION_ID, run, startWorld, type World } from './helpers';
@@ -113,7 +113,9 @@ describe('plan JSON compared with terraform show -json', () => {
     expect(ours.format_version).toBe(terraform.format_version);
     for (const key of Object.keys(terraform)) expect(ours).toHaveProperty([key]);
     expect(Object.keys(ours).filter((k) => !(k in terraform))).toEqual(['tenantform']);
-    expect(typeof ours.terraform_version).toBe('string');
+    // A Terraform version, as readers of plan JSON expect; tenantform's own under its key.
+    expect(ours.terraform_version).toMatch(/^1\.\d+\.\d+$/);
+    expect(ours.tenantform.version).toBe(JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).version);
   });
 
   it('has the same resource changes and drift', () => {

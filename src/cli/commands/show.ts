@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { TENANTFORM_VERSION, withUnlockedState } from '../../engine/session';
+import { withUnlockedState } from '../../engine/session';
 import { loadPlan } from '../../plans/planfile';
 import { formatValue } from '../views/diff';
 import { stateJson } from '../views/json-document';
@@ -33,7 +33,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
     await withUnlockedState({ backend: backendOf(args) }, async (state) => {
       const objects = state.objects();
       if (args.json) {
-        process.stdout.write(redactSecrets(`${JSON.stringify(stateJson(objects, state.outputs(), TENANTFORM_VERSION))}\n`));
+        process.stdout.write(redactSecrets(`${JSON.stringify(stateJson(objects, state.outputs()))}\n`));
         return;
       }
       if (objects.length === 0) {

@@ -5,6 +5,7 @@ import { dependencies, type Configuration, type DeclaredObject } from '../../con
 import { withDependencies } from '../../graph/graph';
 import type { Mode, OutputChange, Plan } from '../../engine/model';
 import { knownValues, sensitiveMirror, typeOf, withoutUnknowns, type JsonValue } from './json-values';
+import { TERRAFORM_VERSION } from '../../engine/session';
 
 /**
  * The parts of `terraform show -json` beyond the changes: planned_values, prior_state,
@@ -159,7 +160,7 @@ export function priorState(plan: Plan, context: PlanJsonContext): { format_versi
   const outputs = (plan.outputChanges ?? []).filter((o) => o.action !== 'create');
   return {
     format_version: '1.0',
-    terraform_version: context.version,
+    terraform_version: TERRAFORM_VERSION,
     values: {
       ...(outputs.length > 0 ? { outputs: Object.fromEntries(outputs.map((o) => [o.name, outputValue(o, o.before, false)])) } : {}),
       root_module: resources.length > 0 ? { resources } : {},
@@ -256,12 +257,12 @@ export interface ShownObject {
 }
 
 /** A state as `terraform show -json` writes one: its objects and outputs, sensitive values left out. */
-export function stateJson(objects: readonly ShownObject[], outputs: Record<string, unknown>, version: string) {
+export function stateJson(objects: readonly ShownObject[], outputs: Record<string, unknown>) {
   const resources = objects.map((o) => resourceValues(o, o.attributes, o.dependencies)).sort(byAddress);
   const shown = recordedOutputsJson(outputs);
   return {
     format_version: '1.0',
-    terraform_version: version,
+    terraform_version: TERRAFORM_VERSION,
     values: {
       ...(Object.keys(shown).length > 0 ? { outputs: shown } : {}),
       root_module: resources.length > 0 ? { resources } : {},

@@ -3,6 +3,7 @@ import type { State } from '../../resources/declaration';
 import type { Action } from '../../resources/plan';
 import { hasChanges, summarize, type Mode, type Plan, type PlanSummary } from '../../engine/model';
 import { TENANTFORM_VERSION } from '../../engine/session';
+import { TERRAFORM_VERSION } from '../../engine/session';
 import { scrubSecrets, secretTexts, sensitiveByAddress } from './diff';
 import {
   configurationJson,
@@ -79,6 +80,8 @@ export interface JsonDriftedAttribute {
 
 /** What tenantform adds to Terraform's format, all under one key. */
 export interface TenantformPlanData {
+  /** The tenantform that made the plan (terraform_version holds a Terraform version, as readers expect). */
+  readonly version: string;
   readonly stack: string;
   readonly config_hash: string;
   readonly prior_state: { readonly lineage: string; readonly serial: number } | null;
@@ -200,7 +203,8 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
   const relevant = context.configuration ? relevantAttributes(plan, context.configuration) : [];
   return {
     format_version: FORMAT_VERSION,
-    terraform_version: context.version,
+    // A Terraform version, as tools that read plan JSON expect; tenantform's own is under `tenantform`.
+    terraform_version: TERRAFORM_VERSION,
     planned_values: plannedValues(plan),
     ...(resourceDrift.length > 0 ? { resource_drift: resourceDrift } : {}),
     resource_changes: resourceChanges,
@@ -214,6 +218,7 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
     errored,
     timestamp: plan.createdAt,
     tenantform: {
+      version: context.version,
       stack: plan.stack,
       config_hash: plan.configHash,
       prior_state: plan.priorState ? { lineage: plan.priorState.lineage, serial: plan.priorState.serial } : null,
