@@ -11,8 +11,6 @@ jest.setTimeout(180_000);
 describe('check blocks', () => {
   let world: World;
   let oracle: Oracle;
-  const terraform = (...args: string[]) => oracle.terraform(...args);
-  const tenantform = (...args: string[]) => oracle.tenantform(...args);
   const config = (checks: Record<string, unknown>, sites: Record<string, unknown> = { primary: infra('Checked Site') }): Record<string, unknown> => ({
     ...configWith({ tenantform_infra_component: sites }),
     terraform: REQUIRED_PROVIDERS,
@@ -30,14 +28,14 @@ describe('check blocks', () => {
   beforeAll(async () => {
     oracle = await startOracle('checks', config({ named: nameIs('Checked Site') }));
     world = oracle.world;
-    expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
+    expect((await oracle.tenantform('apply', '--auto-approve')).code).toBe(0);
   });
   afterAll(() => world.close());
 
   it('a failed assertion is a warning with its message on both paths, after the plan and after the apply; the run succeeds', async () => {
     writeConfig(world, config({ named: nameIs('Checked Site'), renamed: nameIs('Another Name') }));
-    const native = await tenantform('plan', '--detailed-exitcode');
-    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    const native = await oracle.tenantform('plan', '--detailed-exitcode');
+    const viaTerraform = await oracle.terraform('plan', '-detailed-exitcode');
     for (const text of [native.stdout + native.stderr, viaTerraform.output]) {
       expect(text).toContain('Check block assertion failed');
       expect(text).toContain('The site is Checked Site, not Another Name.');
@@ -46,7 +44,7 @@ describe('check blocks', () => {
     expect(native.code).toBe(0);
     expect(viaTerraform.code).toBe(0);
 
-    const applied = await tenantform('apply', '--auto-approve');
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(0);
     expect((applied.stdout + applied.stderr).match(/Check block assertion failed/g)).toHaveLength(2);
     expect(applied.stdout).toContain('Apply complete!');
@@ -57,17 +55,17 @@ describe('check blocks', () => {
       assert: { condition: '${tenantform_infra_component.later.id != ""}', error_message: 'The later site has no id.' },
     };
     writeConfig(world, config({ named: nameIs('Checked Site'), later: pending }, { primary: infra('Checked Site'), later: infra('Later Site') }));
-    const native = await tenantform('plan');
+    const native = await oracle.tenantform('plan');
     expect(native.code).toBe(0);
     expect(native.stdout + native.stderr).not.toContain('Check block assertion');
-    const applied = await tenantform('apply', '--auto-approve');
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(0);
     expect(applied.stdout + applied.stderr).not.toContain('Check block assertion');
   });
 
   it('refuses a scoped data source and an assert without its message, naming the check', async () => {
     writeConfig(world, config({ scoped: { data: { tenantform_tenant: { x: { name: 'Acme' } } }, assert: { condition: '${true}' } } }));
-    const r = await tenantform('validate');
+    const r = await oracle.tenantform('validate');
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain("check.scoped: a check block's scoped data source is not read by tenantform's own plan");
     expect(r.stdout + r.stderr).toContain('check.scoped: an `assert` block takes `condition` and `error_message`, both required.');

@@ -14,8 +14,6 @@ jest.setTimeout(180_000);
 describe('lifecycle preconditions and postconditions', () => {
   let world: World;
   let oracle: Oracle;
-  const terraform = (...args: string[]) => oracle.terraform(...args);
-  const tenantform = (...args: string[]) => oracle.tenantform(...args);
   const infraWrites = (from: number) => world.requests.slice(from).filter((l) => /^(POST|PUT|DELETE) \/api\/2\/infra/.test(l));
   const config = (lifecycle: Record<string, unknown>, allowed = true) => ({
     ...configWith({ tenantform_infra_component: { site: { ...infra('Conditioned Site'), lifecycle } } }),
@@ -44,8 +42,8 @@ describe('lifecycle preconditions and postconditions', () => {
     ] as const) {
       writeConfig(world, config(lifecycle, false));
       const before = world.requests.length;
-      const native = await tenantform('plan');
-      const viaTerraform = await terraform('plan');
+      const native = await oracle.tenantform('plan');
+      const viaTerraform = await oracle.terraform('plan');
       for (const text of [native.stdout + native.stderr, viaTerraform.output]) {
         expect(text).toContain(summary);
         expect(text).toContain(message);
@@ -58,9 +56,9 @@ describe('lifecycle preconditions and postconditions', () => {
 
   it('a postcondition on a value known only after apply is checked after the create: the object stays recorded, the apply fails', async () => {
     writeConfig(world, config({ postcondition: { condition: '${self.version > 100}', error_message: 'The site is at version ${self.version}.' } }));
-    const planned = await tenantform('plan');
+    const planned = await oracle.tenantform('plan');
     expect(planned.code).toBe(0);
-    const applied = await tenantform('apply', '--auto-approve');
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(1);
     expect(applied.stdout + applied.stderr).toContain('Resource postcondition failed');
     expect(applied.stdout + applied.stderr).toContain('The site is at version 1.');
@@ -69,7 +67,7 @@ describe('lifecycle preconditions and postconditions', () => {
 
     // The condition met: the next plan has nothing to create, and both tools plan no change.
     writeConfig(world, config({ postcondition: { condition: '${self.version >= 1}', error_message: 'No version.' } }));
-    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
-    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    expect((await oracle.tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await oracle.terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 });

@@ -16,8 +16,6 @@ describe('import blocks', () => {
   let oracle: Oracle;
   /** Ids of components made outside this stack (as in the console), by name. */
   const made: Record<string, string> = {};
-  const terraform = (...args: string[]) => oracle.terraform(...args);
-  const tenantform = (...args: string[]) => oracle.tenantform(...args);
   const infraWrites = (from: number) => world.requests.slice(from).filter((l) => /^(POST|PUT|DELETE) \/api\/2\/infra/.test(l));
   const config = (resources: Record<string, Record<string, unknown>>, imports: unknown[], extra: Record<string, unknown> = {}) => ({
     ...configWith(resources),
@@ -25,6 +23,13 @@ describe('import blocks', () => {
     import: imports,
     ...extra,
   });
+
+  /** The stack once its sites are declared: the primary component and one site per entry of var.sites (two of them made outside), and `more`. */
+  const withSites = (more: Record<string, unknown>, imports: unknown[]) => {
+    const sites = { two: { name: 'Console Two', id: made['Console Two'] }, three: { name: 'Console Three (renamed)', id: made['Console Three'] } };
+    const site = { ...infra('x'), for_each: '${var.sites}', name: '${each.value.name}', url: 'https://x.example.com' };
+    return config({ tenantform_infra_component: { primary: infra('Console One'), site, ...more } }, imports, { variable: { sites: { default: sites } } });
+  };
 
   beforeAll(async () => {
     oracle = await startOracle('imports', config({ tenantform_infra_component: { primary: infra('Console One') } }, []));
@@ -46,46 +51,33 @@ describe('import blocks', () => {
       world,
       config({ tenantform_infra_component: { primary: infra('Console One') } }, [{ to: 'tenantform_infra_component.primary', id: made['Console One'] }]),
     );
-    const native = await tenantform('plan', '--detailed-exitcode');
+    const native = await oracle.tenantform('plan', '--detailed-exitcode');
     expect(native.stdout).toContain('# tenantform_infra_component.primary will be imported');
     expect(native.stdout).toContain('Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.');
-    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    const viaTerraform = await oracle.terraform('plan', '-detailed-exitcode');
     expect(viaTerraform.output).toContain('# tenantform_infra_component.primary will be imported');
     expect(viaTerraform.output).toContain('Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.');
     expect(native.code).toBe(2);
     expect(viaTerraform.code).toBe(2);
 
-    const json = JSON.parse((await tenantform('plan', '--format', 'json')).stdout);
+    const json = JSON.parse((await oracle.tenantform('plan', '--format', 'json')).stdout);
     const change = json.resource_changes.find((c: { address: string }) => c.address === 'tenantform_infra_component.primary');
     expect(change.change).toMatchObject({ actions: ['no-op'], importing: { id: made['Console One'] } });
 
     const before = world.requests.length;
-    const applied = await tenantform('apply', '--auto-approve');
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.');
     expect(infraWrites(before)).toEqual([]);
     // The import block may stay: the object is recorded now.
-    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
-    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    expect((await oracle.tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await oracle.terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
   it('for_each over a map imports into each instance; an argument that differs is updated in the same apply', async () => {
-    const sites = { two: { name: 'Console Two', id: made['Console Two'] }, three: { name: 'Console Three (renamed)', id: made['Console Three'] } };
-    writeConfig(
-      world,
-      config(
-        {
-          tenantform_infra_component: {
-            primary: infra('Console One'),
-            site: { ...infra('x'), for_each: '${var.sites}', name: '${each.value.name}', url: 'https://x.example.com' },
-          },
-        },
-        [{ for_each: '${var.sites}', to: 'tenantform_infra_component.site[each.key]', id: '${each.value.id}' }],
-        { variable: { sites: { default: sites } } },
-      ),
-    );
-    const native = await tenantform('plan', '--detailed-exitcode');
-    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    writeConfig(world, withSites({}, [{ for_each: '${var.sites}', to: 'tenantform_infra_component.site[each.key]', id: '${each.value.id}' }]));
+    const native = await oracle.tenantform('plan', '--detailed-exitcode');
+    const viaTerraform = await oracle.terraform('plan', '-detailed-exitcode');
     for (const text of [native.stdout, viaTerraform.output]) {
       expect(text).toContain('# tenantform_infra_component.site["three"] will be updated in-place');
       expect(text).toContain(`# (imported from "${made['Console Three']}")`);
@@ -94,12 +86,12 @@ describe('import blocks', () => {
     expect(native.code).toBe(viaTerraform.code);
 
     const before = world.requests.length;
-    const applied = await tenantform('apply', '--auto-approve');
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply complete! Resources: 2 imported, 0 added, 2 changed, 0 destroyed.');
     expect(infraWrites(before).filter((l) => l.startsWith('POST'))).toEqual([]);
-    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
-    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    expect((await oracle.tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await oracle.terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
   it('a saved plan imports as planned; a plan file edited to import what no block names is refused before anything is sent', async () => {
@@ -130,24 +122,10 @@ describe('import blocks', () => {
   });
 
   it('terraform applies an import block, and tenantform then plans nothing', async () => {
-    const sites = { two: { name: 'Console Two', id: made['Console Two'] }, three: { name: 'Console Three (renamed)', id: made['Console Three'] } };
-    writeConfig(
-      world,
-      config(
-        {
-          tenantform_infra_component: {
-            primary: infra('Console One'),
-            site: { ...infra('x'), for_each: '${var.sites}', name: '${each.value.name}', url: 'https://x.example.com' },
-            fifth: infra('Console Five'),
-          },
-        },
-        [{ to: 'tenantform_infra_component.fifth', id: made['Console Five'] }],
-        { variable: { sites: { default: sites } } },
-      ),
-    );
-    const applied = await terraform('apply', '-auto-approve');
+    writeConfig(world, withSites({ fifth: infra('Console Five') }, [{ to: 'tenantform_infra_component.fifth', id: made['Console Five'] }]));
+    const applied = await oracle.terraform('apply', '-auto-approve');
     expect(applied.output).toContain('Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.');
-    const native = await tenantform('plan', '--detailed-exitcode');
+    const native = await oracle.tenantform('plan', '--detailed-exitcode');
     expect(native.stdout).toContain('No changes.');
     expect(native.code).toBe(0);
   });
@@ -156,7 +134,7 @@ describe('import blocks', () => {
     const missing = '0b6f6c3e-0000-4000-8000-000000000000';
     writeConfig(world, config({ tenantform_infra_component: { extra: infra('Never Made') } }, [{ to: 'tenantform_infra_component.extra', id: missing }]));
     const before = world.requests.length;
-    const native = await tenantform('plan');
+    const native = await oracle.tenantform('plan');
     expect(native.code).toBe(1);
     expect(native.stdout + native.stderr).toContain(`import[0] imports "${missing}" into tenantform_infra_component.extra.`);
     expect(native.stdout).not.toContain('to add');

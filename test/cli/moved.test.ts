@@ -6,24 +6,19 @@
  */
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
-import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+import { ORACLE_STATE as STATE, REQUIRED_PROVIDERS, startOracle, type Oracle } from '../helpers/oracle';
+import { configWith, infra, run, writeConfig, type World } from './helpers';
 
 jest.setTimeout(180_000);
 
-const STATE = 'terraform.tfstate';
-const REQUIRED = { required_providers: { tenantform: { source: 'tenantform/tenantform' } } };
-
 /** A configuration both tenantform and terraform read: Terraform JSON, its state in terraform.tfstate. */
 function config(resources: Record<string, Record<string, unknown>>, moved?: Array<{ from: string; to: string }>): Record<string, unknown> {
-  return { ...configWith(resources), terraform: REQUIRED, ...(moved ? { moved } : {}) };
+  return { ...configWith(resources), terraform: REQUIRED_PROVIDERS, ...(moved ? { moved } : {}) };
 }
 
 describe('moved blocks', () => {
   let world: World;
-  let terraformEnv: NodeJS.ProcessEnv;
-  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: world.dir, env: terraformEnv });
-  const tenantform = (...args: string[]) => run(world, [...args, '--config', 'main.tf.json', '--state', STATE]);
+  let oracle: Oracle;
   const recorded = () =>
     (JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources as Array<{ type: string; name: string; instances: Array<{ index_key?: unknown }> }>)
       .filter((r) => r.type === 'tenantform_infra_component')
@@ -31,14 +26,9 @@ describe('moved blocks', () => {
   const writes = (from: number) => world.requests.slice(from).filter((l) => /^(POST|PUT|DELETE) \/api\/2\/infra/.test(l));
 
   beforeAll(async () => {
-    requireTerraform();
-    await ensureBuilt();
-    world = await startWorld();
-    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `moved-${process.pid}`);
-    writeConfig(world, config({ tenantform_infra_component: { old: infra('Moved Storage') } }));
-    const init = await terraform('init');
-    if (init.code !== 0) throw new Error(init.output);
-    const applied = await tenantform('apply', '--auto-approve');
+    oracle = await startOracle('moved', config({ tenantform_infra_component: { old: infra('Moved Storage') } }));
+    world = oracle.world;
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(0);
   });
   afterAll(() => world.close());
@@ -50,28 +40,28 @@ describe('moved blocks', () => {
         { from: 'tenantform_infra_component.old', to: 'tenantform_infra_component.primary' },
       ]),
     );
-    const native = await tenantform('plan', '--detailed-exitcode');
+    const native = await oracle.tenantform('plan', '--detailed-exitcode');
     expect(native.stdout).toContain('# tenantform_infra_component.old has moved to tenantform_infra_component.primary');
     expect(native.stdout).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
-    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    const viaTerraform = await oracle.terraform('plan', '-detailed-exitcode');
     expect(viaTerraform.output).toContain('# tenantform_infra_component.old has moved to tenantform_infra_component.primary');
     expect(viaTerraform.output).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
     expect(native.code).toBe(viaTerraform.code);
 
-    const json = JSON.parse((await tenantform('plan', '--format', 'json')).stdout);
+    const json = JSON.parse((await oracle.tenantform('plan', '--format', 'json')).stdout);
     expect(json.resource_changes).toEqual(
       expect.arrayContaining([expect.objectContaining({ address: 'tenantform_infra_component.primary', previous_address: 'tenantform_infra_component.old' })]),
     );
 
     const before = world.requests.length;
-    const applied = await tenantform('apply', '--auto-approve');
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply complete! Resources: 0 added, 0 changed, 0 destroyed.');
     expect(writes(before)).toEqual([]);
     expect(recorded()).toEqual(['primary']);
     // The moved block may stay: its from holds nothing now.
-    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
-    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    expect((await oracle.tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await oracle.terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
   it('an object given an instance key (count added) moves to that instance', async () => {
@@ -82,76 +72,76 @@ describe('moved blocks', () => {
         { from: 'tenantform_infra_component.primary', to: 'tenantform_infra_component.storage[0]' },
       ]),
     );
-    const native = await tenantform('plan', '--detailed-exitcode');
+    const native = await oracle.tenantform('plan', '--detailed-exitcode');
     expect(native.stdout).toContain('# tenantform_infra_component.primary has moved to tenantform_infra_component.storage[0]');
-    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    const viaTerraform = await oracle.terraform('plan', '-detailed-exitcode');
     expect(viaTerraform.output).toContain('# tenantform_infra_component.primary has moved to tenantform_infra_component.storage[0]');
     expect(native.code).toBe(viaTerraform.code);
     const before = world.requests.length;
-    expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
+    expect((await oracle.tenantform('apply', '--auto-approve')).code).toBe(0);
     expect(writes(before)).toEqual([]);
     expect(recorded()).toEqual(['storage[0]']);
-    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    expect((await oracle.terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
   it('a removed block with destroy = false lets go of the object: both tools plan it, and the apply deletes nothing', async () => {
     writeConfig(world, config({ tenantform_infra_component: { keep: infra('Kept Storage'), storage: { count: 1, ...infra('Moved Storage') } } }));
-    expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
+    expect((await oracle.tenantform('apply', '--auto-approve')).code).toBe(0);
     const removed = { removed: [{ from: 'tenantform_infra_component.keep', lifecycle: { destroy: false } }] };
     writeConfig(world, { ...config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') } } }), ...removed });
-    const native = await tenantform('plan', '--detailed-exitcode');
+    const native = await oracle.tenantform('plan', '--detailed-exitcode');
     expect(native.stdout).toContain('# tenantform_infra_component.keep will no longer be managed by tenantform, but will not be destroyed');
     expect(native.stdout).toContain('Some objects will no longer be managed by tenantform');
     expect(native.stdout).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
-    const viaTerraform = await terraform('plan', '-detailed-exitcode');
+    const viaTerraform = await oracle.terraform('plan', '-detailed-exitcode');
     expect(viaTerraform.output).toContain('# tenantform_infra_component.keep will no longer be managed by Terraform, but will not be destroyed');
     expect(viaTerraform.output).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
     expect(native.code).toBe(viaTerraform.code);
-    const json = JSON.parse((await tenantform('plan', '--format', 'json')).stdout);
+    const json = JSON.parse((await oracle.tenantform('plan', '--format', 'json')).stdout);
     expect(json.resource_changes.find((r: { address: string }) => r.address === 'tenantform_infra_component.keep').change.actions).toEqual(['forget']);
 
     const before = world.requests.length;
-    const applied = await tenantform('apply', '--auto-approve');
+    const applied = await oracle.tenantform('apply', '--auto-approve');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('0 destroyed');
     expect(writes(before)).toEqual([]);
     expect(recorded()).toEqual(['storage[0]']);
     const names = (await world.client.getInfra(await world.client.listTenantInfra(world.tenant('Northwind Partner')))).map((c) => c.name);
     expect(names).toContain('Kept Storage');
-    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
-    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    expect((await oracle.tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await oracle.terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
   it('-replace=ADDRESS replaces an object nothing forces, as terraform -replace does', async () => {
     writeConfig(world, config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') } } }));
     const address = 'tenantform_infra_component.storage[0]';
-    const native = await tenantform('plan', '--detailed-exitcode', `-replace=${address}`);
+    const native = await oracle.tenantform('plan', '--detailed-exitcode', `-replace=${address}`);
     expect(native.stdout).toContain(`# ${address} will be replaced, as requested`);
     expect(native.stdout).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
-    const viaTerraform = await terraform('plan', '-detailed-exitcode', `-replace=${address}`);
+    const viaTerraform = await oracle.terraform('plan', '-detailed-exitcode', `-replace=${address}`);
     expect(viaTerraform.output).toContain(`# ${address} will be replaced, as requested`);
     expect(viaTerraform.output).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
     expect(native.code).toBe(viaTerraform.code);
-    const json = JSON.parse((await tenantform('plan', '--format', 'json', `-replace=${address}`)).stdout);
+    const json = JSON.parse((await oracle.tenantform('plan', '--format', 'json', `-replace=${address}`)).stdout);
     expect(json.resource_changes.find((r: { address: string }) => r.address === address).action_reason).toBe('replace_by_request');
 
     const idBefore = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources.find((r: { name: string }) => r.name === 'storage').instances[0]
       .attributes.id;
     // A saved plan with the replacement applies as saved.
-    expect((await tenantform('plan', `-replace=${address}`, '--out', 'replace.plan')).code).toBe(0);
+    expect((await oracle.tenantform('plan', `-replace=${address}`, '--out', 'replace.plan')).code).toBe(0);
     const applied = await run(world, ['apply', '--config', 'main.tf.json', '--state', STATE, 'replace.plan']);
     expect(applied.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 1 destroyed.');
     const idAfter = JSON.parse(readFileSync(join(world.dir, STATE), 'utf8')).resources.find((r: { name: string }) => r.name === 'storage').instances[0]
       .attributes.id;
     expect(idAfter).not.toBe(idBefore);
-    expect((await tenantform('plan', '--detailed-exitcode')).code).toBe(0);
-    expect((await terraform('plan', '-detailed-exitcode')).code).toBe(0);
+    expect((await oracle.tenantform('plan', '--detailed-exitcode')).code).toBe(0);
+    expect((await oracle.terraform('plan', '-detailed-exitcode')).code).toBe(0);
   });
 
   it('a move onto an address the state already holds, or from an address still declared, is refused before anything is sent', async () => {
     copyFileSync(join(world.dir, STATE), join(world.dir, 'saved.tfstate'));
     writeConfig(world, config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') }, extra: infra('Moved Extra') } }));
-    expect((await tenantform('apply', '--auto-approve')).code).toBe(0);
+    expect((await oracle.tenantform('apply', '--auto-approve')).code).toBe(0);
     writeConfig(
       world,
       config({ tenantform_infra_component: { storage: { count: 1, ...infra('Moved Storage') } } }, [
@@ -159,7 +149,7 @@ describe('moved blocks', () => {
       ]),
     );
     const before = world.requests.length;
-    const taken = await tenantform('plan');
+    const taken = await oracle.tenantform('plan');
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain('Moved object already exists');
     expect(world.requests.slice(before).filter((l) => !l.includes('/idp/token') && !l.startsWith('GET /api/2/clients/'))).toEqual([]);
@@ -170,7 +160,7 @@ describe('moved blocks', () => {
         { from: 'tenantform_infra_component.extra', to: 'tenantform_infra_component.other' },
       ]),
     );
-    const declared = await tenantform('plan');
+    const declared = await oracle.tenantform('plan');
     expect(declared.code).toBe(1);
     expect(declared.stderr + declared.stdout).toContain('tenantform_infra_component.extra is still declared in the configuration');
   });
