@@ -109,6 +109,16 @@ export const errors = {
 
 /** Failures of the reconciler (configuration, state, locking, plans) and of its commands. */
 export const reconcilerErrors = {
+  /** An import of an object the state already manages at another address; `remedy` says what to remove. */
+  importedElsewhere(address: string, other: string, identity: string, remedy: string) {
+    return new TenantformError(
+      'import_already_managed',
+      'Object already managed',
+      `${identity} is already managed by tenantform as ${other}; nothing was imported. One object is managed at one address only: ${remedy}.`,
+      false,
+      address,
+    );
+  },
   invalidReplaceAddress(address: string) {
     return new TenantformError(
       'invalid_replace_address',

@@ -1,12 +1,12 @@
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
-import { TenantformError } from '../errors';
+import { reconcilerErrors, TenantformError } from '../errors';
 import type { ResourceKind, State } from '../resources/declaration';
 import { importResource } from '../resources/operations';
 import { containsUnknown, normalize } from '../resources/values';
-import { dependencies, type Configuration } from '../config/config';
-import { evaluateArguments, lookupIn } from '../config/evaluate';
-import { refresh } from './refresh';
+import { dependencies, type Configuration, type DeclaredObject } from '../config/config';
+import { evaluateArguments, lookupIn, type Known } from '../config/evaluate';
+import { knownValues, refresh } from './refresh';
 import type { StateStore } from '../state/state';
 
 export interface ImportOptions {
@@ -47,12 +47,30 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
 
   const identity = kind.identity(read.value);
   const twin = state.objects().find((o) => o.mode === 'managed' && o.type === declared.type && kind.identity(o.attributes) === identity);
-  if (twin) return failed(alreadyManagedElsewhere(address, twin.address, identity));
+  if (twin)
+    return failed(
+      reconcilerErrors.importedElsewhere(address, twin.address, identity, `remove ${address} from the configuration, or ${twin.address} from the state`),
+    );
 
-  const values = new Map<string, State>([...refreshed.data, ...[...refreshed.live].flatMap(([a, v]): Array<[string, State]> => (v ? [[a, v]] : []))]);
-  const config = normalize(kind.attributes, evaluateArguments(declared, lookupIn(opts.configuration, values)).config);
-  const { value, fromConfiguration } = withUnreadableArguments(kind, read.value, config);
-  const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
+  const { value, diagnostics: warnings } = importedValue(declared, read.value, lookupIn(opts.configuration, knownValues(refreshed)));
+  const diagnostics: Diagnostic[] = [...refreshed.diagnostics, ...warnings];
+  state.put(address, kind, value, [...(dependencies(opts.configuration).get(address) ?? [])], declared.provider);
+  state.setProtected(address, declared.preventDestroy);
+  await state.save();
+  return { value, diagnostics };
+}
+
+/**
+ * What an import records (the `import` command, an import block): the object read, with the
+ * arguments the platform cannot give back taken from the configuration, each said in a warning,
+ * and what the kind says cannot be imported (an API client's secret).
+ */
+export function importedValue(declared: DeclaredObject, read: State, lookup: Known): { value: State; diagnostics: Diagnostic[] } {
+  const kind = declared.kind as ResourceKind;
+  const address = declared.address;
+  const config = normalize(kind.attributes, evaluateArguments(declared, lookup).config);
+  const { value, fromConfiguration } = withUnreadableArguments(kind, read, config);
+  const diagnostics: Diagnostic[] = [];
   if (fromConfiguration.length > 0) {
     diagnostics.push({
       severity: 'warning',
@@ -65,9 +83,6 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   }
   const notImported = kind.importWarning?.(value, address);
   if (notImported) diagnostics.push({ ...notImported, address });
-  state.put(address, kind, value, [...(dependencies(opts.configuration).get(address) ?? [])], declared.provider);
-  state.setProtected(address, declared.preventDestroy);
-  await state.save();
   return { value, diagnostics };
 }
 
@@ -75,7 +90,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
  * A required argument missing from what the platform answered means the platform cannot read
  * the kind's arguments back (event subscriptions): they come from the configuration, where known.
  */
-export function withUnreadableArguments(kind: ResourceKind, imported: State, config: State): { value: State; fromConfiguration: string[] } {
+function withUnreadableArguments(kind: ResourceKind, imported: State, config: State): { value: State; fromConfiguration: string[] } {
   const readable = Object.entries(kind.attributes).every(([name, a]) => a.mode !== 'required' || (imported[name] ?? null) !== null);
   if (readable) return { value: imported, fromConfiguration: [] };
   const value: State = { ...imported };
@@ -109,17 +124,6 @@ function alreadyManaged(address: string, recordedIdentity: string, id: string): 
     `${address} is already managed by tenantform (recorded in the state as ${recordedIdentity}); nothing was imported. ` +
       `To manage "${id}" instead, declare it under another address and import it there, or remove ${address} from the state first ` +
       `(\`terraform state rm -state=STATEFILE ${address}\` with tenantform's provider).`,
-    false,
-    address,
-  );
-}
-
-function alreadyManagedElsewhere(address: string, other: string, identity: string): TenantformError {
-  return new TenantformError(
-    'import_already_managed',
-    'Object already managed',
-    `${identity} is already managed by tenantform as ${other}; nothing was imported. One object is managed at one address only: ` +
-      `remove ${address} from the configuration, or ${other} from the state.`,
     false,
     address,
   );

@@ -1,13 +1,12 @@
 import type { Diagnostic } from '../diagnostics';
-import { TenantformError } from '../errors';
-import type { ResourceKind, State } from '../resources/declaration';
+import { reconcilerErrors } from '../errors';
+import type { ResourceKind } from '../resources/declaration';
 import { importResource } from '../resources/operations';
-import { normalize } from '../resources/values';
 import type { Configuration } from '../config/config';
-import { evaluateArguments, lookupIn } from '../config/evaluate';
+import { lookupIn } from '../config/evaluate';
 import type { ProviderClients } from './clients';
-import { withUnreadableArguments } from './import';
-import type { Refreshed } from './refresh';
+import { importedValue } from './import';
+import { knownValues, type Refreshed } from './refresh';
 import type { StateStore } from '../state/state';
 import { mapLimited } from '../graph/graph';
 import { resourceKind } from '../resources/registry';
@@ -40,8 +39,7 @@ export async function readImports(opts: ImportsOptions): Promise<Imported> {
   const live = new Map(refreshed.live);
   const importing = new Map<string, string>();
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
-  const values = new Map<string, State>([...refreshed.data, ...[...refreshed.live].flatMap(([a, v]): Array<[string, State]> => (v ? [[a, v]] : []))]);
-  const lookup = lookupIn(configuration, values);
+  const lookup = lookupIn(configuration, knownValues(refreshed));
   const managedAt = new Map<string, string>();
   for (const o of state.objects())
     if (o.mode === 'managed') managedAt.set(`${o.type} ${resourceKind(o.type)?.identity(o.attributes) ?? String(o.attributes.id)}`, o.address);
@@ -58,19 +56,13 @@ export async function readImports(opts: ImportsOptions): Promise<Imported> {
     }
     const twin = managedAt.get(`${declared.type} ${kind.identity(read.value)}`);
     if (twin !== undefined) {
-      diagnostics.push(
-        new TenantformError(
-          'import_already_managed',
-          'Object already managed',
-          `${target.at} imports ${kind.identity(read.value)} into ${target.to}, but the state manages it as ${twin}. One object is managed at one address: remove the import block, or ${twin} from the state.`,
-          false,
-          target.to,
-        ).toDiagnostic(),
-      );
+      const remedy = `remove the import block ${target.at}, or ${twin} from the state`;
+      diagnostics.push(reconcilerErrors.importedElsewhere(target.to, twin, kind.identity(read.value), remedy).toDiagnostic());
       continue;
     }
-    const config = normalize(kind.attributes, evaluateArguments(declared, lookup).config);
-    live.set(target.to, withUnreadableArguments(kind, read.value, config).value);
+    const imported = importedValue(declared, read.value, lookup);
+    diagnostics.push(...imported.diagnostics);
+    live.set(target.to, imported.value);
     importing.set(target.to, target.id);
   }
   return { refreshed: { ...refreshed, live, diagnostics }, importing };

@@ -181,3 +181,10 @@ function unknownRecordedType(o: RecordedObject): Diagnostic {
     address: o.address,
   };
 }
+
+/** The values a refresh knows: data sources, and managed objects that still exist. */
+export function knownValues(refreshed: Pick<Refreshed, 'data' | 'live'>): Map<string, State> {
+  const values = new Map<string, State>(refreshed.data);
+  for (const [address, value] of refreshed.live) if (value) values.set(address, value);
+  return values;
+}

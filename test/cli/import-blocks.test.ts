@@ -140,4 +140,16 @@ describe('import blocks', () => {
     expect(native.stdout).not.toContain('to add');
     expect(infraWrites(before)).toEqual([]);
   });
+
+  it('an object the state manages at another address is refused, naming both', async () => {
+    writeConfig(
+      world,
+      withSites({ fifth: infra('Console Five'), copy: infra('Console One') }, [{ to: 'tenantform_infra_component.copy', id: made['Console One'] }]),
+    );
+    const native = await oracle.tenantform('plan');
+    expect(native.code).toBe(1);
+    expect(native.stdout + native.stderr).toContain(
+      `${made['Console One']} is already managed by tenantform as tenantform_infra_component.primary; nothing was imported. One object is managed at one address only: remove the import block import[0], or tenantform_infra_component.primary from the state.`,
+    );
+  });
 });
