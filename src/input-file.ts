@@ -20,8 +20,17 @@ const MiB = 1024 * 1024;
  */
 export const MAX_INPUT_BYTES = 256 * MiB;
 
-function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
-  return stats.isDirectory() ? 'a directory' : stats.isFIFO() ? 'a FIFO' : stats.isSocket() ? 'a socket' : 'a device';
+/** What a path names when it is not a regular file, for messages: `a directory`, `a FIFO`, ... */
+export function fileKind(stats: { isSymbolicLink(): boolean; isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
+  return stats.isSymbolicLink()
+    ? 'a symbolic link'
+    : stats.isDirectory()
+      ? 'a directory'
+      : stats.isFIFO()
+        ? 'a FIFO'
+        : stats.isSocket()
+          ? 'a socket'
+          : 'a device';
 }
 
 /**
@@ -40,7 +49,7 @@ export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string 
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new InputFileError('not_a_regular_file', `it is ${kindOf(stats)}, not a regular file`);
+    if (!stats.isFile()) throw new InputFileError('not_a_regular_file', `it is ${fileKind(stats)}, not a regular file`);
     const tooLarge = () =>
       new InputFileError(
         'too_large',

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { backendErrors } from '../errors';
 import { isBlank } from '../plain-json';
 import { describeHolder, parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
-import { STATE_TIMEOUT, type BackendSettings } from './settings';
+import { noAnswerWithin, type BackendSettings } from './settings';
 import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** All of undici, loaded when an http backend is first used (see src/api/undici-pool.ts for why not at launch). */
@@ -185,10 +185,7 @@ export class HttpBackend implements StateBackend {
         failure = `HTTP ${r.statusCode}`;
       } catch (err) {
         const code = (err as { code?: string }).code;
-        failure =
-          code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-            ? `no answer within ${this.settings.timeoutMs / 1000} s (${STATE_TIMEOUT.variable} sets how long to wait)`
-            : (err as Error).message;
+        failure = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? noAnswerWithin(this.settings.timeoutMs) : (err as Error).message;
       }
       if (attempt >= this.settings.retryMax) throw backendErrors.unreachable(this.location, `${method} ${shown(address)}: ${failure}`);
       const wait = Math.min(this.settings.retryWaitMaxMs, this.settings.retryWaitMinMs * 2 ** attempt);

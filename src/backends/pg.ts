@@ -2,7 +2,7 @@ import type { Client, ClientConfig } from 'pg';
 import type { JournalStore } from '../state/journal';
 import { backendErrors } from '../errors';
 import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
-import { STATE_TIMEOUT, type BackendSettings } from './settings';
+import { noAnswerWithin, type BackendSettings } from './settings';
 import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** tenantform's own table beside Terraform's, for the apply journal. */
@@ -274,10 +274,7 @@ export class PgBackend implements StateBackend {
     } catch (err) {
       // node-postgres names a query_timeout "Query read timeout".
       const timedOut = (err as Error).message === 'Query read timeout';
-      throw backendErrors.unreachable(
-        this.location,
-        timedOut ? `no answer within ${this.settings.timeoutMs / 1000} s (${STATE_TIMEOUT.variable} sets how long to wait)` : (err as Error).message,
-      );
+      throw backendErrors.unreachable(this.location, timedOut ? noAnswerWithin(this.settings.timeoutMs) : (err as Error).message);
     }
   }
 

@@ -31,6 +31,11 @@ export function backendBlockOf(backend: unknown): BackendBlock | undefined {
  */
 export const STATE_TIMEOUT = { variable: 'TENANTFORM_STATE_TIMEOUT', defaultMs: 30_000 } as const;
 
+/** Why a backend call failed when it timed out, with the setting that changes the wait. */
+export function noAnswerWithin(ms: number): string {
+  return `no answer within ${ms / 1000} s (${STATE_TIMEOUT.variable} sets how long to wait)`;
+}
+
 /**
  * One backend's settings, each from the block, else from its environment variable, as
  * Terraform reads them.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
+import { fileKind } from '../input-file';
 import { isBlank } from '../plain-json';
 import { journalFile } from './journal';
 import type { StateStorage } from './state';
@@ -70,7 +71,7 @@ export async function refuseIrregularFile(path: string): Promise<void> {
   try {
     const st = await fs.lstat(path);
     if (st.isFile()) return;
-    kind = st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+    kind = fileKind(st);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
