@@ -181,7 +181,12 @@ export const ERRORED_STATE_FILE = 'errored.tfstate';
 async function keepUnwrittenState(state: StateStore | undefined, backend: StateBackend, err: unknown): Promise<unknown> {
   const unwritten = state?.unwritten();
   if (unwritten === undefined) return err;
-  await writeAtomically(resolve(ERRORED_STATE_FILE), serializeState(unwritten), { backup: false });
+  try {
+    await writeAtomically(resolve(ERRORED_STATE_FILE), serializeState(unwritten), { backup: false });
+  } catch {
+    // Nowhere to keep it either (a full disk): the backend's error is what the user must see.
+    return err;
+  }
   const cause = err instanceof TenantformError ? `${err.summary}: ${err.detail}` : (err as Error).message;
   return backendErrors.stateKeptLocally(backend.location, cause, ERRORED_STATE_FILE);
 }
