@@ -189,7 +189,11 @@ function onlyForgets(c: PlannedChange): boolean {
 /** Objects only imported: a row each, or a row per type where an estate is adopted at once. */
 function importRows(imports: readonly PlannedChange[]): string[] {
   const byType = new Map<string, PlannedChange[]>();
-  for (const c of imports) byType.set(c.type, [...(byType.get(c.type) ?? []), c]);
+  for (const c of imports) {
+    const same = byType.get(c.type);
+    if (same) same.push(c);
+    else byType.set(c.type, [c]);
+  }
   return [...byType].flatMap(([type, all]) =>
     all.length >= GROUPED_FROM
       ? [`| import | ${all.length.toLocaleString('en-US')} × ${inlineCode(type, true)} |`]
