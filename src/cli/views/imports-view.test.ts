@@ -27,4 +27,17 @@ describe('objects adopted by import blocks', () => {
     expect(markdown).toContain('will be updated in-place (imported from <code>setting-id</code>)');
     expect(markdown).not.toContain('| move |');
   });
+
+  it('an estate adopted at once is one row per type in the comment, not one per object', () => {
+    const agent = mixedPlan.changes.find((c) => c.type === 'tenantform_agent_update_settings')!;
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      ...agent,
+      address: `${agent.address}_${i}`,
+      name: `${agent.name}_${i}`,
+      importing: { id: `tenant/${i}` },
+    }));
+    const markdown = renderMarkdown({ ...mixedPlan, changes: many });
+    expect(markdown.split('\n').filter((l) => l.startsWith('| import |'))).toEqual(['| import | 60 × `tenantform_agent_update_settings` |']);
+    expect(markdown.split('\n')[0]).toBe('**Plan:** 60 to import, 0 to add, 0 to change, 0 to destroy.');
+  });
 });
