@@ -8,7 +8,6 @@ import type { Attribute } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
 import { KINDS } from '../resources/registry';
-import type { DependencyMap } from '../graph/graph';
 import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, sharedIfEmpty, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { instanceAddress, type InstanceKey } from '../state/addresses';
@@ -20,6 +19,9 @@ import { declaredNames, entriesOf, parseLocals, parseOutputs, targetsThroughLoca
 import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
+import { hasInstance } from './dependencies';
+
+export { dependencies, isGroupNode, objectDependencies } from './dependencies';
 import { inputVariables, type InputVariable, type VariableInputs } from './variables';
 import { parseMoves, parseRemovals, type Move, type Removal } from './moves';
 import { parseImports, type ImportTarget } from './imports';
@@ -352,7 +354,7 @@ export function parseConfiguration(
   const scope = { file: location.file, variables, locals: locals.ordered, objects, blocks: blockInstances, remoteStates };
   const nothingKnown = lookupIn(scope, new Map());
   for (const o of objects.values()) {
-    for (const d of o.dependsOn) if (!objects.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
+    for (const d of o.dependsOn) if (!objects.has(d) && !blockInstances.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
     // Objects are not known yet: validation skips unknown values; functions and variables are checked.
     if (!unparsed.has(o.block)) {
       diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
@@ -460,7 +462,7 @@ function referenceProblem(from: string, ref: Reference, target: DeclaredObject |
     const key = attribute[0];
     // The whole block, or an instance chosen by an expression: known when evaluated.
     if (key === undefined) return undefined;
-    if (typeof key !== (block.each === 'list' ? 'number' : 'string') || !block.instances.includes(instanceAddress(ref.target, key))) {
+    if (typeof key !== (block.each === 'list' ? 'number' : 'string') || !hasInstance(block, instanceAddress(ref.target, key))) {
       return reconcilerErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key));
     }
     attribute = attribute.slice(1);
@@ -607,41 +609,6 @@ function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address:
   if (hasOwn(prefix, block) && path.length >= 2) return { address: `${prefix[block]}${first}`, path: path.slice(2) };
   return { address: block ?? '(configuration)', path: path.slice(1) };
 }
-
-/** The dependencies of every declared object: references and depends_on (worked out once per configuration). */
-export function dependencies(configuration: Configuration): DependencyMap {
-  let deps = dependencyMaps.get(configuration);
-  if (deps === undefined) dependencyMaps.set(configuration, (deps = dependenciesOf(configuration)));
-  return deps;
-}
-
-const dependencyMaps = new WeakMap<Configuration, DependencyMap>();
-
-function dependenciesOf(configuration: Configuration): DependencyMap {
-  const out = new Map<string, ReadonlySet<string>>();
-  for (const o of configuration.objects.values()) {
-    if (o.references.length === 0 && o.throughLocals.length === 0 && o.dependsOn.length === 0) {
-      out.set(o.address, NO_DEPENDENCIES);
-      continue;
-    }
-    // A reference to a repeated block depends on the instance it names, or on all of them.
-    const instancesOf = (block: string, key?: unknown): string[] => {
-      const b = configuration.blocks.get(block);
-      if (!b) return [block];
-      const one = b.each && (typeof key === 'number' || typeof key === 'string') ? instanceAddress(block, key) : undefined;
-      return one && b.instances.includes(one) ? [one] : b.instances;
-    };
-    const targets = [
-      ...o.references.flatMap((r) => instancesOf(r.target, r.ownKey && r.attribute.length === 0 ? o.key : r.attribute[0])),
-      ...[...o.throughLocals, ...o.dependsOn].flatMap((t) => instancesOf(t)),
-    ];
-    out.set(o.address, new Set(targets.filter((t) => t !== o.address && configuration.objects.has(t))));
-  }
-  return out;
-}
-
-/** Shared by every object that depends on nothing (a read-only view: never added to). */
-const NO_DEPENDENCIES: ReadonlySet<string> = new Set();
 
 function blocks(v: unknown): Array<[string, unknown]> {
   return isRecord(v) ? Object.entries(v).filter(([k]) => k !== '//') : [];

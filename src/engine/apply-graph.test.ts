@@ -30,6 +30,7 @@ describe('the graph an apply runs', () => {
       ],
       knownData: {},
       writesInBatch,
+      isGroupNode: () => false,
     });
     expect(asObject(nodes)).toEqual({
       'tenantform_tenant.parent': ['tenantform_user.admin', 'tenantform_user.many[0]'],
@@ -50,6 +51,7 @@ describe('the graph an apply runs', () => {
       recorded: [],
       knownData: { 'data.tenantform_application.backup': {} },
       writesInBatch,
+      isGroupNode: () => false,
     });
     expect(asObject(nodes)).toEqual({
       'tenantform_tenant.t': ['data.tenantform_tenant.root'],
@@ -72,7 +74,37 @@ describe('the graph an apply runs', () => {
       recorded: [],
       knownData: {},
       writesInBatch,
+      isGroupNode: () => false,
     });
     expect(asObject(nodes)).toEqual({ [batchNode('tenantform_agent_update_settings')]: ['tenantform_tenant.t'], 'tenantform_tenant.t': [] });
+  });
+
+  it('keeps a group node of a repeated block, so what needs all its instances waits on them once', () => {
+    const nodes = applyGraph({
+      changes: changesOf(
+        change('tenantform_tenant.customer["a"]', 'create'),
+        change('tenantform_tenant.customer["b"]', 'create'),
+        change('tenantform_user.admin["a"]', 'create'),
+        change('tenantform_user.admin["b"]', 'create'),
+      ),
+      configDeps: new Map([
+        ['tenantform_tenant.customer["a"]', new Set<string>()],
+        ['tenantform_tenant.customer["b"]', new Set<string>()],
+        ['tenantform_user.admin["a"]', new Set(['tenantform_tenant.customer'])],
+        ['tenantform_user.admin["b"]', new Set(['tenantform_tenant.customer'])],
+        ['tenantform_tenant.customer', new Set(['tenantform_tenant.customer["a"]', 'tenantform_tenant.customer["b"]'])],
+      ]),
+      recorded: [],
+      knownData: {},
+      writesInBatch,
+      isGroupNode: (a) => a === 'tenantform_tenant.customer',
+    });
+    expect(asObject(nodes)).toEqual({
+      'tenantform_tenant.customer["a"]': [],
+      'tenantform_tenant.customer["b"]': [],
+      'tenantform_user.admin["a"]': ['tenantform_tenant.customer'],
+      'tenantform_user.admin["b"]': ['tenantform_tenant.customer'],
+      'tenantform_tenant.customer': ['tenantform_tenant.customer["a"]', 'tenantform_tenant.customer["b"]'],
+    });
   });
 });

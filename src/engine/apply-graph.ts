@@ -31,14 +31,19 @@ export interface ApplyGraphRequest {
   readonly knownData: Readonly<Record<string, unknown>>;
   /** Whether the kind of this type writes its creates and updates in one request. */
   readonly writesInBatch: (type: string) => boolean;
+  /** Whether the address is a group node of the configuration's dependencies (a repeated block's instances, waited on once). */
+  readonly isGroupNode: (address: string) => boolean;
 }
 
 export function applyGraph(req: ApplyGraphRequest): Map<string, Set<string>> {
   const nodes = new Map<string, Set<string>>();
   const active = [...req.changes.values()].filter((c) => c.action !== 'no-op').map((c) => c.address);
+  const needed = [...withDependencies(active, req.configDeps)];
   // Data sources read only now: those the changes need, whose arguments were not known at plan time.
-  const lateData = [...withDependencies(active, req.configDeps)].filter((a) => a.startsWith('data.') && !(a in req.knownData));
-  const inGraph = new Set([...active, ...lateData]);
+  const lateData = needed.filter((a) => a.startsWith('data.') && !req.isGroupNode(a) && !(a in req.knownData));
+  // A group node stays one node: what waits on a whole repeated block waits on it once.
+  const groups = needed.filter(req.isGroupNode);
+  const inGraph = new Set([...active, ...lateData, ...groups]);
   const dependents = recordedDependents(req.recorded);
   for (const address of inGraph) {
     if (req.changes.get(address)?.action === 'delete') {

@@ -7,7 +7,7 @@ import { recheckUnversioned } from '../resources/unversioned';
 import { errors } from '../errors';
 import { containsUnknown, normalize, preserveJsonText } from '../resources/values';
 import { CreateGate, heldIdentities } from './adoption';
-import { dependencies, type Configuration } from '../config/config';
+import { dependencies, isGroupNode, type Configuration } from '../config/config';
 import { createOrAdopt, type PendingCreateResult } from './create-pending';
 import { applyGraph, batchedType, batchMembers } from './apply-graph';
 import { runInOrder } from '../graph/graph';
@@ -155,6 +155,7 @@ class ApplyRun {
       recorded: this.opts.state.objects(),
       knownData: this.opts.data,
       writesInBatch: (type) => this.opts.kindOf(type)?.writeBatch !== undefined,
+      isGroupNode: (address) => isGroupNode(this.opts.configuration, address),
     });
     const { failed, skipped } = await runInOrder(nodes, this.opts.parallelism, (node) => this.run(node));
     for (const node of skipped) {
@@ -175,7 +176,8 @@ class ApplyRun {
 
   private membersOf(node: string): string[] {
     const type = batchedType(node);
-    return type === undefined ? [node] : batchMembers(this.changes, type);
+    if (type === undefined) return isGroupNode(this.opts.configuration, node) ? [] : [node];
+    return batchMembers(this.changes, type);
   }
 
   /** Arguments given a sensitive value (not those the kind declares sensitive, which Terraform knows from the schema). */
@@ -197,7 +199,7 @@ class ApplyRun {
         this.membersOf(node).map((a) => this.changes.get(a)!),
       );
     const change = this.changes.get(node);
-    if (!change) return this.readLateData(node);
+    if (!change) return isGroupNode(this.opts.configuration, node) || this.readLateData(node); // a group node succeeds with its instances
     switch (change.action) {
       case 'delete':
         return this.destroy(change);

@@ -6,7 +6,7 @@ import { attributeNames, sensitiveNames, versionAttribute, type AnyKind, type Da
 import { readDataSource } from '../resources/operations';
 import { planResource, type PlanResponse } from '../resources/plan';
 import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
-import { dependencies, type Configuration, type DeclaredObject } from '../config/config';
+import { dependencies, isGroupNode, objectDependencies, type Configuration, type DeclaredObject } from '../config/config';
 import { dependencyOrder, withDependencies } from '../graph/graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
 import { blockOf, parseInstanceAddress } from '../state/addresses';
@@ -57,7 +57,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const { type, name } = parseInstanceAddress(address) ?? { type: address, name: address };
     if (!recorded.has(address)) recorded.set(address, { address, type, name, attributes: refreshed.live.get(address)! });
   }
-  const selected = selectTargets(opts, deps, recorded, diagnostics);
+  const selected = selectTargets(opts, configuration, recorded, diagnostics);
   const values = new Map<string, State>(refreshed.data);
   // A targeted plan leaves the other objects as they are: expressions (outputs) see them so, as in Terraform.
   if (opts.targets.length > 0) {
@@ -83,11 +83,11 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     diagnostics.push((err as TenantformError).toDiagnostic());
   }
   for (const address of order) {
-    if (!selected.has(address) || opts.refreshOnly || opts.destroy) continue;
-    const o = configuration.objects.get(address)!;
+    const o = configuration.objects.get(address);
+    if (!o || !selected.has(address) || opts.refreshOnly || opts.destroy) continue; // a group node plans nothing
     if (o.mode === 'data') {
       if (values.has(address)) continue;
-      const value = refreshed.unreadable?.has(address) ? undefined : await readLateDataSource(o, deps, actions, lookup, opts.clients, diagnostics);
+      const value = refreshed.unreadable?.has(address) ? undefined : await readLateDataSource(o, configuration, actions, lookup, opts.clients, diagnostics);
       values.set(address, value ?? unknownObject(o.kind.attributes));
       if (value) data[address] = value;
       continue;
@@ -215,12 +215,13 @@ const EVERYTHING: Pick<ReadonlySet<string>, 'has'> = { has: () => true };
 
 function selectTargets(
   opts: PlanOptions,
-  deps: ReturnType<typeof dependencies>,
+  configuration: Configuration,
   recorded: ReadonlyMap<string, unknown>,
   diagnostics: Diagnostic[],
 ): Pick<ReadonlySet<string>, 'has'> {
   if (opts.targets.length === 0) return EVERYTHING;
-  const everything = new Set([...deps.keys(), ...recorded.keys()]);
+  const deps = dependencies(configuration);
+  const everything = new Set([...[...deps.keys()].filter((a) => !isGroupNode(configuration, a)), ...recorded.keys()]);
   // A block's address targets all its instances, as in Terraform.
   const targets = opts.targets.flatMap((t) => (everything.has(t) ? [t] : [...everything].filter((a) => blockOf(a) === t && a !== t)));
   for (const t of opts.targets) {
@@ -237,16 +238,17 @@ function selectTargets(
   return opts.destroy ? withDependents(targets, deps) : withDependencies(targets, deps);
 }
 
-/** The addresses and everything that depends on them, transitively. */
+/** The addresses and everything that depends on them, transitively (one pass over the edges). */
 function withDependents(addresses: readonly string[], deps: ReturnType<typeof dependencies>): Set<string> {
+  const dependents = new Map<string, string[]>();
+  for (const [address, needs] of deps) for (const d of needs) (dependents.get(d) ?? dependents.set(d, []).get(d)!).push(address);
   const out = new Set(addresses);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [address, needs] of deps) {
-      if (!out.has(address) && [...needs].some((d) => out.has(d))) {
-        out.add(address);
-        grew = true;
-      }
+  const stack = [...addresses];
+  while (stack.length > 0) {
+    for (const dependent of dependents.get(stack.pop()!) ?? []) {
+      if (out.has(dependent)) continue;
+      out.add(dependent);
+      stack.push(dependent);
     }
   }
   return out;
@@ -258,7 +260,7 @@ function withDependents(addresses: readonly string[], deps: ReturnType<typeof de
  */
 async function readLateDataSource(
   o: DeclaredObject,
-  deps: ReturnType<typeof dependencies>,
+  configuration: Configuration,
   actions: ReadonlyMap<string, string>,
   lookup: Known,
   clients: ProviderClients,
@@ -267,7 +269,7 @@ async function readLateDataSource(
   const { config, diagnostics: invalid } = evaluateArguments(o, lookup);
   diagnostics.push(...invalid);
   if (invalid.length > 0) return undefined;
-  const managedChanging = [...(deps.get(o.address) ?? [])].some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
+  const managedChanging = objectDependencies(configuration, o.address).some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
   if (containsUnknown(config) || managedChanging) return undefined;
   const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: clients.ctx(o.address), config });
   diagnostics.push(...r.diagnostics);

@@ -110,7 +110,8 @@ async function readDataSources(
   const all = dependencies(opts.configuration);
   const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
-    const declared = opts.configuration.objects.get(address)!;
+    const declared = opts.configuration.objects.get(address);
+    if (!declared) return true; // a group node: all its instances were read
     const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(opts.configuration, values));
     diagnostics.push(...invalid);
     if (invalid.length > 0) return false;

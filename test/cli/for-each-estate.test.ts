@@ -138,4 +138,36 @@ describe('an estate declared with for_each', () => {
     const users = await world.client.listTenantUsers(echo!.id);
     expect(users).toHaveLength(1);
   });
+
+  it('waits on a whole repeated resource once: depends_on it costs one edge per dependent and one per instance, not their product', async () => {
+    /** Each customer's administrator waits until every customer's tenant exists. */
+    const waitingOnAll = (customers: Record<string, string>) => {
+      const doc = estate(customers) as { resource: { tenantform_user: { admin: Record<string, unknown> } } };
+      doc.resource.tenantform_user.admin.depends_on = ['tenantform_tenant.customer'];
+      return doc;
+    };
+    const many = writeConfig(world, waitingOnAll(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`c${i}`, `Customer ${i}`]))), 'all.tf.json');
+    const { configuration, diagnostics } = loadConfiguration({
+      file: join(world.dir, many),
+      stack: 'all',
+      defaultState: join(world.dir, 'terraform.all.tfstate'),
+    });
+    expect(diagnostics).toEqual([]);
+    const deps = dependencies(configuration!);
+    expect([...deps.get('tenantform_user.admin["c7"]')!].sort()).toEqual(['tenantform_tenant.customer', 'tenantform_tenant.customer["c7"]']);
+    expect(deps.get('tenantform_tenant.customer')!.size).toBe(50);
+    const edges = [...deps.values()].reduce((n, s) => n + s.size, 0);
+    // The estate's edges, plus each administrator's one edge to the group and the group's one per tenant.
+    expect(edges).toBe(50 * 6 + 2 + 50 + 50);
+
+    const file = writeConfig(world, waitingOnAll({ foxtrot: 'Whole Foxtrot', golf: 'Whole Golf', hotel: 'Whole Hotel' }), 'whole.tf.json');
+    const applied = await run(world, ['apply', '--auto-approve', '--config', file]);
+    expect(applied.stderr).not.toContain('Error');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Resources: 12 added, 0 changed, 0 destroyed.');
+    const lastTenant = Math.max(...['foxtrot', 'golf', 'hotel'].map((k) => applied.stderr.indexOf(`tenantform_tenant.customer["${k}"]: Creation complete`)));
+    const firstUser = Math.min(...['foxtrot', 'golf', 'hotel'].map((k) => applied.stderr.indexOf(`tenantform_user.admin["${k}"]: Creating...`)));
+    expect(firstUser).toBeGreaterThan(lastTenant);
+    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+  });
 });
