@@ -6,10 +6,11 @@ import { applyPlan, type ApplyResult } from '../../engine/apply';
 import { assertPlanFresh, loadPlan } from '../../plans/planfile';
 import type { PlanResult } from '../../engine/planner';
 import { Progress } from '../../engine/progress';
-import { renderText, shouldColor } from '../views/text';
+import { renderTextChunks, shouldColor } from '../views/text';
 import { withLockedState } from '../../engine/session';
 import { resourceKind } from '../../resources/registry';
 import { redactSecrets } from '../redact';
+import { writeChunks } from '../write-chunks';
 import { makePlan, planChangesSomething } from './plan';
 import { openSynthesizedWorkspace, printDiagnostics, stateLockFlags, workspaceFlags, type WorkspaceArgs } from './shared';
 
@@ -92,7 +93,7 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
         await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
       } else {
         result = await makePlan(ws, args, state, clients, { destroy: flavour.destroy });
-        process.stdout.write(redactSecrets(renderText(result.plan, { color: shouldColor(process.stdout, process.env, args.color) })));
+        await writeChunks(process.stdout, renderTextChunks(result.plan, { color: shouldColor(process.stdout, process.env, args.color) }), redactSecrets);
         if (hasErrors(result.plan.diagnostics)) {
           process.exitCode = 1;
           return;

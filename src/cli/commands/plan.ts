@@ -10,13 +10,14 @@ import { readImports } from '../../engine/imports';
 import { serializePlanJson } from '../views/json';
 import type { PlanJsonContext } from '../views/json-document';
 import { renderComments } from '../views/markdown-comments';
-import { renderText, shouldColor } from '../views/text';
+import { renderTextChunks, shouldColor } from '../views/text';
 import { TENANTFORM_VERSION, withLockedState, type Workspace } from '../../engine/session';
 import { resourceKind } from '../../resources/registry';
 import type { ProviderClients } from '../../engine/clients';
 import type { StateStore } from '../../state/state';
 import { ciRunUrl } from '../ci-run';
 import { redactSecrets } from '../redact';
+import { writeChunks } from '../write-chunks';
 import { openSynthesizedWorkspace, stateLockFlags, workspaceFlags, type WorkspaceArgs } from './shared';
 import { withReadProgress } from '../read-progress';
 
@@ -96,7 +97,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
           recordedDependencies: new Map(state.objects().map((o) => [o.address, o.dependencies])),
           version: TENANTFORM_VERSION,
         };
-        process.stdout.write(redactSecrets(render(result, args, context)));
+        await writeChunks(process.stdout, render(result, args, context), redactSecrets);
         if (hasErrors(result.plan.diagnostics)) {
           process.exitCode = 1;
           return;
@@ -113,10 +114,11 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   },
 };
 
-function render({ plan }: PlanResult, args: PlanArgs, context: PlanJsonContext): string {
-  if (args.format === 'json') return serializePlanJson(plan, context);
-  if (args.format === 'markdown') return renderComments(plan, { runUrl: ciRunUrl() }).join('\n---\n\n');
-  return renderText(plan, { color: shouldColor(process.stdout, process.env, args.color) });
+/** The plan in the chosen format; text in chunks, written as they are rendered. */
+function render({ plan }: PlanResult, args: PlanArgs, context: PlanJsonContext): Iterable<string> {
+  if (args.format === 'json') return [serializePlanJson(plan, context)];
+  if (args.format === 'markdown') return [renderComments(plan, { runUrl: ciRunUrl() }).join('\n---\n\n')];
+  return renderTextChunks(plan, { color: shouldColor(process.stdout, process.env, args.color) });
 }
 
 /** One file per comment, and nothing left of an earlier, longer plan. */

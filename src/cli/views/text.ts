@@ -233,8 +233,22 @@ function onlyOutputsChange(plan: Plan): boolean {
 
 /** The plan as a terminal reads it, in Terraform's layout. */
 export function renderText(plan: Plan, options: TextOptions): string {
+  return [...renderTextChunks(plan, options)].join('');
+}
+
+/**
+ * The plan's text in chunks of a few lines (a change each), so that a plan of many thousand
+ * changes is written as it is rendered instead of being built in memory first.
+ */
+export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<string> {
   const paint = painter(options.color);
-  const out: string[] = [];
+  let out: string[] = [];
+  /** The lines so far, as one chunk. */
+  const flush = (): string => {
+    const chunk = out.length > 0 ? `${out.join('\n')}\n` : '';
+    out = [];
+    return chunk;
+  };
   const sensitive = sensitiveByAddress(plan);
 
   const drifted = plan.drift.map((d) => renderDrift(d, sensitive.get(d.address) ?? new Set(), paint)).filter((lines) => lines.length > 0);
@@ -259,7 +273,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
       out.push('');
     }
     out.push('tenantform will perform the following actions:', '');
-    for (const c of changes) out.push(...renderChange(c, paint), '');
+    yield flush();
+    for (const c of changes) yield `${[...renderChange(c, paint), ''].join('\n')}\n`;
   }
 
   const outputs = changedOutputs(plan);
@@ -287,5 +302,5 @@ export function renderText(plan: Plan, options: TextOptions): string {
   } else {
     out.push(paint('bold', plan.destroy ? NOTHING_TO_DESTROY_TEXT : NO_CHANGES_TEXT));
   }
-  return `${out.join('\n')}\n`;
+  yield flush();
 }
