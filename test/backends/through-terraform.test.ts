@@ -35,6 +35,7 @@ describe('a backend tenantform reads through terraform (s3)', () => {
   const stack = (folder: string, backend: Record<string, unknown>) => {
     mkdirSync(join(world.dir, folder), { recursive: true });
     const config = { ...configWith({ tenantform_infra_component: { site: infra('Harbour site') } }) } as Record<string, unknown>;
+    config.output = { site_id: { value: '${tenantform_infra_component.site.id}' } };
     config.terraform = { required_providers: { tenantform: { source: 'tenantform/tenantform' } }, backend };
     writeFileSync(join(world.dir, folder, 'main.tf.json'), JSON.stringify(config, null, 2));
     return join(folder, 'main.tf.json');
@@ -48,7 +49,9 @@ describe('a backend tenantform reads through terraform (s3)', () => {
   };
 
   it('plans empty after terraform apply, reports drift, reads the state, and refuses to apply', async () => {
-    const config = stack('harbour', s3.backend('northwind/harbour.tfstate'));
+    stack('harbour', s3.backend('northwind/harbour.tfstate'));
+    // tenantform runs where a CI job checks the stack out: a folder terraform has never initialized.
+    const config = stack('runner', s3.backend('northwind/harbour.tfstate'));
     const terraform = (...args: string[]) =>
       run('terraform', [...args, '-input=false', '-no-color'], { cwd: join(world.dir, 'harbour'), env: { ...tfEnv, ...s3.credentials } });
     expect((await terraform('init')).code).toBe(0);
@@ -70,6 +73,8 @@ describe('a backend tenantform reads through terraform (s3)', () => {
     const recorded = JSON.parse(pulled.stdout) as { resources: { type: string; instances: { attributes: { id: string } }[] }[] };
     const id = recorded.resources.find((r) => r.type === 'tenantform_infra_component')!.instances[0].attributes.id;
     expect((await command(['state', 'show', 'tenantform_infra_component.site', '--config', config])).stdout).toContain('"Harbour site"');
+    expect((await command(['output', '-raw', 'site_id', '--config', config])).stdout).toBe(id);
+    expect((await command(['show', '--config', config])).stdout).toContain('resource "tenantform_infra_component" "site"');
 
     await renameInfraByHand(world.client, id, 'Renamed by hand');
     const drift = await command(['drift', '--config', config, '--ignore-unmanaged']);
@@ -98,12 +103,12 @@ describe('a backend tenantform reads through terraform (s3)', () => {
   });
 
   it("names the backend, the terraform command and terraform's message when the credentials or the bucket are missing", async () => {
-    const config = stack('harbour', s3.backend('northwind/harbour.tfstate'));
+    const config = stack('runner', s3.backend('northwind/harbour.tfstate'));
     const noCredentials = await command(['plan', '--config', config], { AWS_REGION: 'us-east-1' });
     expect(noCredentials.code).toBe(1);
     expect(noCredentials.stderr).toContain('terraform could not read the "s3" backend');
     expect(noCredentials.stderr).toMatch(
-      /`terraform (init|state pull)` failed while reading the s3 backend \(bucket "tenantform-states", key "northwind\/harbour.tfstate"\)/,
+      /`terraform (init|state pull)` failed while reading the s3 backend \(bucket "tenantform-states", key "northwind\/harbour.tfstate"\) of \S+runner/,
     );
     expect(noCredentials.stderr).toContain('credentials');
 
