@@ -643,13 +643,44 @@ export const packageErrors = {
 
 /** Failures of the state backends (where the state lives, and its lock). */
 export const backendErrors = {
-  unsupported(type: string, spoken: readonly string[]) {
+  /** `what` is what tenantform would need to speak the backend itself for (reading another stack's state, listing workspaces). */
+  unsupported(type: string, spoken: readonly string[], what: string, instead: string) {
     return new TenantformError(
       'backend_unsupported',
       'Unsupported backend',
-      `The stack keeps its state in a "${type}" backend, which tenantform does not speak (it speaks ${spoken.join(', ')}). ` +
-        'Nothing was read or sent. Deploy this stack with `cdktf deploy` through the tenantform Terraform provider ' +
-        '(`tenantform provider install`): Terraform handles every backend.',
+      `${what} needs a "${type}" backend spoken by tenantform itself, and it speaks ${spoken.join(', ')}; ` +
+        `it reads the state of any other backend through terraform for plan, drift and the state reads only. Nothing was read or sent. ${instead}`,
+      false,
+    );
+  },
+  /** A write, a lock or a saved plan's apply on a backend whose state tenantform reads through terraform. */
+  writesThroughTerraform(type: string, location: string, what: string) {
+    return new TenantformError(
+      'backend_read_only',
+      `tenantform does not ${what} a stack on the "${type}" backend`,
+      `tenantform reads the state of ${location} through terraform (\`terraform state pull\`, which takes no lock) and never writes it or takes its lock. ` +
+        'Deploy this stack with `cdktn deploy` (or `cdktf deploy`), or run `terraform apply` in its synthesized folder, with the tenantform provider ' +
+        "(`tenantform provider install`): they hold the backend's lock. Nothing was read from or sent to the platform.",
+      false,
+    );
+  },
+  /** `terraform init` or `terraform state pull` failed: terraform's own message, for the backend it was reading. */
+  terraformFailed(type: string, location: string, command: string, message: string) {
+    return new TenantformError(
+      'backend_terraform_failed',
+      `terraform could not read the "${type}" backend`,
+      `\`${command}\` failed while reading ${location} (tenantform reads this backend's state through terraform, in the stack's folder):\n\n${message}\n\n` +
+        "Nothing was sent to the platform. Check the backend's settings and the credentials in the environment, then run again; " +
+        'running again unchanged helps only when the backend was briefly unreachable.',
+      true,
+    );
+  },
+  terraformMissing(type: string, reason: string) {
+    return new TenantformError(
+      'terraform_missing',
+      'terraform cannot be run',
+      `tenantform reads the state of a "${type}" backend through terraform, which could not be started (${reason}). ` +
+        'Install Terraform 1.x and put it on PATH, then run again. Nothing was sent to the platform.',
       false,
     );
   },

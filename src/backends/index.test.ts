@@ -25,8 +25,8 @@ describe('openBackend', () => {
     expect(open(stack({ local: {} }), { env: { TF_WORKSPACE: 'staging' } }).location).toBe(join(dir, 'terraform.tfstate.d', 'staging', 'terraform.tfstate'));
   });
 
-  it('refuses a backend it does not speak, --state with a remote backend, and two backends', () => {
-    expect(() => open(stack({ gcs: { bucket: 'b' } }))).toThrow(/"gcs" backend.*local, pg, http.*cdktf deploy/s);
+  it('reads a backend it does not speak through terraform; refuses --state with a remote backend, and two backends', () => {
+    expect(open(stack({ gcs: { bucket: 'b' } }))).toMatchObject({ type: 'gcs', readOnly: { notice: expect.stringContaining('terraform state pull') } });
     expect(() => open(stack({ pg: { conn_str: 'postgres://h/db' } }), { state: 'x.tfstate' })).toThrow('--state: applies to the local backend only');
     expect(() => open(stack({ local: {}, pg: {} }))).toThrow('declares 2 backends');
   });

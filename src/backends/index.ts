@@ -5,6 +5,7 @@ import { HttpBackend, httpSettings } from './http';
 import { LocalBackend } from './local';
 import { logged } from './logged';
 import { PgBackend, pgSettings } from './pg';
+import { ThroughTerraformBackend } from './through-terraform';
 import { backendBlockOf, BackendSettings, readBackendBlock } from './settings';
 
 export { BackendSettings } from './settings';
@@ -14,8 +15,13 @@ import type { StateBackend } from './types';
 export type { StateBackend, HeldLock } from './types';
 export { withStateLock, type LockOptions } from './acquire';
 
-/** The backend types tenantform speaks; any other is refused, never replaced by a local file. */
+/**
+ * The backend types tenantform speaks itself. Any other a stack declares is read through
+ * terraform (plan, drift, the state reads) and never written; it is never replaced by a local file.
+ */
 export const SPOKEN_BACKENDS = ['local', 'pg', 'http'] as const;
+
+const spoken = (type: string): boolean => (SPOKEN_BACKENDS as readonly string[]).includes(type);
 
 export interface BackendRequest {
   /** The Terraform JSON configuration whose `terraform.backend` says where the state is. */
@@ -28,6 +34,8 @@ export interface BackendRequest {
   readonly stateOverride?: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** A filesystem mirror holding tenantform's provider, for `terraform init` of a backend read through terraform. */
+  readonly providerMirror?: (stackDir: string) => string;
 }
 
 /**
@@ -48,6 +56,7 @@ function openUnlogged(req: BackendRequest): StateBackend {
   }
   if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride), req.env);
   if (!block && workspace === 'default') return new LocalBackend(req.defaultState, req.env);
+  if (!spoken(type)) return new ThroughTerraformBackend({ settings, stackDir: dirname(req.configFile), providerMirror: req.providerMirror });
   return configuredBackend(settings, workspace, dirname(req.configFile));
 }
 
@@ -78,7 +87,7 @@ export async function listWorkspaces(req: Pick<BackendRequest, 'configFile' | 'e
     case 'http':
       throw backendErrors.noWorkspaces('http');
     default:
-      throw backendErrors.unsupported(settings.type, SPOKEN_BACKENDS);
+      throw backendErrors.unsupported(settings.type, SPOKEN_BACKENDS, 'Listing workspaces', 'Run `terraform workspace list` in the stack folder.');
   }
 }
 
@@ -99,6 +108,6 @@ export function configuredBackend(settings: BackendSettings, workspace: string, 
     case 'http':
       return new HttpBackend(httpSettings(settings));
     default:
-      throw backendErrors.unsupported(settings.type, SPOKEN_BACKENDS);
+      throw backendErrors.unsupported(settings.type, SPOKEN_BACKENDS, 'Reading this state', 'Terraform speaks every backend: read it with `terraform`.');
   }
 }

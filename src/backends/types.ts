@@ -34,6 +34,11 @@ export interface StateBackend {
   currentLock(): Promise<LockHolder | undefined>;
   /** Removes a lock left by a run that stopped, after checking its ID. */
   forceUnlock(id: string): Promise<ForceUnlockOutcome>;
+  /**
+   * Present when tenantform only reads this backend (through terraform): it takes no lock and
+   * writes nothing; `notice` says so in one line, for the reports read without the lock.
+   */
+  readonly readOnly?: { readonly notice: string };
   /** Closes connections and helpers; releases nothing else. */
   close(): Promise<void>;
 }

@@ -24,6 +24,8 @@ export interface WorkspaceOptions {
   readonly env: NodeJS.ProcessEnv;
   /** `--var-file` files and `--var name=value` flags, in the order they apply. */
   readonly variables?: VariableInputs['given'];
+  /** A filesystem mirror holding tenantform's provider, for a backend read through terraform (see `BackendRequest`). */
+  readonly providerMirror?: (stackDir: string) => string;
 }
 
 export interface Workspace {
@@ -53,6 +55,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
     stateOverride: opts.state,
     cwd: opts.cwd,
     env: opts.env,
+    providerMirror: opts.providerMirror,
   });
   // Terraform says nothing here; the backend's password then travels over a connection whose other end is not checked.
   if (backend instanceof HttpBackend && backend.skipsCertVerification) {
@@ -127,6 +130,7 @@ export async function withLockedState<T>(
   work: (state: StateStore, client: PlatformClient, clients: ProviderClients) => Promise<T>,
   flags: StateLockFlags = {},
 ): Promise<T> {
+  refuseWriteThroughTerraform(workspace.backend, operation);
   const connect = (provider: string) => platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds, provider);
   // Credentials are checked before the lock is taken.
   ProviderClients.check(workspace.configuration, connect);
@@ -157,9 +161,12 @@ export async function withLockedBackend<T>(
   work: (state: StateStore) => Promise<T>,
   flags: StateLockFlags = {},
 ): Promise<T> {
+  refuseWriteThroughTerraform(backend, operation);
+  // A plan of a backend read through terraform takes no lock, as terraform's `state pull` takes none.
+  const lock = backend.readOnly ? false : (flags.lock ?? true);
   let state: StateStore | undefined;
   try {
-    return await withStateLock(backend, { lock: flags.lock ?? true, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION }, async () => {
+    return await withStateLock(backend, { lock, timeoutMs: flags.lockTimeoutMs ?? 0, operation, version: TENANTFORM_VERSION }, async () => {
       state = await StateStore.load(backend);
       return work(state);
     });
@@ -168,6 +175,23 @@ export async function withLockedBackend<T>(
   } finally {
     await backend.close();
   }
+}
+
+/** The operation whose lock a plan takes: the only one a backend read through terraform allows. */
+export const PLAN_OPERATION = 'OperationTypePlan';
+
+/**
+ * Applies, imports and state edits change the state under its lock: on a backend tenantform reads
+ * through terraform, they are terraform's (or cdktn deploy's) to do. Refused before anything is read.
+ */
+function refuseWriteThroughTerraform(backend: StateBackend, operation: string): void {
+  if (backend.readOnly && operation !== PLAN_OPERATION) throw backendErrors.writesThroughTerraform(backend.type, backend.location, verbOf(operation));
+}
+
+function verbOf(operation: string): string {
+  if (operation === 'OperationTypeApply') return 'apply';
+  if (operation === 'OperationTypeImport') return 'import into';
+  return 'edit the state of';
 }
 
 /** Where a state that its backend did not take is kept, as Terraform keeps it: in the current directory. */
@@ -194,7 +218,14 @@ async function keepUnwrittenState(state: StateStore | undefined, backend: StateB
 /** The backend of a stack, from its configuration's `terraform.backend`, without checking the rest of the configuration. */
 export function stackBackend(opts: WorkspaceOptions): StateBackend {
   const location = locateConfiguration(opts);
-  return openBackend({ configFile: location.file, defaultState: location.defaultState, stateOverride: opts.state, cwd: opts.cwd, env: opts.env });
+  return openBackend({
+    configFile: location.file,
+    defaultState: location.defaultState,
+    stateOverride: opts.state,
+    cwd: opts.cwd,
+    env: opts.env,
+    providerMirror: opts.providerMirror,
+  });
 }
 
 /** Runs `work` with the state read without a lock (reports that change nothing); closes the backend after. */

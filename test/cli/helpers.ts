@@ -121,6 +121,12 @@ export function infra(name: string, extra: Record<string, unknown> = {}): Record
   };
 }
 
+/** Renames an infrastructure component through the platform's interface, as someone would by hand. */
+export async function renameInfraByHand(client: PlatformClient, id: string, name: string): Promise<void> {
+  const [live] = await client.getInfra([id]);
+  await client.updateInfra(id, { name, location_id: live.location_id!, url: live.url, capabilities: live.capabilities, version: live.version });
+}
+
 /** The data sources most configurations use. */
 export const COMMON_DATA = {
   tenantform_tenant: {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World } from './helpers';
+import { configWith, infra, run, runInterrupted, startWorld, writeConfig, type World, renameInfraByHand } from './helpers';
 
 describe('tenantform plan and apply options', () => {
   let world: World;
@@ -75,14 +75,7 @@ describe('tenantform plan and apply options', () => {
     expect((await run(world, ['apply', '--config', file, '--auto-approve'])).code).toBe(0);
     const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
     const id = state.resources.find((r: { name: string }) => r.name === 'a').instances[0].attributes.id;
-    const [live] = await world.client.getInfra([id]);
-    await world.client.updateInfra(id, {
-      name: 'Changed by hand',
-      location_id: live.location_id!,
-      url: live.url,
-      capabilities: live.capabilities,
-      version: live.version,
-    });
+    await renameInfraByHand(world.client, id, 'Changed by hand');
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode', '--refresh=false'])).code).toBe(0);
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(2);
   });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ACME_AGENT_UPDATES, configWith, infra, NORTHWIND_REPORT_AND_EVENTS, run, startWorld, writeConfig, type World } from './helpers';
+import { ACME_AGENT_UPDATES, configWith, infra, NORTHWIND_REPORT_AND_EVENTS, run, startWorld, writeConfig, type World, renameInfraByHand } from './helpers';
 
 /** One of each resource kind, with references between them. */
 function everyKind(): Record<string, Record<string, unknown>> {
@@ -99,14 +99,7 @@ describe('tenantform plan and apply', () => {
     const file = writeConfig(world, configWith(everyKind()));
     const state = JSON.parse(readFileSync(join(world.dir, 'terraform.main.tfstate'), 'utf8'));
     const id = state.resources.find((r: { name: string }) => r.name === 'primary').instances[0].attributes.id;
-    const [live] = await world.client.getInfra([id]);
-    await world.client.updateInfra(id, {
-      name: 'Renamed by hand',
-      location_id: live.location_id!,
-      url: live.url,
-      capabilities: live.capabilities,
-      version: live.version,
-    });
+    await renameInfraByHand(world.client, id, 'Renamed by hand');
 
     const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode', '--format', 'json']);
     expect(plan.code).toBe(2);

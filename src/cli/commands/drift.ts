@@ -92,6 +92,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
     try {
       await withUnlockedState(ws, async (state) => {
         carryOutMoves(ws.configuration.moves, state);
+        if (ws.backend.readOnly) process.stderr.write(ws.backend.readOnly.notice);
         const lockedBefore = await ws.backend.currentLock();
         clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds, provider));
         const client = clients.default;

@@ -11,7 +11,8 @@ import { serializePlanJson } from '../views/json';
 import type { PlanJsonContext } from '../views/json-document';
 import { renderComments } from '../views/markdown-comments';
 import { renderTextChunks, shouldColor } from '../views/text';
-import { TENANTFORM_VERSION, withLockedState, type Workspace } from '../../engine/session';
+import { PLAN_OPERATION, TENANTFORM_VERSION, withLockedState, type Workspace } from '../../engine/session';
+import { backendErrors } from '../../errors';
 import { resourceKind } from '../../resources/registry';
 import type { ProviderClients } from '../../engine/clients';
 import type { StateStore } from '../../state/state';
@@ -85,11 +86,14 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   handler: async (args) => {
     const ws = await openSynthesizedWorkspace(args);
     if (!ws) return;
+    // A saved plan is for `tenantform apply`, which leaves this backend's writes to terraform.
+    if (args.out && ws.backend.readOnly) throw backendErrors.writesThroughTerraform(ws.backend.type, ws.backend.location, 'save a plan for');
     await withLockedState(
       ws,
       process.env,
-      'OperationTypePlan',
+      PLAN_OPERATION,
       async (state, _client, clients) => {
+        if (ws.backend.readOnly) process.stderr.write(ws.backend.readOnly.notice);
         const result = await makePlan(ws, args, state, clients, { destroy: args.destroy });
         const context = {
           configuration: ws.configuration,

@@ -2,6 +2,7 @@
  * What the commands share: the flags for the state lock, for where the stack and its state are,
  * and for plan and apply; opening the workspace; printing diagnostics.
  */
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { parseDuration } from '../../backends/acquire';
 import type { StateBackend } from '../../backends';
@@ -9,6 +10,7 @@ import { locateConfiguration } from '../../config/config';
 import { renderDiagnostic, type Diagnostic } from '../../diagnostics';
 import { openWorkspace, stackBackend, type StateLockFlags, type Workspace } from '../../engine/session';
 import { cliErrors } from '../../errors';
+import { installProvider } from '../../provider/install';
 import { parseRetryTimeout } from '../../resources/provider-config';
 import { redactSecrets } from '../redact';
 import { staleStackWarning, synthesizeApp } from '../synth';
@@ -58,7 +60,16 @@ export function stateFlags<T>(y: Argv<T>): Argv<T & StateArgs> {
 
 /** The stack's backend, from its `terraform.backend`. */
 export function backendOf(args: StateArgs): StateBackend {
-  return stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
+  return stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, providerMirror });
+}
+
+/**
+ * tenantform's provider, as `tenantform provider install` puts it, in a mirror inside the stack's
+ * own `.terraform` folder: `terraform init` of a backend read through terraform needs the
+ * providers the stack requires, and this needs no registry and nothing of the user's set-up.
+ */
+function providerMirror(stackDir: string): string {
+  return installProvider({ dir: join(stackDir, '.terraform', 'tenantform-provider') }).mirror;
 }
 
 /** A resource address: TYPE.NAME or data.TYPE.NAME. */
@@ -128,7 +139,15 @@ export async function workspaceOrProblems(
     ...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })),
     ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text })),
   ];
-  const ws = await openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, variables });
+  const ws = await openWorkspace({
+    cwd: process.cwd(),
+    stack: args.stack,
+    config: args.config,
+    state: args.state,
+    env: process.env,
+    variables,
+    providerMirror,
+  });
   if (!('configuration' in ws)) {
     printDiagnostics(ws.diagnostics);
     process.stderr.write('The configuration is invalid: nothing was sent to the platform.\n');
