@@ -606,7 +606,7 @@ export const cliErrors = {
     return new TenantformError(
       'synth_impossible',
       'Nothing to synthesize',
-      `--synth runs the app named by \`app\` in cdktf.json, and ${dir} has no cdktf.json with an app. Run tenantform in the cdktf project, or leave out --synth.`,
+      `--synth runs the app named by \`app\` in cdktf.json, and ${dir} has no cdktf.json with an app. Run tenantform in the CDK Terrain (cdktn) or cdktf project, or leave out --synth.`,
       false,
     );
   },

@@ -1,5 +1,5 @@
 // Posts plan.md as ONE note on the merge request, updated by later pushes (found again by a
-// hidden marker). Runs in the plan job of .gitlab-ci.yml with Node 20 (global fetch).
+// hidden marker). Runs in the plan job of .gitlab-ci.yml with Node 24 (global fetch).
 //
 // The job token cannot write notes, so PLAN_NOTE_TOKEN is a project access token (role
 // Reporter, scope `api`) kept as a masked CI/CD variable.

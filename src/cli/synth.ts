@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { cliErrors } from '../errors';
 
 /**
- * `--synth`: the cdktf app is run before planning, as `cdktf diff` does, so that a plan never
+ * `--synth`: the CDK Terrain or cdktf app is run before planning, as `cdktn diff` does, so that a plan never
  * shows a stale synthesized stack. Without it, a warning says when the app's sources are newer
  * than the stack.
  */
@@ -84,6 +84,6 @@ export function staleStackWarning(dir: string, stackFile: string): string | unde
   if (!newest || newest.mtimeMs <= statSync(stackFile).mtimeMs) return undefined;
   return (
     `Warning: ${relative(dir, newest.file)} is newer than the synthesized stack ${relative(dir, stackFile)}: ` +
-    'this plan does not show your latest edits. Run `cdktf synth` first, or pass --synth.\n'
+    'this plan does not show your latest edits. Run `cdktn synth` (or `cdktf synth`) first, or pass --synth.\n'
   );
 }

@@ -3,7 +3,7 @@
  * one CDK library, installed by npm as a user would (from the npm cache where it can).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { ROOT, run, type RunResult } from '../provider/helpers';
 
 export interface Flavour {
@@ -66,17 +66,26 @@ export function typecheck(dir: string): Promise<RunResult> {
   return expectRun(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir, env: process.env });
 }
 
-/** Creates the project and installs the tarball and the library with npm. */
-export async function createProject(dir: string, tarball: string, flavour: Flavour): Promise<string> {
+export interface ProjectOptions {
+  /** main.ts; the example app by default. */
+  readonly app?: string;
+  /** What npm installs besides the tarball and the library, e.g. `cdktn-cli@0.24`. */
+  readonly packages?: string[];
+  /** Folders put first on PATH for npm, e.g. a newer Node's. */
+  readonly path?: string[];
+}
+
+/** Creates the project and installs the tarball and the library (and `packages`) with npm. */
+export async function createProject(dir: string, tarball: string, flavour: Flavour, options: ProjectOptions = {}): Promise<string> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'platform-config', version: '1.0.0', private: true }, null, 2));
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts', output: 'cdktf.out' }, null, 2));
-  writeFileSync(join(dir, 'main.ts'), exampleApp(flavour.library));
+  writeFileSync(join(dir, 'main.ts'), options.app ?? exampleApp(flavour.library));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(flavour.library), null, 2));
-  await expectRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `${flavour.library}@${flavour.version}`], {
-    cwd: dir,
-    env: npmEnvironment(),
-  });
+  const packages = [tarball, `${flavour.library}@${flavour.version}`, ...(options.packages ?? [])];
+  const env = npmEnvironment();
+  if (options.path) env.PATH = [...options.path, env.PATH].join(delimiter);
+  await expectRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages], { cwd: dir, env });
   return dir;
 }
 
