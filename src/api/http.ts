@@ -256,15 +256,15 @@ export function header(res: HttpResponse, name: string): string | undefined {
 const DROP_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/**
- * Classifies a thrown transport error: `refused` (nothing was sent), `dropped`, `timeout` or
- * `undefined` (not a transport error).
- */
 /** The host name did not resolve: nothing was sent (a lasting ENOTFOUND, or a passing EAI_AGAIN). */
 const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
 export type TransportFailure = { kind: 'refused' | 'dropped' | 'timeout' | 'unresolved'; code: string };
 
+/**
+ * Classifies a thrown transport error: `refused` or `unresolved` (nothing was sent), `dropped`,
+ * `timeout`, or `undefined` (not a transport error).
+ */
 export function transportFailure(err: unknown): TransportFailure | undefined {
   let e: unknown = err;
   for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {

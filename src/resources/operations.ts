@@ -33,7 +33,7 @@ export function toDiagnostic(err: unknown, address: string | undefined, doing: s
   if (err instanceof PlatformError) {
     return {
       severity: 'error',
-      summary: `The platform answered an error while ${doing}`,
+      summary: `${platformFailure(err)} while ${doing}`,
       detail: `${err.message}${err.retryable ? '\nThis is usually temporary: running again may succeed.' : ''}`,
       address,
       code: err.code,
@@ -42,6 +42,12 @@ export function toDiagnostic(err: unknown, address: string | undefined, doing: s
   }
   const message = err instanceof Error ? err.message : String(err);
   return { severity: 'error', summary: `Unexpected failure while ${doing}`, detail: message, address, retryable: false };
+}
+
+/** What went wrong, in a user's words: an answer, or no answer at all (nothing reached the platform, or nothing came back). */
+function platformFailure(err: PlatformError): string {
+  if (err.status !== 0) return 'The platform answered an error';
+  return err.code === 'answer_too_large' ? 'The platform answered too much' : 'The platform could not be reached';
 }
 
 function withAddress(req: { ctx: OperationContext; address: string }): OperationContext {

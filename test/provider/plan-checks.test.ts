@@ -85,6 +85,7 @@ test('terraform import of an API client warns that its secret cannot be imported
   const imported = await terraform('import', '-input=false', '-no-color', 'tenantform_api_client.monitoring', created.client_id);
   expect(imported.code).toBe(0);
   expect(imported.output).toContain('The client secret cannot be imported');
-  expect(imported.output).toContain('terraform apply -replace=ADDRESS');
+  expect(imported.output).toContain('terraform apply -replace=tenantform_api_client.<name>');
+  expect(imported.output).not.toContain('ADDRESS');
   expect(imported.output).not.toContain(created.client_secret);
 });

@@ -83,7 +83,8 @@ export const apiClient = defineResource({
   },
   importWarning(imported, address) {
     if (imported.client_secret !== null) return undefined;
-    const at = address ?? 'ADDRESS';
+    // Terraform does not tell a provider the address it imports to: the command then names the type, and <name> is the user's.
+    const at = address ?? 'tenantform_api_client.<name>';
     return {
       severity: 'warning',
       summary: 'The client secret cannot be imported',
