@@ -1,10 +1,13 @@
 /**
  * The name a misspelled one most likely meant: the same name in snake_case (a cdktf prop written
- * where an attribute is named), else the nearest by edit distance, when near enough to be a typo.
+ * where an attribute is named), the one name that only adds a suffix to it (`role` for
+ * `role_id`), else the nearest by edit distance, when near enough to be a typo.
  */
 export function closestName(name: string, candidates: readonly string[]): string | undefined {
   const snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   if (candidates.includes(snake)) return snake;
+  const extended = candidates.filter((c) => c.startsWith(`${snake}_`));
+  if (extended.length === 1) return extended[0];
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const candidate of candidates) {

@@ -4,6 +4,7 @@ import { attributeList, type Attribute, type Attributes, type NestedAttribute } 
 import type { AnyKind, State } from './declaration';
 import { hasOwn, isRecord, NO_ITEMS } from '../plain-json';
 import { isUnknown, normalize, parseJson } from './values';
+import { closestName } from '../suggest';
 
 /** Describes a found value briefly, for problem reports. */
 export function describeFound(v: unknown): string {
@@ -74,19 +75,22 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
   const out: Diagnostic[] = [];
   // By index, as in normalize (values.ts): every declared object passes here.
   const keys = Object.keys(input);
+  const settable = Object.keys(attributes).filter((k) => attributes[k].mode !== 'computed');
+  /** Required arguments that a misspelled key stands for: the key's problem says so, once. */
+  const meant = new Set<string>();
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     if (!hasOwn(attributes, key) && input[key] !== undefined) {
+      const likely = closestName(key, settable);
+      if (likely !== undefined && input[likely] === undefined) meant.add(likely);
       out.push(
         invalidValue({
           code: 'unknown_attribute',
           path: [...at, key],
-          expected: `one of ${Object.keys(attributes)
-            .filter((k) => attributes[k].mode !== 'computed')
-            .join(', ')}`,
+          expected: `one of ${settable.join(', ')}`,
           // Never its value: a misspelled argument is often a secret (`clientSecret`, `secret`).
           found: `an argument named "${key}"`,
-          message: `"${key}" is not an argument of this ${at.length === 0 ? 'resource' : 'object'}.`,
+          message: `"${key}" is not an argument of this ${at.length === 0 ? 'resource' : 'object'}.${likely ? ` Did you mean "${likely}"?` : ''}`,
         }),
       );
     }
@@ -96,7 +100,7 @@ function checkAttributes(attributes: Attributes, input: State, at: AttributePath
     const { name, attribute: a } = list[i];
     const v = input[name];
     if (v === undefined || v === null) {
-      if (a.mode === 'required') {
+      if (a.mode === 'required' && !meant.has(name)) {
         out.push(invalidValue({ code: 'required', path: [...at, name], expected: typeWords(a), found: 'nothing', message: `"${name}" is required.` }));
       }
       continue;
@@ -204,7 +208,8 @@ function checkNested(a: NestedAttribute, v: unknown, path: AttributePath, descri
 }
 
 function zodProblems(schema: z.ZodType, v: unknown, at: AttributePath, key: string | number, expected: string, describe: Describe): readonly Diagnostic[] {
-  const r = schema.safeParse(v);
+  // A rule's own message (given where the schema is declared) takes precedence over this one.
+  const r = schema.safeParse(v, { error: problemWords });
   if (r.success) return NO_ITEMS;
   return r.error.issues.map((issue) =>
     invalidValue({
@@ -212,9 +217,33 @@ function zodProblems(schema: z.ZodType, v: unknown, at: AttributePath, key: stri
       path: [...at, key, ...(issue.path as (string | number)[])],
       expected,
       found: describe(v),
-      message: issue.message.endsWith('.') ? issue.message : `${issue.message}.`,
+      message: /[.?]$/.test(issue.message) ? issue.message : `${issue.message}.`,
     }),
   );
+}
+
+/**
+ * A value's problem in tenantform's words, where the schema gives none: "Expected ...; found ..."
+ * follows each, so the validation library's generic text (which says the same again) is not used.
+ */
+function problemWords(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_value': {
+      const options = issue.values.filter((o): o is string => typeof o === 'string');
+      const likely = typeof issue.input === 'string' ? closestName(issue.input, options) : undefined;
+      return `Not one of the accepted values.${likely ? ` Did you mean "${likely}"?` : ''}`;
+    }
+    case 'invalid_format':
+      return 'Not in the expected format.';
+    case 'too_small':
+      return issue.origin === 'string' ? 'Too short.' : issue.origin === 'array' ? 'Too few items.' : 'Too small.';
+    case 'too_big':
+      return issue.origin === 'string' ? 'Too long.' : issue.origin === 'array' ? 'Too many items.' : 'Too large.';
+    case 'invalid_type':
+      return 'Wrong type.';
+    default:
+      return 'Not an accepted value.';
+  }
 }
 
 /** The problem of a rule that spans attributes, "exactly one of". */
