@@ -695,6 +695,37 @@ export const backendErrors = {
   invalidSetting(type: string, setting: string, reason: string) {
     return new TenantformError('backend_setting', 'Invalid backend setting', `backend "${type}", ${setting}: ${reason}`, false);
   },
+  /** A file a pg TLS setting names (`sslrootcert`, `sslcert`, `sslkey` or their PG* variables) cannot be read. */
+  tlsFileUnreadable(setting: string, path: string, reason: string) {
+    return new TenantformError(
+      'backend_tls_file',
+      'Cannot read a TLS file of the state backend',
+      `backend "pg", ${setting}: ${path} cannot be read (${reason}). Point ${setting} at the file, or give this user read access to it. Nothing was sent.`,
+      false,
+    );
+  },
+  tlsFileInvalid(setting: string, path: string, reason: string) {
+    return new TenantformError(
+      'backend_tls_file',
+      'A TLS file of the state backend is not usable',
+      `backend "pg", ${setting}: ${path} cannot be used (${reason}). ` +
+        'sslrootcert takes the CA certificate (PEM); sslcert and sslkey take the client certificate and its private key, which must match. Nothing was sent.',
+      false,
+    );
+  },
+  tlsKeyExposed(setting: string, path: string, mode: string) {
+    return new TenantformError(
+      'backend_tls_key_exposed',
+      'The private key of the state backend can be read by others',
+      `backend "pg", ${setting}: ${path} has mode ${mode}, and a private key must be readable by its owner only (0600; 0640 when root owns it), ` +
+        `as libpq and Terraform require. Run \`chmod 600 ${path}\`. Nothing was sent.`,
+      false,
+    );
+  },
+  /** The TLS handshake with the pg server failed, or the server refused the connection for want of a client certificate. */
+  tlsFailed(location: string, host: string, reason: string, remedy: string) {
+    return new TenantformError('backend_tls', 'Cannot connect securely to the state backend', `${location}: TLS with ${host}: ${reason}. ${remedy}`, false);
+  },
   unreachable(location: string, reason: string) {
     return new TenantformError('backend_unreachable', 'Cannot reach the state backend', `${location}: ${reason}`, true);
   },

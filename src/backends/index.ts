@@ -77,7 +77,7 @@ export async function listWorkspaces(req: Pick<BackendRequest, 'configFile' | 'e
       return [...new Set(['default', ...named])].sort();
     }
     case 'pg': {
-      const backend = new PgBackend(pgSettings(settings, 'default'));
+      const backend = new PgBackend(pgSettings(settings, 'default', stackDir));
       try {
         return await backend.workspaces();
       } finally {
@@ -104,7 +104,7 @@ export function configuredBackend(settings: BackendSettings, workspace: string, 
       return new LocalBackend(join(isAbsolute(workspaceDir) ? workspaceDir : resolve(stackDir, workspaceDir), workspace, 'terraform.tfstate'), settings.env);
     }
     case 'pg':
-      return new PgBackend(pgSettings(settings, workspace));
+      return new PgBackend(pgSettings(settings, workspace, stackDir));
     case 'http':
       return new HttpBackend(httpSettings(settings));
     default:

@@ -1,7 +1,10 @@
 import type { Client, ClientConfig } from 'pg';
 import type { JournalStore } from '../state/journal';
 import { backendErrors } from '../errors';
-import { whoAmI, type LockHolder, type LockInfo } from './lock-info';
+import type { LockHolder, LockInfo } from './lock-info';
+import { connectionConfig } from './pg-connection';
+import type { PgTls } from './pg-tls';
+import { tlsRemedy } from './pg-tls-failure';
 import { noAnswerWithin, type BackendSettings } from './settings';
 import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
@@ -13,6 +16,7 @@ const CREATION_LOCK = '-1';
 
 export interface PgSettings {
   readonly connection: ClientConfig;
+  readonly tls: PgTls;
   /** host:port/database, for messages (no password). */
   readonly where: string;
   readonly schema: string;
@@ -24,11 +28,12 @@ export interface PgSettings {
   readonly timeoutMs: number;
 }
 
-export function pgSettings(s: BackendSettings, workspace: string): PgSettings {
-  const connStr = s.string('conn_str', 'PG_CONN_STR');
-  const connection = connectionConfig(connStr, s.type);
+/** `baseDir` is where relative TLS file paths start: the stack's folder, where terraform runs. */
+export function pgSettings(s: BackendSettings, workspace: string, baseDir: string = process.cwd()): PgSettings {
+  const { connection, tls } = connectionConfig(s.string('conn_str', 'PG_CONN_STR'), s.env, baseDir);
   return {
     connection,
+    tls,
     where: `${connection.host ?? process.env.PGHOST ?? 'localhost'}:${connection.port ?? process.env.PGPORT ?? 5432}/${connection.database ?? process.env.PGDATABASE ?? ''}`,
     schema: s.string('schema_name', 'PG_SCHEMA_NAME') ?? 'terraform_remote_state',
     workspace,
@@ -36,44 +41,6 @@ export function pgSettings(s: BackendSettings, workspace: string): PgSettings {
     skipTableCreation: s.boolean('skip_table_creation', 'PG_SKIP_TABLE_CREATION'),
     skipIndexCreation: s.boolean('skip_index_creation', 'PG_SKIP_INDEX_CREATION'),
     timeoutMs: s.callTimeoutMs(),
-  };
-}
-
-/**
- * A libpq connection string (URL or `key=value` form) as the client's settings. As with
- * Terraform's driver, a connection without `sslmode` (here or in PGSSLMODE) requires TLS
- * without verifying the certificate; `verify-ca` and `verify-full` verify it.
- */
-function connectionConfig(connStr: string | undefined, type: string): ClientConfig {
-  const fields: Record<string, string> = {};
-  if (connStr && /^postgres(ql)?:\/\//.test(connStr)) {
-    let url: URL;
-    try {
-      url = new URL(connStr);
-    } catch {
-      throw backendErrors.invalidSetting(type, 'conn_str', 'is not a valid PostgreSQL URL');
-    }
-    if (url.hostname) fields.host = decodeURIComponent(url.hostname);
-    if (url.port) fields.port = url.port;
-    if (url.username) fields.user = decodeURIComponent(url.username);
-    if (url.password) fields.password = decodeURIComponent(url.password);
-    if (url.pathname.length > 1) fields.dbname = decodeURIComponent(url.pathname.slice(1));
-    for (const [k, v] of url.searchParams) fields[k] = v;
-  } else if (connStr) {
-    for (const m of connStr.matchAll(/(\w+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|(\S+))/g)) fields[m[1]] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3];
-  }
-  const sslmode = fields.sslmode ?? process.env.PGSSLMODE ?? 'require';
-  const ssl = sslmode === 'disable' ? false : sslmode === 'verify-ca' || sslmode === 'verify-full' ? true : { rejectUnauthorized: false };
-  return {
-    host: fields.host,
-    port: fields.port ? Number(fields.port) : undefined,
-    user: fields.user,
-    password: fields.password,
-    database: fields.dbname,
-    ssl,
-    // Names this run to whoever finds the lock busy (pg_stat_activity).
-    application_name: fields.application_name ?? `tenantform ${whoAmI()}`,
-    connectionTimeoutMillis: fields.connect_timeout ? Number(fields.connect_timeout) * 1000 : 30_000,
   };
 }
 
@@ -245,6 +212,8 @@ export class PgBackend implements StateBackend {
         await this.prepare(client);
       } catch (err) {
         await client.end().catch(() => undefined);
+        const remedy = tlsRemedy(err, this.settings.tls, client.user);
+        if (remedy) throw backendErrors.tlsFailed(this.location, client.host, (err as Error).message, remedy);
         throw backendErrors.unreachable(this.location, (err as Error).message);
       }
       return client;

@@ -6,7 +6,7 @@
  * password authentication, and is stopped (directory removed) by `stop()`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -64,7 +64,16 @@ function runAs(): { uid?: number; gid?: number } {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-export async function startPostgres(): Promise<RunningPostgres> {
+export interface PostgresOptions {
+  /** TLS on (`ssl = on`) with the server's certificate and key, and the CA whose client certificates it accepts. */
+  readonly tls?: { readonly cert: string; readonly key: string; readonly ca: string };
+  /** The lines of pg_hba.conf, instead of initdb's. */
+  readonly hba?: readonly string[];
+  /** Loopback addresses to listen on besides 127.0.0.1. */
+  readonly alsoListenOn?: readonly string[];
+}
+
+export async function startPostgres(options: PostgresOptions = {}): Promise<RunningPostgres> {
   const root = packageRoot();
   hydrate(root);
   const bin = (name: string) => join(root, 'native', 'bin', name);
@@ -85,10 +94,13 @@ export async function startPostgres(): Promise<RunningPostgres> {
     ...as,
   });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
+  const settings = configure(dir, data, options, as);
   const port = await freePort();
   const server: ChildProcess = spawn(
     bin('postgres'),
-    ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=50'],
+    ['-D', data, '-p', String(port), '-h', ['127.0.0.1', ...(options.alsoListenOn ?? [])].join(','), '-k', dir]
+      .concat(['-c', 'fsync=off', '-c', 'max_connections=50'])
+      .concat(settings),
     { env, stdio: ['ignore', 'ignore', 'pipe'], ...as },
   );
   let log = '';
@@ -121,6 +133,27 @@ export async function startPostgres(): Promise<RunningPostgres> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The server's TLS files (copies the server user owns, the key readable by it alone, as
+ * PostgreSQL demands) and pg_hba.conf; the settings that turn TLS on.
+ */
+function configure(dir: string, data: string, options: PostgresOptions, as: { uid?: number; gid?: number }): string[] {
+  if (options.hba) writeFileSync(join(data, 'pg_hba.conf'), `${options.hba.join('\n')}\n`);
+  if (!options.tls) return [];
+  const copy = (from: string, name: string) => {
+    const to = join(dir, name);
+    copyFileSync(from, to);
+    chmodSync(to, 0o600);
+    if (as.uid !== undefined) chownSync(to, as.uid, as.gid ?? as.uid);
+    return to;
+  };
+  const { cert, key, ca } = options.tls;
+  return ['-c', 'ssl=on', '-c', `ssl_cert_file=${copy(cert, 'server.crt')}`, '-c', `ssl_key_file=${copy(key, 'server.key')}`].concat([
+    '-c',
+    `ssl_ca_file=${copy(ca, 'ca.crt')}`,
+  ]);
 }
 
 /** Creates a database of its own for one test, so that tests sharing a server never meet. */
