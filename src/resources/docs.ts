@@ -139,9 +139,17 @@ function renderKind(kind: AnyKind): string {
     '',
   ];
   if (kind.kind === 'resource') {
-    lines.push('## Import', '', `Import id: ${kind.importId.format}.`, '', '```sh');
-    lines.push(`tenantform import ${kind.type}.${kind.example.name} <id>`);
-    lines.push(`terraform import ${kind.type}.${kind.example.name} <id>`, '```', '');
+    const to = `${kind.type}.${kind.example.name}`;
+    lines.push('## Import', '', `Import id: ${kind.importId.format}.`, '');
+    lines.push('With an `import` block, planned and applied like any change (Terraform 1.5 or later, and `tenantform plan`):', '');
+    lines.push('```hcl', 'import {', `  to = ${to}`, '  id = "<id>"', '}', '```', '');
+    lines.push(
+      `In a cdktf app: \`.importFrom("<id>")\` on the construct. \`terraform plan -generate-config-out=generated.tf\` writes the resource block of an import block without one.`,
+      '',
+    );
+    lines.push('With the command, which records the object in the state at once:', '', '```sh');
+    lines.push(`tenantform import ${to} <id>`);
+    lines.push(`terraform import ${to} <id>`, '```', '');
     if (kind.deleteOnlyForgets) lines.push('## Removal', '', kind.deleteOnlyForgets, '');
   }
   return lines.join('\n');

@@ -119,7 +119,7 @@ export const offeringItems = defineResource({
     const live = await liveItems(ctx, state);
     if (live === null) return null;
     // An import knows no items yet: it takes those that are on, with their quotas where limited.
-    const wanted = state.items === null ? live.filter((i) => i.status === 1).map(asConfigured) : itemsOf(state.items);
+    const wanted = state.items === null ? importedItems(live) : itemsOf(state.items);
     return { ...identity(state), items: wanted.map((w) => observed(w, live)) };
   },
   async create(ctx, planned) {
@@ -147,13 +147,24 @@ export const offeringItems = defineResource({
   },
 });
 
+/**
+ * The items that are on, as a configuration would declare them: `infra_id` only where the item is
+ * on for several components (an item on for one needs none), so an import matches what is written.
+ */
+function importedItems(live: readonly OfferingItem[]): Item[] {
+  const on = live.filter((i) => i.status === 1);
+  const components = new Map<string, number>();
+  for (const i of on) components.set(i.name, (components.get(i.name) ?? 0) + 1);
+  return on.map((i) => asConfigured(i, (components.get(i.name) ?? 0) > 1));
+}
+
 /** A live item as a configuration would declare it. */
-function asConfigured(i: OfferingItem): Item {
+function asConfigured(i: OfferingItem, namesComponent: boolean): Item {
   const q = i.quota;
   const limited = q !== null && q !== undefined && (q.value !== null || q.overage !== null);
   return {
     name: i.name,
-    ...(i.infra_id ? { infra_id: i.infra_id } : {}),
+    ...(i.infra_id && namesComponent ? { infra_id: i.infra_id } : {}),
     enabled: true,
     ...(limited ? { quota: { value: q.value, overage: q.overage } } : {}),
   };
