@@ -29,7 +29,7 @@ function rows(attributes: Attributes, prefix = ''): string[] {
     const type = a.type === 'list' ? 'list of string' : a.type === 'json' ? 'string (JSON)' : a.type === 'nested' ? `${a.nesting} of object` : a.type;
     const flags = [modeWords(a), a.sensitive ? 'sensitive' : '', a.forceNew ? 'forces replacement' : ''].filter(Boolean).join(', ');
     const expects = 'expects' in a && a.expects ? ` Expects ${a.expects}.` : '';
-    out.push(`| \`${full}\` (\`${camelCase(name)}\`) | ${type} | ${flags} | ${describe(a)}${expects} |`);
+    out.push(`| \`${full}\` (\`${camelCase(name)}\`) | ${type} | ${flags} | ${describe(a, a.forceNew === true)}${expects} |`);
     if (a.type === 'object') out.push(...rows(a.attributes, `${full}.`));
     // Each object of a collection: `items[*].name`, `by_key["<key>"].name`.
     if (a.type === 'nested') out.push(...rows(a.attributes, a.nesting === 'map' ? `${full}["<key>"].` : `${full}[*].`));

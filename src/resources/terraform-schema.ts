@@ -81,11 +81,15 @@ function objectType(attributes: Attributes): CtyType {
   return ['object', Object.fromEntries(Object.entries(attributes).map(([k, n]) => [k, ctyType(n)]))];
 }
 
-/** The description with the facts a reader needs: default, replacement, version. */
-export function describe(a: Attribute): string {
+/**
+ * The description with the facts a reader needs: default, replacement, version. Replacement is
+ * said once: not where the description says it, nor where the reader sees it already (a table's
+ * "forces replacement").
+ */
+export function describe(a: Attribute, replacementShown = false): string {
   const notes: string[] = [];
   if (a.default !== undefined) notes.push(`Defaults to \`${JSON.stringify(a.default)}\`.`);
-  if (a.forceNew) notes.push('Changing it replaces the object.');
+  if (a.forceNew && !replacementShown && !/Changing it replaces/.test(a.description)) notes.push('Changing it replaces the object.');
   if (a.version) notes.push('The platform increments it on every change; tenantform sends it back to detect concurrent changes.');
   return [a.description, ...notes].join(' ');
 }

@@ -37,7 +37,7 @@ const attributes = {
     mode: 'required',
     forceNew: true,
     identifying: true,
-    description: 'The parent tenant (see the `tenantform_tenant` data source). Changing it replaces the tenant.',
+    description: 'The parent tenant (see the `tenantform_tenant` data source).',
   }),
   kind: attr.string({
     mode: 'required',

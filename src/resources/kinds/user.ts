@@ -27,7 +27,7 @@ const attributes = {
     mode: 'required',
     forceNew: true,
     identifying: true,
-    description: 'The tenant the user belongs to. Changing it replaces the user.',
+    description: 'The tenant the user belongs to.',
   }),
   login: attr.string({
     mode: 'required',
