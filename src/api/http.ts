@@ -1,10 +1,12 @@
 /**
- * The HTTP layer: one undici `Pool` per data-center origin, request timeouts, JSON and form
- * bodies, query and path encoding. It knows nothing of tokens, retries or error bodies.
+ * The HTTP layer: one undici dispatcher per data-center origin (a Pool, or a proxy's agent where
+ * the proxy variables say so; see src/network/), request timeouts, JSON and form bodies, query
+ * and path encoding. It knows nothing of tokens, retries or error bodies.
  */
 import type { Dispatcher } from 'undici';
+import type { Route } from '../network/failure';
+import { Routes, type RouteOptions } from '../network/routes';
 import { baseUrlProblem } from './base-url';
-import { Pool } from './undici-pool';
 
 /** A query value; arrays become repeated parameters, `undefined` and `null` are left out. */
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
@@ -60,40 +62,48 @@ export interface PoolOptions {
   /** Connections per origin. */
   connections?: number;
   keepAliveTimeoutMs?: number;
+  /** Told which route (direct, or which proxy) each origin takes when it is first used. */
+  onRoute?: RouteOptions['onRoute'];
+  /** The proxy and certificate variables; the process's environment by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
-/** One connection pool per origin (one per data center). */
+/** One connection pool per origin (one per data center), straight or through a proxy. */
 export class PoolRegistry {
-  private readonly pools = new Map<string, Pool>();
+  private readonly routes: Routes;
   private closed = false;
 
-  constructor(private readonly options: PoolOptions = {}) {}
-
-  get(origin: string): Pool {
-    if (this.closed) throw new Error('the HTTP connection pools are closed');
-    let pool = this.pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, {
-        connections: this.options.connections ?? 16,
+  constructor(options: PoolOptions = {}) {
+    this.routes = new Routes(
+      {
+        connections: options.connections ?? 16,
         // Without a hint from the server; with one (`Keep-Alive: timeout=N`), an idle connection
         // is closed 2 s before the server would, and not kept at all under a hint of 2 s or less.
-        keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 4_000,
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
         keepAliveTimeoutThreshold: 2_000,
-      });
-      this.pools.set(origin, pool);
-    }
-    return pool;
+        ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+      },
+      options.env,
+    );
+  }
+
+  get(origin: string): Dispatcher {
+    if (this.closed) throw new Error('the HTTP connection pools are closed');
+    return this.routes.get(origin).dispatcher;
+  }
+
+  /** How connections to `origin` are made (its host, and the proxy if any), for messages. */
+  route(origin: string): Route {
+    return this.routes.describe(origin);
   }
 
   get size(): number {
-    return this.pools.size;
+    return this.routes.size;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const pools = [...this.pools.values()];
-    this.pools.clear();
-    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+    await this.routes.close();
   }
 }
 
@@ -220,12 +230,18 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
       },
     };
     try {
-      pools
-        .get(req.origin)
-        .dispatch(
-          { method: req.method, path: req.path, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
-          handler,
-        );
+      pools.get(req.origin).dispatch(
+        {
+          origin: req.origin,
+          method: req.method,
+          path: req.path,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        },
+        handler,
+      );
     } catch (err) {
       fail(err as Error);
     }
