@@ -279,7 +279,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** The host name did not resolve: nothing was sent (a lasting ENOTFOUND, or a passing EAI_AGAIN). */
 const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
-export type TransportFailure = { kind: 'refused' | 'dropped' | 'timeout' | 'unresolved'; code: string };
+export type TransportFailure = { kind: 'refused' | 'dropped' | 'timeout' | 'unresolved'; code: string; host?: string };
 
 export function transportFailure(err: unknown): TransportFailure | undefined {
   let e: unknown = err;
@@ -288,7 +288,10 @@ export function transportFailure(err: unknown): TransportFailure | undefined {
     if (typeof code === 'string') {
       if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
       if (code === 'ECONNREFUSED') return { kind: 'refused', code };
-      if (UNRESOLVED_CODES.has(code)) return { kind: 'unresolved', code };
+      if (UNRESOLVED_CODES.has(code)) {
+        const host = (e as { hostname?: unknown }).hostname;
+        return typeof host === 'string' ? { kind: 'unresolved', code, host } : { kind: 'unresolved', code };
+      }
       if (DROP_CODES.has(code)) return { kind: 'dropped', code };
     }
     e = (e as { cause?: unknown }).cause;

@@ -145,7 +145,7 @@ describe('proxies and certificates', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: Cannot reach the platform');
     expect(r.stderr).toContain(
-      "https://platform.test could not be reached (POST /api/2/idp/token: no response (transport/host_not_found): the base URL's host name does not resolve",
+      "https://platform.test could not be reached (POST /api/2/idp/token: no response (transport/host_not_found): the base URL's host name platform.test does not resolve",
     );
     expect(proxy.forwarded).toEqual([]);
   });

@@ -110,8 +110,8 @@ export async function startHttpStateServer(username = 'gitlab-ci-token', passwor
   };
 }
 
-/** The backend settings GitLab documents for its managed state. */
-export function gitlabBackend(server: HttpStateServer, name: string): Record<string, unknown> {
-  const address = `${server.url}/api/v4/projects/42/terraform/state/${name}`;
+/** The backend settings GitLab documents for its managed state; `base` another address of the server (a name a proxy knows). */
+export function gitlabBackend(server: HttpStateServer, name: string, base = server.url): Record<string, unknown> {
+  const address = `${base}/api/v4/projects/42/terraform/state/${name}`;
   return { address, lock_address: `${address}/lock`, unlock_address: `${address}/lock`, lock_method: 'POST', unlock_method: 'DELETE', retry_wait_min: 5 };
 }
