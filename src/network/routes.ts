@@ -68,8 +68,13 @@ export class Routes {
 
   #openRoute(origin: string): OpenRoute {
     const target = new URL(origin);
-    const tls: ConnectionOptions = { secureContext: trustedContext(this.#env) };
-    if (this.options.verifyCertificates === false) tls.rejectUnauthorized = false;
+    // Plain http needs no authorities: the emulator and a state server on this machine do not read them.
+    const trust = (secure: boolean): ConnectionOptions => (secure ? { secureContext: trustedContext(this.#env) } : {});
+    // skip_cert_verification is about the server, not the proxy.
+    const server: ConnectionOptions = {
+      ...trust(target.protocol === 'https:'),
+      ...(this.options.verifyCertificates === false ? { rejectUnauthorized: false } : {}),
+    };
     const pooling = {
       connections: this.options.connections,
       keepAliveTimeout: this.options.keepAliveTimeout,
@@ -85,14 +90,14 @@ export class Routes {
         const dispatcher = new ProxyAgent({
           uri: proxy.url.href,
           proxyTunnel: !(target.protocol === 'http:' && proxy.url.protocol === 'http:'),
-          requestTls: tls,
+          requestTls: server,
           // An https proxy may present a certificate of the same organisation's authority.
-          proxyTls: { secureContext: tls.secureContext },
+          proxyTls: trust(proxy.url.protocol === 'https:'),
           ...pooling,
         });
         return { host: target.host, proxy: shownProxy(proxy.url), dispatcher };
       }
     }
-    return { host: target.host, dispatcher: new Pool(origin, { ...pooling, connect: tls }) };
+    return { host: target.host, dispatcher: new Pool(origin, { ...pooling, connect: server }) };
   }
 }

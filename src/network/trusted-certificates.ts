@@ -1,20 +1,19 @@
 /**
- * The certificate authorities a TLS connection trusts: Node's own, plus those named by
- * `SSL_CERT_FILE` (a PEM file) and `SSL_CERT_DIR` (directories of PEM files, separated by `:`),
- * the variables Terraform and Go providers read for an organisation's authority (a proxy that
- * inspects TLS signs with one).
- *
- * An explicit list of authorities replaces Node's default one, `NODE_EXTRA_CA_CERTS` included,
- * so that file is read here too. Without either variable nothing is read and Node's default
- * applies.
+ * The certificate authorities a TLS connection trusts: Node's own and `NODE_EXTRA_CA_CERTS`,
+ * plus those named by `SSL_CERT_FILE` (a PEM file) and `SSL_CERT_DIR` (directories of PEM files,
+ * separated by `:`), the variables Terraform and Go providers read for an organisation's
+ * authority (a proxy that inspects TLS signs with one). As in Go, a block that is not a
+ * certificate is passed over. Without either variable nothing is read.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { X509Certificate } from 'node:crypto';
 import { NetworkSetupError } from './failure';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** A PEM certificate's content, whatever its line length. */
+const base64Of = (pem: string): string => pem.replace(/-----[A-Z ]+-----|\s+/g, '');
 
 function reason(err: unknown): string {
   const code = (err as { code?: unknown }).code;
@@ -23,26 +22,16 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The certificates of one PEM file; a certificate that does not parse is named with its file. */
+/** The PEM certificates of one file. */
 function certificatesIn(file: string, variable: string): string[] {
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8').match(PEM_CERTIFICATE) ?? [];
   } catch (err) {
     throw new NetworkSetupError({ kind: 'setting', variable, what: `${file} cannot be read (${reason(err)})` });
   }
-  const found = text.match(PEM_CERTIFICATE) ?? [];
-  for (const pem of found) {
-    try {
-      new X509Certificate(pem);
-    } catch (err) {
-      throw new NetworkSetupError({ kind: 'setting', variable, what: `${file} holds a certificate that does not parse (${reason(err)})` });
-    }
-  }
-  return found;
 }
 
-function fromFile(env: NodeJS.ProcessEnv, variable: string): string[] {
+function fromFile(env: NodeJS.ProcessEnv, variable: 'SSL_CERT_FILE'): string[] {
   const file = env[variable];
   if (!file) return [];
   const found = certificatesIn(file, variable);
@@ -74,6 +63,37 @@ function fromDirectories(env: NodeJS.ProcessEnv): string[] {
   return found;
 }
 
+/**
+ * Node's default authorities with `extra` added. Adding to the default store costs a tenth of
+ * building one from a list (Node parsed its own roots once already), which every launch of the
+ * command and of the provider would pay where these variables point at the system's bundle.
+ */
+function withAuthorities(found: readonly string[]): SecureContext {
+  // One of each, and none Node trusts already (a system bundle holds mostly those): each costs a parse.
+  const known = new Set(rootCertificates.map(base64Of));
+  const extra = new Map<string, string>();
+  for (const pem of found) if (!known.has(base64Of(pem))) extra.set(base64Of(pem), pem);
+  const context = createSecureContext();
+  // Node's native context: its `addCACert` adds to the default authorities (the `ca` option would replace them).
+  const native: unknown = Reflect.get(context, 'context');
+  const addCACert: unknown = typeof native === 'object' && native !== null ? Reflect.get(native, 'addCACert') : undefined;
+  if (typeof addCACert !== 'function') return createSecureContext({ ca: [...rootCertificates, ...extra.values()] });
+  for (const pem of extra.values()) addCACert.call(native, pem);
+  return context;
+}
+
+/**
+ * `NODE_EXTRA_CA_CERTS` again: Node adds it to its shared store only, not to the copy a context
+ * gets when authorities are added to it. Node has already warned of a file it could not read.
+ */
+function nodeExtraCertificates(env: NodeJS.ProcessEnv): string[] {
+  try {
+    return env.NODE_EXTRA_CA_CERTS ? (readFileSync(env.NODE_EXTRA_CA_CERTS, 'utf8').match(PEM_CERTIFICATE) ?? []) : [];
+  } catch {
+    return [];
+  }
+}
+
 let cached: { key: string; context: SecureContext | undefined } | undefined;
 
 /**
@@ -83,11 +103,10 @@ let cached: { key: string; context: SecureContext | undefined } | undefined;
 export function trustedContext(env: NodeJS.ProcessEnv): SecureContext | undefined {
   const key = JSON.stringify([env.SSL_CERT_FILE, env.SSL_CERT_DIR, env.NODE_EXTRA_CA_CERTS]);
   if (cached?.key === key) return cached.context;
-  let context: SecureContext | undefined;
-  if (env.SSL_CERT_FILE || env.SSL_CERT_DIR) {
-    const ca = [...rootCertificates, ...fromFile(env, 'NODE_EXTRA_CA_CERTS'), ...fromFile(env, 'SSL_CERT_FILE'), ...fromDirectories(env)];
-    context = createSecureContext({ ca });
-  }
+  const context =
+    env.SSL_CERT_FILE || env.SSL_CERT_DIR
+      ? withAuthorities([...nodeExtraCertificates(env), ...fromFile(env, 'SSL_CERT_FILE'), ...fromDirectories(env)])
+      : undefined;
   cached = { key, context };
   return context;
 }

@@ -105,6 +105,16 @@ describe('proxies and certificates', () => {
     }
   });
 
+  it("keeps NODE_EXTRA_CA_CERTS's authority trusted when SSL_CERT_FILE names another", async () => {
+    const r = await run(
+      world,
+      ['plan', '--config', config(), '--detailed-exitcode'],
+      behindProxy({ NODE_EXTRA_CA_CERTS: authority.caFile, SSL_CERT_FILE: join(keys, 'expired', 'ca.pem') }),
+    );
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.code).toBe(0);
+  });
+
   it('names the host and the variables that fix an untrusted certificate', async () => {
     const r = await run(world, ['plan', '--config', config()], behindProxy());
     expect(r.code).toBe(1);
