@@ -48,11 +48,12 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 /** Codes of a connection that never reached the proxy. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function causes(err: unknown): Array<{ code?: unknown; message?: unknown; failure?: unknown }> {
-  const chain: Array<{ code?: unknown; message?: unknown; failure?: unknown }> = [];
+/** An error and the errors it was caused by (undici wraps some), nearest first. */
+function causes(err: unknown): Array<{ code?: unknown; message?: unknown }> {
+  const chain: Array<{ code?: unknown; message?: unknown }> = [];
   let e: unknown = err;
   for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
-    chain.push(e as { code?: unknown });
+    chain.push(e);
     e = (e as { cause?: unknown }).cause;
   }
   return chain;

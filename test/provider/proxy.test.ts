@@ -67,9 +67,11 @@ afterAll(async () => {
 
 test('terraform plan reaches the platform through HTTPS_PROXY, trusting the authority of SSL_CERT_FILE', async () => {
   proxy.forwarded.length = 0;
-  const plan = await terraform({ SSL_CERT_FILE: authority.caFile }, 'plan', '-input=false', '-no-color');
+  const plan = await terraform({ SSL_CERT_FILE: authority.caFile, TF_LOG_PROVIDER: 'debug' }, 'plan', '-input=false', '-no-color');
   expect(plan.output).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
   expect(plan.code).toBe(0);
+  // The provider's debug log, in Terraform's, names the proxy.
+  expect(plan.output).toContain(`connections to https://platform.test go through the proxy ${proxy.url}`);
   expect(proxy.forwarded.length).toBeGreaterThan(0);
   expect(new Set(proxy.forwarded)).toEqual(new Set(['CONNECT platform.test:443']));
 });
