@@ -116,3 +116,8 @@ export function logExchange(e: LoggedExchange): void {
     request_id: e.requestId,
   });
 }
+
+/** Which way connections to a server go: straight, or through a proxy (its address, never its credentials). */
+export function logRoute(origin: string, route: { readonly proxy?: string }): void {
+  log('debug', route.proxy ? `connections to ${origin} go through the proxy ${route.proxy}` : `connections to ${origin} go direct`);
+}

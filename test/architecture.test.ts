@@ -10,15 +10,17 @@ import * as ts from 'typescript';
 const MAY_IMPORT: Record<string, readonly string[]> = {
   // errors.ts, diagnostics.ts, plain-json.ts: the vocabulary every layer shares.
   '.': [],
-  // The platform client depends on nothing of tenantform; the emulator only on its schemas.
-  api: [],
+  // How connections are made (proxies, trusted certificates): below everything that opens one.
+  network: [],
+  // The platform client depends on nothing of tenantform but its connections; the emulator only on its schemas.
+  api: ['network'],
   emulator: ['api'],
   resources: ['.', 'api'],
   cdk: ['.', 'resources'],
   expressions: ['.', 'resources'],
   graph: ['.'],
   state: ['.', 'resources'],
-  backends: ['.', 'state'],
+  backends: ['.', 'state', 'network'],
   config: ['.', 'resources', 'expressions', 'graph', 'state', 'backends'],
   engine: ['.', 'api', 'resources', 'graph', 'state', 'backends', 'config'],
   plans: ['.', 'resources', 'graph', 'state', 'config', 'engine'],

@@ -20,8 +20,10 @@ import {
   type BaseUrl,
   type HttpRequest,
   type HttpResponse,
+  type PoolOptions,
   type Query,
 } from './http';
+import { describe, networkFailure } from '../network/failure';
 import { answeredUnprocessed, markNoFurtherRetry, parseRetryAfter, resolveRetryOptions, transportErrorFields, withRetry, type RetryOptions } from './retry';
 import * as S from './schemas';
 import { TOKEN_PATH, TokenCache, tokenRequest } from './token';
@@ -60,6 +62,8 @@ export interface PlatformClientOptions {
   tokenSkewMs?: number;
   /** Share connection pools between clients (one per data center); the client then does not close them. */
   pools?: PoolRegistry;
+  /** Told, for the debug log, whether connections to the platform go through a proxy (its pools' `onRoute`). */
+  onRoute?: PoolOptions['onRoute'];
 }
 
 type Method = HttpRequest['method'];
@@ -127,7 +131,7 @@ export class PlatformCore {
     this.baseUrl = this.#base.origin + this.#base.prefix;
     this.clientId = opts.clientId;
     this.#clientSecret = opts.clientSecret;
-    this.#pools = opts.pools ?? new PoolRegistry();
+    this.#pools = opts.pools ?? new PoolRegistry(opts.onRoute ? { onRoute: opts.onRoute } : {});
     this.#ownsPools = opts.pools === undefined;
     this.#timeoutMs = opts.timeoutMs ?? 30_000;
     this.#retry = resolveRetryOptions(opts.retry);
@@ -226,6 +230,22 @@ export class PlatformCore {
           retryable: false,
           method,
           endpoint,
+        });
+      }
+      const network = networkFailure(e, this.#pools.route(this.#base.origin));
+      if (network) {
+        throw new PlatformError({
+          status: 0,
+          interface: interfaceOf(endpoint),
+          domain: 'transport',
+          code: `${network.kind}_failure`,
+          message: describe(network),
+          retryable: network.kind === 'proxy' && network.retryable,
+          // Nothing reached the platform: the connection failed before the request was written.
+          notProcessed: true,
+          method,
+          endpoint,
+          network,
         });
       }
       const t = transportFailure(e);

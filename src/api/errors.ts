@@ -6,6 +6,8 @@
  * to know which interface answered.
  */
 
+import type { NetworkFailure } from '../network/failure';
+
 /** Which of the platform's interfaces a path belongs to. */
 export type PlatformInterface =
   | 'token'
@@ -64,6 +66,8 @@ export interface PlatformErrorInit {
   retryAfterMs?: number;
   attempts?: number;
   notRetried?: NotRetriedReason;
+  /** The connection failed on the way (a certificate, a proxy, a setting): what and where. */
+  network?: NetworkFailure;
 }
 
 /**
@@ -95,6 +99,7 @@ export class PlatformError extends Error {
   readonly retryAfterMs?: number;
   attempts: number;
   notRetried?: NotRetriedReason;
+  readonly network?: NetworkFailure;
 
   constructor(init: PlatformErrorInit) {
     super(init.message);
@@ -113,6 +118,7 @@ export class PlatformError extends Error {
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts ?? 1;
     if (init.notRetried !== undefined) this.notRetried = init.notRetried;
+    if (init.network !== undefined) this.network = init.network;
     this.message = this.describe();
   }
 

@@ -1,10 +1,12 @@
 /**
- * The HTTP layer: one undici `Pool` per data-center origin, request timeouts, JSON and form
- * bodies, query and path encoding. It knows nothing of tokens, retries or error bodies.
+ * The HTTP layer: one undici dispatcher per data-center origin (a Pool, or a proxy's agent where
+ * the proxy variables say so; see src/network/), request timeouts, JSON and form bodies, query
+ * and path encoding. It knows nothing of tokens, retries or error bodies.
  */
 import type { Dispatcher } from 'undici';
+import type { Route } from '../network/failure';
+import { Routes, type RouteOptions } from '../network/routes';
 import { baseUrlProblem } from './base-url';
-import { Pool } from './undici-pool';
 
 /** A query value; arrays become repeated parameters, `undefined` and `null` are left out. */
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
@@ -60,40 +62,48 @@ export interface PoolOptions {
   /** Connections per origin. */
   connections?: number;
   keepAliveTimeoutMs?: number;
+  /** Told which route (direct, or which proxy) each origin takes when it is first used. */
+  onRoute?: RouteOptions['onRoute'];
+  /** The proxy and certificate variables; the process's environment by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
-/** One connection pool per origin (one per data center). */
+/** One connection pool per origin (one per data center), straight or through a proxy. */
 export class PoolRegistry {
-  private readonly pools = new Map<string, Pool>();
+  private readonly routes: Routes;
   private closed = false;
 
-  constructor(private readonly options: PoolOptions = {}) {}
-
-  get(origin: string): Pool {
-    if (this.closed) throw new Error('the HTTP connection pools are closed');
-    let pool = this.pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, {
-        connections: this.options.connections ?? 16,
+  constructor(options: PoolOptions = {}) {
+    this.routes = new Routes(
+      {
+        connections: options.connections ?? 16,
         // Without a hint from the server; with one (`Keep-Alive: timeout=N`), an idle connection
         // is closed 2 s before the server would, and not kept at all under a hint of 2 s or less.
-        keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 4_000,
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
         keepAliveTimeoutThreshold: 2_000,
-      });
-      this.pools.set(origin, pool);
-    }
-    return pool;
+        ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+      },
+      options.env,
+    );
+  }
+
+  get(origin: string): Dispatcher {
+    if (this.closed) throw new Error('the HTTP connection pools are closed');
+    return this.routes.get(origin).dispatcher;
+  }
+
+  /** How connections to `origin` are made (its host, and the proxy if any), for messages. */
+  route(origin: string): Route {
+    return this.routes.describe(origin);
   }
 
   get size(): number {
-    return this.pools.size;
+    return this.routes.size;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const pools = [...this.pools.values()];
-    this.pools.clear();
-    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+    await this.routes.close();
   }
 }
 
@@ -220,12 +230,18 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
       },
     };
     try {
-      pools
-        .get(req.origin)
-        .dispatch(
-          { method: req.method, path: req.path, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
-          handler,
-        );
+      pools.get(req.origin).dispatch(
+        {
+          origin: req.origin,
+          method: req.method,
+          path: req.path,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        },
+        handler,
+      );
     } catch (err) {
       fail(err as Error);
     }
@@ -259,7 +275,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** The host name did not resolve: nothing was sent (a lasting ENOTFOUND, or a passing EAI_AGAIN). */
 const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
-export type TransportFailure = { kind: 'refused' | 'dropped' | 'timeout' | 'unresolved'; code: string };
+export type TransportFailure = { kind: 'refused' | 'dropped' | 'timeout' | 'unresolved'; code: string; host?: string };
 
 /**
  * Classifies a thrown transport error: `refused` or `unresolved` (nothing was sent), `dropped`,
@@ -272,7 +288,10 @@ export function transportFailure(err: unknown): TransportFailure | undefined {
     if (typeof code === 'string') {
       if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
       if (code === 'ECONNREFUSED') return { kind: 'refused', code };
-      if (UNRESOLVED_CODES.has(code)) return { kind: 'unresolved', code };
+      if (UNRESOLVED_CODES.has(code)) {
+        const host = (e as { hostname?: unknown }).hostname;
+        return typeof host === 'string' ? { kind: 'unresolved', code, host } : { kind: 'unresolved', code };
+      }
       if (DROP_CODES.has(code)) return { kind: 'dropped', code };
     }
     e = (e as { cause?: unknown }).cause;

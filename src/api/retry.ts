@@ -159,7 +159,7 @@ export function transportErrorFields(
     case 'unresolved':
       return {
         code: 'host_not_found',
-        message: `the base URL's host name does not resolve: the request was not sent (${t.code}). Check TENANTFORM_BASE_URL, or base_url in the provider block`,
+        message: `the base URL's host name${t.host ? ` ${t.host}` : ''} does not resolve: the request was not sent (${t.code}). Check TENANTFORM_BASE_URL, or base_url in the provider block`,
         retryable: true,
         notProcessed: true,
       };

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { backendErrors } from '../errors';
+import { backendErrors, networkErrors } from '../errors';
+import { logRoute } from '../logging';
+import { networkFailure } from '../network/failure';
+import { Routes } from '../network/routes';
 import { isBlank } from '../plain-json';
 import { describeHolder, parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
 import { noAnswerWithin, type BackendSettings } from './settings';
 import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
-/** All of undici, loaded when an http backend is first used (see src/api/undici-pool.ts for why not at launch). */
+/** All of undici, loaded when an http backend is first used (see src/network/undici-parts.ts for why not at launch). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const undici = (): typeof import('undici') => require('undici') as typeof import('undici');
 
@@ -74,11 +77,12 @@ interface Answer {
  */
 export class HttpBackend implements StateBackend {
   readonly type = 'http';
-  private readonly dispatcher?: Dispatcher;
+  /** One route per origin: the state, lock and unlock addresses may name different servers, or need different proxies. */
+  private readonly routes: Routes;
   private lockId?: string;
 
   constructor(private readonly settings: HttpSettings) {
-    if (settings.skipCertVerification) this.dispatcher = new (undici().Agent)({ connect: { rejectUnauthorized: false } });
+    this.routes = new Routes({ verifyCertificates: !settings.skipCertVerification, onRoute: logRoute });
   }
 
   /** Whether the server's certificate goes unchecked (the commands warn of it). */
@@ -147,7 +151,7 @@ export class HttpBackend implements StateBackend {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher?.close();
+    await this.routes.close();
   }
 
   private expect(a: Answer, ok: number[], doing: string): void {
@@ -168,6 +172,7 @@ export class HttpBackend implements StateBackend {
       username !== undefined || password !== undefined
         ? { authorization: `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}` }
         : {};
+    const origin = new URL(address).origin;
     for (let attempt = 0; ; attempt++) {
       let failure: string;
       try {
@@ -175,7 +180,7 @@ export class HttpBackend implements StateBackend {
           method: method as Dispatcher.HttpMethod,
           body,
           headers: { ...headers, ...auth },
-          dispatcher: this.dispatcher,
+          dispatcher: this.routes.get(origin).dispatcher,
           // A server that accepts the connection and never answers fails the attempt, not the run silently.
           headersTimeout: this.settings.timeoutMs,
           bodyTimeout: this.settings.timeoutMs,
@@ -184,6 +189,9 @@ export class HttpBackend implements StateBackend {
         if (r.statusCode < 500) return { status: r.statusCode, body: text };
         failure = `HTTP ${r.statusCode}`;
       } catch (err) {
+        const network = networkFailure(err, this.routes.describe(origin));
+        // A certificate or a setting fails the same way every time; a proxy's failure may pass.
+        if (network && (network.kind !== 'proxy' || !network.retryable || attempt >= this.settings.retryMax)) throw networkErrors.of(network);
         const code = (err as { code?: string }).code;
         failure = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? noAnswerWithin(this.settings.timeoutMs) : (err as Error).message;
       }

@@ -3,6 +3,7 @@
  * control endpoints onto one `node:http` server.
  */
 import * as http from 'node:http';
+import * as https from 'node:https';
 import { channel } from 'node:diagnostics_channel';
 import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** What a tenant's applications listing holds (see `Store.tenantApplications`); default `on`. */
   tenantApplications?: 'on' | 'available';
+  /** Serve https with this key and certificate (PEM), as the platform does; http without. */
+  tls?: { key: string; cert: string };
 }
 
 export interface RunningEmulator {
@@ -218,13 +221,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     done(reply.status);
   };
 
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     handle(req, res).catch((e: unknown) => {
       log(`internal error: ${(e as Error).message}`);
       if (!res.headersSent) send(res, { status: 500, body: { error: { code: 500, message: 'Internal error' } } });
       else res.destroy();
     });
-  });
+  };
+  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, onRequest) : http.createServer(onRequest);
   // Keep-alive connections from undici pools must not keep close() waiting.
   server.keepAliveTimeout = 5000;
 
@@ -240,7 +244,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   return {
-    url: `http://${urlHost}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}`,
     get clientId() {
       return store.primaryClient.client_id;
     },

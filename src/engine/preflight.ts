@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../api';
 import { isForeignAnswer, PlatformError, ResponseShapeError } from '../api/errors';
-import { faultErrors } from '../errors';
+import { faultErrors, networkErrors } from '../errors';
 
 /**
  * Checks, before anything is read or planned, that the base URL answers as the platform does
@@ -12,6 +12,7 @@ export async function checkPlatform(client: PlatformClient): Promise<void> {
     await client.authenticate();
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
+    if (err.network) throw networkErrors.of(err.network);
     if (err instanceof ResponseShapeError || isForeignAnswer(err)) throw faultErrors.notThePlatform(client.baseUrl, err.message);
     if (err.status === 400 || err.status === 401 || err.status === 403) throw faultErrors.credentialsRefused(client.baseUrl, client.clientId, err.message);
     throw faultErrors.platformUnreachable(client.baseUrl, err.message);

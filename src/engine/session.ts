@@ -1,4 +1,4 @@
-import { logExchange } from '../logging';
+import { logExchange, logRoute } from '../logging';
 import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
 import { hasErrors, type Diagnostic } from '../diagnostics';
@@ -98,6 +98,7 @@ export function platformClient(
     clientSecret: setting('client_secret'),
     retry: { maxElapsedMs: seconds * 1000 },
     onEvent: logExchange,
+    onRoute: logRoute,
   });
 }
 

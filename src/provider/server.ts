@@ -3,7 +3,7 @@
  * here knows a resource kind; schemas, validation, planning and operations all come from
  * src/resources, so `terraform` and `tenantform` always agree.
  */
-import { logExchange } from '../logging';
+import { logExchange, logRoute } from '../logging';
 import type { PlatformClient } from '../api';
 import { baseUrlProblem } from '../api/base-url';
 import type { AttributePath, Diagnostic } from '../diagnostics';
@@ -78,6 +78,7 @@ export interface ProviderOptions {
     clientSecret: string;
     retry?: { maxElapsedMs: number };
     onEvent?: typeof logExchange;
+    onRoute?: typeof logRoute;
   }) => PlatformClient;
   readonly log?: (line: string) => void;
 }
@@ -265,6 +266,7 @@ export class TenantformProvider {
         clientSecret: settings.client_secret,
         retry: { maxElapsedMs: retrySeconds * 1000 },
         onEvent: logExchange,
+        onRoute: logRoute,
       });
       void previous?.close();
     } catch (err) {

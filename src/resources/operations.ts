@@ -1,7 +1,7 @@
 import { isConflict, isNotFound, PlatformError, ResponseShapeError } from '../api/errors';
 import { observeWrites } from '../api/write-outcome';
 import type { Diagnostic } from '../diagnostics';
-import { errors, faultErrors, TenantformError } from '../errors';
+import { errors, faultErrors, networkErrors, TenantformError } from '../errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
 import { holdsPlanned, settledBy } from './holds-planned';
 import { recheckUnversioned } from './unversioned';
@@ -30,6 +30,7 @@ export function toDiagnostic(err: unknown, address: string | undefined, doing: s
     const d = err.toDiagnostic();
     return d.address ? d : { ...d, address };
   }
+  if (err instanceof PlatformError && err.network) return { ...networkErrors.of(err.network).toDiagnostic(), address };
   if (err instanceof PlatformError) {
     return {
       severity: 'error',

@@ -6,7 +6,8 @@
  * default LOCK and UNLOCK methods on the same address. HTTP Basic auth is required.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface HttpStateServer {
@@ -32,14 +33,19 @@ const body = (req: IncomingMessage): Promise<string> =>
     req.on('error', reject);
   });
 
-export async function startHttpStateServer(username = 'gitlab-ci-token', password = `job-${Math.random().toString(36).slice(2)}`): Promise<HttpStateServer> {
+export async function startHttpStateServer(
+  username = 'gitlab-ci-token',
+  password = `job-${Math.random().toString(36).slice(2)}`,
+  /** Serve https with this key and certificate (PEM). */
+  tls?: { key: string; cert: string },
+): Promise<HttpStateServer> {
   const states = new Map<string, string>();
   const locks = new Map<string, Record<string, unknown>>();
   const log: string[] = [];
   let holding = false;
   const unanswered: IncomingMessage[] = [];
   const expectedAuth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-  const server: Server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const text = await body(req);
@@ -85,11 +91,12 @@ export async function startHttpStateServer(username = 'gitlab-ci-token', passwor
       }
       return answer(405);
     })();
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     username,
     password,
     log,
@@ -110,8 +117,8 @@ export async function startHttpStateServer(username = 'gitlab-ci-token', passwor
   };
 }
 
-/** The backend settings GitLab documents for its managed state. */
-export function gitlabBackend(server: HttpStateServer, name: string): Record<string, unknown> {
-  const address = `${server.url}/api/v4/projects/42/terraform/state/${name}`;
+/** The backend settings GitLab documents for its managed state; `base` another address of the server (a name a proxy knows). */
+export function gitlabBackend(server: HttpStateServer, name: string, base = server.url): Record<string, unknown> {
+  const address = `${base}/api/v4/projects/42/terraform/state/${name}`;
   return { address, lock_address: `${address}/lock`, unlock_address: `${address}/lock`, lock_method: 'POST', unlock_method: 'DELETE', retry_wait_min: 5 };
 }

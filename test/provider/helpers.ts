@@ -48,7 +48,7 @@ function builtAt(): number {
 function stale(): boolean {
   const built = builtAt();
   return (
-    ['src/provider', 'src/resources', 'src/api'].some((dir) => newestSource(join(ROOT, dir)) > built) ||
+    ['src/provider', 'src/resources', 'src/api', 'src/network'].some((dir) => newestSource(join(ROOT, dir)) > built) ||
     ['src/errors.ts', 'src/diagnostics.ts'].some((file) => statSync(join(ROOT, file)).mtimeMs > built)
   );
 }

@@ -7,7 +7,7 @@ import { UUID_PATTERN } from '../../resources/attributes';
 import { PROVIDER_ENV } from '../../resources/provider-config';
 import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type CdkLibrary } from '../../export';
 import { redactSecrets } from '../redact';
-import { logExchange } from '../../logging';
+import { logExchange, logRoute } from '../../logging';
 
 interface Args {
   tenant: string;
@@ -116,6 +116,7 @@ function clientFromEnvironment(): PlatformClient {
     clientId: process.env[PROVIDER_ENV.client_id] as string,
     clientSecret: process.env[PROVIDER_ENV.client_secret] as string,
     onEvent: logExchange,
+    onRoute: logRoute,
   });
 }
 
