@@ -118,6 +118,12 @@ function retryTimeoutSetting(configured: unknown, fromEnv: string | undefined): 
 export interface StateLockFlags {
   readonly lock?: boolean;
   readonly lockTimeoutMs?: number;
+  /**
+   * Whether the platform is asked for a token before the work (default true). A plan that reads
+   * nothing (`-refresh=false`) asks only when a request needs one, as terraform does: a state and
+   * a configuration alone plan offline.
+   */
+  readonly checkPlatformFirst?: boolean;
 }
 
 /**
@@ -145,7 +151,7 @@ export async function withLockedState<T>(
         // The state adds the providers of objects no longer declared.
         const open = ProviderClients.open(workspace.configuration, state, connect);
         clients = open;
-        await Promise.all(open.names().map((name) => checkPlatform(open.named(name))));
+        if (flags.checkPlatformFirst !== false) await Promise.all(open.names().map((name) => checkPlatform(open.named(name))));
         return work(state, open.default, open);
       },
       flags,

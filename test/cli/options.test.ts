@@ -80,6 +80,22 @@ describe('tenantform plan and apply options', () => {
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(2);
   });
 
+  it('plans offline with --refresh=false when nothing needs reading: no token, no request, no wait on an unreachable platform', async () => {
+    const offline = { owner_tenant_id: world.tenant('Northwind Partner') };
+    const config = { ...configWith({ tenantform_infra_component: { offline: infra('Offline', offline) } }), data: undefined };
+    const file = writeConfig(world, config, 'offline.tf.json');
+    expect((await run(world, ['apply', '--config', file, '--auto-approve'])).code).toBe(0);
+    world.requests.length = 0;
+    const trusted = await run(world, ['plan', '--config', file, '--detailed-exitcode', '--refresh=false']);
+    expect(trusted.stdout).toContain('No changes.');
+    expect(trusted.code).toBe(0);
+    expect(world.requests).toEqual([]);
+    // Nothing listens on port 1: a token asked for first would fail there after its retries.
+    const unreachable = await run(world, ['plan', '--config', file, '--detailed-exitcode', '--refresh=false'], { TENANTFORM_BASE_URL: 'http://127.0.0.1:1' });
+    expect(unreachable.stderr).toBe('');
+    expect(unreachable.code).toBe(0);
+  });
+
   it('refuses to destroy what prevent_destroy protects, also after the block is removed', async () => {
     const protectedInfra = { ...infra('Protected'), lifecycle: { prevent_destroy: true } };
     let file = writeConfig(world, configWith({ tenantform_infra_component: { keep: protectedInfra } }), 'protected.tf.json');

@@ -113,7 +113,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
         }
         process.exitCode = args['detailed-exitcode'] && planChangesSomething(result.plan) ? 2 : 0;
       },
-      stateLockFlags(args),
+      // A plan that reads nothing asks for no token: a state and a configuration alone plan offline.
+      { ...stateLockFlags(args), checkPlatformFirst: args.refresh },
     );
   },
 };
