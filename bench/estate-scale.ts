@@ -12,7 +12,7 @@
  *   npx tsx bench/estate-scale.ts [customers of the smaller size, default 200]
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../src/emulator';
@@ -58,13 +58,16 @@ async function main(): Promise<void> {
       const usage = join(cwd, 'usage.json');
       const before = requests;
       const started = process.hrtime.bigint();
+      // Standard output goes to a file, which a step's check may read.
+      const stdout = openSync(join(cwd, 'stdout.txt'), 'w');
       const child = spawn(process.execPath, [CLI, ...args], {
         cwd,
         env: { ...env, NODE_OPTIONS: `--require ${USAGE_HOOK}`, BENCH_USAGE_FILE: usage },
-        stdio: ['ignore', 'ignore', 'pipe'],
+        stdio: ['ignore', stdout, 'pipe'],
       });
+      closeSync(stdout);
       let errors = '';
-      child.stderr.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
+      child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
       child.once('error', reject);
       child.once('close', (code) => {
         if (!codes.includes(code ?? -1)) return reject(new Error(`tenantform ${args[0]} exited with ${code}:\n${errors}`));
@@ -78,7 +81,14 @@ async function main(): Promise<void> {
     { label: 'plan', args: ['plan', '--detailed-exitcode', '--config', 'main.tf.json'], codes: [0] },
     { label: 'plan --refresh=false', args: ['plan', '--refresh=false', '--detailed-exitcode', '--config', 'main.tf.json'], codes: [0] },
     { label: 'drift', args: ['drift', '--config', 'main.tf.json', '--ignore-unmanaged'], codes: [0] },
-    { label: 'export of the subtree', args: ['export', '--tenant', partner, '--format', 'json', '--out', 'exported.tf.json'], codes: [0] },
+    {
+      label: 'export of the subtree',
+      args: ['export', '--tenant', partner, '--format', 'json', '--out', 'exported.tf.json', '--state', 'exported.tfstate', '--setting', 'retention_days'],
+      codes: [0],
+    },
+    // The exported configuration and state: nothing to change, and every object of the subtree, own settings included, declared.
+    { label: 'exported: plan', args: ['plan', '--detailed-exitcode', '--config', 'exported.tf.json', '--state', 'exported.tfstate'], codes: [0] },
+    { label: 'exported: drift', args: ['drift', '--format', 'json', '--config', 'exported.tf.json', '--state', 'exported.tfstate'], codes: [0] },
     { label: 'adopt: plan (imports)', args: ['plan', '--detailed-exitcode', '--config', 'adopt.tf.json', '--state', 'adopt.tfstate'], codes: [2] },
     { label: 'adopt: apply', args: ['apply', '--auto-approve', '--config', 'adopt.tf.json', '--state', 'adopt.tfstate'], codes: [0] },
     { label: 'adopt: plan again', args: ['plan', '--detailed-exitcode', '--config', 'adopt.tf.json', '--state', 'adopt.tfstate'], codes: [0] },
@@ -96,6 +106,10 @@ async function main(): Promise<void> {
         const createsBefore = creates;
         row.push(await run(cwd, step.args, step.codes));
         if (step.label.startsWith('adopt') && creates > createsBefore) throw new Error(`${step.label} sent ${creates - createsBefore} creates`);
+        if (step.label === 'exported: drift') {
+          const { coverage } = JSON.parse(readFileSync(join(cwd, 'stdout.txt'), 'utf8')) as { coverage: { percent: number; unmanaged: number } | null };
+          if (coverage?.percent !== 100) throw new Error(`drift of the exported subtree covers ${JSON.stringify(coverage)}, not 100%`);
+        }
       }
       results.push(row);
     }
