@@ -4,15 +4,16 @@
  * `npx cdktn synth`, the pull request's plan, `npx cdktn deploy` through tenantform's provider
  * (as the README gives it), the merge's apply, the nightly drift check and the next pull
  * request's plan — on a Node.js new enough for cdktn-cli: the machine's, or Node's own build from
- * the npm registry. The state stays in a local file where the workflows keep it in PostgreSQL
- * (the backends' suites drive that).
+ * the npm registry. The state is where the workflows keep it: in PostgreSQL, through the stack's
+ * PgBackend, its URL without the password in STATE_DB_URL and the password in PGPASSWORD.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ensureBuilt, requireTerraform, ROOT } from '../provider/helpers';
+import { startPostgres, type RunningPostgres } from '../helpers/postgres';
 import { atLeast, cdktnNodeBin } from './cdktn-node';
 import { createProject, expectRun, pack, STACK } from './project';
 import { namedStep, oneLineStep, runStep, workflow, type StepResult } from './workflow';
@@ -20,13 +21,14 @@ import { namedStep, oneLineStep, runStep, workflow, type StepResult } from './wo
 jest.setTimeout(300_000);
 
 /** A customer under the partner, with backup turned on for it. */
-const APP = `import { App, TerraformStack } from 'cdktn';
+const APP = `import { App, PgBackend, TerraformStack } from 'cdktn';
 import type { Construct } from 'constructs';
 import { ApplicationBinding, DataTenantformApplication, DataTenantformTenant, Tenant, TenantformProvider } from 'tenantform';
 
 class Onboarding extends TerraformStack {
   constructor(scope: Construct, id: string) {
     super(scope, id);
+    new PgBackend(this, { connStr: process.env.STATE_DB_URL! });
     new TenantformProvider(this, 'tenantform');
     const backup = new DataTenantformApplication(this, 'backup', { type: 'backup' });
     const partner = new DataTenantformTenant(this, 'northwind', { name: 'Northwind Partner' });
@@ -49,11 +51,12 @@ let nodeBin: string;
 let emulator: RunningEmulator;
 let client: PlatformClient;
 let env: NodeJS.ProcessEnv;
+let pg: RunningPostgres;
 
 beforeAll(async () => {
   requireTerraform();
   await ensureBuilt();
-  emulator = await startEmulator({ port: 0, seed: 29 });
+  [emulator, pg] = await Promise.all([startEmulator({ port: 0, seed: 29 }), startPostgres()]);
   client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
   work = mkdtempSync(join(tmpdir(), 'tenantform-cdktn-cli-'));
   nodeBin = await cdktnNodeBin();
@@ -78,6 +81,8 @@ beforeAll(async () => {
     TENANTFORM_BASE_URL: emulator.url,
     TENANTFORM_CLIENT_ID: emulator.clientId,
     TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+    STATE_DB_URL: `postgres://${pg.user}@127.0.0.1:${pg.port}/postgres?sslmode=disable`,
+    PGPASSWORD: pg.password,
     CHECKPOINT_DISABLE: '1',
     GITHUB_OUTPUT: join(work, 'runner', 'output'),
     GITHUB_STEP_SUMMARY: join(work, 'runner', 'summary.md'),
@@ -87,6 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await emulator?.close();
+  await pg?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -94,6 +100,7 @@ afterAll(async () => {
 async function step(script: string, code = 0, extra: NodeJS.ProcessEnv = {}): Promise<StepResult> {
   const result = await runStep(script, { cwd: dir, env: { ...env, ...extra } });
   expect(result.output).not.toContain(emulator.clientSecret);
+  expect(result.output).not.toContain(pg.password);
   if (result.code !== code) throw new Error(`The step exited ${result.code}, expected ${code}:\n${script}\n${result.output}`);
   return result;
 }
@@ -119,6 +126,7 @@ test('`npx cdktn synth` writes the stack', async () => {
   const stack = JSON.parse(readFileSync(join(dir, 'cdktf.out', 'stacks', STACK, 'cdk.tf.json'), 'utf8')) as Record<string, any>;
   expect(stack.resource.tenantform_tenant.fabrikam.name).toBe('Fabrikam');
   expect(stack.terraform.required_providers.tenantform.source).toBe('tenantform/tenantform');
+  expect(stack.terraform.backend.pg.conn_str).toBe(env.STATE_DB_URL);
 });
 
 test('the pull request’s plan comments the customer and its backup to add', async () => {
@@ -138,6 +146,15 @@ test('`npx cdktn deploy`, with the provider installed as the README says, create
   const created = await fabrikam();
   expect(created?.kind).toBe('customer');
   expect(await client.listTenantApplications(created!.id)).toContain(emulator.world().applications.backup.id);
+  // Recorded in PostgreSQL, where tenantform reads it: no state file beside the stack.
+  expect(existsSync(join(dir, 'cdktf.out', 'stacks', STACK, 'terraform.tfstate'))).toBe(false);
+  const listed = await expectRun('npx', ['tenantform', 'state', 'list', '-stack', STACK], { cwd: dir, env });
+  expect(listed.stdout.trim().split('\n')).toEqual([
+    'data.tenantform_application.backup',
+    'data.tenantform_tenant.northwind',
+    'tenantform_application_binding.fabrikam_backup',
+    'tenantform_tenant.fabrikam',
+  ]);
 });
 
 test('the merge’s apply finds nothing left to do', async () => {
