@@ -399,6 +399,18 @@ export const folderErrors = {
       address,
     );
   },
+  /** `items { ... }` where the kind has an attribute: terraform refuses the block, and so does tenantform. */
+  blockForAttribute(address: string, attribute: string, file: string) {
+    return new TenantformError(
+      'unsupported_block',
+      `Unsupported block type "${attribute}"`,
+      `${file}: blocks of type "${attribute}" are not expected here: "${attribute}" is an attribute, written with an equals sign ` +
+        `(\`${attribute} = { ... }\`, or \`${attribute} = [{ ... }]\` for a list), as terraform also requires.`,
+      false,
+      address,
+      [attribute],
+    );
+  },
   /** Override files change blocks declared elsewhere: merging them is left to terraform. */
   overrideFile(file: string) {
     return new TenantformError(

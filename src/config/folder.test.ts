@@ -74,6 +74,26 @@ describe('a folder of Terraform files', () => {
     expect(err.detail).toMatch(/^broken\.tf: line 2, column \d+: Invalid expression/);
   });
 
+  it('refuses a structured attribute written as a block, as terraform does, and takes it written with =', async () => {
+    const items = (written: string) => `
+resource "tenantform_offering_items" "backup" {
+  tenant_id      = "${TENANT}"
+  application_id = "${TENANT}"
+  ${written}
+}
+`;
+    files({ 'offering.tf': items('items {\n    name = "storage"\n  }') });
+    const err = await refusal(readTerraformFolder(dir));
+    expect(err.summary).toBe('Unsupported block type "items"');
+    expect(err.address).toBe('tenantform_offering_items.backup');
+    expect(err.detail).toContain('offering.tf: blocks of type "items" are not expected here');
+    files({ 'offering.tf': items('items = [{\n    name = "storage"\n  }]') });
+    const folder = await readTerraformFolder(dir);
+    expect(folder.document.resource).toEqual({
+      tenantform_offering_items: { backup: { tenant_id: TENANT, application_id: TENANT, items: [{ name: 'storage' }] } },
+    });
+  });
+
   it('refuses override files by name', async () => {
     files({ 'main.tf': TENANT_BLOCK, 'main_override.tf': TENANT_BLOCK });
     const err = await refusal(readTerraformFolder(dir));

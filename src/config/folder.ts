@@ -42,10 +42,33 @@ export async function readTerraformFolder(dir: string): Promise<TerraformFolder>
       const { document, duplicates } = normalizeHcl(await convertHcl(name, text));
       const first = duplicates[0];
       if (first) throw folderErrors.duplicate(first.what, first.address, name, name);
+      refuseBlocksForAttributes(document, text, name);
       merged.add(name, document);
     }
   }
   return { document: merged.document, fileOf: (address) => merged.fileOf(address) };
+}
+
+/** The blocks of the language a resource or data body may hold; any other name written as a block is an attribute of the kind. */
+const BODY_BLOCKS = new Set(['lifecycle', 'precondition', 'postcondition', 'provisioner', 'connection', 'dynamic', 'content']);
+
+/**
+ * tenantform's structured values are attributes (`items = [{ ... }]`), and terraform refuses them
+ * written as blocks (`items { ... }`). The converter writes both alike, so the file's text tells
+ * them apart: a line that opens a block of that name.
+ */
+function refuseBlocksForAttributes(document: Record<string, unknown>, text: string, file: string): void {
+  const opened = new Set([...text.matchAll(/^[ \t]*([A-Za-z_][\w-]*)[ \t]*\{/gm)].map((m) => m[1]).filter((n) => !BODY_BLOCKS.has(n)));
+  if (opened.size === 0) return;
+  for (const mode of ['resource', 'data'] as const) {
+    const byType = document[mode];
+    if (!isRecord(byType)) continue;
+    for (const [type, byName] of Object.entries(byType))
+      for (const [name, body] of isRecord(byName) ? Object.entries(byName) : []) {
+        const written = isRecord(body) ? Object.keys(body).find((k) => opened.has(k)) : undefined;
+        if (written) throw folderErrors.blockForAttribute(`${mode === 'data' ? 'data.' : ''}${type}.${name}`, written, file);
+      }
+  }
 }
 
 function readText(file: string, name: string): string {
