@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
 import { run, startWorld, type World } from './helpers';
@@ -120,7 +120,7 @@ describe('a folder of Terraform files (HCL)', () => {
   }, 120_000);
   afterAll(() => world.close());
 
-  it('plans what terraform plans, applies, plans no change on both paths, and reports drift', async () => {
+  it('plans what terraform plans, applies, plans no change on both paths, imports again after state rm, and reports drift', async () => {
     // The native plan: the folder named with --config, its variables from terraform.tfvars.
     const native = await run(world, ['plan', '--config', 'customers', '--format', 'json']);
     expect(native.stderr).toBe('');
@@ -155,6 +155,16 @@ describe('a folder of Terraform files (HCL)', () => {
     const oracleAgain = await terraform('plan', '-detailed-exitcode');
     expect(oracleAgain.output).toContain('No changes.');
     expect(oracleAgain.code).toBe(0);
+
+    // An object adopted again after it left the state: import reads the folder as plan does.
+    const state = JSON.parse(readFileSync(join(folder, 'terraform.tfstate'), 'utf8')) as {
+      resources: Array<{ type: string; instances: Array<{ index_key?: string; attributes: { id: string } }> }>;
+    };
+    const admin = state.resources.find((r) => r.type === 'tenantform_user')!.instances.find((i) => i.index_key === 'contoso')!.attributes.id;
+    expect((await run(world, ['-chdir=customers', 'state', 'rm', 'tenantform_user.admin["contoso"]'])).code).toBe(0);
+    const imported = await run(world, ['import', '--config', 'customers', 'tenantform_user.admin["contoso"]', admin]);
+    expect(imported.stdout + imported.stderr).toContain('Import successful');
+    expect((await run(world, ['-chdir=customers', 'plan', '--detailed-exitcode'])).code).toBe(0);
 
     // Someone renames a customer by hand: the nightly drift report names it.
     expect((await run(world, ['drift', '--config', 'customers'])).code).toBe(0);
