@@ -40,12 +40,20 @@ describe('a folder of Terraform files', () => {
     files({
       'main.tf': TENANT_BLOCK,
       'variables.tf': 'variable "customers" { type = map(string) }\nlocals { region = "eu" }',
-      'outputs.tf.json': JSON.stringify({ output: { ids: { value: '${[for t in tenantform_tenant.customer : t.id]}' } }, locals: { zone: 'a' } }),
+      'outputs.tf.json': JSON.stringify({
+        output: { ids: { value: '${[for t in tenantform_tenant.customer : t.id]}' } },
+        locals: { zone: 'a', ['__proto__']: 'p' },
+      }),
       'notes.txt': 'not read',
     });
     const folder = await readTerraformFolder(dir);
     expect(Object.keys(folder.document).sort()).toEqual(['locals', 'output', 'resource', 'variable']);
-    expect(folder.document.locals).toEqual({ zone: 'a', region: 'eu' });
+    // Any name is a name: `__proto__` is merged as one, never as the object's prototype.
+    expect(Object.entries(folder.document.locals as object)).toEqual([
+      ['zone', 'a'],
+      ['__proto__', 'p'],
+      ['region', 'eu'],
+    ]);
     expect(folder.fileOf('tenantform_tenant.customer["contoso"]')).toBe('main.tf');
     expect(folder.fileOf('var.customers')).toBe('variables.tf');
     expect(folder.fileOf('output.ids')).toBe('outputs.tf.json');

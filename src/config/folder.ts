@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { folderErrors, TenantformError } from '../errors';
 import { readInputFile } from '../input-file';
-import { isRecord, parsePlainJson } from '../plain-json';
+import { isRecord, parsePlainJson, plainObject } from '../plain-json';
 import { normalizeHcl } from './hcl';
 
 /**
@@ -116,7 +116,7 @@ function escaped(text: string): string {
 
 /** The merge of the folder's documents, with the file each block came from. */
 class MergedDocument {
-  readonly document: Record<string, unknown> = {};
+  readonly document: Record<string, unknown> = plainObject();
   private readonly sources = new Map<string, string>();
 
   fileOf(address: string): string | undefined {
@@ -140,7 +140,7 @@ class MergedDocument {
   }
 
   private holder(key: string, inside: Record<string, unknown> = this.document): Record<string, unknown> {
-    if (!isRecord(inside[key])) inside[key] = {};
+    if (!isRecord(inside[key])) inside[key] = plainObject();
     return inside[key] as Record<string, unknown>;
   }
 

@@ -1,4 +1,4 @@
-import { isRecord } from '../plain-json';
+import { isRecord, plainObject } from '../plain-json';
 
 /**
  * The converter (`@cdktn/hcl2json`) writes a `.tf` file as JSON with every block as a list of
@@ -26,7 +26,7 @@ const LISTED = new Set(['moved', 'removed', 'import']);
 
 export function normalizeHcl(converted: Record<string, unknown>): NormalizedFile {
   const duplicates: Array<{ what: string; address: string }> = [];
-  const document: Record<string, unknown> = {};
+  const document: Record<string, unknown> = plainObject();
   for (const [block, value] of Object.entries(converted)) {
     if (block === 'resource' || block === 'data') document[block] = labelledTwice(block, value, duplicates);
     else if (Object.hasOwn(NAMED, block)) document[block] = labelledOnce(block, value, duplicates);
@@ -42,13 +42,13 @@ export function normalizeHcl(converted: Record<string, unknown>): NormalizedFile
 /** `resource.T.N: [body]` → `resource.T.N: body`. */
 function labelledTwice(block: 'resource' | 'data', value: unknown, duplicates: Array<{ what: string; address: string }>): unknown {
   if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = plainObject();
   for (const [type, byName] of Object.entries(value)) {
     if (!isRecord(byName)) {
       out[type] = byName;
       continue;
     }
-    const named: Record<string, unknown> = {};
+    const named: Record<string, unknown> = plainObject();
     for (const [name, bodies] of Object.entries(byName)) {
       const address = `${block === 'data' ? 'data.' : ''}${type}.${name}`;
       named[name] = single(bodies, () => duplicates.push({ what: block === 'data' ? 'data source' : 'resource', address }), resourceBody);
@@ -62,7 +62,7 @@ function labelledTwice(block: 'resource' | 'data', value: unknown, duplicates: A
 function labelledOnce(block: string, value: unknown, duplicates: Array<{ what: string; address: string }>): unknown {
   if (!isRecord(value)) return value;
   const { what, prefix } = NAMED[block];
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = plainObject();
   for (const [name, bodies] of Object.entries(value))
     out[name] = single(
       bodies,
@@ -82,7 +82,7 @@ function single(bodies: unknown, duplicate: () => void, normalize: (body: Record
 /** Several bodies (`locals`, `terraform`) merged into one; a name set twice is `duplicate(name)`. */
 function mergedBodies(value: unknown, duplicate: (name: string) => void): unknown {
   if (!Array.isArray(value)) return value;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = plainObject();
   for (const body of value.filter(isRecord))
     for (const [name, v] of Object.entries(body)) {
       if (Object.hasOwn(out, name)) duplicate(name);
