@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { folderErrors, TenantformError } from '../errors';
+import { folderErrors } from '../errors';
 import { readInputFile } from '../input-file';
 import { isRecord, parsePlainJson, plainObject } from '../plain-json';
 import { normalizeHcl } from './hcl';
@@ -103,7 +103,6 @@ async function convertHcl(name: string, text: string): Promise<Record<string, un
     const converted = await (await converter).parse(name, text);
     return isRecord(converted) ? converted : {};
   } catch (err) {
-    if (err instanceof TenantformError) throw err;
     // "parse config: [main.tf:3,7-8: Invalid expression; ...]": the file, line and column, then what is wrong.
     const reason = (err as Error).message.replace(/^parse config: \[([^]*)\]$/, '$1');
     throw folderErrors.unreadable(name, reason.replace(new RegExp(`${escaped(name)}:(\\d+),(\\d+)(-[\\d,]+)?:`, 'g'), 'line $1, column $2:'));
