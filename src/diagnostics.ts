@@ -16,6 +16,8 @@ export interface Diagnostic {
   readonly detail: string;
   /** The resource address, e.g. `tenantform_infra_component.primary`. */
   readonly address?: string;
+  /** The file that declares it, in a folder of Terraform files (`main.tf`). */
+  readonly file?: string;
   readonly path?: AttributePath;
   /** A stable code a program can branch on (e.g. `invalid_value`, `version_conflict`). */
   readonly code?: string;
@@ -86,5 +88,11 @@ export function hasErrors(diags: ReadonlyArray<Diagnostic>): boolean {
 export function renderDiagnostic(d: Diagnostic): string {
   const where = [d.address, formatPath(d.path)].filter(Boolean).join(': ');
   const head = d.severity === 'error' ? 'Error' : 'Warning';
-  return `${head}: ${where ? `${where}: ` : ''}${d.summary}\n  ${d.detail.replace(/\n/g, '\n  ')}`;
+  return `${head}: ${where ? `${where}: ` : ''}${d.summary}\n${d.file ? `  on ${d.file}\n` : ''}  ${d.detail.replace(/\n/g, '\n  ')}`;
+}
+
+/** The diagnostic with the file that declares its address, where one does. */
+export function withFile(d: Diagnostic, fileOf: (address: string) => string | undefined): Diagnostic {
+  const file = d.address === undefined || d.file !== undefined ? undefined : fileOf(d.address);
+  return file === undefined ? d : { ...d, file };
 }

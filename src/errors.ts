@@ -151,7 +151,7 @@ export const reconcilerErrors = {
     return new TenantformError(
       'config_not_found',
       'No configuration found',
-      `${looked}. Run \`cdktf synth\` first, or name a Terraform JSON file with --config FILE.`,
+      `${looked}. Run \`cdktf synth\` first, or name a folder of Terraform files with --config DIR (or -chdir=DIR), or a Terraform JSON file with --config FILE.`,
       false,
     );
   },
@@ -378,6 +378,65 @@ export const reconcilerErrors = {
       `${address} was being created when an earlier run stopped. ${detail} Until it is resolved, tenantform does not create it again, so that nothing is created twice.`,
       false,
       address,
+    );
+  },
+};
+
+/** Problems with a folder of Terraform files (`.tf`, `.tf.json`) read as one configuration, each naming its file. */
+export const folderErrors = {
+  /** What the HCL converter refused: its message names the file, line and column. */
+  unreadable(file: string, reason: string) {
+    return new TenantformError('config_unreadable', 'Cannot read the configuration', `${file}: ${reason.replace(/\.$/, '')}.`, false);
+  },
+  /** The same block declared twice (in one file or two), as Terraform refuses it. */
+  duplicate(what: string, address: string, first: string, second: string) {
+    const where = first === second ? `twice in ${first}` : `in ${first} and again in ${second}`;
+    return new TenantformError(
+      'duplicate_definition',
+      `Duplicate ${what}`,
+      `${address} is declared ${where}. Each must be declared once per folder: remove or rename one.`,
+      false,
+      address,
+    );
+  },
+  /** `items { ... }` where the kind has an attribute: terraform refuses the block, and so does tenantform. */
+  blockForAttribute(address: string, attribute: string, file: string) {
+    return new TenantformError(
+      'unsupported_block',
+      `Unsupported block type "${attribute}"`,
+      `${file}: blocks of type "${attribute}" are not expected here: "${attribute}" is an attribute, written with an equals sign ` +
+        `(\`${attribute} = { ... }\`, or \`${attribute} = [{ ... }]\` for a list), as terraform also requires.`,
+      false,
+      address,
+      [attribute],
+    );
+  },
+  /** Override files change blocks declared elsewhere: merging them is left to terraform. */
+  overrideFile(file: string) {
+    return new TenantformError(
+      'unsupported_override_file',
+      'Override files are not read',
+      `${file} is an override file: tenantform's own plan does not merge override files into the blocks they change, and passing over one would plan without it. ` +
+        "Fold it into the files it overrides, or plan and apply through terraform and tenantform's provider (`terraform plan`, `terraform apply`).",
+      false,
+    );
+  },
+  /** A folder without any Terraform file. */
+  empty(dir: string) {
+    return new TenantformError(
+      'config_not_found',
+      'No configuration found',
+      `There is no .tf or .tf.json file in ${dir}. Name the folder of your Terraform files with --config DIR (or -chdir=DIR), or a Terraform JSON file with --config FILE.`,
+      false,
+    );
+  },
+  /** `--config main.tf`: Terraform reads every file of a folder, never one .tf file. */
+  singleHclFile(file: string, dir: string) {
+    return new TenantformError(
+      'config_not_found',
+      'A configuration is a folder',
+      `${file} is one file of a Terraform folder; as terraform does, tenantform reads every .tf and .tf.json file of the folder together. Name the folder: --config ${dir}.`,
+      false,
     );
   },
 };

@@ -26,6 +26,8 @@ const spoken = (type: string): boolean => (SPOKEN_BACKENDS as readonly string[])
 export interface BackendRequest {
   /** The Terraform JSON configuration whose `terraform.backend` says where the state is. */
   readonly configFile: string;
+  /** The folder terraform runs in for the stack, relative backend paths start from: the configuration file's folder unless given. */
+  readonly stackDir?: string;
   /** Its `terraform.backend` value when the configuration is already parsed (the file is then not read again). */
   readonly backendValue?: { readonly value: unknown };
   /** Where the state is when the configuration declares no backend. */
@@ -56,8 +58,9 @@ function openUnlogged(req: BackendRequest): StateBackend {
   }
   if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride), req.env);
   if (!block && workspace === 'default') return new LocalBackend(req.defaultState, req.env);
-  if (!spoken(type)) return new ThroughTerraformBackend({ settings, stackDir: dirname(req.configFile), providerMirror: req.providerMirror });
-  return configuredBackend(settings, workspace, dirname(req.configFile));
+  const stackDir = req.stackDir ?? dirname(req.configFile);
+  if (!spoken(type)) return new ThroughTerraformBackend({ settings, stackDir, providerMirror: req.providerMirror });
+  return configuredBackend(settings, workspace, stackDir);
 }
 
 /**
@@ -65,10 +68,10 @@ function openUnlogged(req: BackendRequest): StateBackend {
  * always; on `local`, each folder of the workspace directory holding a state; on `pg`, each row of
  * its table. `http` keeps one state: it has no workspaces to list, as terraform says.
  */
-export async function listWorkspaces(req: Pick<BackendRequest, 'configFile' | 'env'>): Promise<string[]> {
-  const block = readBackendBlock(req.configFile);
+export async function listWorkspaces(req: Pick<BackendRequest, 'configFile' | 'env' | 'stackDir' | 'backendValue'>): Promise<string[]> {
+  const block = req.backendValue ? backendBlockOf(req.backendValue.value) : readBackendBlock(req.configFile);
   const settings = new BackendSettings(block?.type ?? 'local', block?.settings ?? {}, req.env);
-  const stackDir = dirname(req.configFile);
+  const stackDir = req.stackDir ?? dirname(req.configFile);
   switch (settings.type) {
     case 'local': {
       const dir = settings.string('workspace_dir') ?? 'terraform.tfstate.d';

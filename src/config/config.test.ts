@@ -277,7 +277,14 @@ describe('configuration', () => {
     it('picks the only stack and puts the state beside cdktf.json', () => {
       synth('prod');
       const loc = locateConfiguration({ cwd: dir });
-      expect(loc).toEqual({ file: join(dir, 'out/stacks/prod/cdk.tf.json'), stack: 'prod', defaultState: join(dir, 'terraform.prod.tfstate') });
+      expect(loc).toEqual({
+        file: join(dir, 'out/stacks/prod/cdk.tf.json'),
+        source: 'file',
+        dir: join(dir, 'out/stacks/prod'),
+        stack: 'prod',
+        defaultState: join(dir, 'terraform.prod.tfstate'),
+        varFiles: [],
+      });
       expect(loadConfiguration(loc).configuration!.stack).toBe('prod');
     });
 

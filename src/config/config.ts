@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { readInputFile } from '../input-file';
-import { basename, dirname, join, resolve } from 'node:path';
+import { backendValueOf, readConfigDocument } from './document';
 import { formatPath, type AttributePath, type Diagnostic } from '../diagnostics';
 import { languageErrors, reconcilerErrors, TenantformError } from '../errors';
 import type { Attribute } from '../resources/attributes';
@@ -11,7 +9,7 @@ import { KINDS } from '../resources/registry';
 import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, sharedIfEmpty, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { instanceAddress, type InstanceKey } from '../state/addresses';
-import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRead, type RemoteStateRequest } from './remote-state';
+import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRequest } from './remote-state';
 import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
@@ -22,9 +20,12 @@ import { providerBlocks } from './provider-blocks';
 import { hasInstance } from './dependencies';
 
 export { dependencies, isGroupNode, objectDependencies } from './dependencies';
-import { inputVariables, type InputVariable, type VariableInputs } from './variables';
+import { inputVariables, type InputVariable } from './variables';
 import { parseMoves, parseRemovals, type Move, type Removal } from './moves';
 import { parseImports, type ImportTarget } from './imports';
+import type { ConfigLocation } from './locate';
+
+export { locateConfiguration, type ConfigLocation } from './locate';
 import { assertionsIn, parseChecks, type CheckAssertion, type DeclaredCheck } from './checks';
 
 /** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
@@ -62,6 +63,8 @@ export interface DeclaredObject {
 
 export interface Configuration {
   readonly file: string;
+  /** The configuration's folder (a folder of Terraform files, or the folder of the JSON file). */
+  readonly dir?: string;
   readonly stack: string;
   /** The default `provider.tenantform` arguments (may hold the secret: never print or store them). */
   readonly provider: Readonly<Record<string, unknown>>;
@@ -99,47 +102,6 @@ export interface BlockInstances {
   readonly instances: string[];
 }
 
-export interface ConfigLocation {
-  readonly file: string;
-  /** Values for input variables (`--var`, `--var-file`, `TF_VAR_`). */
-  readonly inputs?: VariableInputs;
-  readonly stack: string;
-  /** Where the state lives by default (beside cdktf.json, or beside the --config file). */
-  readonly defaultState: string;
-  /** The states of `data.terraform_remote_state` blocks, read before evaluation, by address. */
-  readonly remoteStates?: ReadonlyMap<string, RemoteStateRead>;
-}
-
-/** Finds the configuration: `--config FILE`, or `<output>/stacks/<stack>/cdk.tf.json` beside cdktf.json. */
-export function locateConfiguration(opts: { cwd: string; stack?: string; config?: string }): ConfigLocation {
-  if (opts.config) {
-    const file = resolve(opts.cwd, opts.config);
-    if (!existsSync(file)) throw reconcilerErrors.configNotFound(`There is no file ${opts.config}`);
-    const stack = opts.stack ?? basename(file).replace(/(\.tf)?\.json$/, '');
-    return { file, stack, defaultState: join(dirname(file), `terraform.${stack}.tfstate`) };
-  }
-  const project = resolve(opts.cwd);
-  const cdktfJson = join(project, 'cdktf.json');
-  if (!existsSync(cdktfJson)) throw reconcilerErrors.configNotFound(`There is no cdktf.json in ${project}`);
-  let output = 'cdktf.out';
-  try {
-    output = (JSON.parse(readInputFile(cdktfJson)) as { output?: string }).output ?? output;
-  } catch (err) {
-    throw reconcilerErrors.configUnreadable(cdktfJson, (err as Error).message);
-  }
-  const stacksDir = join(project, output, 'stacks');
-  const stacks = existsSync(stacksDir)
-    ? readdirSync(stacksDir)
-        .filter((s) => existsSync(join(stacksDir, s, 'cdk.tf.json')))
-        .sort()
-    : [];
-  if (stacks.length === 0) throw reconcilerErrors.configNotFound(`There is no synthesized stack in ${join(output, 'stacks')}`);
-  if (opts.stack && !stacks.includes(opts.stack)) throw reconcilerErrors.stackNotFound(opts.stack, stacks);
-  if (!opts.stack && stacks.length > 1) throw reconcilerErrors.stackAmbiguous(stacks);
-  const stack = opts.stack ?? stacks[0];
-  return { file: join(stacksDir, stack, 'cdk.tf.json'), stack, defaultState: join(project, `terraform.${stack}.tfstate`) };
-}
-
 /** A resource's meta-arguments: those its plan carries out, and those refused by name. */
 export const CARRIED_OUT_META = ['count', 'for_each', 'depends_on', 'provider', 'lifecycle'] as const;
 export const UNSUPPORTED_META = ['provisioner', 'connection'] as const;
@@ -149,38 +111,26 @@ const META = new Set<string>(['//', ...CARRIED_OUT_META, ...UNSUPPORTED_META]);
  * Reads and checks a Terraform JSON configuration. Every problem of every object is reported
  * at once (address and attribute path each), before anything is sent to the platform.
  */
-export function loadConfiguration(location: ConfigLocation): { configuration?: Configuration; diagnostics: Diagnostic[] } {
-  return parseConfiguration(readConfigDocument(location.file), location, { owned: true });
+export function loadConfiguration(location: LoadLocation, document: Record<string, unknown> = readConfigDocument(location.file)): LoadedConfiguration {
+  return parseConfiguration(document, location, { owned: true });
 }
 
-function readConfigText(file: string): string {
-  try {
-    return readInputFile(file);
-  } catch (err) {
-    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
-  }
-}
+/** What loading needs of a location: the file (or folder), the stack's name, the variables' values, other stacks' states. */
+export type LoadLocation = Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'> & Partial<Pick<ConfigLocation, 'dir' | 'defaultState'>>;
 
-function readConfigDocument(file: string, text = readConfigText(file)): Record<string, unknown> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
-  }
-  if (!isRecord(doc)) throw reconcilerErrors.configUnreadable(file, 'the file does not hold a JSON object');
-  return doc;
+export interface LoadedConfiguration {
+  configuration?: Configuration;
+  diagnostics: Diagnostic[];
 }
 
 /**
  * The other stacks' states the configuration reads, so that they are read (asynchronously,
  * through their backends) before it is loaded; its problems are reported by the load.
  */
-export function remoteStatesToRead(location: ConfigLocation): RemoteStateRequest[] {
-  const text = readConfigText(location.file);
-  // Most stacks read no other stack's state: no need to read the whole document twice.
-  if (!text.includes(REMOTE_STATE_TYPE)) return [];
-  const plain = adoptPlainTree(readConfigDocument(location.file, text));
+export function remoteStatesToRead(location: LoadLocation, document: Record<string, unknown>): RemoteStateRequest[] {
+  // Most stacks read no other stack's state: nothing is evaluated twice for them.
+  if (!isRecord(document.data) || ownValue(document.data, REMOTE_STATE_TYPE) === undefined) return [];
+  const plain = toPlainTree(document);
   if ('tooDeep' in plain) return [];
   const doc = plain.value as Record<string, unknown>;
   const { beforeObjects } = languagePrelude(doc, location, [], []);
@@ -208,7 +158,7 @@ export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['module', 'ephemer
 /** Variables and locals, and the context they make before any object is known. */
 function languagePrelude(
   doc: Record<string, unknown>,
-  location: Pick<ConfigLocation, 'file' | 'inputs'>,
+  location: Pick<ConfigLocation, 'file' | 'inputs'> & { readonly dir?: string },
   diagnostics: Diagnostic[],
   languageProblems: TenantformError[],
 ) {
@@ -229,7 +179,7 @@ function languagePrelude(
   const locals = parseLocals(doc.locals, names, languageProblems);
   // count and for_each may use variables and locals: objects are not known when planning starts.
   const beforeObjects = contextFor(
-    { file: location.file, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() },
+    { file: location.file, dir: location.dir, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() },
     new Map(),
   );
   return { names, variables, locals, beforeObjects };
@@ -237,7 +187,7 @@ function languagePrelude(
 
 export function parseConfiguration(
   raw: Record<string, unknown>,
-  location: Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'>,
+  location: LoadLocation,
   /** owned: nothing else holds `raw` (fresh from the file), so it is converted in place instead of copied. */
   options: { readonly owned?: boolean } = {},
 ): {
@@ -351,7 +301,7 @@ export function parseConfiguration(
     report(problem);
     unparsed.add(address);
   }
-  const scope = { file: location.file, variables, locals: locals.ordered, objects, blocks: blockInstances, remoteStates };
+  const scope = { file: location.file, dir: location.dir, variables, locals: locals.ordered, objects, blocks: blockInstances, remoteStates };
   const nothingKnown = lookupIn(scope, new Map());
   for (const o of objects.values()) {
     for (const d of o.dependsOn) if (!objects.has(d) && !blockInstances.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
@@ -388,6 +338,7 @@ export function parseConfiguration(
   return {
     configuration: {
       file: location.file,
+      dir: location.dir,
       stack: location.stack,
       provider,
       providers,
@@ -401,7 +352,7 @@ export function parseConfiguration(
       outputs,
       blocks: blockInstances,
       remoteStates,
-      backend: isRecord(doc.terraform) ? ownValue(doc.terraform, 'backend') : undefined,
+      backend: backendValueOf(doc),
       moves,
       removals,
       imports,

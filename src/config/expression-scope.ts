@@ -15,6 +15,8 @@ import type { InputVariable } from './variables';
 /** What expressions can name, from the configuration. */
 export interface LanguageScope {
   readonly file: string;
+  /** The configuration's folder (`path.module`): a folder of Terraform files, else the file's folder. */
+  readonly dir?: string;
   readonly variables: ReadonlyMap<string, InputVariable>;
   /** Local values as written, in an order where each comes after those it uses. */
   readonly locals: ReadonlyMap<string, unknown>;
@@ -170,7 +172,7 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
     if (root === 'count') return instance?.each === 'list' ? { index: instance.key as number } : undefined;
     if (root === 'each') return instance?.each === 'map' ? { key: instance.key as string, value: eachValueOf(instance) } : undefined;
     if (root === 'var') return Object.fromEntries([...scope.variables.values()].map((v) => [v.name, v.value]));
-    if (root === 'path') return { module: dirname(scope.file), root: dirname(scope.file), cwd: process.cwd() };
+    if (root === 'path') return { module: scope.dir ?? dirname(scope.file), root: scope.dir ?? dirname(scope.file), cwd: process.cwd() };
     if (root === 'terraform') return { workspace: 'default' };
     if (root === 'local') return locals();
     return objectsUnder(root);

@@ -1,5 +1,4 @@
 import { plainObject } from '../plain-json';
-import { dirname } from 'node:path';
 import { BackendSettings, configuredBackend, logged, SPOKEN_BACKENDS } from '../backends';
 import { languageErrors, TenantformError } from '../errors';
 import { fromPlain, type EvalContext, type Value } from '../expressions';
@@ -61,13 +60,13 @@ export function remoteStateRequests(block: unknown, context: EvalContext, proble
 /** Reads each requested state through its backend, without its lock; a relative local path starts beside the configuration. */
 export async function readRemoteStateTexts(
   requests: readonly RemoteStateRequest[],
-  configFile: string,
+  configDir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<Map<string, RemoteStateRead>> {
   const reads = await Promise.all(
     requests.map(async (r): Promise<[string, RemoteStateRead]> => {
       try {
-        const backend = logged(configuredBackend(new BackendSettings(r.backend, r.config, env), r.workspace, dirname(configFile)));
+        const backend = logged(configuredBackend(new BackendSettings(r.backend, r.config, env), r.workspace, configDir));
         try {
           return [r.address, { text: await backend.read(), location: backend.location }];
         } finally {

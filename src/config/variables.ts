@@ -1,5 +1,5 @@
 import { readInputFile } from '../input-file';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
 import { contextOf, evaluateTemplate, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
@@ -9,11 +9,14 @@ import { convertTo, parseTypeConstraint, takesRawText, type TypeConstraint } fro
 
 /**
  * Input variables: the `variable` blocks of the configuration and the values given for them,
- * as Terraform takes them (lowest precedence first): the default, `TF_VAR_<name>`, then
- * `--var-file` files and `--var name=value` flags in the order given.
+ * as Terraform takes them (lowest precedence first): the default, `TF_VAR_<name>`, a folder's
+ * `terraform.tfvars`, `terraform.tfvars.json` and `*.auto.tfvars(.json)`, then `--var-file` files
+ * and `--var name=value` flags in the order given.
  */
 
 export interface VariableInputs {
+  /** A folder's own variable files (`terraform.tfvars`, `*.auto.tfvars`), in the order terraform loads them: before the command line's. */
+  readonly files?: readonly string[];
   /** `--var` and `--var-file` in the order given on the command line. */
   readonly given: ReadonlyArray<{ readonly kind: 'var' | 'file'; readonly text: string }>;
   readonly env: NodeJS.ProcessEnv;
@@ -48,7 +51,8 @@ export function inputVariables(block: unknown, inputs: VariableInputs | undefine
   for (const [key, text] of Object.entries(inputs?.env ?? {})) {
     if (key.startsWith('TF_VAR_') && text !== undefined && declarations.has(key.slice(7))) given.set(key.slice(7), { text });
   }
-  for (const g of inputs?.given ?? []) {
+  const automatic = (inputs?.files ?? []).map((file) => ({ kind: 'file' as const, text: file, label: basename(file) }));
+  for (const g of [...automatic, ...(inputs?.given ?? []).map((g) => ({ ...g, label: `--var-file ${g.text}` }))]) {
     if (g.kind === 'var') {
       const eq = g.text.indexOf('=');
       const name = eq > 0 ? g.text.slice(0, eq).trim() : '';
@@ -58,8 +62,7 @@ export function inputVariables(block: unknown, inputs: VariableInputs | undefine
     } else {
       for (const [name, value] of varFile(resolve(inputs!.cwd, g.text), report)) {
         // As in Terraform, a file may carry values for other configurations too: a warning, not an error.
-        if (!declarations.has(name))
-          diagnostics.push({ ...languageErrors.undeclaredVariable(name, `--var-file ${g.text}`).toDiagnostic(), severity: 'warning' });
+        if (!declarations.has(name)) diagnostics.push({ ...languageErrors.undeclaredVariable(name, g.label).toDiagnostic(), severity: 'warning' });
         else given.set(name, { value });
       }
     }

@@ -1,11 +1,12 @@
 import { logExchange, logRoute } from '../logging';
 import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
-import { hasErrors, type Diagnostic } from '../diagnostics';
+import { hasErrors, withFile, type Diagnostic } from '../diagnostics';
 import { backendErrors, faultErrors, reconcilerErrors, TenantformError } from '../errors';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
 import { readRemoteStateTexts } from '../config/remote-state';
+import { folderBackend, readConfiguration } from '../config/document';
 import { ProviderClients } from './clients';
 import type { VariableInputs } from '../config/variables';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
@@ -43,13 +44,18 @@ export interface Workspace {
  * any: nothing is sent to the platform for a configuration that does not validate.
  */
 export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace | { diagnostics: Diagnostic[] }> {
-  const location = { ...locateConfiguration(opts), inputs: { given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } };
+  const located = locateConfiguration(opts);
+  const location = { ...located, inputs: { files: located.varFiles, given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } };
+  const { document, fileOf } = await readConfiguration(location);
   // Other stacks' states are read first: evaluating the configuration is synchronous.
-  const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location), location.file, opts.env);
-  const { configuration, diagnostics } = loadConfiguration({ ...location, remoteStates });
+  const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location, document), location.dir, opts.env);
+  const loaded = loadConfiguration({ ...location, remoteStates }, document);
+  const configuration = loaded.configuration;
+  const diagnostics = fileOf ? loaded.diagnostics.map((d) => withFile(d, fileOf)) : loaded.diagnostics;
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
   const backend = openBackend({
     configFile: location.file,
+    stackDir: location.dir,
     backendValue: { value: configuration.backend },
     defaultState: location.defaultState,
     stateOverride: opts.state,
@@ -223,10 +229,14 @@ async function keepUnwrittenState(state: StateStore | undefined, backend: StateB
 }
 
 /** The backend of a stack, from its configuration's `terraform.backend`, without checking the rest of the configuration. */
-export function stackBackend(opts: WorkspaceOptions): StateBackend {
+export async function stackBackend(opts: WorkspaceOptions): Promise<StateBackend> {
   const location = locateConfiguration(opts);
+  // A folder's backend is in one of its .tf files: the folder is read to find it.
+  const backendValue = await folderBackend(location);
   return openBackend({
     configFile: location.file,
+    stackDir: location.dir,
+    backendValue,
     defaultState: location.defaultState,
     stateOverride: opts.state,
     cwd: opts.cwd,

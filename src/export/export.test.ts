@@ -7,7 +7,8 @@ import { startEmulator, type RunningEmulator } from '../emulator';
 import { importResource } from '../resources/operations';
 import { resourceKind } from '../resources/registry';
 import { canonicalJson } from '../resources/values';
-import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type TenantExport } from '.';
+import { readTerraformFolder } from '../config/folder';
+import { exportTenant, renderHcl, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type TenantExport } from '.';
 import { resourceName, slug, uniqueNames } from './names';
 import { DR_LOCATION, seedNorthwind, type SeededNorthwind } from './testing';
 
@@ -189,6 +190,27 @@ describe('tenantform export against the emulator', () => {
     expect(json.provider.tenantform).toEqual([{}]);
     expect(json['//'].tenants[seeded.acme]).toBe('Acme Manufacturing');
     expect(exp.stack).toBe('northwind-partner');
+  });
+
+  it('is HCL, laid out as terraform fmt lays it out, that reads back to the resources and import blocks of the JSON export', async () => {
+    const hcl = renderHcl(exp, { importBlocks: true });
+    const formatted = spawnSync('terraform', ['fmt', '-no-color', '-'], {
+      input: hcl,
+      encoding: 'utf8',
+      env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
+    });
+    expect(formatted.stderr).toBe('');
+    expect(formatted.stdout).toBe(hcl);
+    expect(hcl).toContain(`#   ${ODD_TENANT}: ${JSON.stringify(ODD_NAME)}`);
+    const folder = join(work, 'hcl');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'main.tf'), hcl);
+    const { document } = await readTerraformFolder(folder);
+    const withImports = JSON.parse(renderTerraformJson(exp, { importBlocks: true }));
+    expect(document.resource).toEqual(withImports.resource);
+    expect(document.import).toEqual(withImports.import);
+    expect(document.provider).toEqual(withImports.provider);
+    expect(document.terraform).toEqual(withImports.terraform);
   });
 
   it('writes one import line per object, with ids in each kind import format', () => {

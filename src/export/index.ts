@@ -12,6 +12,7 @@ import { resourceName, slug, uniqueNames } from './names';
 
 export { renderTypescript, type CdkLibrary } from './typescript';
 export { renderTerraformJson } from './terraform-json';
+export { renderHcl } from './hcl';
 export { renderImportList } from './imports';
 export { writeExportState } from './state';
 export type { TenantInfo } from './discover';

@@ -11,13 +11,13 @@ export function renderTerraformJson(exp: TenantExport, options: { importBlocks?:
   for (const o of exp.objects) {
     (resource[o.kind.type] ??= {})[o.name] = o.dependsOn.length > 0 ? { ...o.config, depends_on: [...o.dependsOn] } : o.config;
   }
-  const usedIds = new Set(JSON.stringify(exp.objects.map((o) => o.config)).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []);
+  const named = namedInConfiguration(exp);
   const doc = {
     '//': {
       exported_by: `tenantform export --tenant ${exp.root.id}`,
       stack: exp.stack,
-      tenants: Object.fromEntries(exp.tenants.filter((t) => usedIds.has(t.id)).map((t) => [t.id, t.name])),
-      applications: Object.fromEntries(exp.applications.filter((a) => usedIds.has(a.id)).map((a) => [a.id, a.name])),
+      tenants: Object.fromEntries(named.tenants.map((t) => [t.id, t.name])),
+      applications: Object.fromEntries(named.applications.map((a) => [a.id, a.name])),
     },
     terraform: { required_providers: { [PROVIDER_TYPE]: { source: PROVIDER_SOURCE } } },
     // Credentials come from the environment, so the file holds no secret.
@@ -27,4 +27,10 @@ export function renderTerraformJson(exp: TenantExport, options: { importBlocks?:
     ...(options.importBlocks ? { import: exp.objects.map((o) => ({ to: o.address, id: o.importId })) } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** The tenants and applications whose ids the exported configuration holds: their names go into its comments. */
+export function namedInConfiguration(exp: TenantExport): { tenants: TenantExport['tenants']; applications: TenantExport['applications'] } {
+  const usedIds = new Set(JSON.stringify(exp.objects.map((o) => o.config)).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []);
+  return { tenants: exp.tenants.filter((t) => usedIds.has(t.id)), applications: exp.applications.filter((a) => usedIds.has(a.id)) };
 }

@@ -143,6 +143,21 @@ describe('tenantform export (the built CLI)', () => {
     expect(app.stdout).toContain(`.importFrom('${seeded.infraId}');`);
   });
 
+  it('writes a Terraform folder in HCL whose first native plan imports everything and creates nothing', async () => {
+    const folder = join(work, 'hcl');
+    mkdirSync(folder);
+    const exported = await tenantform(
+      ['export', '--tenant', seeded.northwind, '--format', 'hcl', '--out', join(folder, 'main.tf'), '--import-blocks', '--setting', 'retention_days'],
+      env,
+    );
+    expect(exported.code).toBe(0);
+    const count = (readFileSync(join(folder, 'main.tf'), 'utf8').match(/^import \{$/gm) ?? []).length;
+    expect(count).toBeGreaterThan(5);
+    const plan = await tenantform(['plan', '--config', folder, '--detailed-exitcode'], env);
+    expect(plan.stdout).toContain(`Plan: ${count} to import, 0 to add, 0 to change, 0 to destroy.`);
+    expect(plan.code).toBe(2);
+  });
+
   it('prints a cdktf app on standard output by default', async () => {
     const run = await tenantform(['export', '--tenant', seeded.northwind], env);
     expect(run.code).toBe(0);

@@ -5,14 +5,14 @@ import { PlatformClient } from '../../api';
 import type { Diagnostic } from '../../diagnostics';
 import { UUID_PATTERN } from '../../resources/attributes';
 import { PROVIDER_ENV } from '../../resources/provider-config';
-import { exportTenant, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type CdkLibrary } from '../../export';
+import { exportTenant, renderHcl, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type CdkLibrary } from '../../export';
 import { redactSecrets } from '../redact';
 import { logExchange, logRoute } from '../../logging';
 
 interface Args {
   tenant: string;
   out?: string;
-  format: 'typescript' | 'json';
+  format: 'typescript' | 'json' | 'hcl';
   stack?: string;
   state?: string;
   imports?: string;
@@ -23,15 +23,15 @@ interface Args {
 /** `tenantform export`: a cdktf app (or Terraform JSON) declaring what a tenant's subtree has live. */
 export const exportCommand: CommandModule<object, Args> = {
   command: 'export',
-  describe: "Write a cdktf app (or Terraform JSON) declaring what a tenant's subtree has live, with its import list or state",
+  describe: "Write a cdktf app (or Terraform JSON, or HCL) declaring what a tenant's subtree has live, with its import list or state",
   builder: (y) =>
     y
       .option('tenant', { type: 'string', demandOption: true, describe: 'Id of the tenant whose subtree is exported' })
       .option('out', { type: 'string', describe: 'Write the configuration to this file (default: standard output)' })
       .option('format', {
-        choices: ['typescript', 'json'] as const,
+        choices: ['typescript', 'json', 'hcl'] as const,
         default: 'typescript' as const,
-        describe: 'A cdktf app in TypeScript, or Terraform JSON as `cdktf synth` writes it',
+        describe: 'A cdktf app in TypeScript, Terraform JSON as `cdktf synth` writes it, or a Terraform file in HCL (main.tf)',
       })
       .option('stack', { type: 'string', describe: "Stack name (default: made from the tenant's name)" })
       .option('imports', { type: 'string', describe: 'Also write one `tenantform import <address> <id>` line per object to this file' })
@@ -53,6 +53,7 @@ export const exportCommand: CommandModule<object, Args> = {
       })
       .example('tenantform export --tenant <id> --out main.ts --imports imports.sh', 'A cdktf app and the commands that adopt its objects')
       .example('tenantform export --tenant <id> --format json --state terraform.acme.tfstate', 'Terraform JSON and a ready state: the first plan is empty')
+      .example('tenantform export --tenant <id> --format hcl --import-blocks --out acme/main.tf', 'A Terraform folder whose first plan imports everything')
       .example('tenantform export --tenant <id> --setting retention_days --setting backup_window', 'Also the own values of these two settings')
       .epilog(
         'Exported: application bindings, own tenant settings of the names given with --setting, infrastructure components the ' +
@@ -71,7 +72,12 @@ export const exportCommand: CommandModule<object, Args> = {
         return;
       }
       const options = { importBlocks: args['import-blocks'] };
-      const text = args.format === 'json' ? renderTerraformJson(exp, options) : renderTypescript(exp, projectCdkLibrary(process.cwd()), options);
+      const text =
+        args.format === 'json'
+          ? renderTerraformJson(exp, options)
+          : args.format === 'hcl'
+            ? renderHcl(exp, options)
+            : renderTypescript(exp, projectCdkLibrary(process.cwd()), options);
       if (args.state) await writeExportState(args.state, exp);
       if (args.imports) writeFileSync(args.imports, renderImportList(exp));
       if (args.out) writeFileSync(args.out, text);

@@ -16,11 +16,14 @@ export const forceUnlockCommand: CommandModule<object, ForceUnlockArgs> = {
     y
       .positional('id', { type: 'string', demandOption: true, describe: 'The ID of the lock to remove' })
       .option('stack', { type: 'string', describe: 'The cdktf stack whose state is locked' })
-      .option('config', { type: 'string', describe: 'A Terraform JSON file used instead of the synthesized stack' })
+      .option('config', {
+        type: 'string',
+        describe: 'A folder of Terraform files (.tf, .tf.json), or a Terraform JSON file, used instead of the synthesized stack',
+      })
       .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's backend)" })
       .example('tenantform force-unlock 6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', 'Only when no other run is active'),
   handler: async (args) => {
-    const backend = stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
+    const backend = await stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
     try {
       const outcome = await backend.forceUnlock(args.id);
       process.stdout.write(

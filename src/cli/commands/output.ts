@@ -33,7 +33,7 @@ export const outputCommand: CommandModule<object, OutputArgs> = {
       .example('tenantform output', 'Every output, sensitive values masked')
       .example('tenantform output -raw monitoring_client_secret', 'One value for a script'),
   handler: async (args) => {
-    const backend = backendOf(args);
+    const backend = await backendOf(args);
     await withUnlockedState({ backend }, async (state) => {
       const outputs = recordedOutputs(state.outputs());
       if (args.name === undefined) {

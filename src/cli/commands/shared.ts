@@ -54,12 +54,15 @@ export interface StateArgs {
 export function stateFlags<T>(y: Argv<T>): Argv<T & StateArgs> {
   return y
     .option('stack', { type: 'string', describe: 'The cdktf stack to use (needed when cdktf.out holds several)' })
-    .option('config', { type: 'string', describe: 'A Terraform JSON file to use instead of the synthesized stack' })
+    .option('config', {
+      type: 'string',
+      describe: 'A folder of Terraform files (.tf, .tf.json), or a Terraform JSON file, to use instead of the synthesized stack',
+    })
     .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" }) as Argv<T & StateArgs>;
 }
 
 /** The stack's backend, from its `terraform.backend`. */
-export function backendOf(args: StateArgs): StateBackend {
+export function backendOf(args: StateArgs): Promise<StateBackend> {
   return stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env, providerMirror });
 }
 

@@ -30,7 +30,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       process.stdout.write(redactSecrets(args.json ? serializePlanJson(plan) : renderText(plan, { color: false })));
       return;
     }
-    await withUnlockedState({ backend: backendOf(args) }, async (state) => {
+    await withUnlockedState({ backend: await backendOf(args) }, async (state) => {
       const objects = state.objects();
       if (args.json) {
         process.stdout.write(redactSecrets(`${JSON.stringify(stateJson(objects, state.outputs()))}\n`));

@@ -12,8 +12,8 @@ import { backendOf, lockFlags, RESOURCE_ADDRESS, stateFlags, stateLockFlags, typ
 const OPERATION = 'OperationTypeInvalid';
 
 /** Changes the state of the stack's backend under its lock, as Terraform's state subcommands do. */
-function editState(args: StateArgs & LockArgs, edit: (state: StateStore, backend: StateBackend) => Promise<void>): Promise<void> {
-  const backend = backendOf(args);
+async function editState(args: StateArgs & LockArgs, edit: (state: StateStore, backend: StateBackend) => Promise<void>): Promise<void> {
+  const backend = await backendOf(args);
   return withLockedBackend(backend, OPERATION, (state) => edit(state, backend), stateLockFlags(args));
 }
 

@@ -15,7 +15,7 @@ export const stateListCommand: CommandModule<object, ListArgs> = {
   describe: 'List the addresses recorded in the state (those starting with ADDRESS only, when given)',
   builder: (y) => stateFlags(y).positional('addresses', { type: 'string', array: true, describe: 'Only these addresses, or those under them' }),
   handler: async (args) => {
-    await withUnlockedState({ backend: backendOf(args) }, async (state) => {
+    await withUnlockedState({ backend: await backendOf(args) }, async (state) => {
       const filters = args.addresses ?? [];
       const matches = (a: string) => filters.length === 0 || filters.some((f) => a === f || a.startsWith(`${f}.`));
       const listed = state
@@ -37,7 +37,7 @@ export const stateShowCommand: CommandModule<object, ShowArgs> = {
   describe: 'Show the attributes of one recorded object (sensitive ones masked)',
   builder: (y) => stateFlags(y).positional('address', { type: 'string', demandOption: true }),
   handler: async (args) => {
-    const backend = backendOf(args);
+    const backend = await backendOf(args);
     await withUnlockedState({ backend }, async (state) => {
       const object = state.get(args.address);
       if (!object) throw stateCommandErrors.notInState(args.address, backend.location);
@@ -68,7 +68,7 @@ export const statePullCommand: CommandModule<object, StateArgs> = {
   describe: 'Print the state document (Terraform format version 4) to stdout',
   builder: (y) => stateFlags(y),
   handler: async (args) => {
-    await withUnlockedState({ backend: backendOf(args) }, async (state) => {
+    await withUnlockedState({ backend: await backendOf(args) }, async (state) => {
       if (state.existed) process.stdout.write(serializeState(state.snapshot()));
     });
   },

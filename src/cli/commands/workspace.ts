@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { listWorkspaces } from '../../backends';
 import { locateConfiguration } from '../../config/config';
+import { folderBackend } from '../../config/document';
 import { stateFlags, type StateArgs } from './shared';
 
 /** The workspace a command uses: TF_WORKSPACE, as Terraform takes it in automation, else `default`. */
@@ -24,7 +25,9 @@ const workspaceListCommand: CommandModule<object, StateArgs> = {
   handler: async (args) => {
     const location = locateConfiguration({ cwd: process.cwd(), stack: args.stack, config: args.config });
     const current = currentWorkspace();
-    const names = [...new Set([...(await listWorkspaces({ configFile: location.file, env: process.env })), current])].sort();
+    const backendValue = await folderBackend(location);
+    const listed = await listWorkspaces({ configFile: location.file, stackDir: location.dir, backendValue, env: process.env });
+    const names = [...new Set([...listed, current])].sort();
     process.stdout.write(names.map((n) => `${n === current ? '*' : ' '} ${n}\n`).join(''));
   },
 };
