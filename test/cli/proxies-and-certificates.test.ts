@@ -109,7 +109,7 @@ describe('proxies and certificates', () => {
     const r = await run(
       world,
       ['plan', '--config', config(), '--detailed-exitcode'],
-      behindProxy({ NODE_EXTRA_CA_CERTS: authority.caFile, SSL_CERT_FILE: join(keys, 'expired', 'ca.pem') }),
+      behindProxy({ NODE_EXTRA_CA_CERTS: authority.caFile, SSL_CERT_FILE: join(keys, 'expired', 'authority.crt') }),
     );
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.code).toBe(0);

@@ -15,7 +15,8 @@ export interface IssuedCertificate {
 export interface TestCa {
   /** The CA's certificate file. */
   readonly cert: string;
-  server(name: string, altNames: { dns?: string[]; ip?: string[] }): IssuedCertificate;
+  /** A server certificate; `expired` ends a day before it starts, so it is past its end now. */
+  server(name: string, altNames: { dns?: readonly string[]; ip?: readonly string[] }, options?: { expired?: boolean }): IssuedCertificate;
   client(commonName: string): IssuedCertificate;
 }
 
@@ -38,7 +39,7 @@ export function makeTestCa(dir: string, name = 'ca'): TestCa {
   );
   chmodSync(caKey, 0o600);
 
-  const issue = (base: string, subject: string, extensions: string): IssuedCertificate => {
+  const issue = (base: string, subject: string, extensions: string, days = '2'): IssuedCertificate => {
     const key = file(`${base}.key`);
     const csr = file(`${base}.csr`);
     const cert = file(`${base}.crt`);
@@ -46,17 +47,18 @@ export function makeTestCa(dir: string, name = 'ca'): TestCa {
     writeFileSync(ext, extensions);
     openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', subject, '-keyout', key, '-out', csr]);
     chmodSync(key, 0o600);
-    openssl(['x509', '-req', '-in', csr, '-CA', caCert, '-CAkey', caKey, '-CAcreateserial', '-days', '2', '-extfile', ext, '-out', cert]);
+    openssl(['x509', '-req', '-in', csr, '-CA', caCert, '-CAkey', caKey, '-CAcreateserial', '-days', days, '-extfile', ext, '-out', cert]);
     return { cert, key };
   };
 
   return {
     cert: caCert,
-    server: (base, { dns = [], ip = [] }) =>
+    server: (base, { dns = [], ip = [] }, options = {}) =>
       issue(
         base,
         `/CN=${dns[0] ?? ip[0]}`,
         `subjectAltName=${[...dns.map((d) => `DNS:${d}`), ...ip.map((i) => `IP:${i}`)].join(',')}\nextendedKeyUsage=serverAuth\n`,
+        options.expired ? '-1' : '2',
       ),
     client: (commonName) => issue(`client-${commonName}`, `/CN=${commonName}`, 'extendedKeyUsage=clientAuth\n'),
   };
