@@ -18,19 +18,27 @@ describe('backends from terraform.backend', () => {
   it.each([
     ['s3', { bucket: 'states', key: 'stack.tfstate', region: 'eu-west-1' }],
     ['azurerm', { storage_account_name: 'x', container_name: 'y', key: 'z' }],
-  ])('refuses the %s backend, naming it and the way out, and sends nothing to the platform', async (type, settings) => {
-    const file = writeConfig(world, withBackend({ [type]: settings }, { tenantform_infra_component: { a: infra('Refused') } }), `${type}.tf.json`);
-    const before = world.requests.length;
-    for (const command of [['plan'], ['apply', '--auto-approve'], ['drift'], ['state', 'list']]) {
-      const r = await run(world, [...command, '--config', file]);
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`"${type}" backend`);
-      expect(r.stderr).toContain('local, pg, http');
-      expect(r.stderr).toContain('cdktf deploy');
-    }
-    expect(world.requests.slice(before)).toEqual([]);
-    expect(existsSync(join(world.dir, `terraform.${type}.tfstate`))).toBe(false);
-  });
+  ])(
+    'reads the %s backend through terraform: one it cannot reach is named with the failing step, apply is left to terraform, nothing is sent to the platform',
+    async (type, settings) => {
+      const file = writeConfig(world, withBackend({ [type]: settings }, { tenantform_infra_component: { a: infra('Elsewhere') } }), `${type}.tf.json`);
+      const before = world.requests.length;
+      // No cloud here: the backend's credentials are not found, and terraform says so.
+      const offline = { AWS_EC2_METADATA_DISABLED: 'true' };
+      for (const command of [['plan'], ['drift'], ['state', 'list']]) {
+        const r = await run(world, [...command, '--config', file], offline);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(`the ${type} backend`);
+        expect(r.stderr).toContain('`terraform init` failed');
+      }
+      const apply = await run(world, ['apply', '--auto-approve', '--config', file], offline);
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain(`"${type}" backend`);
+      expect(apply.stderr).toContain('terraform apply');
+      expect(world.requests.slice(before)).toEqual([]);
+      expect(existsSync(join(world.dir, `terraform.${type}.tfstate`))).toBe(false);
+    },
+  );
 
   it('keeps the state at the local backend path, relative to the stack directory as Terraform reads it', async () => {
     mkdirSync(join(world.dir, 'stacks', 'site'), { recursive: true });
