@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ORACLE_STATE, REQUIRED_PROVIDERS, startOracle, type Oracle } from '../helpers/oracle';
 import { ROOT } from './helpers';
+import { run } from '../cli/helpers';
 
 const DOCS = join(ROOT, 'docs', 'resources');
 const PAGES = readdirSync(DOCS).filter((f) => f.endsWith('.md') && f !== 'README.md' && f !== 'provider.md');
@@ -37,7 +38,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => oracle?.world.close());
 
-test('terraform applies every reference page example together, then plans no changes', async () => {
+test('terraform applies every reference page example together, then plans no changes; tenantform reads the same folder natively and agrees', async () => {
   const pages = examples();
   expect([...pages.keys()]).toEqual(PAGES);
   for (const [page, hcl] of pages) expect(hcl.trim().length > 0 ? page : `${page} has no HCL example`).toBe(page);
@@ -50,6 +51,20 @@ test('terraform applies every reference page example together, then plans no cha
   const again = await oracle.terraform('plan', '-detailed-exitcode');
   expect(again.output).toContain('No changes.');
   expect(again.code).toBe(0);
+
+  // tenantform reads the same folder natively and agrees: no change, every object in sync, an empty comment.
+  const folder = ['--config', oracle.world.dir];
+  const native = await run(oracle.world, ['plan', ...folder, '--detailed-exitcode']);
+  expect(native.stderr).not.toContain('Error');
+  expect(native.stdout).toContain('No changes.');
+  expect(native.code).toBe(0);
+  const drift = await run(oracle.world, ['drift', ...folder, '--format', 'json', '--ignore-unmanaged']);
+  expect(drift.code).toBe(0);
+  const report = JSON.parse(drift.stdout) as { resources: Array<{ address: string; status: string }> };
+  expect(report.resources.filter((r) => r.status !== 'in_sync')).toEqual([]);
+  expect(report.resources.length).toBe(resources.length);
+  const comment = await run(oracle.world, ['plan', ...folder, '--format', 'markdown']);
+  expect(comment.stdout).toContain('**No changes.**');
 }, 300_000);
 
 test("each resource page's import block adopts the applied object into an empty state: everything to import, nothing to add or change", async () => {
