@@ -11,6 +11,14 @@ import type { Agent, ApiClient, Application, Tenant, World } from './world';
 export * from './world';
 export { ALL_SCOPES, seedWorld, TASK_TOPIC, TENANT_TOPIC } from './seed';
 
+interface TenantIndex {
+  readonly tenants: Tenant[];
+  /** How many of `tenants` are indexed. */
+  size: number;
+  readonly byId: Map<string, Tenant>;
+  readonly children: Map<string, Tenant[]>;
+}
+
 /** The world plus the lookups and persistence every interface module needs. */
 export class Store {
   world: World;
@@ -20,6 +28,7 @@ export class Store {
    */
   tenantApplications: 'on' | 'available' = 'on';
   private ids: SeededRandom;
+  private index?: TenantIndex;
 
   constructor(
     world: World,
@@ -78,7 +87,7 @@ export class Store {
   // ---- lookups
 
   tenant(id: string): Tenant | undefined {
-    return this.world.tenants.find((t) => t.id === id);
+    return this.tenantIndex().byId.get(id);
   }
 
   tenantByName(name: string): Tenant | undefined {
@@ -86,7 +95,31 @@ export class Store {
   }
 
   children(id: string): Tenant[] {
-    return this.world.tenants.filter((t) => t.parent_id === id);
+    return [...(this.tenantIndex().children.get(id) ?? [])];
+  }
+
+  /** Call when a tenant moves to another parent: the index of children is made again. */
+  tenantMoved(): void {
+    this.index = undefined;
+  }
+
+  /**
+   * The tenants by id and by parent, in the list's order. Tenants are only appended to the list or
+   * the list replaced (a deletion), so new entries are added to the index, and a new list rebuilds it:
+   * a lookup no longer scans every tenant (an estate has tens of thousands).
+   */
+  private tenantIndex(): TenantIndex {
+    const tenants = this.world.tenants;
+    let index = this.index;
+    if (index === undefined || index.tenants !== tenants || index.size > tenants.length) {
+      index = this.index = { tenants, size: 0, byId: new Map(), children: new Map() };
+    }
+    for (; index.size < tenants.length; index.size++) {
+      const t = tenants[index.size];
+      index.byId.set(t.id, t);
+      if (t.parent_id !== null) (index.children.get(t.parent_id) ?? index.children.set(t.parent_id, []).get(t.parent_id)!).push(t);
+    }
+    return index;
   }
 
   /** The tenant and its ancestors, nearest first, ending at the root. */

@@ -112,4 +112,16 @@ describe('emulator: tenant lifecycle', () => {
     expect(refused.json.error.code).toBe(1012);
     expect((await fixture.api.put(`/api/2/tenants/${t.id}`, { version: 1, name: 'Still ours' })).status).toBe(200);
   });
+
+  test('a tenant moved to another parent is listed under its new parent only', async () => {
+    const moving = (await create({ name: 'Moving Co', parent_id: tenant('Northwind Partner'), kind: 'customer' })).json;
+    const children = async (parent: string) =>
+      ((await fixture.api.get(`/api/2/tenants?parent_id=${parent}`)).json.items as Array<{ id: string }>).map((t) => t.id);
+    expect(await children(tenant('Northwind Partner'))).toContain(moving.id);
+    const target = (await create({ name: 'Target Partner', parent_id: fixture.world.rootTenantId, kind: 'partner' })).json;
+    const moved = await fixture.api.put(`/api/2/tenants/${moving.id}`, { version: moving.version, parent_id: target.id });
+    expect(moved.status).toBe(200);
+    expect(await children(tenant('Northwind Partner'))).not.toContain(moving.id);
+    expect(await children(target.id)).toEqual([moving.id]);
+  });
 });

@@ -201,7 +201,9 @@ function updateTenant(ctx: RequestContext): Reply {
     checkNameFree(ctx.store, next.parent_id, next.name, current.id);
   next.version = current.version + 1;
   next.updated_at = nowIso();
+  const moved = next.parent_id !== current.parent_id;
   Object.assign(current, next);
+  if (moved) ctx.store.tenantMoved();
   ctx.store.save();
   return full(ctx, current);
 }

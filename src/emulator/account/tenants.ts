@@ -118,11 +118,10 @@ function listTenants(ctx: RequestContext): Reply {
     query = parseTenantQuery(ctx.query);
   }
   const store = ctx.store;
-  const visible = store.subtree(ctx.caller.tenantId);
   let matches: Tenant[];
   if (query.uuids !== undefined) {
     const wanted = new Set(query.uuids);
-    matches = visible.filter((t) => wanted.has(t.id));
+    matches = store.subtree(ctx.caller.tenantId).filter((t) => wanted.has(t.id));
   } else if (query.parent_id !== undefined) {
     visibleTenant(ctx, query.parent_id);
     matches = store.children(query.parent_id);
