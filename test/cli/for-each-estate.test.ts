@@ -169,5 +169,9 @@ describe('an estate declared with for_each', () => {
     const firstUser = Math.min(...['foxtrot', 'golf', 'hotel'].map((k) => applied.stderr.indexOf(`tenantform_user.admin["${k}"]: Creating...`)));
     expect(firstUser).toBeGreaterThan(lastTenant);
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+    // Destroying the whole block destroys its instances and everything after them, through the group too.
+    const destroy = await run(world, ['plan', '--destroy', '--config', file, '--target', 'tenantform_tenant.customer']);
+    expect(destroy.stderr).not.toContain('Error');
+    expect(destroy.stdout).toContain('Plan: 0 to add, 0 to change, 12 to destroy.');
   });
 });
