@@ -441,6 +441,94 @@ export const folderErrors = {
   },
 };
 
+/** Module calls (`module` blocks) and the modules they call. */
+export const moduleErrors = {
+  /** A registry, git or archive source: fetching modules is terraform's (`terraform init`). */
+  remoteSource(call: string, source: string) {
+    return new TenantformError(
+      'unsupported_module_source',
+      'Unsupported module source',
+      `${call} calls "${source}": tenantform's own plan reads modules from local folders only (a source starting with ./ or ../). ` +
+        "Copy the module into the repository and call it by its path, or plan and apply through terraform and tenantform's provider (`terraform init`, `terraform plan`).",
+      false,
+      call,
+      ['source'],
+    );
+  },
+  missingSource(call: string) {
+    return new TenantformError(
+      'missing_argument',
+      'Missing required argument',
+      `${call} needs a source: the module's folder, such as "./modules/customer".`,
+      false,
+      call,
+      ['source'],
+    );
+  },
+  /** A local source without Terraform files. */
+  emptySource(call: string, source: string, dir: string) {
+    return new TenantformError(
+      'config_not_found',
+      'Module not found',
+      `${call} calls "${source}", and there is no .tf or .tf.json file in ${dir}. Check the path: it is relative to the folder of the file that calls it.`,
+      false,
+      call,
+      ['source'],
+    );
+  },
+  /** An argument the module declares no variable for. */
+  unexpectedArgument(call: string, name: string, declared: readonly string[], closest: string | undefined) {
+    const hint = closest ? ` Did you mean "${closest}"?` : '';
+    const takes = declared.length > 0 ? `it declares the variables ${declared.join(', ')}` : 'it declares no variable';
+    return new TenantformError('unsupported_argument', 'Unsupported argument', `The module ${call} has no variable "${name}": ${takes}.${hint}`, false, call, [
+      name,
+    ]);
+  },
+  /** A variable without a default that the call does not set. */
+  missingArgument(call: string, name: string) {
+    return new TenantformError(
+      'missing_argument',
+      'Missing required argument',
+      `The module ${call} needs "${name}": its variable has no default. Set ${name} in the module block.`,
+      false,
+      call,
+      [name],
+    );
+  },
+  /** A block of the language that a module of tenantform's own plan cannot hold. */
+  unsupportedBlock(module: string, block: string) {
+    return new TenantformError(
+      'unsupported_block',
+      `Unsupported block type "${block}" in a module`,
+      `${module} declares a "${block}" block, which tenantform's own plan does not carry out inside modules. ` +
+        "Move it to the root module, or plan and apply through terraform and tenantform's provider (`terraform plan`, `terraform apply`).",
+      false,
+      module,
+    );
+  },
+  /** A name inside a module that its module does not declare. */
+  undeclared(module: string, name: string) {
+    return new TenantformError(
+      'undeclared_name',
+      'Reference to undeclared name',
+      `${name} is not declared in ${module}. Declare it in the module's files, or check the spelling.`,
+      false,
+      module,
+    );
+  },
+  /** A module that calls itself, directly or through others. */
+  recursion(chain: readonly string[], source: string) {
+    return new TenantformError(
+      'module_cycle',
+      'Module calls itself',
+      `${chain[chain.length - 1]} calls "${source}", the module it is in: ${chain.join(' → ')} would never end. Remove the call.`,
+      false,
+      chain[chain.length - 1],
+      ['source'],
+    );
+  },
+};
+
 /** Problems with the Terraform language in a configuration: variables, locals, outputs, expressions. */
 export const languageErrors = {
   /** An expression that cannot be parsed or evaluated; `construct` names the function, operator or syntax. */

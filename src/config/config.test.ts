@@ -76,7 +76,7 @@ describe('configuration', () => {
 
   it('refuses every top-level block its plan does not carry out, by name, instead of passing over it', () => {
     const blocks = {
-      module: { customers: { source: './customers' } },
+      ephemeral: { tenantform_token: { x: {} } },
       resources: {},
     };
     const { configuration, diagnostics } = parseConfiguration({ ...structuredClone(valid), ...blocks }, at);
@@ -84,7 +84,7 @@ describe('configuration', () => {
     expect(diagnostics.map((d) => [d.code, d.address, d.summary])).toEqual(
       Object.keys(blocks).map((b) => ['unsupported_block', b, `Unsupported block type "${b}"`]),
     );
-    expect(diagnostics.find((d) => d.address === 'module')!.detail).toContain('terraform plan');
+    expect(diagnostics.find((d) => d.address === 'ephemeral')!.detail).toContain('terraform plan');
     expect(diagnostics.find((d) => d.address === 'resources')!.detail).toContain('not a block of the Terraform language');
   });
 

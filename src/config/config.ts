@@ -8,11 +8,13 @@ import { PROVIDER_TYPE } from '../resources/provider-config';
 import { KINDS } from '../resources/registry';
 import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, sharedIfEmpty, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
-import { instanceAddress, type InstanceKey } from '../state/addresses';
+import { blockAddress, instanceAddress, type InstanceKey } from '../state/addresses';
+import { expandModules, type ModuleSources } from './modules';
+import { dirname } from 'node:path';
 import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRequest } from './remote-state';
 import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
-import { contextFor, evaluateValue, referencesIn, rootOf, type Reference } from './expression-scope';
+import { contextFor, evaluateValue, holderOf, referencesIn, rootNameOf, rootOf, type Reference } from './expression-scope';
 import { declaredNames, entriesOf, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
 import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
@@ -45,6 +47,8 @@ export interface DeclaredObject {
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
+  /** The module instance that declares it (`module.customer["acme"]`); absent in the root module. */
+  readonly module?: string;
   readonly kind: AnyKind;
   /** The arguments as written, references still in `${...}` form. */
   readonly config: State;
@@ -95,6 +99,7 @@ export interface Configuration {
 }
 
 export interface BlockInstances {
+  readonly module?: string;
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
@@ -116,7 +121,11 @@ export function loadConfiguration(location: LoadLocation, document: Record<strin
 }
 
 /** What loading needs of a location: the file (or folder), the stack's name, the variables' values, other stacks' states. */
-export type LoadLocation = Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'> & Partial<Pick<ConfigLocation, 'dir' | 'defaultState'>>;
+export type LoadLocation = Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'> &
+  Partial<Pick<ConfigLocation, 'dir' | 'defaultState'>> & {
+    /** The local modules the configuration calls, read beforehand (reading a folder is asynchronous). */
+    readonly modules?: ModuleSources;
+  };
 
 export interface LoadedConfiguration {
   configuration?: Configuration;
@@ -132,8 +141,7 @@ export function remoteStatesToRead(location: LoadLocation, document: Record<stri
   if (!isRecord(document.data) || ownValue(document.data, REMOTE_STATE_TYPE) === undefined) return [];
   const plain = toPlainTree(document);
   if ('tooDeep' in plain) return [];
-  const doc = plain.value as Record<string, unknown>;
-  const { beforeObjects } = languagePrelude(doc, location, [], []);
+  const { doc, beforeObjects } = languagePrelude(plain.value as Record<string, unknown>, location, [], []);
   return remoteStateRequests(isRecord(doc.data) ? ownValue(doc.data, REMOTE_STATE_TYPE) : undefined, beforeObjects, []);
 }
 
@@ -151,38 +159,40 @@ export const CARRIED_OUT_BLOCKS: ReadonlySet<string> = new Set([
   'removed',
   'import',
   'check',
+  'module',
 ]);
 /** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
-export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['module', 'ephemeral']);
+export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['ephemeral']);
 
-/** Variables and locals, and the context they make before any object is known. */
+/** Variables, modules expanded, and locals, and the context they make before any object is known. */
 function languagePrelude(
-  doc: Record<string, unknown>,
-  location: Pick<ConfigLocation, 'file' | 'inputs'> & { readonly dir?: string },
+  declared: Record<string, unknown>,
+  location: Pick<LoadLocation, 'file' | 'inputs' | 'modules'> & { readonly dir?: string },
   diagnostics: Diagnostic[],
   languageProblems: TenantformError[],
 ) {
-  const names = declaredNames(doc);
-  for (const block of Object.keys(doc)) {
+  for (const block of Object.keys(declared)) {
     if (!CARRIED_OUT_BLOCKS.has(block)) languageProblems.push(languageErrors.unsupportedBlock(block, TERRAFORM_BLOCKS.has(block)));
   }
   // Terraform JSON: an object of blocks names at least one (resources and data sources: a type, then a name).
   for (const block of ['variable', 'output', 'provider', 'resource', 'data'] as const) {
-    if (!isRecord(doc[block])) continue;
+    if (!isRecord(declared[block])) continue;
     const labelled = block === 'resource' || block === 'data';
-    if (entriesOf(doc[block]).length === 0) languageProblems.push(languageErrors.missingBlockLabel(block, block, labelled ? 'type' : 'name'));
+    if (entriesOf(declared[block]).length === 0) languageProblems.push(languageErrors.missingBlockLabel(block, block, labelled ? 'type' : 'name'));
     if (labelled)
-      for (const [type, named] of entriesOf(doc[block]))
+      for (const [type, named] of entriesOf(declared[block]))
         if (isRecord(named) && entriesOf(named).length === 0) languageProblems.push(languageErrors.missingBlockLabel(`${block}.${type}`, block));
   }
-  const variables = inputVariables(doc.variable, location.inputs, diagnostics);
+  const variables = inputVariables(declared.variable, location.inputs, diagnostics);
+  const contextOver = (locals: ReadonlyMap<string, unknown>) =>
+    contextFor({ file: location.file, dir: location.dir, variables, locals, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
+  const modules = expandModules(declared, location.dir ?? dirname(location.file), location.modules, contextOver, languageProblems);
+  const doc = modules.document;
+  const names = declaredNames(doc);
   const locals = parseLocals(doc.locals, names, languageProblems);
   // count and for_each may use variables and locals: objects are not known when planning starts.
-  const beforeObjects = contextFor(
-    { file: location.file, dir: location.dir, variables, locals: locals.ordered, objects: new Map(), blocks: new Map(), remoteStates: new Map() },
-    new Map(),
-  );
-  return { names, variables, locals, beforeObjects };
+  const beforeObjects = contextOver(locals.ordered);
+  return { doc, moduleBlocks: modules.blocks, names, variables, locals, beforeObjects };
 }
 
 export function parseConfiguration(
@@ -199,14 +209,18 @@ export function parseConfiguration(
     const { address, path } = addressOfDocumentPath(plain.tooDeep);
     return { diagnostics: [reconcilerErrors.nestedTooDeeply(address, path, MAX_DEPTH).toDiagnostic()] };
   }
-  const doc = plain.value as Record<string, unknown>;
   const diagnostics: Diagnostic[] = [];
   const report = (err: unknown) => {
     if (err instanceof TenantformError) diagnostics.push(err.toDiagnostic());
     else throw err;
   };
   const languageProblems: TenantformError[] = [];
-  const { names, variables, locals, beforeObjects } = languagePrelude(doc, location, diagnostics, languageProblems);
+  const { doc, moduleBlocks, names, variables, locals, beforeObjects } = languagePrelude(
+    plain.value as Record<string, unknown>,
+    location,
+    diagnostics,
+    languageProblems,
+  );
   const outputs = parseOutputs(doc.output, names, locals, languageProblems);
   const checks = parseChecks(doc.check, names, languageProblems);
   languageProblems.forEach(report);
@@ -219,7 +233,7 @@ export function parseConfiguration(
   const remoteStates = remoteStateValues(requests, location.remoteStates ?? new Map(), remoteProblems);
   remoteProblems.forEach(report);
   // The blocks of the document, each once, in document order.
-  const documentBlocks: Array<{ mode: 'managed' | 'data'; type: string; name: string; body: unknown; address: string }> = [];
+  const documentBlocks: Array<{ module?: string; mode: 'managed' | 'data'; type: string; name: string; body: unknown; address: string }> = [];
   for (const [mode, blockKey] of [
     ['data', 'data'],
     ['managed', 'resource'],
@@ -229,6 +243,7 @@ export function parseConfiguration(
       for (const [name, body] of blocks(byName)) documentBlocks.push({ mode, type, name, body, address: `${mode === 'data' ? 'data.' : ''}${type}.${name}` });
     }
   }
+  for (const b of moduleBlocks) documentBlocks.push({ ...b, address: blockAddress(b) });
   const declaredAddresses = new Set(documentBlocks.map((b) => b.address));
   // count and for_each see variables and locals, and of a repeated block its instance keys (the
   // values are known at apply): `for_each = tenantform_tenant.customer`, as cdktf's
@@ -249,14 +264,14 @@ export function parseConfiguration(
     const ready = waiting.length === pending.length ? pending : pending.filter((b) => !waiting.includes(b));
     progress = ready.length > 0;
     pending = waiting.length === pending.length ? [] : waiting;
-    for (const { mode, type, name, body, address } of ready) {
+    for (const { module, mode, type, name, body, address } of ready) {
       try {
         const problems: TenantformError[] = [];
         const repeated = isRecord(body) && (body.count !== undefined || body.for_each !== undefined);
         const repetition = repeated ? repetitionOf(address, body, repetitionContext, problems) : undefined;
         const over = repeated ? wholeBlockReference(body.for_each, declaredAddresses) : undefined;
         const blockNames = repeated ? { ...names, perInstance: new Set([body.count !== undefined ? 'count' : 'each']) } : namesOfSingle;
-        const declared = declaredObject(address, mode, type, name, body, blockNames, locals, problems);
+        const declared = declaredObject({ address, module, mode, type, name }, body, blockNames, locals, problems);
         // Repeated over another block's instances: each instance depends on the one of its key, whose object is `each.value`.
         const template =
           declared && over
@@ -275,6 +290,7 @@ export function parseConfiguration(
           });
         }
         blockInstances.set(address, {
+          ...(module ? { module } : {}),
           mode,
           type,
           name,
@@ -345,7 +361,7 @@ export function parseConfiguration(
       objects,
       // Only a saved or JSON plan reads it: made when first read, the whole configuration written out once.
       get hash() {
-        return (hash ??= configurationHash(doc, variables, remoteStates));
+        return (hash ??= configurationHash(moduleBlocks.length > 0 ? { ...doc, '//modules': moduleBlocks } : doc, variables, remoteStates));
       },
       variables,
       locals: locals.ordered,
@@ -372,8 +388,11 @@ function configurationHash(doc: Record<string, unknown>, variables: ReadonlyMap<
 
 /** The declared block a for_each names whole (`${tenantform_tenant.customer}`); undefined for any other value. */
 function wholeBlockReference(raw: unknown, declared: ReadonlySet<string>): string | undefined {
-  const match = typeof raw === 'string' ? /^\$\{\s*((?:data\.)?[A-Za-z_][\w-]*\.[A-Za-z_][\w-]*)\s*\}$/.exec(raw) : null;
-  return match && declared.has(match[1]) ? match[1] : undefined;
+  const match = typeof raw === 'string' ? /^\$\{\s*(?:module\[("(?:[^"\\]|\\.)*")\]\.)?((?:data\.)?[A-Za-z_][\w-]*\.[A-Za-z_][\w-]*)\s*\}$/.exec(raw) : null;
+  if (!match) return undefined;
+  // Inside a module, `module["<module instance>"]` names the module's own blocks (see modules.ts).
+  const address = match[1] ? `${JSON.parse(match[1]) as string}.${match[2]}` : match[2];
+  return declared.has(address) ? address : undefined;
 }
 
 /**
@@ -383,15 +402,15 @@ function wholeBlockReference(raw: unknown, declared: ReadonlySet<string>): strin
  */
 function instanceKeysUnder(
   root: string,
-  declared: ReadonlyArray<{ mode: 'managed' | 'data'; type: string; name: string }>,
+  declared: ReadonlyArray<{ module?: string; mode: 'managed' | 'data'; type: string; name: string }>,
   known: ReadonlyMap<string, BlockInstances>,
 ): Value | undefined {
-  const under = declared.filter((b) => (root === 'data' ? b.mode === 'data' : b.mode === 'managed' && b.type === root));
+  const under = declared.filter((b) => rootNameOf(b) === root);
   if (under.length === 0) return undefined;
   const group = plainObject<Value>();
   for (const b of under) {
-    const holder = root === 'data' ? ((group[b.type] as Record<string, Value> | undefined) ?? (group[b.type] = plainObject<Value>())) : group;
-    const instances = known.get(`${b.mode === 'data' ? 'data.' : ''}${b.type}.${b.name}`);
+    const holder = holderOf(group, b);
+    const instances = known.get(blockAddress(b));
     if (!instances?.each) holder[b.name] = UNKNOWN;
     else if (instances.each === 'list') holder[b.name] = instances.instances.map(() => UNKNOWN);
     else holder[b.name] = Object.fromEntries(instances.instances.map((a) => [instanceKeyOf(a), UNKNOWN]));
@@ -455,10 +474,7 @@ function stepProblem(from: string, ref: Reference, reached: string, attribute: A
 
 /** One block as a declared object; problems with its meta-arguments are collected, not thrown, so every problem is reported. */
 function declaredObject(
-  address: string,
-  mode: 'managed' | 'data',
-  type: string,
-  name: string,
+  { address, module, mode, type, name }: { address: string; module?: string; mode: 'managed' | 'data'; type: string; name: string },
   body: unknown,
   names: DeclaredNames & { readonly perInstance: ReadonlySet<string> },
   locals: Locals,
@@ -497,6 +513,7 @@ function declaredObject(
     mode,
     type,
     name,
+    ...(module ? { module } : {}),
     kind,
     config,
     references: sharedIfEmpty(used.references),

@@ -28,6 +28,7 @@ export interface LanguageScope {
 }
 
 interface ScopeBlock {
+  readonly module?: string;
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
@@ -35,6 +36,7 @@ interface ScopeBlock {
 }
 
 interface ScopeObject {
+  readonly module?: string;
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
@@ -108,6 +110,19 @@ export function referencesIn(
             message: `"${t.root}" is only defined inside a resource with count or for_each.`,
           }),
         );
+      } else if (t.root === 'module') {
+        // `module["<module instance>"].<type>.<name>`: a module's own block, as module expansion writes it.
+        const [, , third, fourth] = t.steps;
+        const data = second === 'data';
+        const [type, name] = data ? [third, fourth] : [second, third];
+        if (typeof first === 'string' && typeof type === 'string' && typeof name === 'string')
+          out.references.push({
+            target: `${first}.${data ? 'data.' : ''}${type}.${name}`,
+            attribute: t.steps.slice(data ? 4 : 3),
+            at: path,
+            ...(t.ownKey ? { ownKey: true as const } : {}),
+          });
+        else problems.push(languageErrors.undeclaredName(address, path, 'module'));
       } else if (t.root === 'data') {
         if (typeof first === 'string' && typeof second === 'string')
           out.references.push({ target: `data.${first}.${second}`, attribute: t.steps.slice(2), at: path });
@@ -133,10 +148,28 @@ const rootIndexes = new WeakMap<LanguageScope, RootIndex>();
 function rootIndexOf(scope: LanguageScope): RootIndex {
   let index = rootIndexes.get(scope);
   if (index) return index;
-  const rootName = (o: { mode: 'managed' | 'data'; type: string }) => (o.mode === 'data' ? 'data' : o.type);
-  index = { blocks: groupBy(scope.blocks.values(), rootName), objects: groupBy(scope.objects, ([, o]) => rootName(o)) };
+  index = { blocks: groupBy(scope.blocks.values(), rootNameOf), objects: groupBy(scope.objects, ([, o]) => rootNameOf(o)) };
   rootIndexes.set(scope, index);
   return index;
+}
+
+/** The root name an expression reaches a block by: `module` inside modules, `data`, or its type. */
+export function rootNameOf(b: { readonly module?: string; readonly mode: 'managed' | 'data'; readonly type: string }): string {
+  return b.module ? 'module' : b.mode === 'data' ? 'data' : b.type;
+}
+
+/**
+ * The object of a root's value that holds a block's value under the block's name: the root
+ * itself, `data.<type>`, or inside a module `module["<module>"].<type>` (and `.data.<type>`).
+ */
+export function holderOf(
+  root: Record<string, Value>,
+  b: { readonly module?: string; readonly mode: 'managed' | 'data'; readonly type: string },
+): Record<string, Value> {
+  const child = (parent: Record<string, Value>, key: string) => (parent[key] ??= plainObject<Value>()) as Record<string, Value>;
+  if (!b.module) return b.mode === 'data' ? child(root, b.type) : root;
+  const module = child(root, b.module);
+  return child(b.mode === 'data' ? child(module, 'data') : module, b.type);
 }
 
 function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
@@ -200,15 +233,34 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
     },
   };
   let computed: Record<string, Value> | undefined;
-  const locals = (): Value => {
-    if (computed) return computed;
-    const partial = plainObject<Value>();
-    computed = partial;
-    // In dependency order: each local sees those before it; one that fails is unknown (reported when loading).
-    for (const [name, raw] of scope.locals) partial[name] = evaluateRaw(raw, context) ?? UNKNOWN;
-    return partial;
-  };
+  const locals = (): Value => (computed ??= lazyLocals(scope.locals, context));
   return context;
+}
+
+/**
+ * `local`: each local value evaluated when an expression first reads it, once per context. A
+ * stack with thousands of locals (a module's, per instance) evaluates for each object only those
+ * it uses. One that fails, or that reads itself, is unknown (reported when loading).
+ */
+function lazyLocals(raws: ReadonlyMap<string, unknown>, context: EvalContext): Record<string, Value> {
+  const values = new Map<string, Value>();
+  const evaluating = new Set<string>();
+  const valueOf = (name: string): Value | undefined => {
+    if (values.has(name)) return values.get(name);
+    if (!raws.has(name) || evaluating.has(name)) return undefined;
+    evaluating.add(name);
+    const value = evaluateRaw(raws.get(name), context) ?? UNKNOWN;
+    evaluating.delete(name);
+    values.set(name, value);
+    return value;
+  };
+  const declared = (key: string | symbol): key is string => typeof key === 'string' && raws.has(key);
+  return new Proxy(plainObject<Value>(), {
+    get: (_, key) => (declared(key) ? valueOf(key) : undefined),
+    has: (_, key) => declared(key),
+    ownKeys: () => [...raws.keys()],
+    getOwnPropertyDescriptor: (_, key) => (declared(key) ? { value: valueOf(key), enumerable: true, configurable: true, writable: false } : undefined),
+  });
 }
 
 /**
@@ -225,13 +277,7 @@ function buildRoot(scope: LanguageScope, values: ReadonlyMap<string, State>, roo
   const objects = index.objects.get(root);
   if (!blocks && !objects && !(root === 'data' && scope.remoteStates.size > 0)) return undefined;
   const group = plainObject<Value>();
-  // The object holding a block's value: the root itself, or `data.<type>`.
-  const holder = (o: { mode: 'managed' | 'data'; type: string }): Record<string, Value> => {
-    if (o.mode !== 'data') return group;
-    const ofType = (group[o.type] as Record<string, Value> | undefined) ?? plainObject<Value>();
-    group[o.type] = ofType;
-    return ofType;
-  };
+  const holder = (o: { module?: string; mode: 'managed' | 'data'; type: string }): Record<string, Value> => holderOf(group, o);
   if (root === 'data') for (const [name, value] of scope.remoteStates) holder({ mode: 'data', type: 'terraform_remote_state' })[name] = value;
   for (const b of blocks ?? []) if (b.each) holder(b)[b.name] = b.each === 'list' ? [] : plainObject<Value>();
   for (const [address, o] of objects ?? []) {

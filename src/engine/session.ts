@@ -46,10 +46,10 @@ export interface Workspace {
 export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace | { diagnostics: Diagnostic[] }> {
   const located = locateConfiguration(opts);
   const location = { ...located, inputs: { files: located.varFiles, given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } };
-  const { document, fileOf } = await readConfiguration(location);
+  const { document, fileOf, modules } = await readConfiguration(location);
   // Other stacks' states are read first: evaluating the configuration is synchronous.
   const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location, document), location.dir, opts.env);
-  const loaded = loadConfiguration({ ...location, remoteStates }, document);
+  const loaded = loadConfiguration({ ...location, remoteStates, modules }, document);
   const configuration = loaded.configuration;
   const diagnostics = fileOf ? loaded.diagnostics.map((d) => withFile(d, fileOf)) : loaded.diagnostics;
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };

@@ -16,7 +16,7 @@ export type { Expr, TemplatePart, ObjectItem, ForExpr, BinaryOperator } from './
 export type { EvalContext } from './evaluate';
 export type { ExpressionProblem, ExpressionProblemCode, SourceRange } from './problems';
 export { MAX_DEPTH } from './problems';
-export { referencesOf, type Traversal } from './references';
+export { referencesOf, traversalsOf, type Traversal } from './references';
 export { supportedFunctions } from './functions';
 export { expressionDiagnostic } from './diagnostic';
 export { fromPlain } from './plain';

@@ -28,6 +28,13 @@ export function referencesOf(expr: Expr): Traversal[] {
   return [...found.values()];
 }
 
+/** Every traversal where it is written, repeats included (to rewrite the source); for-expression variables are left out. */
+export function traversalsOf(expr: Expr): Traversal[] {
+  const found: Traversal[] = [];
+  walk(expr, new Set(), (t) => found.push(t));
+  return found;
+}
+
 type Visit = (t: Traversal) => void;
 
 function staticTraversal(e: Expr): Traversal | undefined {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KINDS } from '../resources/registry';
-import { blockOf } from '../state/addresses';
+import { parseInstanceAddress } from '../state/addresses';
 import { documentProblem, quoted } from '../state/file-schema';
 
 /**
@@ -37,7 +37,8 @@ const change = z
     if (!KINDS.ofMode(c.mode, c.type))
       at(['type'], `${quoted(c.type)} is not a ${c.mode === 'data' ? 'data source' : 'resource'} type this version of tenantform knows`);
     // An instance of a repeated block (`type.name[0]`, `type.name["key"]`) belongs to that block.
-    if (blockOf(c.address) !== `${c.mode === 'data' ? 'data.' : ''}${c.type}.${c.name}`)
+    const parts = parseInstanceAddress(c.address);
+    if (!parts || parts.mode !== c.mode || parts.type !== c.type || parts.name !== c.name)
       at(['address'], `${quoted(c.address)} does not match its mode, type and name`);
     const needsBefore = c.action !== 'create';
     const needsAfter = c.action !== 'delete';

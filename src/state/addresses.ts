@@ -1,6 +1,7 @@
 /**
  * Terraform's resource instance addresses: `type.name`, `type.name[0]` (count),
- * `type.name["key"]` (for_each), each with `data.` in front for data sources.
+ * `type.name["key"]` (for_each), each with `data.` in front for data sources, and each inside a
+ * module instance: `module.customer["acme"].tenantform_tenant.this`.
  */
 
 export type InstanceKey = number | string;
@@ -9,9 +10,11 @@ export interface InstanceAddress {
   readonly mode: 'managed' | 'data';
   readonly type: string;
   readonly name: string;
-  /** The block's address, without the instance key. */
+  /** The block's address, without the instance key (with the module path in front). */
   readonly block: string;
   readonly key?: InstanceKey;
+  /** The module instance it is declared in (`module.customer["acme"]`); absent in the root module. */
+  readonly module?: string;
 }
 
 export function instanceAddress(block: string, key: InstanceKey | undefined): string {
@@ -19,18 +22,40 @@ export function instanceAddress(block: string, key: InstanceKey | undefined): st
   return typeof key === 'number' ? `${block}[${key}]` : `${block}[${JSON.stringify(key)}]`;
 }
 
-const ADDRESS = /^(data\.)?([A-Za-z_][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_-]*)(?:\[(\d+|"(?:[^"\\]|\\.)*")\])?$/;
+const NAME = '[A-Za-z_][A-Za-z0-9_-]*';
+const KEY = String.raw`\[(?:\d+|"(?:[^"\\]|\\.)*")\]`;
+/** A module instance path: `module.a`, `module.a[0].module.b["k"]`. */
+export const MODULE_PATH = `module\\.${NAME}(?:${KEY})?(?:\\.module\\.${NAME}(?:${KEY})?)*`;
+/** An instance address, as a pattern other patterns are built from. */
+export const INSTANCE_ADDRESS = `(?:${MODULE_PATH}\\.)?(?:data\\.)?${NAME}\\.${NAME}(?:${KEY})?`;
+
+const ADDRESS = new RegExp(`^(?:(${MODULE_PATH})\\.)?(data\\.)?(${NAME})\\.(${NAME})(?:\\[(\\d+|"(?:[^"\\\\]|\\\\.)*")\\])?$`);
 
 /** The parts of an instance address; undefined when it is not one. */
 export function parseInstanceAddress(address: string): InstanceAddress | undefined {
   const m = ADDRESS.exec(address);
   if (!m) return undefined;
-  const block = `${m[1] ?? ''}${m[2]}.${m[3]}`;
-  const key = m[4] === undefined ? undefined : m[4].startsWith('"') ? (JSON.parse(m[4]) as string) : Number(m[4]);
-  return { mode: m[1] ? 'data' : 'managed', type: m[2], name: m[3], block, ...(key === undefined ? {} : { key }) };
+  const [, module, data, type, name, rawKey] = m;
+  // `module.customer` is a module call, never a resource of a type named `module`.
+  if (type === 'module' && !data) return undefined;
+  const block = `${module ? `${module}.` : ''}${data ?? ''}${type}.${name}`;
+  const key = rawKey === undefined ? undefined : rawKey.startsWith('"') ? (JSON.parse(rawKey) as string) : Number(rawKey);
+  return { mode: data ? 'data' : 'managed', type, name, block, ...(key === undefined ? {} : { key }), ...(module ? { module } : {}) };
 }
 
 /** The block an instance address belongs to (the address itself when it has no key). */
 export function blockOf(address: string): string {
   return parseInstanceAddress(address)?.block ?? address;
+}
+
+/** A block's address from its parts: the module path, then `data.` for a data source. */
+export function blockAddress(r: { readonly module?: string; readonly mode: 'managed' | 'data'; readonly type: string; readonly name: string }): string {
+  return `${r.module ? `${r.module}.` : ''}${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+}
+
+const MODULE_PATH_ONLY = new RegExp(`^${MODULE_PATH}$`);
+
+/** Whether the text is a module instance path (`module.customer`, `module.customer["acme"]`). */
+export function isModulePath(text: string): boolean {
+  return MODULE_PATH_ONLY.test(text);
 }

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { isRecord } from '../plain-json';
 import { documentPath, documentProblem, quoted } from './file-schema';
+import { blockAddress, INSTANCE_ADDRESS, MODULE_PATH } from './addresses';
 
 /**
  * The state file as tenantform reads it (Terraform's format version 4, plus the keys
  * tenantform keeps beside it). A hand-edited or damaged file is refused with the path of the
  * first problem, before anything uses it.
  */
-const ADDRESS = /^(data\.)?[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*(\[(\d+|"(?:[^"\\]|\\.)*")\])?$/;
+const ADDRESS = new RegExp(`^${INSTANCE_ADDRESS}$`);
+const MODULE = new RegExp(`^${MODULE_PATH}$`);
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 // Checked as an object, not key by key: the keys of parsed JSON are strings, and a per-key
@@ -31,6 +33,8 @@ interface ResourceProblem {
  */
 function resourceProblem(r: unknown): ResourceProblem | undefined {
   if (!isRecord(r)) return { path: [], message: `expected a resource (an object), found ${quoted(r)}` };
+  if (r.module !== undefined && (typeof r.module !== 'string' || !MODULE.test(r.module)))
+    return { path: ['module'], message: `expected a module instance such as module.customer["acme"], found ${quoted(r.module)}` };
   if (r.mode !== 'managed' && r.mode !== 'data') return { path: ['mode'], message: `expected "managed" or "data", found ${quoted(r.mode)}` };
   for (const key of ['type', 'name'] as const) {
     const v = r[key];
@@ -158,8 +162,7 @@ export function stateProblem(doc: unknown): string | undefined {
   for (let i = 0; i < resources.length; i++) {
     const problem = resourceProblem(resources[i]);
     if (problem !== undefined) return `at ${documentPath(['resources', i, ...problem.path])}: ${problem.message}`;
-    const r = resources[i] as { mode: string; type: string; name: string };
-    const a = `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+    const a = blockAddress(resources[i] as Parameters<typeof blockAddress>[0]);
     if (seen.has(a)) return `at ${documentPath(['resources', i])}: ${a} is recorded twice`;
     seen.add(a);
   }

@@ -5,7 +5,7 @@ import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 import { resourceKind } from '../resources/registry';
 import { containsUnknown, hashSecret } from '../resources/values';
-import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
+import { blockAddress, blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
 import { replayJournal, type JournalStore } from './journal';
@@ -33,6 +33,8 @@ export interface StateInstance {
 }
 
 export interface StateResource {
+  /** The module instance, as Terraform writes it (`module.customer["acme"]`); absent in the root module. */
+  module?: string;
   mode: 'managed' | 'data';
   type: string;
   name: string;
@@ -93,8 +95,8 @@ export type StateChange =
   | { readonly op: 'unpending'; readonly address: string }
   | { readonly op: 'protect'; readonly address: string; readonly protect: boolean };
 
-export function addressOf(r: Pick<StateResource, 'mode' | 'type' | 'name'>): string {
-  return `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+export function addressOf(r: Pick<StateResource, 'module' | 'mode' | 'type' | 'name'>): string {
+  return blockAddress(r);
 }
 
 /** Terraform's provider address in the state: `provider["registry.terraform.io/tenantform/tenantform"].us`. */
@@ -176,6 +178,11 @@ function markedNames(paths: readonly unknown[] | undefined): readonly string[] {
       names.add(first.value);
   }
   return [...names];
+}
+
+/** The block of the configuration an address names: no instance key, of the resource or of its modules. */
+function configurationBlockOf(address: string): string {
+  return blockOf(address).replace(/(module\.[A-Za-z_][A-Za-z0-9_-]*)\[(?:\d+|"(?:[^"\\]|\\.)*")\]/g, '$1');
 }
 
 function splitAddress(address: string): InstanceAddress {
@@ -288,7 +295,7 @@ export class StateStore {
    */
   put(address: string, kind: AnyKind, attributes: State, dependencies: readonly string[], provider?: string, sensitiveArguments: readonly string[] = []): void {
     if (containsUnknown(attributes)) throw new Error(`${address}: refusing to record a value that is not known yet`);
-    const { mode, type, name, block, key } = splitAddress(address);
+    const { module, mode, type, name, block, key } = splitAddress(address);
     const stored: State = { ...attributes };
     for (const { name: attr, attribute: a } of attributeList(kind.attributes)) {
       if (a.sensitive && !a.keptInState && typeof stored[attr] === 'string' && !String(stored[attr]).startsWith('sha256:'))
@@ -309,13 +316,14 @@ export class StateStore {
       ]
         .sort()
         .map((attr) => [{ type: 'get_attr', value: attr }]),
-      // Terraform records the blocks an instance depends on, without instance keys.
-      dependencies: [...new Set(dependencies.map(blockOf))].sort(),
+      // Terraform records the blocks an instance depends on, without instance keys (of modules either).
+      dependencies: [...new Set(dependencies.map(configurationBlockOf))].sort(),
     };
     const each = key === undefined ? undefined : typeof key === 'number' ? ('list' as const) : ('map' as const);
     const at = this.indexOfBlock(block);
     const existing = at === undefined ? undefined : this.doc.resources[at];
     const header: StateBlock = {
+      ...(module ? { module } : {}),
       mode,
       type,
       name,
@@ -362,7 +370,11 @@ export class StateStore {
   move(from: string, to: string): void {
     const target = splitAddress(to);
     const resource = this.doc.resources.find((r) => addressOf(r) === from);
-    if (resource) Object.assign(resource, { mode: target.mode, type: target.type, name: target.name });
+    if (resource) {
+      Object.assign(resource, { mode: target.mode, type: target.type, name: target.name });
+      if (target.module) resource.module = target.module;
+      else delete resource.module;
+    }
     this.positions = undefined;
     this.recorded = undefined;
     this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));

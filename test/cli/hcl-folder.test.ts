@@ -188,10 +188,10 @@ describe('a folder of Terraform files (HCL)', () => {
     expect(undeclared.code).toBe(1);
     expect(undeclared.stderr).toContain('tenantform_tenant.extra: name: Reference to an undeclared name\n  on extra.tf');
 
-    writeFileSync(join(folder, 'extra.tf'), 'module "network" {\n  source = "./network"\n}\n');
+    writeFileSync(join(folder, 'extra.tf'), 'module "network" {\n  source = "example/network/tenantform"\n}\n');
     const module = await run(world, ['plan', '--config', 'customers']);
     expect(module.code).toBe(1);
-    expect(module.stderr).toContain('Unsupported block type "module"\n  on extra.tf');
+    expect(module.stderr).toContain('module.network: source: Unsupported module source');
     expect(module.stderr).toContain('terraform plan');
     expect(world.requests.slice(before)).toEqual([]);
   });

@@ -75,9 +75,6 @@ function providerMirror(stackDir: string): string {
   return installProvider({ dir: join(stackDir, '.terraform', 'tenantform-provider') }).mirror;
 }
 
-/** A resource address: TYPE.NAME or data.TYPE.NAME. */
-export const RESOURCE_ADDRESS = /^(data\.)?[a-zA-Z_][\w-]*\.[a-zA-Z_][\w-]*$/;
-
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
 export interface WorkspaceArgs extends LockArgs, StateArgs {
   parallelism: number;

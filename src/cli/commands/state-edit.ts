@@ -6,7 +6,8 @@ import { stateCommandErrors } from '../../errors';
 import { withLockedBackend } from '../../engine/session';
 import { parseState, type StateStore } from '../../state/state';
 import type { StateBackend } from '../../backends/types';
-import { backendOf, lockFlags, RESOURCE_ADDRESS, stateFlags, stateLockFlags, type LockArgs, type StateArgs } from './shared';
+import { backendOf, lockFlags, stateFlags, stateLockFlags, type LockArgs, type StateArgs } from './shared';
+import { parseInstanceAddress } from '../../state/addresses';
 
 /** Terraform's lock records name state subcommands this way. */
 const OPERATION = 'OperationTypeInvalid';
@@ -97,9 +98,13 @@ export const stateMvCommand: CommandModule<object, MvArgs> = {
       .positional('from', { type: 'string', demandOption: true })
       .positional('to', { type: 'string', demandOption: true }),
   handler: async (args) => {
-    for (const address of [args.from, args.to]) if (!RESOURCE_ADDRESS.test(address)) throw stateCommandErrors.invalidAddress(address);
-    const typeOf = (a: string) => a.split('.').slice(0, -1).join('.');
-    if (typeOf(args.from) !== typeOf(args.to)) throw stateCommandErrors.moveTypeMismatch(args.from, args.to);
+    const [from, to] = [args.from, args.to].map((address) => {
+      const parsed = parseInstanceAddress(address);
+      // Whole blocks move, into or out of modules too; an instance key is refused.
+      if (!parsed || parsed.key !== undefined) throw stateCommandErrors.invalidAddress(address);
+      return parsed;
+    });
+    if (from.mode !== to.mode || from.type !== to.type) throw stateCommandErrors.moveTypeMismatch(args.from, args.to);
     await editState(args, async (state, backend) => {
       if (!state.get(args.from)) throw stateCommandErrors.notInState(args.from, backend.location);
       if (state.get(args.to)) throw stateCommandErrors.moveTargetExists(args.to);

@@ -1,0 +1,138 @@
+import { resolve } from 'node:path';
+import { parseConfiguration, type Configuration } from './config';
+import { evaluateArguments, lookupIn } from './evaluate';
+import { contextFor, evaluateValue } from './expression-scope';
+
+/**
+ * Module calls in a Terraform JSON stack (as cdktf's TerraformHclModule writes them): the
+ * module folders are given already read, by folder, as the command reads them before loading.
+ */
+const ROOT = resolve('/stack');
+const PARENT = '91bd10dc-703c-44b6-b7a0-2aa91d1446fb';
+
+const required = { terraform: { required_providers: { tenantform: { source: 'tenantform/tenantform' } } } };
+const CUSTOMER = {
+  ...required,
+  variable: { name: {}, parent_id: {}, kind: { default: 'customer' }, note: { default: 'literal ${not.evaluated}' } },
+  locals: { label: '${upper(var.name)}' },
+  resource: {
+    tenantform_tenant: { this: { parent_id: '${var.parent_id}', name: '${local.label}', kind: '${var.kind}', internal_tag: '${var.note}' } },
+    tenantform_user: { admin: { tenant_id: '${tenantform_tenant.this.id}', login: '${lower(var.name)}-admin', email: 'it@example.com' } },
+  },
+  output: { tenant_id: { value: '${tenantform_tenant.this.id}' }, label: { value: '${local.label}' } },
+};
+
+function load(document: Record<string, unknown>, modules: Record<string, Record<string, unknown>> = { './customer': CUSTOMER }) {
+  return parseConfiguration(document, {
+    file: `${ROOT}/cdk.tf.json`,
+    dir: ROOT,
+    stack: 'stack',
+    modules: new Map(Object.entries(modules).map(([source, doc]) => [resolve(ROOT, source), doc])),
+  });
+}
+
+function loaded(document: Record<string, unknown>, modules?: Record<string, Record<string, unknown>>): Configuration {
+  const { configuration, diagnostics } = load(document, modules);
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return configuration!;
+}
+
+/** An object's arguments as the plan sees them before anything is applied. */
+function argumentsOf(configuration: Configuration, address: string): Record<string, unknown> {
+  return evaluateArguments(configuration.objects.get(address)!, lookupIn(configuration, new Map())).config as Record<string, unknown>;
+}
+
+describe('module calls', () => {
+  it('gives each instance of a counted call its objects, its arguments and its defaults', () => {
+    const configuration = loaded({
+      variable: { names: { default: ['Contoso', 'Fabrikam'] } },
+      module: { customer: { source: './customer', count: '${length(var.names)}', name: '${var.names[count.index]}', parent_id: PARENT } },
+    });
+    expect([...configuration.objects.keys()].sort()).toEqual([
+      'module.customer[0].tenantform_tenant.this',
+      'module.customer[0].tenantform_user.admin',
+      'module.customer[1].tenantform_tenant.this',
+      'module.customer[1].tenantform_user.admin',
+    ]);
+    expect(argumentsOf(configuration, 'module.customer[1].tenantform_tenant.this')).toMatchObject({
+      parent_id: PARENT,
+      name: 'FABRIKAM',
+      kind: 'customer',
+      internal_tag: 'literal ${not.evaluated}',
+    });
+    expect(argumentsOf(configuration, 'module.customer[0].tenantform_user.admin')).toMatchObject({ login: 'contoso-admin' });
+    // The admin waits for its own instance's tenant, not the other's.
+    const admin = configuration.objects.get('module.customer[0].tenantform_user.admin')!;
+    expect(admin.references.map((r) => r.target)).toEqual(['module.customer[0].tenantform_tenant.this']);
+    expect(admin.module).toBe('module.customer[0]');
+  });
+
+  it('reads outputs of one instance, and of the whole call, and waits on what they name', () => {
+    const configuration = loaded({
+      variable: { customers: { default: { contoso: 'Contoso', fabrikam: 'Fabrikam' } } },
+      module: { customer: { source: './customer', for_each: '${var.customers}', name: '${each.value}', parent_id: PARENT } },
+      resource: {
+        tenantform_tenant_setting: {
+          contoso: { tenant_id: '${module.customer["contoso"].tenant_id}', application_id: PARENT, name: 'retention_days', value: '30' },
+        },
+      },
+      output: { labels: { value: '${{ for k, m in module.customer : k => m.label }}' } },
+    });
+    const setting = configuration.objects.get('tenantform_tenant_setting.contoso')!;
+    expect(setting.throughLocals).toEqual(['module.customer["contoso"].tenantform_tenant.this']);
+    const labels = evaluateValue(configuration.outputs.get('labels')!.value, contextFor(configuration, new Map()), 'output.labels');
+    expect(labels.value).toEqual({ contoso: 'CONTOSO', fabrikam: 'FABRIKAM' });
+  });
+
+  it('makes depends_on on a call wait for everything inside it, and passes providers', () => {
+    const configuration = loaded({
+      provider: { tenantform: [{}, { alias: 'eu' }] },
+      module: {
+        first: { source: './customer', name: 'First', parent_id: PARENT, providers: { tenantform: '${tenantform.eu}' } },
+        second: { source: './customer', name: 'Second', parent_id: PARENT, depends_on: ['${module.first}'] },
+      },
+    });
+    expect(configuration.objects.get('module.first.tenantform_tenant.this')!.provider).toBe('tenantform.eu');
+    expect(configuration.objects.get('module.second.tenantform_tenant.this')!.provider).toBe('tenantform');
+    expect([...configuration.objects.get('module.second.tenantform_user.admin')!.dependsOn].sort()).toEqual([
+      'module.first.tenantform_tenant.this',
+      'module.first.tenantform_user.admin',
+    ]);
+  });
+
+  it('names the call of every problem: unknown variables, missing arguments, remote sources, undeclared names, cycles', () => {
+    const broken = { ...CUSTOMER, locals: { label: '${upper(var.nmae)}' } };
+    const { configuration, diagnostics } = load(
+      {
+        module: {
+          a: { source: './customer', parent_id: PARENT, nmae: 'x' },
+          b: { source: 'example/customer/tenantform' },
+          c: { source: './missing' },
+          d: { source: './loop' },
+        },
+      },
+      { './customer': broken, './loop': { module: { again: { source: './' } } } },
+    );
+    expect(configuration).toBeUndefined();
+    const problems = diagnostics.map((d) => `${d.address}: ${d.summary}: ${d.detail}`);
+    expect(problems).toHaveLength(6);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('module.a: Unsupported argument: The module module.a has no variable "nmae"'),
+        expect.stringContaining('Did you mean "name"?'),
+        expect.stringContaining('module.a: Missing required argument: The module module.a needs "name"'),
+        expect.stringContaining('module.a: Reference to undeclared name: var.nmae is not declared in module.a'),
+        expect.stringContaining('module.b: Unsupported module source'),
+        expect.stringContaining('module.c: Module not found'),
+        expect.stringContaining(
+          'module.d.module.again: Module calls itself: module.d.module.again calls "./", the module it is in: module.d → module.d.module.again',
+        ),
+      ]),
+    );
+  });
+
+  it('leaves a stack without module calls as it is', () => {
+    const document = { resource: { tenantform_tenant: { a: { parent_id: PARENT, name: 'A', kind: 'customer' } } } };
+    expect([...loaded(document).objects.keys()]).toEqual(['tenantform_tenant.a']);
+  });
+});

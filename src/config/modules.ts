@@ -1,0 +1,419 @@
+import { resolve } from 'node:path';
+import { moduleErrors, type TenantformError } from '../errors';
+import { isTemplate, parseTemplate, traversalsOf, type EvalContext, type Traversal, type Value } from '../expressions';
+import { isRecord, plainObject } from '../plain-json';
+import { closestName } from '../suggest';
+import { blockAddress, instanceAddress, isModulePath, type InstanceKey } from '../state/addresses';
+import { PROVIDER_TYPE } from '../resources/provider-config';
+import { entriesOf } from './language';
+import { repetitionOf } from './repetition';
+import { expressionText } from './expression-text';
+
+/**
+ * Module calls from local folders, as Terraform expands them: every instance of a `module` block
+ * adds the module's resources at addresses under its path (`module.customer["acme"].tenantform_tenant.this`).
+ *
+ * The modules are expanded into the root module before anything else reads the configuration, so
+ * that planning, the state and the graph know only objects and local values:
+ * - a module's variable is replaced, where it is used, by the argument the call gives it (written
+ *   in the caller's names), or by its default;
+ * - a module's locals become local values named after the module (`local["module.customer.local.x"]`);
+ * - a module's resources and data sources are read with the module's names
+ *   (`module["module.customer"].tenantform_tenant.this`, which only this expansion writes);
+ * - a call's outputs become a local value per instance and one for the whole call, which
+ *   `module.customer.tenant_id` is rewritten to read.
+ */
+
+/** The documents of the local modules a configuration calls, by folder (absolute path). */
+export type ModuleSources = ReadonlyMap<string, Record<string, unknown>>;
+
+/** A resource or data block declared inside a module instance. */
+export interface ModuleBlock {
+  /** The module instance: `module.customer["acme"]`. */
+  readonly module: string;
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly body: unknown;
+}
+
+export interface ExpandedModules {
+  /** The root module: references to module calls rewritten, the modules' local values added to `locals`, no `module` block. */
+  readonly document: Record<string, unknown>;
+  readonly blocks: readonly ModuleBlock[];
+}
+
+/** The blocks a module of tenantform's own plan may hold (`//` is cdktf's metadata). */
+const MODULE_BLOCKS = new Set(['//', 'terraform', 'variable', 'locals', 'output', 'resource', 'data', 'module']);
+/** The arguments of a module block that are not the module's variables. */
+const CALL_ARGUMENTS = new Set(['source', 'version', 'count', 'for_each', 'depends_on', 'providers', '//']);
+
+/** Local sources are folders; anything else (registry, git, archives) is fetched by `terraform init`. */
+export function isLocalSource(source: string): boolean {
+  return source.startsWith('./') || source.startsWith('../');
+}
+
+/** The local folders a document's module blocks call (for reading them before the configuration is loaded). */
+export function calledFolders(document: Record<string, unknown>, dir: string): string[] {
+  const out: string[] = [];
+  for (const [, body] of entriesOf(document.module)) {
+    const source = isRecord(body) ? body.source : undefined;
+    if (typeof source === 'string' && isLocalSource(source)) out.push(resolve(dir, source));
+  }
+  return out;
+}
+
+/** Reads the modules a document calls, and theirs, each folder once. */
+export async function readModuleSources(
+  document: Record<string, unknown>,
+  dir: string,
+  readFolder: (dir: string) => Promise<Record<string, unknown> | undefined>,
+): Promise<ModuleSources> {
+  const sources = new Map<string, Record<string, unknown>>();
+  const pending = calledFolders(document, dir);
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    if (sources.has(folder)) continue;
+    const read = await readFolder(folder);
+    if (!read) continue;
+    sources.set(folder, read);
+    pending.push(...calledFolders(read, folder));
+  }
+  return sources;
+}
+
+/** How a module call repeats: its instances are addressed `module.x`, `module.x[0]` or `module.x["key"]`. */
+type Repeats = 'single' | 'list' | 'map';
+
+/** The names one module instance's expressions use, and what they become in the root module. */
+interface ModuleScope {
+  /** The module instance (`module.customer["acme"]`); empty for the root module. */
+  readonly path: string;
+  readonly dir: string;
+  readonly variables: ReadonlySet<string>;
+  readonly locals: ReadonlySet<string>;
+  readonly calls: ReadonlyMap<string, Repeats>;
+  /** The provider configurations the call passed in (`providers = { tenantform = tenantform.eu }`), by the module's own names. */
+  readonly providers: ReadonlyMap<string, string>;
+  /** The module instances from the root down to here, with their folders, for the cycle check. */
+  readonly chain: ReadonlyArray<{ readonly dir: string; readonly call: string }>;
+}
+
+/** `count.index`, `each.key` and `each.value` of a module call's instance, as expression text. */
+interface CallInstance {
+  readonly key: InstanceKey;
+  readonly valueText?: string;
+}
+
+/** The local value holding a module instance's outputs, or a whole call's. */
+const outputsLocal = (path: string): string => path;
+const moduleLocal = (path: string, kind: 'var' | 'local', name: string): string => `${path}.${kind}.${name}`;
+const prefixed = (path: string, rest: string): string => (path ? `${path}.${rest}` : rest);
+
+/**
+ * Expands every module call of the document. `context` evaluates count and for_each of the calls
+ * (variables, and local values of the root and of modules by name).
+ */
+export function expandModules(
+  document: Record<string, unknown>,
+  rootDir: string,
+  sources: ModuleSources | undefined,
+  context: (locals: ReadonlyMap<string, unknown>) => EvalContext,
+  problems: TenantformError[],
+): ExpandedModules {
+  if (document.module === undefined) return { document, blocks: [] };
+  const root: ModuleScope = { path: '', dir: rootDir, variables: new Set(), locals: new Set(), calls: callsOf(document), providers: new Map(), chain: [] };
+  const locals = new Map<string, unknown>(entriesOf(document.locals).map(([name, value]) => [name, rewriteValue(value, root, problems)]));
+  const blocks: ModuleBlock[] = [];
+  const expander = new Expander(sources ?? new Map(), locals, blocks, context, problems);
+  for (const [name, body] of entriesOf(document.module)) expander.call(name, body, root);
+  const out = plainObject<unknown>();
+  for (const [block, value] of Object.entries(document)) {
+    if (block === 'module') continue;
+    if (block === 'resource' || block === 'data') out[block] = mapBlocks(value, (body) => rewriteBlock(body, root, problems));
+    else out[block] = ROOT_REWRITTEN.has(block) ? rewriteValue(value, root, problems) : value;
+  }
+  out.locals = Object.fromEntries(locals);
+  return { document: withModuleDependencies(out, blocks), blocks: blocks.map((b) => ({ ...b, body: dependenciesOnCalls(b.body, blocks) })) };
+}
+
+/** The root module's blocks that hold expressions able to name a module call. */
+const ROOT_REWRITTEN = new Set(['output', 'check', 'import', 'provider']);
+
+/** `resource` or `data` of a document with each block's body changed. */
+function mapBlocks(section: unknown, change: (body: unknown) => unknown): unknown {
+  if (!isRecord(section)) return section;
+  const out = plainObject<unknown>();
+  for (const [type, byName] of Object.entries(section)) {
+    if (!isRecord(byName)) {
+      out[type] = byName;
+      continue;
+    }
+    const named = plainObject<unknown>();
+    for (const [name, body] of Object.entries(byName)) named[name] = change(body);
+    out[type] = named;
+  }
+  return out;
+}
+
+/** The root's resources with depends_on naming a module call waiting for everything that call declares. */
+function withModuleDependencies(document: Record<string, unknown>, blocks: readonly ModuleBlock[]): Record<string, unknown> {
+  for (const section of ['resource', 'data'] as const) document[section] = mapBlocks(document[section], (body) => dependenciesOnCalls(body, blocks));
+  return document;
+}
+
+/** A depends_on entry naming a module call (`module.customer`) becomes every block declared inside it. */
+function dependenciesOnCalls(body: unknown, blocks: readonly ModuleBlock[]): unknown {
+  if (!isRecord(body) || !Array.isArray(body.depends_on)) return body;
+  const entries = (body.depends_on as unknown[]).flatMap((entry) => {
+    const bare = typeof entry === 'string' ? entry.replace(/^\$\{(.*)\}$/, '$1').trim() : '';
+    if (!isModulePath(bare)) return [entry];
+    return blocks.filter((b) => b.module === bare || b.module.startsWith(`${bare}.`) || b.module.startsWith(`${bare}[`)).map(blockAddress);
+  });
+  return { ...body, depends_on: [...new Set(entries)] };
+}
+
+function callsOf(document: Record<string, unknown>): Map<string, Repeats> {
+  const calls = new Map<string, Repeats>();
+  for (const [name, body] of entriesOf(document.module)) {
+    const b = isRecord(body) ? body : {};
+    calls.set(name, b.for_each !== undefined ? 'map' : b.count !== undefined ? 'list' : 'single');
+  }
+  return calls;
+}
+
+class Expander {
+  constructor(
+    private readonly sources: ModuleSources,
+    private readonly locals: Map<string, unknown>,
+    private readonly blocks: ModuleBlock[],
+    private readonly context: (locals: ReadonlyMap<string, unknown>) => EvalContext,
+    private readonly problems: TenantformError[],
+  ) {}
+
+  /** One module block of `caller`: every instance of it. */
+  call(name: string, raw: unknown, caller: ModuleScope): void {
+    const address = prefixed(caller.path, `module.${name}`);
+    const body = isRecord(raw) ? raw : {};
+    const source = body.source;
+    if (typeof source !== 'string') return void this.problems.push(moduleErrors.missingSource(address));
+    if (!isLocalSource(source)) return void this.problems.push(moduleErrors.remoteSource(address, source));
+    const dir = resolve(caller.dir, source);
+    const module = this.sources.get(dir);
+    if (!module) return void this.problems.push(moduleErrors.emptySource(address, source, dir));
+    const loop = caller.chain.findIndex((c) => c.dir === dir);
+    if (loop >= 0) return void this.problems.push(moduleErrors.recursion([...caller.chain.slice(loop).map((c) => c.call), address], source));
+    for (const block of Object.keys(module)) if (!MODULE_BLOCKS.has(block)) this.problems.push(moduleErrors.unsupportedBlock(address, block));
+    const declared = new Map(entriesOf(module.variable));
+    for (const [variable, declaration] of declared)
+      if (isRecord(declaration) && declaration.validation !== undefined)
+        this.problems.push(moduleErrors.unsupportedBlock(`${address} (variable "${variable}")`, 'validation'));
+    for (const argument of Object.keys(body)) {
+      if (CALL_ARGUMENTS.has(argument) || declared.has(argument)) continue;
+      this.problems.push(moduleErrors.unexpectedArgument(address, argument, [...declared.keys()], closestName(argument, [...declared.keys()])));
+    }
+    const instances = this.instancesOf(address, body, caller);
+    if (!instances) return;
+    const dependsOn = Array.isArray(body.depends_on) ? body.depends_on.map((d) => rewriteAddress(String(d), caller, this.problems)) : [];
+    const outputs = new Map<InstanceKey | undefined, string>();
+    for (const instance of instances.list) {
+      const path = instanceAddress(address, instance?.key);
+      for (const [variable, declaration] of declared) {
+        this.locals.set(moduleLocal(path, 'var', variable), this.variableValue(address, variable, body, declaration, caller, instance));
+      }
+      const scope: ModuleScope = {
+        path,
+        dir,
+        variables: new Set(declared.keys()),
+        locals: new Set(entriesOf(module.locals).map(([n]) => n)),
+        calls: callsOf(module),
+        providers: passedProviders(body.providers, caller),
+        chain: [...caller.chain, { dir, call: path }],
+      };
+      for (const [local, value] of entriesOf(module.locals)) this.locals.set(moduleLocal(path, 'local', local), rewriteValue(value, scope, this.problems));
+      const before = this.blocks.length;
+      for (const [mode, key] of [
+        ['managed', 'resource'],
+        ['data', 'data'],
+      ] as const) {
+        for (const [type, byName] of entriesOf(module[key]))
+          for (const [block, blockBody] of entriesOf(byName))
+            this.blocks.push({ module: path, mode, type, name: block, body: rewriteBlock(blockBody, scope, this.problems) });
+      }
+      for (const [child, childBody] of entriesOf(module.module)) this.call(child, childBody, scope);
+      // The call's depends_on: everything inside waits for what it names.
+      if (dependsOn.length > 0)
+        for (let n = before; n < this.blocks.length; n++) {
+          const b = this.blocks[n];
+          const own = isRecord(b.body) && Array.isArray(b.body.depends_on) ? b.body.depends_on : [];
+          this.blocks[n] = { ...b, body: { ...(b.body as Record<string, unknown>), depends_on: [...own, ...dependsOn] } };
+        }
+      const values = plainObject<unknown>();
+      for (const [output, outputBody] of entriesOf(module.output))
+        values[output] = rewriteValue(isRecord(outputBody) ? outputBody.value : null, scope, this.problems);
+      this.locals.set(outputsLocal(path), values);
+      outputs.set(instance?.key, path);
+    }
+    if (instances.repeats === 'single') return;
+    // The whole call: a list (count) or a map (for_each) of its instances' outputs.
+    const reference = (path: string) => `\${local[${JSON.stringify(outputsLocal(path))}]}`;
+    this.locals.set(
+      outputsLocal(address),
+      instances.repeats === 'list'
+        ? [...outputs.values()].map(reference)
+        : Object.fromEntries([...outputs].map(([key, path]) => [String(key), reference(path)])),
+    );
+  }
+
+  private instancesOf(
+    address: string,
+    body: Record<string, unknown>,
+    caller: ModuleScope,
+  ): { repeats: Repeats; list: Array<CallInstance | undefined> } | undefined {
+    if (body.count === undefined && body.for_each === undefined) return { repeats: 'single', list: [undefined] };
+    const rewritten = { count: rewriteValue(body.count, caller, this.problems), for_each: rewriteValue(body.for_each, caller, this.problems) };
+    const repetition = repetitionOf(address, rewritten, this.context(this.locals), this.problems);
+    if (!repetition) return undefined;
+    // each.value is written out where it is known; else read from the for_each value, kept as a local value.
+    const forEach = `${address}.for_each`;
+    const valueTextOf = (key: InstanceKey, value: Value | undefined): string => {
+      const known = value === undefined ? undefined : expressionText(value);
+      if (known !== undefined) return known;
+      this.locals.set(forEach, rewritten.for_each);
+      return `local[${JSON.stringify(forEach)}][${JSON.stringify(key)}]`;
+    };
+    return {
+      repeats: repetition.each,
+      list: repetition.instances.map((i) => ({ key: i.key, ...(repetition.each === 'map' ? { valueText: valueTextOf(i.key, i.value) } : {}) })),
+    };
+  }
+
+  /** A variable's value for one instance: the call's argument in the caller's names, else the default (a literal, never a template). */
+  private variableValue(
+    call: string,
+    name: string,
+    body: Record<string, unknown>,
+    declaration: unknown,
+    caller: ModuleScope,
+    instance: CallInstance | undefined,
+  ): unknown {
+    // A missing argument is reported, and its variable is null so that nothing else reports it again.
+    if (Object.hasOwn(body, name)) return rewriteValue(body[name], caller, this.problems, instance);
+    const d = isRecord(declaration) ? declaration : {};
+    if (Object.hasOwn(d, 'default')) return literal(d.default);
+    this.problems.push(moduleErrors.missingArgument(call, name));
+    return null;
+  }
+}
+
+/** A resource or data body: every expression in the module's names, depends_on as addresses, the provider as the call passed it. */
+function rewriteBlock(body: unknown, scope: ModuleScope, problems: TenantformError[]): unknown {
+  if (!isRecord(body)) return body;
+  const out = plainObject<unknown>();
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'depends_on') out[key] = Array.isArray(value) ? value.map((d) => rewriteAddress(String(d), scope, problems)) : value;
+    else if (key === 'lifecycle' && isRecord(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'ignore_changes' ? v : rewriteValue(v, scope, problems)]));
+    else if (key !== 'provider' || !scope.path) out[key] = key === 'provider' ? value : rewriteValue(value, scope, problems);
+  }
+  if (!scope.path) return out;
+  const written = providerName(body.provider) ?? PROVIDER_TYPE;
+  const provider = scope.providers.get(written) ?? written;
+  if (provider !== PROVIDER_TYPE) out.provider = `\${${provider}}`;
+  return out;
+}
+
+/** `tenantform.eu` from `"${tenantform.eu}"` or `"tenantform.eu"`. */
+function providerName(raw: unknown): string | undefined {
+  return typeof raw === 'string' ? raw.replace(/^\$\{(.*)\}$/, '$1').trim() : undefined;
+}
+
+/** The call's `providers` map in the caller's names: each module name mapped through what the caller was itself passed. */
+function passedProviders(raw: unknown, caller: ModuleScope): Map<string, string> {
+  const out = new Map<string, string>();
+  const outer = (name: string) => caller.providers.get(name) ?? name;
+  // Without a providers argument the module uses the caller's default configuration, as in Terraform.
+  if (caller.providers.has(PROVIDER_TYPE)) out.set(PROVIDER_TYPE, caller.providers.get(PROVIDER_TYPE)!);
+  if (isRecord(raw)) for (const [inner, value] of Object.entries(raw)) out.set(inner, outer(providerName(value) ?? inner));
+  return out;
+}
+
+/** A literal value as configuration data: its strings' interpolation marks escaped, so that nothing in it is evaluated. */
+function literal(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/([$%])\{/g, '$1$1{');
+  if (Array.isArray(value)) return value.map(literal);
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, literal(v)]));
+  return value;
+}
+
+/** Every template string of a value rewritten into the root module's names. */
+function rewriteValue(value: unknown, scope: ModuleScope, problems: TenantformError[], instance?: CallInstance): unknown {
+  if (typeof value === 'string') return isTemplate(value) ? rewriteTemplate(value, scope, problems, instance) : value;
+  if (Array.isArray(value)) return value.map((v) => rewriteValue(v, scope, problems, instance));
+  if (isRecord(value)) {
+    const out = plainObject<unknown>();
+    for (const [k, v] of Object.entries(value)) out[k] = rewriteValue(v, scope, problems, instance);
+    return out;
+  }
+  return value;
+}
+
+/** A `depends_on` entry: a resource of the module, or a module call (all it declares, through its outputs' local value). */
+function rewriteAddress(entry: string, scope: ModuleScope, problems: TenantformError[]): string {
+  const bare = entry.replace(/^\$\{(.*)\}$/, '$1').trim();
+  const call = /^module\.([A-Za-z_][\w-]*)$/.exec(bare);
+  if (call) return prefixed(scope.path, bare);
+  if (!scope.path) return entry;
+  if (/^(data\.)?[A-Za-z_][\w-]*\.[A-Za-z_][\w-]*$/.test(bare)) return `${scope.path}.${bare}`;
+  problems.push(moduleErrors.undeclared(scope.path, bare));
+  return entry;
+}
+
+function rewriteTemplate(text: string, scope: ModuleScope, problems: TenantformError[], instance: CallInstance | undefined): string {
+  const parsed = parseTemplate(text);
+  // A template that does not parse is reported when the configuration is read.
+  if ('problem' in parsed) return text;
+  const edits = traversalsOf(parsed.expr)
+    .map((t) => ({ t, replacement: replacementFor(t, scope, problems, instance) }))
+    .filter((e): e is { t: Traversal; replacement: string } => e.replacement !== undefined)
+    .sort((a, b) => b.t.range.start - a.t.range.start);
+  let out = text;
+  for (const { t, replacement } of edits) out = out.slice(0, t.range.start) + replacement + out.slice(t.range.end);
+  return out;
+}
+
+/** What a traversal becomes in the root module's names; undefined when it stays as written. */
+function replacementFor(t: Traversal, scope: ModuleScope, problems: TenantformError[], instance: CallInstance | undefined): string | undefined {
+  const [first, second] = t.steps;
+  if (instance && t.root === 'count' && first === 'index') return `${instance.key}${stepsText(t.steps.slice(1))}`;
+  if (instance && t.root === 'each' && first === 'key') return `${JSON.stringify(String(instance.key))}${stepsText(t.steps.slice(1))}`;
+  if (instance && t.root === 'each' && first === 'value') return `(${instance.valueText ?? 'null'})${stepsText(t.steps.slice(1))}`;
+  if (t.root === 'module' && typeof first === 'string') {
+    const repeats = scope.calls.get(first);
+    if (repeats === undefined) {
+      problems.push(moduleErrors.undeclared(scope.path || 'the root module', `module.${first}`));
+      return undefined;
+    }
+    const call = prefixed(scope.path, `module.${first}`);
+    const keyed = (repeats === 'map' && typeof second === 'string') || (repeats === 'list' && typeof second === 'number');
+    const local = keyed ? instanceAddress(call, second) : call;
+    return `local[${JSON.stringify(outputsLocal(local))}]${stepsText(t.steps.slice(keyed ? 2 : 1))}`;
+  }
+  if (!scope.path) return undefined;
+  if ((t.root === 'var' || t.root === 'local') && typeof first === 'string') {
+    if (!(t.root === 'var' ? scope.variables : scope.locals).has(first)) {
+      problems.push(moduleErrors.undeclared(scope.path, `${t.root}.${first}`));
+      // Reported once, here: the root module's checks would report it again in other words.
+      return 'null';
+    }
+    return `local[${JSON.stringify(moduleLocal(scope.path, t.root, first))}]${stepsText(t.steps.slice(1))}`;
+  }
+  if (t.root === 'path' && first === 'module') return `${JSON.stringify(scope.dir)}${stepsText(t.steps.slice(1))}`;
+  if (['path', 'terraform', 'count', 'each', 'self'].includes(t.root) || first === undefined) return undefined;
+  // A resource or data source of the module: `module["<path>"]` names the module instance's objects.
+  return `module[${JSON.stringify(scope.path)}].${t.root}${stepsText(t.steps)}`;
+}
+
+/** Static traversal steps written out: `.name`, `[0]`, `["key"]`. */
+function stepsText(steps: ReadonlyArray<string | number>): string {
+  return steps.map((s) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join('');
+}

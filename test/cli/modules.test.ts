@@ -1,0 +1,259 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
+import { run, startWorld, type World } from './helpers';
+
+/**
+ * A team that keeps what each customer gets in a module of its own repository, called once per
+ * customer: tenantform plans, applies and drift-checks the folder itself, with the addresses and
+ * the state terraform uses, so that `terraform` with tenantform's provider plans the same folder
+ * and state with no change.
+ */
+const FILES: Record<string, string> = {
+  'main.tf': `
+terraform {
+  required_providers {
+    tenantform = { source = "tenantform/tenantform" }
+  }
+}
+
+provider "tenantform" {}
+
+data "tenantform_tenant" "northwind" {
+  name = "Northwind Partner"
+}
+
+variable "customers" {
+  type = map(object({ name = string, email = string }))
+}
+
+module "customer" {
+  source    = "./modules/customer"
+  for_each  = var.customers
+  parent_id = data.tenantform_tenant.northwind.id
+  name      = each.value.name
+  email     = each.value.email
+  login     = "\${each.key}-admin"
+}
+
+module "partner_settings" {
+  source    = "./modules/settings"
+  tenant_id = data.tenantform_tenant.northwind.id
+}
+
+output "customer_ids" {
+  value = { for key, c in module.customer : key => c.tenant_id }
+}
+
+output "contoso_admin" {
+  value = module.customer["contoso"].admin_login
+}
+`,
+  'terraform.tfvars': `
+customers = {
+  contoso  = { name = "Contoso", email = "it@contoso.example" }
+  fabrikam = { name = "Fabrikam", email = "it@fabrikam.example" }
+}
+`,
+  'modules/customer/main.tf': `
+terraform {
+  required_providers {
+    tenantform = { source = "tenantform/tenantform" }
+  }
+}
+
+variable "parent_id" {}
+variable "name" {}
+variable "email" {}
+variable "login" {}
+variable "types" {
+  default = ["primary"]
+}
+
+locals {
+  display = upper(var.name)
+}
+
+resource "tenantform_tenant" "this" {
+  parent_id = var.parent_id
+  kind      = "customer"
+  name      = var.name
+  contact = {
+    email      = var.email
+    first_name = local.display
+    types      = var.types
+  }
+}
+
+resource "tenantform_user" "admin" {
+  tenant_id = tenantform_tenant.this.id
+  login     = var.login
+  email     = var.email
+}
+
+module "settings" {
+  source    = "../settings"
+  tenant_id = tenantform_tenant.this.id
+}
+
+output "tenant_id" {
+  value = tenantform_tenant.this.id
+}
+
+output "admin_login" {
+  value = tenantform_user.admin.login
+}
+`,
+  'modules/settings/main.tf': `
+terraform {
+  required_providers {
+    tenantform = { source = "tenantform/tenantform" }
+  }
+}
+
+variable "tenant_id" {}
+
+data "tenantform_application" "backup" {
+  type = "backup"
+}
+
+resource "tenantform_tenant_setting" "retention" {
+  application_id = data.tenantform_application.backup.id
+  tenant_id      = var.tenant_id
+  name           = "retention_days"
+  value          = "30"
+}
+`,
+};
+
+const PLANNED = [
+  'module.customer["contoso"].module.settings.tenantform_tenant_setting.retention',
+  'module.customer["contoso"].tenantform_tenant.this',
+  'module.customer["contoso"].tenantform_user.admin',
+  'module.customer["fabrikam"].module.settings.tenantform_tenant_setting.retention',
+  'module.customer["fabrikam"].tenantform_tenant.this',
+  'module.customer["fabrikam"].tenantform_user.admin',
+  'module.partner_settings.tenantform_tenant_setting.retention',
+];
+
+interface PlanJson {
+  resource_changes: Array<{ address: string; change: { actions: string[]; after: Record<string, unknown> } }>;
+}
+
+function changes(plan: PlanJson): Array<[string, string[], unknown]> {
+  return plan.resource_changes
+    .filter((c) => !c.change.actions.includes('read'))
+    .map(
+      (c) =>
+        [c.address, c.change.actions, { name: c.change.after.name, contact: c.change.after.contact, login: c.change.after.login }] as [
+          string,
+          string[],
+          unknown,
+        ],
+    )
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
+describe('modules from local folders', () => {
+  let world: World;
+  let folder: string;
+  let terraformEnv: NodeJS.ProcessEnv;
+  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: folder, env: terraformEnv });
+  const write = (files: Record<string, string>) => {
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(folder, name)), { recursive: true });
+      writeFileSync(join(folder, name), text);
+    }
+  };
+
+  beforeAll(async () => {
+    requireTerraform();
+    await ensureBuilt();
+    world = await startWorld();
+    folder = join(world.dir, 'estate');
+    write(FILES);
+    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `modules-${process.pid}`);
+    const init = await terraform('init');
+    if (init.code !== 0) throw new Error(init.output);
+  }, 120_000);
+  afterAll(() => world.close());
+
+  it('plans what terraform plans, applies into the state terraform reads, and reports drift by module address', async () => {
+    const native = await run(world, ['plan', '--config', 'estate', '--format', 'json']);
+    expect(native.stderr).toBe('');
+    const nativePlan = JSON.parse(native.stdout) as PlanJson;
+    expect(changes(nativePlan).map(([address]) => address)).toEqual(PLANNED);
+    expect(changes(nativePlan)[1]).toEqual([
+      'module.customer["contoso"].tenantform_tenant.this',
+      ['create'],
+      { name: 'Contoso', contact: expect.objectContaining({ email: 'it@contoso.example', first_name: 'CONTOSO', types: ['primary'] }) },
+    ]);
+
+    // terraform, through the provider, plans the same changes with the same values.
+    expect((await terraform('plan', '-out=oracle.tfplan')).code).toBe(0);
+    const shown = await runProcess('terraform', ['show', '-json', 'oracle.tfplan'], { cwd: folder, env: terraformEnv });
+    expect(changes(JSON.parse(shown.stdout) as PlanJson)).toEqual(changes(nativePlan));
+
+    const applied = await run(world, ['-chdir=estate', 'apply', '--auto-approve']);
+    expect(applied.stderr).not.toContain('Error');
+    expect(applied.stdout).toContain('Apply complete! Resources: 7 added, 0 changed, 0 destroyed.');
+    const outputs = JSON.parse((await run(world, ['-chdir=estate', 'output', '--json'])).stdout) as Record<string, { value: unknown }>;
+    expect(Object.keys(outputs.customer_ids.value as object)).toEqual(['contoso', 'fabrikam']);
+    expect(outputs.contoso_admin.value).toBe('contoso-admin');
+
+    // The state holds Terraform's module key; terraform and tenantform both plan no change on it.
+    const state = JSON.parse(readFileSync(join(folder, 'terraform.tfstate'), 'utf8')) as { resources: Array<{ module?: string; mode: string; type: string }> };
+    expect(state.resources.filter((r) => r.mode === 'managed' && r.type === 'tenantform_tenant').map((r) => r.module)).toEqual([
+      'module.customer["contoso"]',
+      'module.customer["fabrikam"]',
+    ]);
+    expect((await run(world, ['-chdir=estate', 'plan', '--detailed-exitcode'])).code).toBe(0);
+    const oracleAgain = await terraform('plan', '-detailed-exitcode');
+    expect(oracleAgain.output).toContain('No changes.');
+    expect(oracleAgain.code).toBe(0);
+
+    const listed = await run(world, ['-chdir=estate', 'state', 'list', 'module.customer["fabrikam"]']);
+    expect(listed.stdout.trim().split('\n')).toEqual([
+      'module.customer["fabrikam"].module.settings.data.tenantform_application.backup',
+      'module.customer["fabrikam"].module.settings.tenantform_tenant_setting.retention',
+      'module.customer["fabrikam"].tenantform_tenant.this',
+      'module.customer["fabrikam"].tenantform_user.admin',
+    ]);
+
+    // Taken out of the state and imported again at its module address.
+    const admin = JSON.parse(readFileSync(join(folder, 'terraform.tfstate'), 'utf8')) as {
+      resources: Array<{ module?: string; type: string; instances: Array<{ attributes: { id: string } }> }>;
+    };
+    const adminId = admin.resources.find((r) => r.type === 'tenantform_user' && r.module === 'module.customer["contoso"]')!.instances[0].attributes.id;
+    expect((await run(world, ['-chdir=estate', 'state', 'rm', 'module.customer["contoso"].tenantform_user.admin'])).code).toBe(0);
+    const imported = await run(world, ['import', '--config', 'estate', 'module.customer["contoso"].tenantform_user.admin', adminId]);
+    expect(imported.stdout + imported.stderr).toContain('Import successful');
+    expect((await run(world, ['-chdir=estate', 'plan', '--detailed-exitcode'])).code).toBe(0);
+
+    // A customer renamed by hand: the drift report names the object by its module address.
+    const ids = outputs.customer_ids.value as Record<string, string>;
+    const [contoso] = await world.client.getTenants({ uuids: [ids.contoso] });
+    await world.client.updateTenant(ids.contoso, { name: 'Contoso (renamed)', version: contoso.version ?? 1 });
+    const drift = await run(world, ['drift', '--config', 'estate']);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('module.customer["contoso"].tenantform_tenant.this');
+  });
+
+  it('names the call of a missing or unexpected argument, and refuses a registry source, before anything is sent', async () => {
+    const before = world.requests.length;
+    const main = FILES['main.tf'];
+    write({ 'main.tf': main.replace('  login     = "${each.key}-admin"\n', '  logon     = "${each.key}-admin"\n') });
+    const misspelled = await run(world, ['plan', '--config', 'estate']);
+    expect(misspelled.code).toBe(1);
+    expect(misspelled.stderr).toContain('The module module.customer has no variable "logon"');
+    expect(misspelled.stderr).toContain('Did you mean "login"?');
+    expect(misspelled.stderr).toContain('The module module.customer needs "login"');
+
+    write({ 'main.tf': main.replace('source    = "./modules/settings"', 'source    = "example/settings/tenantform"') });
+    const registry = await run(world, ['plan', '--config', 'estate']);
+    expect(registry.code).toBe(1);
+    expect(registry.stderr).toContain('module.partner_settings: source: Unsupported module source');
+    expect(world.requests.slice(before)).toEqual([]);
+    write({ 'main.tf': main });
+  });
+});
