@@ -1,13 +1,15 @@
-import { reconcilerErrors } from '../errors';
+import { hasErrors, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
+import { folderErrors, reconcilerErrors } from '../errors';
 import { readInputFile } from '../input-file';
 import { isRecord, ownValue } from '../plain-json';
 import { readTerraformFolder } from './folder';
 import type { ConfigLocation } from './locate';
 
-/** The configuration as one Terraform JSON document, and for a folder the file each block is declared in. */
+/** The configuration as one Terraform JSON document, and for a folder where each block is declared and every problem of its files. */
 export interface ConfigDocument {
   readonly document: Record<string, unknown>;
-  readonly fileOf?: (address: string) => string | undefined;
+  readonly positionOf?: (address: string, path?: AttributePath) => SourcePosition | undefined;
+  readonly problems?: readonly Diagnostic[];
 }
 
 /** Reads the configuration: the JSON file, or the folder's `.tf` and `.tf.json` files merged. */
@@ -17,7 +19,10 @@ export async function readConfiguration(location: Pick<ConfigLocation, 'file' | 
 
 /** A folder's `terraform.backend`, read from its files for commands that read only the state; undefined for a JSON file (its backend reader reads it). */
 export async function folderBackend(location: Pick<ConfigLocation, 'file' | 'source'>): Promise<{ readonly value: unknown } | undefined> {
-  return location.source === 'folder' ? { value: backendValueOf((await readConfiguration(location)).document) } : undefined;
+  if (location.source !== 'folder') return undefined;
+  const { document, problems = [] } = await readConfiguration(location);
+  if (hasErrors(problems)) throw folderErrors.invalidFiles(location.file, problems);
+  return { value: backendValueOf(document) };
 }
 
 /** `terraform.backend` as the configuration declares it (undefined when it declares none). */

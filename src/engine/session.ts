@@ -46,12 +46,14 @@ export interface Workspace {
 export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace | { diagnostics: Diagnostic[] }> {
   const located = locateConfiguration(opts);
   const location = { ...located, inputs: { files: located.varFiles, given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } };
-  const { document, fileOf } = await readConfiguration(location);
+  const { document, positionOf, problems = [] } = await readConfiguration(location);
+  // Every problem of every file at once, before any is evaluated: a half-read folder would add problems that are not there.
+  if (hasErrors(problems)) return { diagnostics: [...problems] };
   // Other stacks' states are read first: evaluating the configuration is synchronous.
   const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location, document), location.dir, opts.env);
   const loaded = loadConfiguration({ ...location, remoteStates }, document);
   const configuration = loaded.configuration;
-  const diagnostics = fileOf ? loaded.diagnostics.map((d) => withFile(d, fileOf)) : loaded.diagnostics;
+  const diagnostics = positionOf ? loaded.diagnostics.map((d) => withFile(d, positionOf)) : loaded.diagnostics;
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
   const backend = openBackend({
     configFile: location.file,
