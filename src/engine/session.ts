@@ -1,7 +1,7 @@
 import { logExchange, logRoute } from '../logging';
 import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
-import { hasErrors, withFile, type Diagnostic } from '../diagnostics';
+import { hasErrors, withFile, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
 import { backendErrors, faultErrors, reconcilerErrors, TenantformError } from '../errors';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
@@ -37,6 +37,8 @@ export interface Workspace {
   readonly diagnostics: Diagnostic[];
   /** Seconds the retries of one request may take (the command line's choice, when made). */
   readonly retryTimeoutSeconds?: number;
+  /** For a folder of Terraform files: where each block (and argument) is written, for the diagnostics of what is planned from it. */
+  readonly positionOf?: (address: string, path?: AttributePath) => SourcePosition | undefined;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
       detail: `skip_cert_verification is set for the http backend at ${backend.location}: its credentials and the state (with the secrets it holds) go to whoever answers at that address. Remove it once the server has a certificate this machine trusts.`,
     });
   }
-  return { configuration, diagnostics, backend };
+  return { configuration, diagnostics, backend, positionOf };
 }
 
 /**
