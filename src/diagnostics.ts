@@ -18,6 +18,8 @@ export interface Diagnostic {
   readonly address?: string;
   /** The file that declares it, in a folder of Terraform files (`main.tf`). */
   readonly file?: string;
+  /** The line of `file` it is on (1-based), where the file's text tells it. */
+  readonly line?: number;
   readonly path?: AttributePath;
   /** A stable code a program can branch on (e.g. `invalid_value`, `version_conflict`). */
   readonly code?: string;
@@ -84,15 +86,22 @@ export function hasErrors(diags: ReadonlyArray<Diagnostic>): boolean {
   return diags.some((d) => d.severity === 'error');
 }
 
-/** One line per diagnostic: `Error: <address>.<path>: <summary>: <detail>`. */
+/** A diagnostic as text: `Error: <address>: <path>: <summary>`, then where it is written and `<detail>`. */
 export function renderDiagnostic(d: Diagnostic): string {
   const where = [d.address, formatPath(d.path)].filter(Boolean).join(': ');
   const head = d.severity === 'error' ? 'Error' : 'Warning';
-  return `${head}: ${where ? `${where}: ` : ''}${d.summary}\n${d.file ? `  on ${d.file}\n` : ''}  ${d.detail.replace(/\n/g, '\n  ')}`;
+  const source = d.file === undefined ? '' : `  on ${d.file}${d.line === undefined ? '' : ` line ${d.line}`}\n`;
+  return `${head}: ${where ? `${where}: ` : ''}${d.summary}\n${source}  ${d.detail.replace(/\n/g, '\n  ')}`;
 }
 
-/** The diagnostic with the file that declares its address, where one does. */
-export function withFile(d: Diagnostic, fileOf: (address: string) => string | undefined): Diagnostic {
-  const file = d.address === undefined || d.file !== undefined ? undefined : fileOf(d.address);
-  return file === undefined ? d : { ...d, file };
+/** Where a block, or one of its arguments, is written in a folder of Terraform files. */
+export interface SourcePosition {
+  readonly file: string;
+  readonly line?: number;
+}
+
+/** The diagnostic with the file (and line) that declares its address, where one does. */
+export function withFile(d: Diagnostic, positionOf: (address: string, path?: AttributePath) => SourcePosition | undefined): Diagnostic {
+  const position = d.address === undefined || d.file !== undefined ? undefined : positionOf(d.address, d.path);
+  return position === undefined ? d : { ...d, ...position };
 }

@@ -1,4 +1,4 @@
-import { formatPath, type AttributePath, type Diagnostic } from './diagnostics';
+import { formatPath, renderDiagnostic, type AttributePath, type Diagnostic } from './diagnostics';
 
 /**
  * tenantform's own failures. Each factory returns an error whose message says what
@@ -418,6 +418,16 @@ export const folderErrors = {
       'Override files are not read',
       `${file} is an override file: tenantform's own plan does not merge override files into the blocks they change, and passing over one would plan without it. ` +
         "Fold it into the files it overrides, or plan and apply through terraform and tenantform's provider (`terraform plan`, `terraform apply`).",
+      false,
+    );
+  },
+  /** Every problem of a folder's files, for a command that reads only its backend: each said as diagnostics are. */
+  invalidFiles(dir: string, problems: readonly Diagnostic[]) {
+    return new TenantformError(
+      'config_invalid',
+      'The configuration is invalid',
+      `the files of ${dir} have ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was read or sent. ` +
+        `Fix ${problems.length === 1 ? 'it' : 'them'}, then run again.\n\n${problems.map(renderDiagnostic).join('\n\n')}`,
       false,
     );
   },

@@ -1,16 +1,18 @@
-import { reconcilerErrors } from '../errors';
+import { hasErrors, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
+import { folderErrors, reconcilerErrors } from '../errors';
 import { readInputFile } from '../input-file';
 import { isRecord, ownValue } from '../plain-json';
 import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { holdsTerraformFiles, readTerraformFolder } from './folder';
 import { readModuleSources, type ModuleSources } from './modules';
 import type { ConfigLocation } from './locate';
 
-/** The configuration as one Terraform JSON document, and for a folder the file each block is declared in. */
+/** The configuration as one Terraform JSON document, and for a folder where each block is declared and every problem of its files. */
 export interface ConfigDocument {
   readonly document: Record<string, unknown>;
-  readonly fileOf?: (address: string) => string | undefined;
+  readonly positionOf?: (address: string, path?: AttributePath) => SourcePosition | undefined;
+  readonly problems?: readonly Diagnostic[];
   /** The local modules it calls, and theirs, by folder. */
   readonly modules?: ModuleSources;
 }
@@ -20,16 +22,24 @@ export async function readConfiguration(location: Pick<ConfigLocation, 'file' | 
   const read: ConfigDocument = location.source === 'folder' ? await readTerraformFolder(location.file) : { document: readConfigDocument(location.file) };
   if (read.document.module === undefined) return read;
   const dir = location.source === 'folder' ? location.file : dirname(location.file);
+  const problems = [...(read.problems ?? [])];
   // A folder without Terraform files is reported by the call that names it, with its address.
-  const modules = await readModuleSources(read.document, dir, async (folder) =>
-    isFolder(folder) && holdsTerraformFiles(folder) ? (await readTerraformFolder(folder)).document : undefined,
-  );
-  return { ...read, modules };
+  const modules = await readModuleSources(read.document, dir, async (folder) => {
+    if (!isFolder(folder) || !holdsTerraformFiles(folder)) return undefined;
+    const module = await readTerraformFolder(folder);
+    // A module's files are named from the configuration's folder: `modules/customer/main.tf`.
+    for (const d of module.problems) problems.push(d.file === undefined ? d : { ...d, file: relative(dir, join(folder, d.file)) });
+    return module.document;
+  });
+  return { ...read, problems, modules };
 }
 
 /** A folder's `terraform.backend`, read from its files for commands that read only the state; undefined for a JSON file (its backend reader reads it). */
 export async function folderBackend(location: Pick<ConfigLocation, 'file' | 'source'>): Promise<{ readonly value: unknown } | undefined> {
-  return location.source === 'folder' ? { value: backendValueOf((await readConfiguration(location)).document) } : undefined;
+  if (location.source !== 'folder') return undefined;
+  const { document, problems = [] } = await readConfiguration(location);
+  if (hasErrors(problems)) throw folderErrors.invalidFiles(location.file, problems);
+  return { value: backendValueOf(document) };
 }
 
 const isFolder = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unmarkDeep } from '../expressions';
-import { TenantformError } from '../errors';
+import type { Diagnostic } from '../diagnostics';
 import { loadConfiguration, locateConfiguration } from './config';
 import { readConfiguration } from './document';
 import { readTerraformFolder } from './folder';
@@ -17,13 +17,11 @@ function files(contents: Record<string, string>): void {
   for (const [name, text] of Object.entries(contents)) writeFileSync(join(dir, name), text);
 }
 
-async function refusal(read: Promise<unknown>): Promise<TenantformError> {
-  const err = await read.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof TenantformError)) throw new Error(`expected a refusal, got ${String(err)}`);
-  return err;
+/** The one problem of the folder's files. */
+async function refusal(): Promise<Diagnostic> {
+  const { problems } = await readTerraformFolder(dir);
+  if (problems.length !== 1) throw new Error(`expected one problem, got ${JSON.stringify(problems)}`);
+  return problems[0];
 }
 
 const TENANT_BLOCK = `
@@ -60,9 +58,54 @@ describe('a folder of Terraform files', () => {
     expect(folder.fileOf('local.zone')).toBe('outputs.tf.json');
   });
 
+  it('says where each block and each of its arguments is written: its file, and the line in a .tf file', async () => {
+    files({
+      'main.tf': `# Customers\n${TENANT_BLOCK}`,
+      'variables.tf': 'variable "customers" {\n  type = map(string)\n}\nlocals {\n  region = "eu"\n  zone = <<EOT\n  a {\nEOT\n}\n',
+      'outputs.tf.json': JSON.stringify({ output: { ids: { value: 1 } } }),
+    });
+    const { positionOf } = await readTerraformFolder(dir);
+    expect(positionOf('tenantform_tenant.customer["contoso"]')).toEqual({ file: 'main.tf', line: 3 });
+    expect(positionOf('tenantform_tenant.customer["contoso"]', ['name'])).toEqual({ file: 'main.tf', line: 7 });
+    // An argument the block does not have: the block's own line.
+    expect(positionOf('tenantform_tenant.customer', ['colour'])).toEqual({ file: 'main.tf', line: 3 });
+    expect(positionOf('var.customers')).toEqual({ file: 'variables.tf', line: 1 });
+    expect(positionOf('local.zone')).toEqual({ file: 'variables.tf', line: 6 });
+    // Terraform JSON files have no lines to tell.
+    expect(positionOf('output.ids')).toEqual({ file: 'outputs.tf.json' });
+    expect(positionOf('tenantform_user.admin')).toBeUndefined();
+  });
+
+  it('reports every problem of every file in one reading, each naming its file and, where known, its line', async () => {
+    files({
+      'a.tf': TENANT_BLOCK,
+      'b.tf': 'locals {\n  a = 1\n  a b\n  c = 2\n  d e\n}\n',
+      'c.tf': `variable "customers" {}\n${TENANT_BLOCK}\nvariable "customers" {}\n`,
+      'd.tf.json': '{ "locals": ',
+      'e_override.tf': TENANT_BLOCK,
+      'f.tf': 'resource "tenantform_offering_items" "backup" {\n  items {\n    name = "storage"\n  }\n}\n',
+    });
+    const { problems } = await readTerraformFolder(dir);
+    expect(problems.map((p) => [p.file, p.line, p.summary])).toEqual([
+      ['b.tf', 3, 'Cannot read the configuration'],
+      ['b.tf', 5, 'Cannot read the configuration'],
+      ['c.tf', 10, 'Duplicate variable declaration'],
+      ['c.tf', 3, 'Duplicate resource'],
+      ['d.tf.json', undefined, 'Cannot read the configuration'],
+      ['e_override.tf', undefined, 'Override files are not read'],
+      ['f.tf', 2, 'Unsupported block type "items"'],
+    ]);
+    expect(problems.every((p) => p.severity === 'error')).toBe(true);
+    // Each problem in the words it has alone.
+    expect(problems[0].detail).toMatch(/^b\.tf: line 3, column 6: Invalid block definition; A block definition must have block content .*header\.$/);
+    expect(problems[1].detail).toMatch(/^b\.tf: line 5, column 6: Invalid block definition; /);
+    expect(problems[2].detail).toBe('var.customers is declared twice in c.tf. Each must be declared once per folder: remove or rename one.');
+    expect(problems[3].detail).toContain('tenantform_tenant.customer is declared in a.tf and again in c.tf');
+  });
+
   it('refuses a block declared in two files, naming both', async () => {
     files({ 'a.tf': TENANT_BLOCK, 'b.tf.json': JSON.stringify({ resource: { tenantform_tenant: { customer: { name: 'x' } } } }) });
-    const err = await refusal(readTerraformFolder(dir));
+    const err = await refusal();
     expect(err.summary).toBe('Duplicate resource');
     expect(err.detail).toContain('tenantform_tenant.customer is declared in a.tf and again in b.tf.json');
     expect(err.address).toBe('tenantform_tenant.customer');
@@ -70,15 +113,15 @@ describe('a folder of Terraform files', () => {
 
   it('refuses a local value, an output or a backend declared twice', async () => {
     files({ 'a.tf': 'locals { x = 1 }', 'b.tf': 'locals { x = 2 }' });
-    expect((await refusal(readTerraformFolder(dir))).detail).toContain('local.x is declared in a.tf and again in b.tf');
+    expect((await refusal()).detail).toContain('local.x is declared in a.tf and again in b.tf');
     rmSync(join(dir, 'b.tf'));
     files({ 'a.tf': 'terraform {\n  backend "local" {}\n}', 'b.tf': 'terraform {\n  backend "pg" {}\n}' });
-    expect((await refusal(readTerraformFolder(dir))).summary).toBe('Duplicate backend configuration');
+    expect((await refusal()).summary).toBe('Duplicate backend configuration');
   });
 
   it('names the file, line and column of what the converter cannot read', async () => {
     files({ 'main.tf': TENANT_BLOCK, 'broken.tf': 'locals {\n  a =\n}\n' });
-    const err = await refusal(readTerraformFolder(dir));
+    const err = await refusal();
     expect(err.detail).toMatch(/^broken\.tf: line 2, column \d+: Invalid expression/);
   });
 
@@ -91,7 +134,7 @@ resource "tenantform_offering_items" "backup" {
 }
 `;
     files({ 'offering.tf': items('items {\n    name = "storage"\n  }') });
-    const err = await refusal(readTerraformFolder(dir));
+    const err = await refusal();
     expect(err.summary).toBe('Unsupported block type "items"');
     expect(err.address).toBe('tenantform_offering_items.backup');
     expect(err.detail).toContain('offering.tf: blocks of type "items" are not expected here');
@@ -104,7 +147,7 @@ resource "tenantform_offering_items" "backup" {
 
   it('refuses override files by name', async () => {
     files({ 'main.tf': TENANT_BLOCK, 'main_override.tf': TENANT_BLOCK });
-    const err = await refusal(readTerraformFolder(dir));
+    const err = await refusal();
     expect(err.summary).toBe('Override files are not read');
     expect(err.detail).toContain('main_override.tf');
     expect(err.detail).toContain('terraform plan');

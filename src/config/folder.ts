@@ -1,19 +1,26 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { folderErrors } from '../errors';
+import type { AttributePath, Diagnostic, SourcePosition } from '../diagnostics';
+import { folderErrors, type TenantformError } from '../errors';
 import { readInputFile } from '../input-file';
 import { isRecord, parsePlainJson, plainObject } from '../plain-json';
 import { normalizeHcl } from './hcl';
+import { SourceLines } from './source-lines';
 
 /**
  * A folder of Terraform files read as terraform reads its working folder: every `.tf` and
- * `.tf.json` file, in name order, merged into one Terraform JSON document. A block declared in two
- * files is an error naming both; override files are refused by name.
+ * `.tf.json` file, in name order, merged into one Terraform JSON document. As terraform does, every
+ * problem of every file is found in one reading: a block declared in two files (naming both), an
+ * override file, a file that cannot be read or parsed.
  */
 export interface TerraformFolder {
   readonly document: Record<string, unknown>;
   /** The file that declares a block: `tenantform_tenant.customer`, `var.region`, `local.names`, `output.ids`. */
   readonly fileOf: (address: string) => string | undefined;
+  /** The file that declares a block, and in a `.tf` file the line of the block or of the argument `path` starts at. */
+  readonly positionOf: (address: string, path?: AttributePath) => SourcePosition | undefined;
+  /** Every problem of the folder's files, each naming its file; the document is not to be evaluated when there is one. */
+  readonly problems: readonly Diagnostic[];
 }
 
 /** Whether a folder holds Terraform files (`.tf`, `.tf.json`). */
@@ -32,21 +39,42 @@ const isOverride = (name: string): boolean => /(^|_)override\.tf(\.json)?$/.test
 export async function readTerraformFolder(dir: string): Promise<TerraformFolder> {
   const files = terraformFiles(dir);
   if (files.length === 0) throw folderErrors.empty(dir);
-  const override = files.find(isOverride);
-  if (override) throw folderErrors.overrideFile(override);
   const merged = new MergedDocument();
   for (const name of files) {
-    const text = readText(join(dir, name), name);
-    if (name.endsWith('.json')) merged.add(name, jsonDocument(text, name));
-    else {
-      const { document, duplicates } = normalizeHcl(await convertHcl(name, text));
-      const first = duplicates[0];
-      if (first) throw folderErrors.duplicate(first.what, first.address, name, name);
-      refuseBlocksForAttributes(document, text, name);
-      merged.add(name, document);
-    }
+    if (isOverride(name)) merged.refuse(folderErrors.overrideFile(name), name);
+    else await readFile(merged, join(dir, name), name);
   }
-  return { document: merged.document, fileOf: (address) => merged.fileOf(address) };
+  return {
+    document: merged.document,
+    fileOf: (address) => merged.positionOf(address)?.file,
+    positionOf: (address, path) => merged.positionOf(address, path),
+    problems: merged.problems,
+  };
+}
+
+/** One file into the merge; what is wrong with it is refused, and the rest of the folder still read. */
+async function readFile(merged: MergedDocument, file: string, name: string): Promise<void> {
+  let text: string;
+  try {
+    text = readInputFile(file);
+  } catch (err) {
+    return merged.refuse(folderErrors.unreadable(name, (err as Error).message), name);
+  }
+  if (name.endsWith('.json')) {
+    const document = jsonDocument(text, name);
+    return 'document' in document ? merged.add(name, document.document) : merged.refuse(document.refused, name);
+  }
+  const converted = await convertHcl(name, text);
+  if (Array.isArray(converted)) {
+    for (const { refused, line } of converted) merged.refuse(refused, name, line);
+    return;
+  }
+  const lines = new SourceLines(text);
+  const { document, duplicates } = normalizeHcl(converted);
+  for (const d of duplicates) merged.refuse(folderErrors.duplicate(d.what, d.address, name, name), name, lines.of(d.address, undefined, 1));
+  for (const { address, attribute } of blocksForAttributes(document, text))
+    merged.refuse(folderErrors.blockForAttribute(address, attribute, name), name, lines.of(address, attribute));
+  merged.add(name, document, lines);
 }
 
 /** The blocks of the language a resource or data body may hold; any other name written as a block is an attribute of the kind. */
@@ -57,37 +85,29 @@ const BODY_BLOCKS = new Set(['lifecycle', 'precondition', 'postcondition', 'prov
  * written as blocks (`items { ... }`). The converter writes both alike, so the file's text tells
  * them apart: a line that opens a block of that name.
  */
-function refuseBlocksForAttributes(document: Record<string, unknown>, text: string, file: string): void {
+function blocksForAttributes(document: Record<string, unknown>, text: string): Array<{ address: string; attribute: string }> {
   const opened = new Set([...text.matchAll(/^[ \t]*([A-Za-z_][\w-]*)[ \t]*\{/gm)].map((m) => m[1]).filter((n) => !BODY_BLOCKS.has(n)));
-  if (opened.size === 0) return;
+  const found: Array<{ address: string; attribute: string }> = [];
+  if (opened.size === 0) return found;
   for (const mode of ['resource', 'data'] as const) {
     const byType = document[mode];
     if (!isRecord(byType)) continue;
     for (const [type, byName] of Object.entries(byType))
-      for (const [name, body] of isRecord(byName) ? Object.entries(byName) : []) {
-        const written = isRecord(body) ? Object.keys(body).find((k) => opened.has(k)) : undefined;
-        if (written) throw folderErrors.blockForAttribute(`${mode === 'data' ? 'data.' : ''}${type}.${name}`, written, file);
-      }
+      for (const [name, body] of isRecord(byName) ? Object.entries(byName) : [])
+        for (const attribute of isRecord(body) ? Object.keys(body).filter((k) => opened.has(k)) : [])
+          found.push({ address: `${mode === 'data' ? 'data.' : ''}${type}.${name}`, attribute });
   }
+  return found;
 }
 
-function readText(file: string, name: string): string {
-  try {
-    return readInputFile(file);
-  } catch (err) {
-    throw folderErrors.unreadable(name, (err as Error).message);
-  }
-}
-
-function jsonDocument(text: string, name: string): Record<string, unknown> {
+function jsonDocument(text: string, name: string): { document: Record<string, unknown> } | { refused: TenantformError } {
   let doc: unknown;
   try {
     doc = parsePlainJson(text);
   } catch (err) {
-    throw folderErrors.unreadable(name, (err as Error).message);
+    return { refused: folderErrors.unreadable(name, (err as Error).message) };
   }
-  if (!isRecord(doc)) throw folderErrors.unreadable(name, 'the file does not hold a JSON object');
-  return doc;
+  return isRecord(doc) ? { document: doc } : { refused: folderErrors.unreadable(name, 'the file does not hold a JSON object') };
 }
 
 interface HclConverter {
@@ -96,16 +116,25 @@ interface HclConverter {
 
 let converter: Promise<HclConverter> | undefined;
 
-/** One `.tf` file as the converter writes it. Loaded on first use: it starts a WebAssembly program that JSON stacks never need. */
-async function convertHcl(name: string, text: string): Promise<Record<string, unknown>> {
+/**
+ * One `.tf` file as the converter writes it, or each problem it found in the file. Loaded on first
+ * use: it starts a WebAssembly program that JSON stacks never need.
+ */
+async function convertHcl(name: string, text: string): Promise<Record<string, unknown> | Array<{ refused: TenantformError; line?: number }>> {
   converter ??= import('@cdktn/hcl2json');
   try {
     const converted = await (await converter).parse(name, text);
     return isRecord(converted) ? converted : {};
   } catch (err) {
-    // "parse config: [main.tf:3,7-8: Invalid expression; ...]": the file, line and column, then what is wrong.
-    const reason = (err as Error).message.replace(/^parse config: \[([^]*)\]$/, '$1');
-    throw folderErrors.unreadable(name, reason.replace(new RegExp(`${escaped(name)}:(\\d+),(\\d+)(-[\\d,]+)?:`, 'g'), 'line $1, column $2:'));
+    // "parse config: [main.tf:3,7-8: Invalid expression; ... main.tf:5,1-2: ...]": each problem's file, line and column, then what is wrong.
+    const reasons = (err as Error).message.replace(/^parse config: \[([^]*)\]$/, '$1');
+    const at = new RegExp(`(?:^|\\s)${escaped(name)}:(\\d+),(\\d+)(?:-[\\d,]+)?: `, 'g');
+    const starts = [...reasons.matchAll(at)];
+    if (starts.length === 0) return [{ refused: folderErrors.unreadable(name, reasons) }];
+    return starts.map((m, i) => ({
+      refused: folderErrors.unreadable(name, `line ${m[1]}, column ${m[2]}: ${reasons.slice(m.index + m[0].length, starts[i + 1]?.index).trim()}`),
+      line: Number(m[1]),
+    }));
   }
 }
 
@@ -113,16 +142,28 @@ function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The merge of the folder's documents, with the file each block came from. */
+/** The merge of the folder's documents, with the file (and line) each block came from and the problems found. */
 class MergedDocument {
   readonly document: Record<string, unknown> = plainObject();
+  readonly problems: Diagnostic[] = [];
   private readonly sources = new Map<string, string>();
+  private readonly lines = new Map<string, SourceLines>();
 
-  fileOf(address: string): string | undefined {
-    return this.sources.get(address.replace(/\[[^\]]*\]$/, ''));
+  positionOf(address: string, path?: AttributePath): SourcePosition | undefined {
+    const block = address.replace(/\[[^\]]*\]$/, '');
+    const file = this.sources.get(block);
+    if (file === undefined) return undefined;
+    const argument = typeof path?.[0] === 'string' ? path[0] : undefined;
+    const line = this.lines.get(file)?.of(block, argument);
+    return line === undefined ? { file } : { file, line };
   }
 
-  add(file: string, doc: Record<string, unknown>): void {
+  refuse(refused: TenantformError, file: string, line?: number): void {
+    this.problems.push({ ...refused.toDiagnostic(), file, ...(line === undefined ? {} : { line }) });
+  }
+
+  add(file: string, doc: Record<string, unknown>, lines?: SourceLines): void {
+    if (lines) this.lines.set(file, lines);
     for (const [block, value] of Object.entries(doc)) {
       if (block === '//') continue;
       // A problem with a whole block type (a `module` block refused) names the first file that has one.
@@ -143,10 +184,15 @@ class MergedDocument {
     return inside[key] as Record<string, unknown>;
   }
 
-  private declare(address: string, what: string, file: string): void {
+  /** Whether the block is declared here first; a second declaration is refused, and the first one kept. */
+  private declare(address: string, what: string, file: string): boolean {
     const first = this.sources.get(address);
-    if (first !== undefined) throw folderErrors.duplicate(what, address, first, file);
-    this.sources.set(address, file);
+    if (first === undefined) {
+      this.sources.set(address, file);
+      return true;
+    }
+    this.refuse(folderErrors.duplicate(what, address, first, file), file, this.lines.get(file)?.of(address));
+    return false;
   }
 
   private labelledTwice(file: string, block: 'resource' | 'data', value: unknown): void {
@@ -155,8 +201,8 @@ class MergedDocument {
       if (!isRecord(byName)) continue;
       for (const [name, body] of Object.entries(byName)) {
         if (name === '//') continue;
-        this.declare(`${block === 'data' ? 'data.' : ''}${type}.${name}`, block === 'data' ? 'data source' : 'resource', file);
-        this.holder(type, this.holder(block))[name] = body;
+        if (this.declare(`${block === 'data' ? 'data.' : ''}${type}.${name}`, block === 'data' ? 'data source' : 'resource', file))
+          this.holder(type, this.holder(block))[name] = body;
       }
     }
   }
@@ -172,8 +218,7 @@ class MergedDocument {
     const holder = this.holder(block);
     for (const [name, body] of Object.entries(value)) {
       if (name === '//') continue;
-      this.declare(address(name), what, file);
-      holder[name] = body;
+      if (this.declare(address(name), what, file)) holder[name] = body;
     }
   }
 

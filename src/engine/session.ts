@@ -1,7 +1,7 @@
 import { logExchange, logRoute } from '../logging';
 import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
-import { hasErrors, withFile, type Diagnostic } from '../diagnostics';
+import { hasErrors, withFile, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
 import { backendErrors, faultErrors, reconcilerErrors, TenantformError } from '../errors';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
@@ -37,6 +37,8 @@ export interface Workspace {
   readonly diagnostics: Diagnostic[];
   /** Seconds the retries of one request may take (the command line's choice, when made). */
   readonly retryTimeoutSeconds?: number;
+  /** For a folder of Terraform files: where each block (and argument) is written, for the diagnostics of what is planned from it. */
+  readonly positionOf?: (address: string, path?: AttributePath) => SourcePosition | undefined;
 }
 
 /**
@@ -46,12 +48,14 @@ export interface Workspace {
 export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace | { diagnostics: Diagnostic[] }> {
   const located = locateConfiguration(opts);
   const location = { ...located, inputs: { files: located.varFiles, given: opts.variables ?? [], env: opts.env, cwd: opts.cwd } };
-  const { document, fileOf, modules } = await readConfiguration(location);
+  const { document, positionOf, problems = [], modules } = await readConfiguration(location);
+  // Every problem of every file at once, before any is evaluated: a half-read folder would add problems that are not there.
+  if (hasErrors(problems)) return { diagnostics: [...problems] };
   // Other stacks' states are read first: evaluating the configuration is synchronous.
   const remoteStates = await readRemoteStateTexts(remoteStatesToRead(location, document), location.dir, opts.env);
   const loaded = loadConfiguration({ ...location, remoteStates, modules }, document);
   const configuration = loaded.configuration;
-  const diagnostics = fileOf ? loaded.diagnostics.map((d) => withFile(d, fileOf)) : loaded.diagnostics;
+  const diagnostics = positionOf ? loaded.diagnostics.map((d) => withFile(d, positionOf)) : loaded.diagnostics;
   if (!configuration || hasErrors(diagnostics)) return { diagnostics };
   const backend = openBackend({
     configFile: location.file,
@@ -71,7 +75,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
       detail: `skip_cert_verification is set for the http backend at ${backend.location}: its credentials and the state (with the secrets it holds) go to whoever answers at that address. Remove it once the server has a certificate this machine trusts.`,
     });
   }
-  return { configuration, diagnostics, backend };
+  return { configuration, diagnostics, backend, positionOf };
 }
 
 /**

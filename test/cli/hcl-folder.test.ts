@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
 import { run, startWorld, type World } from './helpers';
@@ -194,5 +194,43 @@ describe('a folder of Terraform files (HCL)', () => {
     expect(module.stderr).toContain('module.network: source: Unsupported module source');
     expect(module.stderr).toContain('terraform plan');
     expect(world.requests.slice(before)).toEqual([]);
+  });
+  it('reports the problems of every file in one run, and names the file and line of what is wrong in a block', async () => {
+    const before = world.requests.length;
+    writeFileSync(join(folder, 'extra.tf'), 'locals {\n  a =\n}\n');
+    writeFileSync(join(folder, 'more.tf'), 'variable "contact_types" {}\n');
+    const both = await run(world, ['plan', '--config', 'customers']);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('Error: Cannot read the configuration\n  on extra.tf line 2\n  extra.tf: line 2, column 6: Invalid expression;');
+    expect(both.stderr).toContain(
+      'Error: var.contact_types: Duplicate variable declaration\n  on variables.tf line 10\n  var.contact_types is declared in more.tf and again in variables.tf.',
+    );
+    expect(both.stderr).toContain('The configuration is invalid: nothing was sent to the platform.');
+    rmSync(join(folder, 'more.tf'));
+    rmSync(join(folder, 'extra.tf'));
+
+    // A misspelt argument: its file, the line of the argument that holds it, the address and the attribute path.
+    const customers = join(folder, 'customers.tf');
+    writeFileSync(customers, FILES['customers.tf'].replace('email      = each.value.email', 'emal       = each.value.email'));
+    const misspelt = await run(world, ['-chdir=customers', 'validate']);
+    expect(misspelt.code).toBe(1);
+    expect(misspelt.stderr).toContain(
+      'Error: tenantform_tenant.customer["contoso"]: contact.emal: Invalid value for contact.emal\n  on customers.tf line 12\n',
+    );
+    expect(world.requests.slice(before)).toEqual([]);
+
+    // A problem found while planning, once the platform is read, names its file too.
+    writeFileSync(customers, FILES['customers.tf']);
+    writeFileSync(
+      join(folder, 'extra.tf'),
+      'resource "tenantform_tenant" "extra" {\n  parent_id = data.tenantform_tenant.northwind.id\n  kind      = "customer"\n  name      = "Extra"\n' +
+        '  lifecycle {\n    precondition {\n      condition     = data.tenantform_tenant.northwind.name == "Southwind"\n' +
+        '      error_message = "Extra customers belong to Southwind."\n    }\n  }\n}\n',
+    );
+    const planned = await run(world, ['plan', '--config', 'customers']);
+    rmSync(join(folder, 'extra.tf'));
+    expect(planned.code).toBe(1);
+    expect(planned.stdout + planned.stderr).toContain('Error: tenantform_tenant.extra: lifecycle.precondition');
+    expect(planned.stdout + planned.stderr).toMatch(/Resource precondition failed\n +on extra\.tf line 5\n/);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { hasErrors } from '../../diagnostics';
+import { hasErrors, withFile } from '../../diagnostics';
 import { changedOutputs, hasChanges } from '../../engine/model';
 import { savePlan } from '../../plans/planfile';
 import { buildPlan, type PlanResult } from '../../engine/planner';
@@ -38,7 +38,7 @@ export async function makePlan(
     args['refresh-only'] || mode.destroy
       ? { refreshed: read, importing: undefined }
       : await readImports({ ...common, refreshed: read, parallelism: args.parallelism });
-  return buildPlan({
+  const planned = await buildPlan({
     ...common,
     refreshed,
     importing,
@@ -47,6 +47,10 @@ export async function makePlan(
     refreshOnly: args['refresh-only'],
     destroy: mode.destroy,
   });
+  // Every view of the plan (text, markdown, JSON) then names the file a problem of a folder's block is written in.
+  const { positionOf } = ws;
+  if (!positionOf) return planned;
+  return { ...planned, plan: { ...planned.plan, diagnostics: planned.plan.diagnostics.map((d) => withFile(d, positionOf)) } };
 }
 
 /** Whether applying the plan would change anything: the platform, or (refresh-only) the recorded state. */

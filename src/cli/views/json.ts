@@ -65,6 +65,9 @@ export interface JsonDiagnostic {
   readonly summary: string;
   readonly detail: string;
   readonly address?: string;
+  /** In a folder of Terraform files: the file that declares it, and the line where the file's text tells it. */
+  readonly file?: string;
+  readonly line?: number;
   readonly path?: AttributePath;
   readonly code?: string;
   readonly retryable?: boolean;

@@ -154,6 +154,24 @@ describe('renderMarkdown', () => {
   });
 });
 
+describe('diagnostics of a folder of Terraform files', () => {
+  it('name the file, and the line, the block is written at', () => {
+    const invalid = { severity: 'error' as const, summary: 'Invalid value for name', detail: 'Expected a string.', path: ['name'] };
+    const plan: Plan = {
+      ...noChangesPlan,
+      diagnostics: [
+        { ...invalid, address: 'tenantform_tenant.customer', file: 'customers.tf', line: 9 },
+        { ...invalid, address: 'tenantform_user.admin', summary: 'Other', file: 'users.tf' },
+        { ...invalid, address: 'tenantform_user.other', summary: 'Other', file: 'other.tf' },
+      ],
+    };
+    const markdown = renderMarkdown(plan);
+    expect(markdown).toContain('- **Error:** `tenantform_tenant.customer: name`: on `customers.tf` line 9: Invalid value for name<br>Expected a string.');
+    // The same problem in two files is said once, naming the objects rather than one of the files.
+    expect(markdown).toContain('- **Error:** 2 objects (`tenantform_user.admin`, `tenantform_user.other`) at `name`: Other<br>');
+  });
+});
+
 describe('what a reviewer reads first', () => {
   const change = (type: string, name: string): PlannedChange => ({
     address: `${type}.${name}`,

@@ -154,7 +154,10 @@ function diagnosticItems(diagnostics: readonly Diagnostic[], secrets: ReadonlyAr
         : [addresses[0], path].filter(Boolean).length > 0
           ? `${inlineCode([addresses[0], path].filter(Boolean).join(': '))}: `
           : '';
-    return `- ${head} ${where}${text(d.summary)}<br>${text(d.detail)}`;
+    const files = new Set(same.map((x) => x.file));
+    const file = files.size === 1 ? d.file : undefined;
+    const source = file === undefined ? '' : `on ${inlineCode(file)}${same.length === 1 && d.line !== undefined ? ` line ${d.line}` : ''}: `;
+    return `- ${head} ${where}${source}${text(d.summary)}<br>${text(d.detail)}`;
   });
 }
 
