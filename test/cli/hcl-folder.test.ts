@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
-import { run, startWorld, type World } from './helpers';
+import { run, type World } from './helpers';
+import { changes, startTerraformFolder, type PlanJson, type TerraformFolderWorld } from './terraform-folder';
 
 /**
  * A team that writes Terraform, not cdktf: a folder of `.tf` files with its variables in
@@ -82,41 +82,14 @@ const PLANNED = [
   'tenantform_user.admin["fabrikam"]',
 ];
 
-interface PlanJson {
-  resource_changes: Array<{ address: string; change: { actions: string[]; after: Record<string, unknown> } }>;
-}
-
-/** Each planned change with what the configuration says of it (values known when planning). */
-function changes(plan: PlanJson): Array<[string, string[], unknown]> {
-  return plan.resource_changes
-    .filter((c) => !c.change.actions.includes('read'))
-    .map(
-      (c) =>
-        [c.address, c.change.actions, { name: c.change.after.name, contact: c.change.after.contact, login: c.change.after.login }] as [
-          string,
-          string[],
-          unknown,
-        ],
-    )
-    .sort(([a], [b]) => a.localeCompare(b));
-}
-
 describe('a folder of Terraform files (HCL)', () => {
   let world: World;
   let folder: string;
-  let terraformEnv: NodeJS.ProcessEnv;
-  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: folder, env: terraformEnv });
+  let terraform: TerraformFolderWorld['terraform'];
+  let shownPlan: TerraformFolderWorld['shownPlan'];
 
   beforeAll(async () => {
-    requireTerraform();
-    await ensureBuilt();
-    world = await startWorld();
-    folder = join(world.dir, 'customers');
-    mkdirSync(folder);
-    for (const [name, text] of Object.entries(FILES)) writeFileSync(join(folder, name), text);
-    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `hcl-folder-${process.pid}`);
-    const init = await terraform('init');
-    if (init.code !== 0) throw new Error(init.output);
+    ({ world, folder, terraform, shownPlan } = await startTerraformFolder('customers', FILES));
   }, 120_000);
   afterAll(() => world.close());
 
@@ -129,8 +102,7 @@ describe('a folder of Terraform files (HCL)', () => {
 
     // terraform, through the provider, on the same folder: the same changes with the same values.
     expect((await terraform('plan', '-out=oracle.tfplan')).code).toBe(0);
-    const shown = await runProcess('terraform', ['show', '-json', 'oracle.tfplan'], { cwd: folder, env: terraformEnv });
-    expect(changes(JSON.parse(shown.stdout) as PlanJson)).toEqual(changes(nativePlan));
+    expect(changes(await shownPlan('oracle.tfplan'))).toEqual(changes(nativePlan));
     expect(changes(nativePlan)[0]).toMatchObject([
       'tenantform_tenant.customer["contoso"]',
       ['create'],
@@ -174,7 +146,7 @@ describe('a folder of Terraform files (HCL)', () => {
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('tenantform_tenant.customer["contoso"]');
     expect(drift.stdout).toContain('Contoso (renamed)');
-  });
+  }, 300_000);
 
   it('names the file of a broken expression, and of a block declared twice, before anything is sent', async () => {
     const before = world.requests.length;

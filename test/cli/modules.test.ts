@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ensureBuilt, requireTerraform, run as runProcess, terraformEnvironment } from '../provider/helpers';
-import { run, startWorld, type World } from './helpers';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { run, type World } from './helpers';
+import { changes, startTerraformFolder, type PlanJson, type TerraformFolderWorld } from './terraform-folder';
 
 /**
  * A team that keeps what each customer gets in a module of its own repository, called once per
@@ -136,45 +136,15 @@ const PLANNED = [
   'module.partner_settings.tenantform_tenant_setting.retention',
 ];
 
-interface PlanJson {
-  resource_changes: Array<{ address: string; change: { actions: string[]; after: Record<string, unknown> } }>;
-}
-
-function changes(plan: PlanJson): Array<[string, string[], unknown]> {
-  return plan.resource_changes
-    .filter((c) => !c.change.actions.includes('read'))
-    .map(
-      (c) =>
-        [c.address, c.change.actions, { name: c.change.after.name, contact: c.change.after.contact, login: c.change.after.login }] as [
-          string,
-          string[],
-          unknown,
-        ],
-    )
-    .sort(([a], [b]) => a.localeCompare(b));
-}
-
 describe('modules from local folders', () => {
   let world: World;
   let folder: string;
-  let terraformEnv: NodeJS.ProcessEnv;
-  const terraform = (...args: string[]) => runProcess('terraform', [...args, '-input=false', '-no-color'], { cwd: folder, env: terraformEnv });
-  const write = (files: Record<string, string>) => {
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(folder, name)), { recursive: true });
-      writeFileSync(join(folder, name), text);
-    }
-  };
+  let terraform: TerraformFolderWorld['terraform'];
+  let shownPlan: TerraformFolderWorld['shownPlan'];
+  let write: TerraformFolderWorld['write'];
 
   beforeAll(async () => {
-    requireTerraform();
-    await ensureBuilt();
-    world = await startWorld();
-    folder = join(world.dir, 'estate');
-    write(FILES);
-    terraformEnv = await terraformEnvironment(world.dir, world.emulator, `modules-${process.pid}`);
-    const init = await terraform('init');
-    if (init.code !== 0) throw new Error(init.output);
+    ({ world, folder, terraform, shownPlan, write } = await startTerraformFolder('estate', FILES));
   }, 120_000);
   afterAll(() => world.close());
 
@@ -191,8 +161,7 @@ describe('modules from local folders', () => {
 
     // terraform, through the provider, plans the same changes with the same values.
     expect((await terraform('plan', '-out=oracle.tfplan')).code).toBe(0);
-    const shown = await runProcess('terraform', ['show', '-json', 'oracle.tfplan'], { cwd: folder, env: terraformEnv });
-    expect(changes(JSON.parse(shown.stdout) as PlanJson)).toEqual(changes(nativePlan));
+    expect(changes(await shownPlan('oracle.tfplan'))).toEqual(changes(nativePlan));
 
     const applied = await run(world, ['-chdir=estate', 'apply', '--auto-approve']);
     expect(applied.stderr).not.toContain('Error');
@@ -237,7 +206,7 @@ describe('modules from local folders', () => {
     const drift = await run(world, ['drift', '--config', 'estate']);
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('module.customer["contoso"].tenantform_tenant.this');
-  });
+  }, 300_000);
 
   it('names the call of a missing or unexpected argument, and refuses a registry source, before anything is sent', async () => {
     const before = world.requests.length;
