@@ -23,7 +23,7 @@ import { hasInstance } from './dependencies';
 
 export { dependencies, isGroupNode, objectDependencies } from './dependencies';
 import { inputVariables, type InputVariable } from './variables';
-import { parseMoves, parseRemovals, type Move, type Removal } from './moves';
+import { isWithinModule, parseMoves, parseRemovals, type Move, type Removal } from './moves';
 import { parseImports, type ImportTarget } from './imports';
 import type { ConfigLocation } from './locate';
 
@@ -338,7 +338,11 @@ export function parseConfiguration(
     if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
   }
   const moveProblems: TenantformError[] = [];
-  const declaredBlocks = { has: (b: string) => blockInstances.has(b), instances: (b: string) => blockInstances.get(b)?.instances };
+  const declaredBlocks = {
+    has: (b: string) => blockInstances.has(b),
+    instances: (b: string) => blockInstances.get(b)?.instances,
+    within: (module: string) => [...blockInstances.keys()].some((b) => isWithinModule(b, module)),
+  };
   const moves = parseMoves(doc.moved, declaredBlocks, moveProblems);
   const removals = parseRemovals(doc.removed, declaredBlocks, moveProblems);
   const imports = parseImports(

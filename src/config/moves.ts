@@ -1,18 +1,34 @@
 import { languageErrors } from '../errors';
 import type { TenantformError } from '../errors';
 import { isRecord } from '../plain-json';
-import { parseInstanceAddress, type InstanceAddress } from '../state/addresses';
+import { isModulePath, parseInstanceAddress, type InstanceAddress } from '../state/addresses';
 
-/** A `moved` block: the object recorded at `from` is recorded at `to` before anything is planned. */
+/**
+ * A `moved` block: the object recorded at `from` is recorded at `to` before anything is planned;
+ * for a module (`module.old` to `module.new`), every object recorded inside it.
+ */
 export interface Move {
   readonly from: string;
   readonly to: string;
+}
+
+/** A module path, with `${...}` taken off; undefined for anything else. */
+function moduleOf(v: unknown): string | undefined {
+  const text = typeof v === 'string' ? v.replace(/^\$\{(.*)\}$/s, '$1').trim() : undefined;
+  return text !== undefined && isModulePath(text) ? text : undefined;
+}
+
+/** Whether an address lies inside a module instance, or inside any instance of a call without key. */
+export function isWithinModule(address: string, module: string): boolean {
+  return address.startsWith(`${module}.`) || (!module.endsWith(']') && address.startsWith(`${module}[`));
 }
 
 /** The blocks the configuration declares, and the instances of each. */
 export interface Declared {
   has(block: string): boolean;
   instances(block: string): readonly string[] | undefined;
+  /** Whether any block is declared inside the module (a call, or one of its instances). */
+  within(module: string): boolean;
 }
 
 /**
@@ -27,6 +43,16 @@ export function parseMoves(raw: unknown, declared: Declared, problems: Tenantfor
     ['from', 'to'],
     (at, why) => problems.push(languageErrors.invalidMove(at, why)),
     (block, _at, refuse) => {
+      const [fromModule, toModule] = [moduleOf(block.from), moduleOf(block.to)];
+      if (fromModule !== undefined || toModule !== undefined) {
+        if (fromModule === undefined || toModule === undefined)
+          return refuse('a module moves to a module: both `from` and `to` are module calls, such as `module.old` and `module.new`');
+        if (fromModule === toModule) return refuse('`from` and `to` name the same module');
+        if (declared.within(fromModule))
+          return refuse(`${fromModule} is still declared in the configuration: a move is from a module the configuration no longer calls`);
+        moves.push({ from: fromModule, to: toModule });
+        return;
+      }
       const from = address(block.from);
       const to = address(block.to);
       if (!from || !to) return refuse('`from` and `to` are resource addresses, such as `tenantform_tenant.old` or `tenantform_tenant.all["acme"]`');

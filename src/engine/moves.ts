@@ -1,7 +1,8 @@
 import type { Move } from '../config/moves';
 import { reconcilerErrors } from '../errors';
 import { resourceKind } from '../resources/registry';
-import { parseInstanceAddress } from '../state/addresses';
+import { isModulePath, parseInstanceAddress } from '../state/addresses';
+import { isWithinModule } from '../config/moves';
 import type { StateStore } from '../state/state';
 
 /** The moves carried out on a state in this run: each object's address before and after. */
@@ -19,6 +20,10 @@ export function carryOutMoves(moves: readonly Move[], state: StateStore): void {
   const done = carriedOut.get(state) ?? new Map<string, string>();
   carriedOut.set(state, done);
   for (const move of moves) {
+    if (isModulePath(move.from)) {
+      carryOutModuleMove(move, state, done);
+      continue;
+    }
     const from = parseInstanceAddress(move.from)!;
     const to = parseInstanceAddress(move.to)!;
     const recorded = state.objects().filter((o) => (from.key === undefined ? parseInstanceAddress(o.address)?.block === from.block : o.address === move.from));
@@ -35,12 +40,26 @@ export function carryOutMoves(moves: readonly Move[], state: StateStore): void {
       state.put(move.to, kind, o.attributes, o.dependencies, o.provider, o.sensitive);
       state.remove(o.address);
     }
-    for (const o of recorded) {
-      const target = targetOf(o.address);
-      // A chain (a to b, then b to c) records where each object started.
-      const start = [...done].find(([, now]) => now === o.address)?.[0] ?? o.address;
-      done.set(start, target);
-    }
+    noteMoves(done, recorded, targetOf);
+  }
+}
+
+/** Every object recorded inside a module moved under the new module path, block by block. */
+function carryOutModuleMove(move: Move, state: StateStore, done: Map<string, string>): void {
+  const recorded = state.objects().filter((o) => isWithinModule(o.address, move.from));
+  if (recorded.length === 0) return;
+  const targetOf = (address: string): string => `${move.to}${address.slice(move.from.length)}`;
+  const taken = recorded.map((o) => targetOf(o.address)).find((target) => state.get(target) !== undefined);
+  if (taken !== undefined) throw reconcilerErrors.moveTargetExists(move.from, taken);
+  for (const block of new Set(recorded.map((o) => parseInstanceAddress(o.address)!.block))) state.move(block, targetOf(block));
+  noteMoves(done, recorded, targetOf);
+}
+
+/** Records where each moved object started; a chain (a to b, then b to c) keeps the first address. */
+function noteMoves(done: Map<string, string>, recorded: ReadonlyArray<{ readonly address: string }>, targetOf: (address: string) => string): void {
+  for (const o of recorded) {
+    const start = [...done].find(([, now]) => now === o.address)?.[0] ?? o.address;
+    done.set(start, targetOf(o.address));
   }
 }
 

@@ -226,3 +226,103 @@ describe('modules from local folders', () => {
     write({ 'main.tf': main });
   });
 });
+
+/** The customers' tenants, first declared in the root module, then moved into a module, then the module renamed. */
+const PROVIDER = FILES['main.tf'].slice(0, FILES['main.tf'].indexOf('variable "customers"'));
+const TENANT_MODULE = `
+terraform {
+  required_providers {
+    tenantform = { source = "tenantform/tenantform" }
+  }
+}
+
+variable "parent_id" {}
+variable "name" {}
+
+resource "tenantform_tenant" "this" {
+  parent_id = var.parent_id
+  kind      = "customer"
+  name      = var.name
+}
+`;
+const moduleCall = (name: string) => `
+module "${name}" {
+  source    = "./modules/tenant"
+  for_each  = toset(["contoso", "fabrikam"])
+  parent_id = data.tenantform_tenant.northwind.id
+  name      = title(each.key)
+}
+`;
+
+describe('refactoring into modules with moved blocks', () => {
+  let world: World;
+  let terraform: TerraformFolderWorld['terraform'];
+  let write: TerraformFolderWorld['write'];
+
+  beforeAll(async () => {
+    ({ world, terraform, write } = await startTerraformFolder('refactor', {
+      'main.tf': `${PROVIDER}
+resource "tenantform_tenant" "customer" {
+  for_each  = toset(["contoso", "fabrikam"])
+  parent_id = data.tenantform_tenant.northwind.id
+  kind      = "customer"
+  name      = title(each.key)
+}
+`,
+      'modules/tenant/main.tf': TENANT_MODULE,
+    }));
+  }, 120_000);
+  afterAll(() => world.close());
+
+  /** The plan's changes: address, actions and the address it had before. */
+  const planned = async () => {
+    const plan = await run(world, ['plan', '--config', 'refactor', '--format', 'json']);
+    expect(plan.stderr).not.toContain('Error');
+    const changes = (JSON.parse(plan.stdout) as { resource_changes: Array<{ address: string; previous_address?: string; change: { actions: string[] } }> })
+      .resource_changes;
+    return changes.filter((c) => c.change.actions[0] !== 'read').map((c) => [c.address, c.change.actions.join(','), c.previous_address]);
+  };
+  const applyAndCheckBothPlanNothing = async () => {
+    expect((await run(world, ['-chdir=refactor', 'apply', '--auto-approve'])).code).toBe(0);
+    expect((await run(world, ['-chdir=refactor', 'plan', '--detailed-exitcode'])).code).toBe(0);
+    const oracle = await terraform('plan', '-detailed-exitcode');
+    expect(oracle.output).toContain('No changes.');
+    expect(oracle.code).toBe(0);
+  };
+
+  it('moves root objects into a module, then the module to another name, without replacing anything', async () => {
+    expect((await run(world, ['-chdir=refactor', 'apply', '--auto-approve'])).code).toBe(0);
+    const from = world.requests.length;
+
+    write({
+      'main.tf': `${PROVIDER}${moduleCall('customer')}
+moved {
+  from = tenantform_tenant.customer["contoso"]
+  to   = module.customer["contoso"].tenantform_tenant.this
+}
+
+moved {
+  from = tenantform_tenant.customer["fabrikam"]
+  to   = module.customer["fabrikam"].tenantform_tenant.this
+}
+`,
+    });
+    // terraform init again: the folder now calls a module.
+    expect((await terraform('init')).code).toBe(0);
+    expect(await planned()).toEqual([
+      ['module.customer["contoso"].tenantform_tenant.this', 'no-op', 'tenantform_tenant.customer["contoso"]'],
+      ['module.customer["fabrikam"].tenantform_tenant.this', 'no-op', 'tenantform_tenant.customer["fabrikam"]'],
+    ]);
+    await applyAndCheckBothPlanNothing();
+
+    write({ 'main.tf': `${PROVIDER}${moduleCall('tenant')}\nmoved {\n  from = module.customer\n  to   = module.tenant\n}\n` });
+    expect((await terraform('init')).code).toBe(0);
+    expect(await planned()).toEqual([
+      ['module.tenant["contoso"].tenantform_tenant.this', 'no-op', 'module.customer["contoso"].tenantform_tenant.this'],
+      ['module.tenant["fabrikam"].tenantform_tenant.this', 'no-op', 'module.customer["fabrikam"].tenantform_tenant.this'],
+    ]);
+    await applyAndCheckBothPlanNothing();
+    // Nothing was created, changed or deleted on the platform.
+    expect(world.requests.slice(from).filter((l) => /^(POST|PUT|DELETE) \/api\/2\/tenants/.test(l))).toEqual([]);
+  }, 300_000);
+});
