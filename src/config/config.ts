@@ -22,6 +22,8 @@ import { providerBlocks } from './provider-blocks';
 import { hasInstance } from './dependencies';
 
 export { dependencies, isGroupNode, objectDependencies } from './dependencies';
+/** Addresses are the configuration's vocabulary too: views name objects and their modules with them. */
+export { parseInstanceAddress } from '../state/addresses';
 import { inputVariables, type InputVariable } from './variables';
 import { isWithinModule, parseMoves, parseRemovals, type Move, type Removal } from './moves';
 import { parseImports, type ImportTarget } from './imports';

@@ -153,6 +153,10 @@ describe('modules from local folders', () => {
     expect(native.stderr).toBe('');
     const nativePlan = JSON.parse(native.stdout) as PlanJson;
     expect(changes(nativePlan).map(([address]) => address)).toEqual(PLANNED);
+    // Terraform's module_address, for the policy tools that read the JSON plan.
+    expect((nativePlan.resource_changes as Array<{ address: string; module_address?: string }>).find((c) => c.address === PLANNED[0])?.module_address).toBe(
+      'module.customer["contoso"].module.settings',
+    );
     expect(changes(nativePlan)[1]).toEqual([
       'module.customer["contoso"].tenantform_tenant.this',
       ['create'],
@@ -172,10 +176,12 @@ describe('modules from local folders', () => {
 
     // The state holds Terraform's module key; terraform and tenantform both plan no change on it.
     const state = JSON.parse(readFileSync(join(folder, 'terraform.tfstate'), 'utf8')) as { resources: Array<{ module?: string; mode: string; type: string }> };
-    expect(state.resources.filter((r) => r.mode === 'managed' && r.type === 'tenantform_tenant').map((r) => r.module)).toEqual([
-      'module.customer["contoso"]',
-      'module.customer["fabrikam"]',
-    ]);
+    expect(
+      state.resources
+        .filter((r) => r.mode === 'managed' && r.type === 'tenantform_tenant')
+        .map((r) => r.module)
+        .sort(),
+    ).toEqual(['module.customer["contoso"]', 'module.customer["fabrikam"]']);
     expect((await run(world, ['-chdir=estate', 'plan', '--detailed-exitcode'])).code).toBe(0);
     const oracleAgain = await terraform('plan', '-detailed-exitcode');
     expect(oracleAgain.output).toContain('No changes.');
@@ -222,6 +228,17 @@ describe('modules from local folders', () => {
     const registry = await run(world, ['plan', '--config', 'estate']);
     expect(registry.code).toBe(1);
     expect(registry.stderr).toContain('module.partner_settings: source: Unsupported module source');
+    write({ 'main.tf': main });
+
+    // A bad argument inside the module names the object's module address, and the module's file and line.
+    const module = FILES['modules/customer/main.tf'];
+    write({ 'modules/customer/main.tf': module.replace('kind      = "customer"', 'kind      = "custmer"') });
+    const inside = await run(world, ['plan', '--config', 'estate']);
+    expect(inside.code).toBe(1);
+    const line = module.split('\n').findIndex((l) => l.includes('kind      = "customer"')) + 1;
+    expect(inside.stderr).toContain(`module.customer["contoso"].tenantform_tenant.this: kind: `);
+    expect(inside.stderr).toContain(`on modules/customer/main.tf line ${line}`);
+    write({ 'modules/customer/main.tf': module });
     expect(world.requests.slice(before)).toEqual([]);
     write({ 'main.tf': main });
   });

@@ -3,6 +3,7 @@ import type { State } from '../../resources/declaration';
 import type { Action } from '../../resources/plan';
 import { hasChanges, summarize, type Mode, type Plan, type PlanSummary } from '../../engine/model';
 import { TENANTFORM_VERSION } from '../../engine/session';
+import { parseInstanceAddress } from '../../config/config';
 import { TERRAFORM_VERSION } from '../../engine/session';
 import { scrubSecrets, secretTexts, sensitiveByAddress } from './diff';
 import {
@@ -50,6 +51,8 @@ export interface JsonChange {
 
 export interface JsonResourceChange {
   readonly address: string;
+  /** The module instance the object is in (`module.customer["acme"]`); absent in the root module. */
+  readonly module_address?: string;
   readonly mode: Mode;
   readonly type: string;
   readonly name: string;
@@ -153,6 +156,7 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
     const change = changeOf(c.forget ? ['forget'] : ACTIONS[c.action], before, c.after, sensitiveOf(c.address));
     return {
       address: c.address,
+      ...moduleAddressOf(c.address),
       mode: c.mode,
       type: c.type,
       name: c.name,
@@ -169,6 +173,7 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
 
   const resourceDrift: JsonResourceChange[] = [...plan.drift].sort(byAddress).map((d) => ({
     address: d.address,
+    ...moduleAddressOf(d.address),
     mode: d.mode,
     type: d.type,
     name: d.name,
@@ -241,4 +246,10 @@ const byAddress = <T extends { address: string }>(a: T, b: T) => (a.address < b.
 
 export function serializePlanJson(plan: Plan, context?: PlanJsonContext): string {
   return `${JSON.stringify(renderJson(plan, context), null, 2)}\n`;
+}
+
+/** Terraform's `module_address` of an object inside a module; nothing for the root module's. */
+function moduleAddressOf(address: string): { module_address?: string } {
+  const module = parseInstanceAddress(address)?.module;
+  return module ? { module_address: module } : {};
 }
