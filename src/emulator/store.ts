@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SeededRandom } from './prng';
 import { seedWorld } from './seed';
-import type { Agent, ApiClient, Application, Tenant, World } from './world';
+import type { Agent, ApiClient, Application, Tenant, User, World } from './world';
 
 export * from './world';
 export { ALL_SCOPES, seedWorld, TASK_TOPIC, TENANT_TOPIC } from './seed';
@@ -29,6 +29,7 @@ export class Store {
   tenantApplications: 'on' | 'available' = 'on';
   private ids: SeededRandom;
   private index?: TenantIndex;
+  private users?: { readonly list: User[]; size: number; readonly byId: Map<string, User> };
 
   constructor(
     world: World,
@@ -120,6 +121,18 @@ export class Store {
       if (t.parent_id !== null) (index.children.get(t.parent_id) ?? index.children.set(t.parent_id, []).get(t.parent_id)!).push(t);
     }
     return index;
+  }
+
+  /**
+   * The user of an id. Users, like tenants, are only appended to their list or the list replaced,
+   * so the index grows with the list and a new list rebuilds it: an estate's user requests no
+   * longer scan every user.
+   */
+  user(id: string): User | undefined {
+    const list = this.world.users;
+    if (this.users?.list !== list || this.users.size > list.length) this.users = { list, size: 0, byId: new Map() };
+    for (const index = this.users; index.size < list.length; index.size++) index.byId.set(list[index.size].id, list[index.size]);
+    return this.users.byId.get(id);
   }
 
   /** The tenant and its ancestors, nearest first, ending at the root. */

@@ -1,12 +1,13 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseInstanceAddress } from './addresses';
-import { addressOf, withInstance, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
+import { addressOf, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
 import { reconcilerErrors } from '../errors';
 import { isRecord } from '../plain-json';
 import { quoted } from './file-schema';
 import { journalChangeProblem } from './state-schema';
 import { readStateText, writeAtomically, writeSynced } from './state-file';
+import { InstanceRecorder } from './instances';
 
 /**
  * The apply journal: what an apply changes in the state, appended beside the state as it
@@ -207,15 +208,15 @@ function parseLine(line: string | undefined): unknown {
 }
 
 /** Removes an instance, or a whole block when the address names no instance (as journals before instances did). */
-function removeFrom(resources: Map<string, StateResource>, address: string): void {
+function removeFrom(resources: Map<string, StateResource>, recorder: InstanceRecorder, address: string): void {
   const parsed = parseInstanceAddress(address);
   const block = resources.get(parsed?.block ?? address);
   if (!parsed || parsed.key === undefined || !block) {
     resources.delete(parsed?.block ?? address);
     return;
   }
-  const instances = block.instances.filter((i) => i.index_key !== parsed.key);
-  if (instances.length > 0) resources.set(parsed.block, { ...block, instances });
+  const rest = recorder.withoutInstance(block, parsed.key);
+  if (rest) resources.set(parsed.block, rest);
   else resources.delete(parsed.block);
 }
 
@@ -223,10 +224,11 @@ function applyChanges(doc: StateDocument, changes: readonly StateChange[]): Stat
   const resources = new Map(doc.resources.map((r) => [addressOf(r), r]));
   const pending = new Map((doc.tenantform_pending ?? []).map((p) => [p.address, p]));
   const protectedSet = new Set(doc.tenantform_protected ?? []);
+  const recorder = new InstanceRecorder();
   for (const c of changes) {
     if (c.op === 'put') resources.set(addressOf(c.resource), c.resource);
-    else if (c.op === 'put-instance') resources.set(addressOf(c.resource), withInstance(resources.get(addressOf(c.resource)), c.resource, c.instance));
-    else if (c.op === 'remove') removeFrom(resources, c.address);
+    else if (c.op === 'put-instance') resources.set(addressOf(c.resource), recorder.withInstance(resources.get(addressOf(c.resource)), c.resource, c.instance));
+    else if (c.op === 'remove') removeFrom(resources, recorder, c.address);
     else if (c.op === 'pending') pending.set(c.entry.address, c.entry);
     else if (c.op === 'unpending') pending.delete(c.address);
     else if (c.protect) protectedSet.add(c.address);

@@ -10,6 +10,7 @@ import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
 import { replayJournal, type JournalStore } from './journal';
 import { localStateFile } from './state-file';
+import { InstanceRecorder } from './instances';
 
 /**
  * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
@@ -116,29 +117,6 @@ function providerName(address: string): string {
 }
 const providerNames = new Map<string, string>();
 
-/**
- * The block `header` with `instance` recorded in it: in the place of the instance with the same
- * key, or where Terraform's order puts it. Instances of another kind of block (count before,
- * for_each now) are dropped. Copies the instances once and never sorts them again, so that
- * recording a block's instances one by one stays linear in each.
- */
-export function withInstance(existing: StateResource | undefined, header: StateBlock, instance: StateInstance): StateResource {
-  const instances = existing && existing.each === header.each ? [...existing.instances] : [];
-  const same = instances.findIndex((i) => i.index_key === instance.index_key);
-  if (same >= 0) instances[same] = instance;
-  else {
-    let low = 0;
-    let high = instances.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (byIndexKey(instances[middle], instance) < 0) low = middle + 1;
-      else high = middle;
-    }
-    instances.splice(low, 0, instance);
-  }
-  return { ...header, instances };
-}
-
 function recordedObject(r: StateResource, i: StateInstance): RecordedObject {
   const { schemaVersion, attributes } = upgradedAttributes(r, i);
   return {
@@ -191,13 +169,6 @@ function splitAddress(address: string): InstanceAddress {
   return parsed;
 }
 
-function byIndexKey(a: StateInstance, b: StateInstance): number {
-  const x = a.index_key;
-  const y = b.index_key;
-  if (typeof x === 'number' && typeof y === 'number') return x - y;
-  return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
-}
-
 /**
  * The state of one stack, in memory, written back atomically after every change
  * (temporary file, fsync, rename; the previous file kept as `<file>.backup`).
@@ -209,6 +180,8 @@ export class StateStore {
   private positions: Map<string, number> | undefined;
   /** The recorded objects, listed once until the next change (a plan asks for them several times). */
   private recorded: readonly RecordedObject[] | undefined;
+  /** Changes the document's lists of instances (each copied once, then changed in place). */
+  private readonly instances = new InstanceRecorder();
   /** Told of every change as it is made (the apply journal listens). */
   observer: ((change: StateChange) => void) | undefined;
 
@@ -330,7 +303,7 @@ export class StateStore {
       ...(each ? { each } : {}),
       provider: providerAddress(provider ?? (existing ? providerName(existing.provider) : undefined)),
     };
-    const resource = withInstance(existing, header, instance);
+    const resource = this.instances.withInstance(existing, header, instance);
     if (at !== undefined) this.doc.resources[at] = resource;
     else this.positions!.set(block, this.doc.resources.push(resource) - 1);
     this.recorded = undefined;
@@ -342,10 +315,10 @@ export class StateStore {
     const { block, key } = splitAddress(address);
     const at = this.indexOfBlock(block);
     if (at === undefined) return;
-    const instances = this.doc.resources[at].instances.filter((i) => i.index_key !== key);
+    const rest = this.instances.withoutInstance(this.doc.resources[at], key);
     this.recorded = undefined;
-    if (instances.length > 0) {
-      this.doc.resources[at] = { ...this.doc.resources[at], instances };
+    if (rest) {
+      this.doc.resources[at] = rest;
       this.observer?.({ op: 'remove', address });
       return;
     }

@@ -25,7 +25,7 @@ export const ROLE_KINDS: Readonly<Record<string, readonly TenantKind[]>> = ROLE_
 
 function userOr404(ctx: RequestContext): User {
   const id = ctx.params.id as string;
-  const u = ctx.store.world.users.find((x) => x.id === id);
+  const u = ctx.store.user(id);
   if (u === undefined || !ctx.store.isInSubtree(u.tenant_id, ctx.caller.tenantId)) throw accountNotFound('user_not_found', 'User', id);
   return u;
 }

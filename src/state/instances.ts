@@ -1,0 +1,78 @@
+import type { StateBlock, StateInstance, StateResource } from './state';
+
+/**
+ * Records instances into the blocks of one state document, one at a time. The first change to
+ * a block copies its list of instances; the copy, which nothing else holds, then changes in
+ * place, and while it is in Terraform's order an instance finds its place by binary search.
+ * Recording a block's instances one by one thus stays linear in them: a copy and a scan per
+ * instance made an apply of 100,000 `for_each` instances quadratic.
+ */
+export class InstanceRecorder {
+  /** The lists this recorder made, each with whether it is in Terraform's order. */
+  readonly #owned = new WeakMap<StateInstance[], { sorted: boolean }>();
+
+  /**
+   * The block `header` with `instance` recorded in it: in the place of the instance with the
+   * same key, or where Terraform's order puts it. Instances of another kind of block (count
+   * before, for_each now) are dropped.
+   */
+  withInstance(existing: StateResource | undefined, header: StateBlock, instance: StateInstance): StateResource {
+    const { list, sorted } = this.#own(existing && existing.each === header.each ? existing.instances : []);
+    const key = instance.index_key;
+    if (sorted) {
+      const at = lowerBound(list, key);
+      const same = indexOfKeyFrom(list, at, key);
+      if (same >= 0) list[same] = instance;
+      else list.splice(at, 0, instance);
+    } else {
+      const same = list.findIndex((i) => i.index_key === key);
+      if (same >= 0) list[same] = instance;
+      else list.splice(lowerBound(list, key), 0, instance);
+    }
+    return { ...header, instances: list };
+  }
+
+  /** The block without the instances of `key`; undefined when none is left. */
+  withoutInstance(existing: StateResource, key: StateInstance['index_key']): StateResource | undefined {
+    const { list, sorted } = this.#own(existing.instances);
+    // In Terraform's order, the instances of a key sit among those the order puts level with it.
+    const from = sorted ? lowerBound(list, key) : 0;
+    let kept = from;
+    let at = from;
+    for (; at < list.length && (!sorted || compareKeys(list[at].index_key, key) === 0); at++) if (list[at].index_key !== key) list[kept++] = list[at];
+    if (kept < at) list.splice(kept, at - kept);
+    return list.length > 0 ? { ...existing, instances: list } : undefined;
+  }
+
+  #own(instances: StateInstance[]): { list: StateInstance[]; sorted: boolean } {
+    const order = this.#owned.get(instances);
+    if (order) return { list: instances, sorted: order.sorted };
+    const list = [...instances];
+    const sorted = list.every((instance, i) => i === 0 || compareKeys(list[i - 1].index_key, instance.index_key) <= 0);
+    this.#owned.set(list, { sorted });
+    return { list, sorted };
+  }
+}
+
+/** The first position whose key does not come before `key` in Terraform's order. */
+function lowerBound(list: readonly StateInstance[], key: StateInstance['index_key']): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareKeys(list[middle].index_key, key) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The position of `key` among the instances from `at` that the order puts level with it; -1 when it is not there. */
+function indexOfKeyFrom(list: readonly StateInstance[], at: number, key: StateInstance['index_key']): number {
+  for (let i = at; i < list.length && compareKeys(list[i].index_key, key) === 0; i++) if (list[i].index_key === key) return i;
+  return -1;
+}
+
+function compareKeys(x: StateInstance['index_key'], y: StateInstance['index_key']): number {
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+}
