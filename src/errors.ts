@@ -494,6 +494,10 @@ export const moduleErrors = {
       name,
     ]);
   },
+  /** An argument that its variable's type cannot take, or a type that is not one. */
+  invalidArgument(call: string, name: string, reason: string) {
+    return new TenantformError('invalid_variable', 'Invalid value for module argument', `The module ${call} takes "${name}" as its variable declares it: ${reason}.`, false, call, [name]);
+  },
   /** A variable without a default that the call does not set. */
   missingArgument(call: string, name: string) {
     return new TenantformError(

@@ -9,12 +9,12 @@ import { KINDS } from '../resources/registry';
 import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, plainObject, sharedIfEmpty, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { blockAddress, instanceAddress, type InstanceKey } from '../state/addresses';
-import { expandModules, type ModuleSources } from './modules';
+import { expandModules, moduleArgumentProblems, type ModuleSources } from './modules';
 import { dirname } from 'node:path';
 import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRequest } from './remote-state';
 import { repetitionOf } from './repetition';
 import { lookupIn, evaluateArguments } from './evaluate';
-import { contextFor, evaluateValue, holderOf, referencesIn, rootNameOf, rootOf, type Reference } from './expression-scope';
+import { contextFor, evaluateValue, holderOf, referencesIn, rootNameOf, rootOf, type LocalConversion, type Reference } from './expression-scope';
 import { declaredNames, entriesOf, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
 import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerReference } from './meta-arguments';
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
@@ -83,6 +83,8 @@ export interface Configuration {
   readonly variables: ReadonlyMap<string, InputVariable>;
   /** Local values as written, in evaluation order. */
   readonly locals: ReadonlyMap<string, unknown>;
+  /** The local values holding modules' variables: converted to the declared type, sensitive where declared. */
+  readonly localConversions: ReadonlyMap<string, LocalConversion>;
   readonly outputs: ReadonlyMap<string, DeclaredOutput>;
   /** Every block by address, with its instance addresses (none for `count = 0`). */
   readonly blocks: ReadonlyMap<string, BlockInstances>;
@@ -186,15 +188,18 @@ function languagePrelude(
         if (isRecord(named) && entriesOf(named).length === 0) languageProblems.push(languageErrors.missingBlockLabel(`${block}.${type}`, block));
   }
   const variables = inputVariables(declared.variable, location.inputs, diagnostics);
-  const contextOver = (locals: ReadonlyMap<string, unknown>) =>
-    contextFor({ file: location.file, dir: location.dir, variables, locals, objects: new Map(), blocks: new Map(), remoteStates: new Map() }, new Map());
+  const contextOver = (locals: ReadonlyMap<string, unknown>, localConversions: ReadonlyMap<string, LocalConversion>) =>
+    contextFor(
+      { file: location.file, dir: location.dir, variables, locals, localConversions, objects: new Map(), blocks: new Map(), remoteStates: new Map() },
+      new Map(),
+    );
   const modules = expandModules(declared, location.dir ?? dirname(location.file), location.modules, contextOver, languageProblems);
   const doc = modules.document;
   const names = declaredNames(doc);
   const locals = parseLocals(doc.locals, names, languageProblems);
   // count and for_each may use variables and locals: objects are not known when planning starts.
-  const beforeObjects = contextOver(locals.ordered);
-  return { doc, moduleBlocks: modules.blocks, names, variables, locals, beforeObjects };
+  const beforeObjects = contextOver(locals.ordered, modules.variables);
+  return { doc, moduleBlocks: modules.blocks, moduleVariables: modules.variables, names, variables, locals, beforeObjects };
 }
 
 export function parseConfiguration(
@@ -217,7 +222,7 @@ export function parseConfiguration(
     else throw err;
   };
   const languageProblems: TenantformError[] = [];
-  const { doc, moduleBlocks, names, variables, locals, beforeObjects } = languagePrelude(
+  const { doc, moduleBlocks, moduleVariables, names, variables, locals, beforeObjects } = languagePrelude(
     plain.value as Record<string, unknown>,
     location,
     diagnostics,
@@ -319,7 +324,17 @@ export function parseConfiguration(
     report(problem);
     unparsed.add(address);
   }
-  const scope = { file: location.file, dir: location.dir, variables, locals: locals.ordered, objects, blocks: blockInstances, remoteStates };
+  const scope = {
+    file: location.file,
+    dir: location.dir,
+    variables,
+    locals: locals.ordered,
+    localConversions: moduleVariables,
+    objects,
+    blocks: blockInstances,
+    remoteStates,
+  };
+  for (const problem of moduleArgumentProblems(moduleVariables, locals.ordered, contextFor(scope, new Map()))) report(problem);
   const nothingKnown = lookupIn(scope, new Map());
   for (const o of objects.values()) {
     for (const d of o.dependsOn) if (!objects.has(d) && !blockInstances.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
@@ -371,6 +386,7 @@ export function parseConfiguration(
       },
       variables,
       locals: locals.ordered,
+      localConversions: moduleVariables,
       outputs,
       blocks: blockInstances,
       remoteStates,

@@ -5,6 +5,7 @@ import { evaluate, fromPlain, isTemplate, parseTemplate, referencesOf, Sensitive
 import { attributeNames, type AnyKind, type State } from '../resources/declaration';
 import { plainObject } from '../plain-json';
 import type { InputVariable } from './variables';
+import { convertTo, type TypeConstraint } from './variable-types';
 
 /**
  * Configuration values as Terraform evaluates them: every string is a template of the
@@ -20,6 +21,8 @@ export interface LanguageScope {
   readonly variables: ReadonlyMap<string, InputVariable>;
   /** Local values as written, in an order where each comes after those it uses. */
   readonly locals: ReadonlyMap<string, unknown>;
+  /** What becomes of some local values once evaluated: a module's variables, converted to their type, sensitive where declared. */
+  readonly localConversions?: ReadonlyMap<string, LocalConversion>;
   readonly objects: ReadonlyMap<string, ScopeObject>;
   /** Every block: a repeated one is a list (count) or map (for_each) of its instances, empty when it has none. */
   readonly blocks: ReadonlyMap<string, ScopeBlock>;
@@ -42,6 +45,20 @@ interface ScopeObject {
   readonly name: string;
   readonly kind: AnyKind;
   readonly key?: string | number;
+}
+
+/** A module variable's declaration, applied to the value its call gives it. */
+export interface LocalConversion {
+  readonly type?: TypeConstraint;
+  readonly sensitive: boolean;
+}
+
+/** The value as its conversion makes it; a value that does not convert is unknown (reported when loading). */
+export function converted(value: Value, conversion: LocalConversion | undefined): Value {
+  if (!conversion) return value;
+  const typed: { value: Value } | { problem: string } = conversion.type ? convertTo(conversion.type, value) : { value };
+  const out: Value = 'value' in typed ? typed.value : UNKNOWN;
+  return conversion.sensitive && !(out instanceof SensitiveValue) ? new SensitiveValue(out) : out;
 }
 
 /** What `count.index` and `each.key` / `each.value` are for one instance. */
@@ -233,7 +250,7 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
     },
   };
   let computed: Record<string, Value> | undefined;
-  const locals = (): Value => (computed ??= lazyLocals(scope.locals, context));
+  const locals = (): Value => (computed ??= lazyLocals(scope.locals, scope.localConversions, context));
   return context;
 }
 
@@ -242,14 +259,18 @@ export function contextFor(scope: LanguageScope, values: ReadonlyMap<string, Sta
  * stack with thousands of locals (a module's, per instance) evaluates for each object only those
  * it uses. One that fails, or that reads itself, is unknown (reported when loading).
  */
-function lazyLocals(raws: ReadonlyMap<string, unknown>, context: EvalContext): Record<string, Value> {
+function lazyLocals(
+  raws: ReadonlyMap<string, unknown>,
+  conversions: ReadonlyMap<string, LocalConversion> | undefined,
+  context: EvalContext,
+): Record<string, Value> {
   const values = new Map<string, Value>();
   const evaluating = new Set<string>();
   const valueOf = (name: string): Value | undefined => {
     if (values.has(name)) return values.get(name);
     if (!raws.has(name) || evaluating.has(name)) return undefined;
     evaluating.add(name);
-    const value = evaluateRaw(raws.get(name), context) ?? UNKNOWN;
+    const value = converted(evaluateRaw(raws.get(name), context) ?? UNKNOWN, conversions?.get(name));
     evaluating.delete(name);
     values.set(name, value);
     return value;

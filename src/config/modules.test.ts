@@ -131,6 +131,25 @@ describe('module calls', () => {
     );
   });
 
+  it("converts each argument to its variable's type, marks sensitive variables, and names an argument the type cannot take", () => {
+    const typed = {
+      variable: { size: { type: '${number}' }, tags: { type: '${set(string)}' }, token: { sensitive: true } },
+      output: { size: { value: '${var.size + 1}' }, tags: { value: '${var.tags}' }, token: { value: '${var.token}' } },
+    };
+    const configuration = loaded(
+      { module: { m: { source: './typed', size: '41', tags: ['b', 'a', 'b'], token: 'secret' } }, output: { all: { value: '${module.m}' } } },
+      { './typed': typed },
+    );
+    const all = evaluateValue(configuration.outputs.get('all')!.value, contextFor(configuration, new Map()), 'output.all');
+    expect(all.value).toEqual({ size: 42, tags: ['a', 'b'], token: 'secret' });
+    expect(all.sensitive).toEqual([['token']]);
+
+    const { diagnostics } = load({ module: { m: { source: './typed', size: 'forty', tags: [], token: 'x' } } }, { './typed': typed });
+    expect(diagnostics.map((d) => `${d.address}: ${d.detail}`)).toEqual([
+      'module.m: The module module.m takes "size" as its variable declares it: a number is required.',
+    ]);
+  });
+
   it('leaves a stack without module calls as it is', () => {
     const document = { resource: { tenantform_tenant: { a: { parent_id: PARENT, name: 'A', kind: 'customer' } } } };
     expect([...loaded(document).objects.keys()]).toEqual(['tenantform_tenant.a']);

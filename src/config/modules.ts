@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { moduleErrors, type TenantformError } from '../errors';
-import { isTemplate, parseTemplate, traversalsOf, type EvalContext, type Traversal, type Value } from '../expressions';
+import { fromPlain, isTemplate, parseTemplate, traversalsOf, type EvalContext, type Traversal, type Value } from '../expressions';
 import { isRecord, plainObject } from '../plain-json';
 import { closestName } from '../suggest';
 import { blockAddress, instanceAddress, isModulePath, type InstanceKey } from '../state/addresses';
@@ -8,6 +8,8 @@ import { PROVIDER_TYPE } from '../resources/provider-config';
 import { entriesOf } from './language';
 import { repetitionOf } from './repetition';
 import { expressionText } from './expression-text';
+import { evaluateValue, type LocalConversion } from './expression-scope';
+import { convertTo, parseTypeConstraint, type TypeConstraint } from './variable-types';
 
 /**
  * Module calls from local folders, as Terraform expands them: every instance of a `module` block
@@ -41,6 +43,14 @@ export interface ExpandedModules {
   /** The root module: references to module calls rewritten, the modules' local values added to `locals`, no `module` block. */
   readonly document: Record<string, unknown>;
   readonly blocks: readonly ModuleBlock[];
+  /** The local values that hold the modules' variables, each with its declared type and sensitivity. */
+  readonly variables: ReadonlyMap<string, ModuleVariable>;
+}
+
+export interface ModuleVariable extends LocalConversion {
+  /** The module call's instance (`module.customer["acme"]`) and the variable's name. */
+  readonly call: string;
+  readonly name: string;
 }
 
 /** The blocks a module of tenantform's own plan may hold (`//` is cdktf's metadata). */
@@ -117,14 +127,15 @@ export function expandModules(
   document: Record<string, unknown>,
   rootDir: string,
   sources: ModuleSources | undefined,
-  context: (locals: ReadonlyMap<string, unknown>) => EvalContext,
+  context: (locals: ReadonlyMap<string, unknown>, conversions: ReadonlyMap<string, LocalConversion>) => EvalContext,
   problems: TenantformError[],
 ): ExpandedModules {
-  if (document.module === undefined) return { document, blocks: [] };
+  if (document.module === undefined) return { document, blocks: [], variables: new Map() };
   const root: ModuleScope = { path: '', dir: rootDir, variables: new Set(), locals: new Set(), calls: callsOf(document), providers: new Map(), chain: [] };
   const locals = new Map<string, unknown>(entriesOf(document.locals).map(([name, value]) => [name, rewriteValue(value, root, problems)]));
   const blocks: ModuleBlock[] = [];
-  const expander = new Expander(sources ?? new Map(), locals, blocks, context, problems);
+  const variables = new Map<string, ModuleVariable>();
+  const expander = new Expander(sources ?? new Map(), locals, blocks, variables, context, problems);
   for (const [name, body] of entriesOf(document.module)) expander.call(name, body, root);
   const out = plainObject<unknown>();
   for (const [block, value] of Object.entries(document)) {
@@ -133,7 +144,7 @@ export function expandModules(
     else out[block] = ROOT_REWRITTEN.has(block) ? rewriteValue(value, root, problems) : value;
   }
   out.locals = Object.fromEntries(locals);
-  return { document: withModuleDependencies(out, blocks), blocks: blocks.map((b) => ({ ...b, body: dependenciesOnCalls(b.body, blocks) })) };
+  return { document: withModuleDependencies(out, blocks), blocks: blocks.map((b) => ({ ...b, body: dependenciesOnCalls(b.body, blocks) })), variables };
 }
 
 /** The root module's blocks that hold expressions able to name a module call. */
@@ -186,7 +197,8 @@ class Expander {
     private readonly sources: ModuleSources,
     private readonly locals: Map<string, unknown>,
     private readonly blocks: ModuleBlock[],
-    private readonly context: (locals: ReadonlyMap<string, unknown>) => EvalContext,
+    private readonly variables: Map<string, ModuleVariable>,
+    private readonly context: (locals: ReadonlyMap<string, unknown>, conversions: ReadonlyMap<string, LocalConversion>) => EvalContext,
     private readonly problems: TenantformError[],
   ) {}
 
@@ -218,7 +230,10 @@ class Expander {
     for (const instance of instances.list) {
       const path = instanceAddress(address, instance?.key);
       for (const [variable, declaration] of declared) {
-        this.locals.set(moduleLocal(path, 'var', variable), this.variableValue(address, variable, body, declaration, caller, instance));
+        const local = moduleLocal(path, 'var', variable);
+        this.locals.set(local, this.variableValue(address, variable, body, declaration, caller, instance));
+        const conversion = conversionOf(path, variable, declaration, this.problems);
+        if (conversion) this.variables.set(local, conversion);
       }
       const scope: ModuleScope = {
         path,
@@ -271,7 +286,7 @@ class Expander {
   ): { repeats: Repeats; list: Array<CallInstance | undefined> } | undefined {
     if (body.count === undefined && body.for_each === undefined) return { repeats: 'single', list: [undefined] };
     const rewritten = { count: rewriteValue(body.count, caller, this.problems), for_each: rewriteValue(body.for_each, caller, this.problems) };
-    const repetition = repetitionOf(address, rewritten, this.context(this.locals), this.problems);
+    const repetition = repetitionOf(address, rewritten, this.context(this.locals, this.variables), this.problems);
     if (!repetition) return undefined;
     // each.value is written out where it is known; else read from the for_each value, kept as a local value.
     const forEach = `${address}.for_each`;
@@ -335,6 +350,36 @@ function passedProviders(raw: unknown, caller: ModuleScope): Map<string, string>
   if (caller.providers.has(PROVIDER_TYPE)) out.set(PROVIDER_TYPE, caller.providers.get(PROVIDER_TYPE)!);
   if (isRecord(raw)) for (const [inner, value] of Object.entries(raw)) out.set(inner, outer(providerName(value) ?? inner));
   return out;
+}
+
+/** The arguments, known when the configuration is read, that their variable's type cannot take: each names its call and variable. */
+export function moduleArgumentProblems(
+  variables: ReadonlyMap<string, ModuleVariable>,
+  locals: ReadonlyMap<string, unknown>,
+  context: EvalContext,
+): TenantformError[] {
+  const problems: TenantformError[] = [];
+  for (const [local, v] of variables) {
+    if (!v.type) continue;
+    const given = evaluateValue(locals.get(local), context, v.call);
+    if (given.diagnostics.length > 0) continue;
+    const typed = convertTo(v.type, fromPlain(given.value));
+    if ('problem' in typed) problems.push(moduleErrors.invalidArgument(v.call, v.name, typed.problem));
+  }
+  return problems;
+}
+
+/** What a module variable's declaration makes of the value given (its type, its sensitivity); undefined when nothing. */
+function conversionOf(call: string, name: string, declaration: unknown, problems: TenantformError[]): ModuleVariable | undefined {
+  const d = isRecord(declaration) ? declaration : {};
+  const sensitive = d.sensitive === true;
+  let type: TypeConstraint | undefined;
+  if (typeof d.type === 'string') {
+    const parsed = parseTypeConstraint(d.type);
+    if ('problem' in parsed) problems.push(moduleErrors.invalidArgument(call, name, parsed.problem));
+    else if (parsed.kind !== 'any') type = parsed;
+  }
+  return type || sensitive ? { call, name, sensitive, ...(type ? { type } : {}) } : undefined;
 }
 
 /** A literal value as configuration data: its strings' interpolation marks escaped, so that nothing in it is evaluated. */
