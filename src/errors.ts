@@ -496,7 +496,25 @@ export const moduleErrors = {
   },
   /** An argument that its variable's type cannot take, or a type that is not one. */
   invalidArgument(call: string, name: string, reason: string) {
-    return new TenantformError('invalid_variable', 'Invalid value for module argument', `The module ${call} takes "${name}" as its variable declares it: ${reason}.`, false, call, [name]);
+    return new TenantformError(
+      'invalid_variable',
+      'Invalid value for module argument',
+      `The module ${call} takes "${name}" as its variable declares it: ${reason}.`,
+      false,
+      call,
+      [name],
+    );
+  },
+  /** An argument its variable's validation refuses: the module's own message. */
+  failedValidation(call: string, name: string, message: string) {
+    return new TenantformError(
+      'invalid_variable',
+      'Invalid value for module argument',
+      `${message} (the module ${call} checks "${name}" with a validation rule)`,
+      false,
+      call,
+      [name],
+    );
   },
   /** A variable without a default that the call does not set. */
   missingArgument(call: string, name: string) {

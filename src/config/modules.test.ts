@@ -150,6 +150,33 @@ describe('module calls', () => {
     ]);
   });
 
+  it("checks a variable's validation rules: when the configuration is read if the value is known, else as preconditions of the resources that use it", () => {
+    const checked = {
+      ...CUSTOMER,
+      variable: {
+        ...CUSTOMER.variable,
+        name: { validation: [{ condition: '${length(var.name) <= 8}', error_message: 'A name has at most 8 characters, not ${length(var.name)}.' }] },
+        parent_id: { validation: { condition: '${length(var.parent_id) == 36}', error_message: 'The parent is a tenant id.' } },
+      },
+    };
+    const { diagnostics } = load({ module: { m: { source: './customer', name: 'ContosoLimited', parent_id: PARENT } } }, { './customer': checked });
+    expect(diagnostics.map((d) => `${d.address}: ${d.detail}`)).toEqual([
+      'module.m: A name has at most 8 characters, not 14. (the module module.m checks "name" with a validation rule)',
+    ]);
+
+    const configuration = loaded(
+      {
+        resource: { tenantform_tenant: { partner: { parent_id: PARENT, name: 'Partner', kind: 'partner' } } },
+        module: { m: { source: './customer', name: 'Contoso', parent_id: '${tenantform_tenant.partner.id}' } },
+      },
+      { './customer': checked },
+    );
+    // The parent's id is known only once the partner exists: its rule waits on the tenant that uses it (and each rule on the resources using its variable).
+    const rules = (address: string) => configuration.objects.get(address)!.conditions.pre.map((p) => p.errorMessage);
+    expect(rules('module.m.tenantform_tenant.this')).toEqual(['The parent is a tenant id.']);
+    expect(rules('module.m.tenantform_user.admin')).toEqual(['A name has at most 8 characters, not ${length(local["module.m.var.name"])}.']);
+  });
+
   it('leaves a stack without module calls as it is', () => {
     const document = { resource: { tenantform_tenant: { a: { parent_id: PARENT, name: 'A', kind: 'customer' } } } };
     expect([...loaded(document).objects.keys()]).toEqual(['tenantform_tenant.a']);

@@ -1,6 +1,18 @@
 import { resolve } from 'node:path';
 import { moduleErrors, type TenantformError } from '../errors';
-import { fromPlain, isTemplate, parseTemplate, traversalsOf, type EvalContext, type Traversal, type Value } from '../expressions';
+import {
+  contextOf,
+  evaluateTemplate,
+  fromPlain,
+  isKnown,
+  isTemplate,
+  parseTemplate,
+  traversalsOf,
+  unmarkDeep,
+  type EvalContext,
+  type Traversal,
+  type Value,
+} from '../expressions';
 import { isRecord, plainObject } from '../plain-json';
 import { closestName } from '../suggest';
 import { blockAddress, instanceAddress, isModulePath, type InstanceKey } from '../state/addresses';
@@ -51,6 +63,8 @@ export interface ModuleVariable extends LocalConversion {
   /** The module call's instance (`module.customer["acme"]`) and the variable's name. */
   readonly call: string;
   readonly name: string;
+  /** Its `validation` blocks, as written (naming `var.<name>`). */
+  readonly validations: ReadonlyArray<{ readonly condition: unknown; readonly errorMessage: unknown }>;
 }
 
 /** The blocks a module of tenantform's own plan may hold (`//` is cdktf's metadata). */
@@ -216,9 +230,6 @@ class Expander {
     if (loop >= 0) return void this.problems.push(moduleErrors.recursion([...caller.chain.slice(loop).map((c) => c.call), address], source));
     for (const block of Object.keys(module)) if (!MODULE_BLOCKS.has(block)) this.problems.push(moduleErrors.unsupportedBlock(address, block));
     const declared = new Map(entriesOf(module.variable));
-    for (const [variable, declaration] of declared)
-      if (isRecord(declaration) && declaration.validation !== undefined)
-        this.problems.push(moduleErrors.unsupportedBlock(`${address} (variable "${variable}")`, 'validation'));
     for (const argument of Object.keys(body)) {
       if (CALL_ARGUMENTS.has(argument) || declared.has(argument)) continue;
       this.problems.push(moduleErrors.unexpectedArgument(address, argument, [...declared.keys()], closestName(argument, [...declared.keys()])));
@@ -254,6 +265,7 @@ class Expander {
           for (const [block, blockBody] of entriesOf(byName))
             this.blocks.push({ module: path, mode, type, name: block, body: rewriteBlock(blockBody, scope, this.problems) });
       }
+      this.validateWhereUsed(before, scope);
       for (const [child, childBody] of entriesOf(module.module)) this.call(child, childBody, scope);
       // The call's depends_on: everything inside waits for what it names.
       if (dependsOn.length > 0)
@@ -277,6 +289,32 @@ class Expander {
         ? [...outputs.values()].map(reference)
         : Object.fromEntries([...outputs].map(([key, path]) => [String(key), reference(path)])),
     );
+  }
+
+  /**
+   * A variable's validation rules become preconditions of the module's resources that use it: a
+   * value known when the configuration is read is checked then (moduleArgumentProblems); one known
+   * only later is checked when those resources are planned or applied, as Terraform checks it.
+   */
+  private validateWhereUsed(from: number, scope: ModuleScope): void {
+    for (const name of scope.variables) {
+      const local = moduleLocal(scope.path, 'var', name);
+      const rules = this.variables.get(local)?.validations ?? [];
+      if (rules.length === 0) continue;
+      const used = JSON.stringify(`local[${JSON.stringify(local)}]`).slice(1, -1);
+      const preconditions = rules.map((r) => ({
+        condition: rewriteValue(r.condition, scope, this.problems),
+        error_message: rewriteValue(r.errorMessage, scope, this.problems),
+      }));
+      for (let n = from; n < this.blocks.length; n++) {
+        const b = this.blocks[n];
+        if (b.module !== scope.path || b.mode !== 'managed' || !isRecord(b.body) || !JSON.stringify(b.body).includes(used)) continue;
+        const lifecycle = (Array.isArray(b.body.lifecycle) ? b.body.lifecycle[0] : b.body.lifecycle) as unknown;
+        const own = isRecord(lifecycle) ? lifecycle : {};
+        const existing: unknown[] = own.precondition === undefined ? [] : Array.isArray(own.precondition) ? own.precondition : [own.precondition];
+        this.blocks[n] = { ...b, body: { ...b.body, lifecycle: { ...own, precondition: [...existing, ...preconditions] } } };
+      }
+    }
   }
 
   private instancesOf(
@@ -360,11 +398,30 @@ export function moduleArgumentProblems(
 ): TenantformError[] {
   const problems: TenantformError[] = [];
   for (const [local, v] of variables) {
-    if (!v.type) continue;
+    if (!v.type && v.validations.length === 0) continue;
     const given = evaluateValue(locals.get(local), context, v.call);
     if (given.diagnostics.length > 0) continue;
-    const typed = convertTo(v.type, fromPlain(given.value));
+    const typed: { value: Value } | { problem: string } = v.type ? convertTo(v.type, fromPlain(given.value)) : { value: fromPlain(given.value) };
     if ('problem' in typed) problems.push(moduleErrors.invalidArgument(v.call, v.name, typed.problem));
+    else if (isKnown(typed.value)) problems.push(...failedValidations(v, typed.value));
+  }
+  return problems;
+}
+
+/** The validation rules a known value breaks, each with its own message, naming the call and the variable. */
+function failedValidations(v: ModuleVariable, value: Value): TenantformError[] {
+  const context = contextOf({ var: { [v.name]: value } });
+  const problems: TenantformError[] = [];
+  for (const rule of v.validations) {
+    const passed: { value: Value } | { problem: { message: string } } =
+      typeof rule.condition === 'string' ? evaluateTemplate(rule.condition, context) : { value: fromPlain(rule.condition) };
+    if ('problem' in passed) {
+      problems.push(moduleErrors.invalidArgument(v.call, v.name, `its validation cannot be evaluated (${passed.problem.message})`));
+      continue;
+    }
+    if (unmarkDeep(passed.value) !== false) continue;
+    const message = typeof rule.errorMessage === 'string' ? evaluateTemplate(rule.errorMessage, context) : undefined;
+    problems.push(moduleErrors.failedValidation(v.call, v.name, message && 'value' in message ? String(unmarkDeep(message.value)) : String(rule.errorMessage)));
   }
   return problems;
 }
@@ -379,7 +436,9 @@ function conversionOf(call: string, name: string, declaration: unknown, problems
     if ('problem' in parsed) problems.push(moduleErrors.invalidArgument(call, name, parsed.problem));
     else if (parsed.kind !== 'any') type = parsed;
   }
-  return type || sensitive ? { call, name, sensitive, ...(type ? { type } : {}) } : undefined;
+  const rules: unknown[] = Array.isArray(d.validation) ? d.validation : d.validation === undefined ? [] : [d.validation];
+  const validations = rules.filter(isRecord).map((r) => ({ condition: r.condition ?? true, errorMessage: r.error_message ?? 'The value is not valid.' }));
+  return type || sensitive || validations.length > 0 ? { call, name, sensitive, validations, ...(type ? { type } : {}) } : undefined;
 }
 
 /** A literal value as configuration data: its strings' interpolation marks escaped, so that nothing in it is evaluated. */
