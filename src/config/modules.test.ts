@@ -177,6 +177,15 @@ describe('module calls', () => {
     expect(rules('module.m.tenantform_user.admin')).toEqual(['A name has at most 8 characters, not ${length(local["module.m.var.name"])}.']);
   });
 
+  it('imports into an object of a module: the address in `to` is kept as written', () => {
+    const configuration = loaded({
+      variable: { customers: { default: { contoso: 'Contoso' } } },
+      module: { customer: { source: './customer', for_each: '${var.customers}', name: '${each.value}', parent_id: PARENT } },
+      import: [{ to: '${module.customer["contoso"].tenantform_tenant.this}', id: PARENT }],
+    });
+    expect(configuration.imports.map((i) => [i.to, i.id])).toEqual([['module.customer["contoso"].tenantform_tenant.this', PARENT]]);
+  });
+
   it('leaves a stack without module calls as it is', () => {
     const document = { resource: { tenantform_tenant: { a: { parent_id: PARENT, name: 'A', kind: 'customer' } } } };
     expect([...loaded(document).objects.keys()]).toEqual(['tenantform_tenant.a']);

@@ -155,6 +155,9 @@ export function expandModules(
   for (const [block, value] of Object.entries(document)) {
     if (block === 'module') continue;
     if (block === 'resource' || block === 'data') out[block] = mapBlocks(value, (body) => rewriteBlock(body, root, problems));
+    // An import block's `to` is an address (perhaps inside a module), not an expression.
+    else if (block === 'import')
+      out[block] = (Array.isArray(value) ? value : [value]).map((b) => (isRecord(b) ? { ...(rewriteValue(b, root, problems) as object), to: b.to } : b));
     else out[block] = ROOT_REWRITTEN.has(block) ? rewriteValue(value, root, problems) : value;
   }
   out.locals = Object.fromEntries(locals);
@@ -162,7 +165,7 @@ export function expandModules(
 }
 
 /** The root module's blocks that hold expressions able to name a module call. */
-const ROOT_REWRITTEN = new Set(['output', 'check', 'import', 'provider']);
+const ROOT_REWRITTEN = new Set(['output', 'check', 'provider']);
 
 /** `resource` or `data` of a document with each block's body changed. */
 function mapBlocks(section: unknown, change: (body: unknown) => unknown): unknown {
