@@ -1,10 +1,13 @@
 import type { ResourceKind, State } from '../resources/declaration';
+import { parseInstanceAddress } from '../state/addresses';
 
 /** Identities of the objects of `kind` recorded for addresses other than `except`. */
 export function heldIdentities(kind: ResourceKind, objects: ReadonlyMap<string, State | null>, except: string): Set<string> {
   const held = new Set<string>();
   for (const [address, value] of objects) {
-    if (address !== except && value && address.split('.')[0] === kind.type) held.add(kind.identity(value));
+    if (address === except || !value) continue;
+    const parsed = parseInstanceAddress(address);
+    if (parsed?.mode === 'managed' && parsed.type === kind.type) held.add(kind.identity(value));
   }
   return held;
 }

@@ -1,3 +1,4 @@
+import { parseInstanceAddress } from '../state/addresses';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import { reconcilerErrors, TenantformError } from '../errors';
@@ -109,11 +110,14 @@ function failed(err: TenantformError): ImportResult {
 }
 
 function notDeclared(address: string, id: string, file: string): TenantformError {
-  const [type, name] = address.replace(/^data\./, '').split('.');
-  const detail = address.startsWith('data.')
-    ? `${address} is a data source: data sources are read, never imported. Import a resource address such as tenantform_infra_component.primary.`
-    : `${address} is not declared in ${file}. Import adopts an object for a declared resource: add resource "${type}" "${name ?? '<name>'}" ` +
-      `to the configuration (in the cdktf app, then run \`cdktf synth\`), then run \`tenantform import ${address} ${id}\` again.`;
+  const parsed = parseInstanceAddress(address);
+  const [type, name] = [parsed?.type ?? address, parsed?.name];
+  const where = parsed?.module ? `in the module that ${parsed.module} calls` : 'to the configuration';
+  const detail =
+    parsed?.mode === 'data'
+      ? `${address} is a data source: data sources are read, never imported. Import a resource address such as tenantform_infra_component.primary.`
+      : `${address} is not declared in ${file}. Import adopts an object for a declared resource: add resource "${type}" "${name ?? '<name>'}" ` +
+        `${where} (in the cdktf app, then run \`cdktf synth\`), then run \`tenantform import ${address} ${id}\` again.`;
   return new TenantformError('import_not_declared', 'Resource not in the configuration', detail, false, address);
 }
 

@@ -1,3 +1,4 @@
+import { parseInstanceAddress } from '../state/addresses';
 import type { ProviderClients } from './clients';
 import type { Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
@@ -134,7 +135,8 @@ async function readDataSources(
 async function adoptPending(opts: RefreshOptions, live: Map<string, State | null>, diagnostics: Diagnostic[]): Promise<Set<string>> {
   const adopted = new Set<string>();
   for (const p of opts.state.pending()) {
-    const kind = opts.kindOf(p.address.split('.')[0]);
+    const parsed = parseInstanceAddress(p.address);
+    const kind = parsed?.mode === 'managed' ? opts.kindOf(parsed.type) : undefined;
     if (kind?.discardLost) {
       diagnostics.push({
         severity: 'warning',

@@ -38,9 +38,9 @@ export class KindRegistry {
     return mode === 'data' ? this.dataSource(type) : this.resource(type);
   }
 
-  /** The kind an address names: `<type>.<name>` or `data.<type>.<name>`, an index or key after it. */
+  /** The kind an address names: `<type>.<name>` or `data.<type>.<name>`, an index or key after it, a module path before it. */
   at(address: string): AnyKind | undefined {
-    const [first, second] = address.split('.');
+    const [first, second] = address.replace(MODULE_PATH_PREFIX, '').split('.');
     return first === 'data' ? this.dataSource(second) : this.resource(first);
   }
 
@@ -57,3 +57,6 @@ export const KINDS = new KindRegistry(ALL_KINDS);
 export function resourceKind(type: string): ResourceKind | undefined {
   return KINDS.resource(type);
 }
+
+/** `module.customer["acme"].` (and nested modules) in front of an address inside a module. */
+const MODULE_PATH_PREFIX = /^(?:module\.[A-Za-z_][\w-]*(?:\[(?:\d+|"(?:[^"\\]|\\.)*")\])?\.)+/;

@@ -1,3 +1,4 @@
+import { parseInstanceAddress } from '../../config/config';
 import { attributeNames, type AnyKind, type State } from '../../resources/declaration';
 import { KINDS } from '../../resources/registry';
 import { isUnknown } from '../../resources/values';
@@ -152,7 +153,7 @@ export function priorState(plan: Plan, context: PlanJsonContext): { format_versi
   };
   const managed = plan.changes.filter((c) => c.mode === 'managed' && c.before).map((c) => resourceValues(c, c.before!, deps(c.address)));
   const data = Object.entries(context.data ?? {}).map(([address, value]) => {
-    const [, type, name] = address.split('.');
+    const { type, name } = parseInstanceAddress(address)!;
     // Terraform records no dependencies for data sources.
     return resourceValues({ address, mode: 'data', type, name }, value, context.recordedDependencies?.get(address) ?? []);
   });
