@@ -1,7 +1,7 @@
 import type { DependencyMap } from '../graph/graph';
 import { dependencyOrder, withDependencies } from '../graph/graph';
 import type { PlannedChange } from './model';
-import { blockOf } from '../state/addresses';
+import { blockOf, isDataAddress } from '../state/addresses';
 import type { RecordedObject } from '../state/state';
 
 /**
@@ -40,7 +40,7 @@ export function applyGraph(req: ApplyGraphRequest): Map<string, Set<string>> {
   const active = [...req.changes.values()].filter((c) => c.action !== 'no-op').map((c) => c.address);
   const needed = [...withDependencies(active, req.configDeps)];
   // Data sources read only now: those the changes need, whose arguments were not known at plan time.
-  const lateData = needed.filter((a) => a.startsWith('data.') && !req.isGroupNode(a) && !(a in req.knownData));
+  const lateData = needed.filter((a) => isDataAddress(a) && !req.isGroupNode(a) && !(a in req.knownData));
   // A group node stays one node: what waits on a whole repeated block waits on it once.
   const groups = needed.filter(req.isGroupNode);
   const inGraph = new Set([...active, ...lateData, ...groups]);

@@ -9,7 +9,7 @@ import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/
 import { dependencies, isGroupNode, objectDependencies, type Configuration, type DeclaredObject } from '../config/config';
 import { dependencyOrder, withDependencies } from '../graph/graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
-import { blockOf, isModulePath, parseInstanceAddress } from '../state/addresses';
+import { blockOf, isDataAddress, isModulePath, parseInstanceAddress } from '../state/addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
 import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
@@ -270,7 +270,7 @@ async function readLateDataSource(
   const { config, diagnostics: invalid } = evaluateArguments(o, lookup);
   diagnostics.push(...invalid);
   if (invalid.length > 0) return undefined;
-  const managedChanging = objectDependencies(configuration, o.address).some((d) => !d.startsWith('data.') && actions.get(d) !== 'no-op');
+  const managedChanging = objectDependencies(configuration, o.address).some((d) => !isDataAddress(d) && actions.get(d) !== 'no-op');
   if (containsUnknown(config) || managedChanging) return undefined;
   const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: clients.ctx(o.address), config });
   diagnostics.push(...r.diagnostics);

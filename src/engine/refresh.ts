@@ -1,4 +1,4 @@
-import { parseInstanceAddress } from '../state/addresses';
+import { isDataAddress, parseInstanceAddress } from '../state/addresses';
 import type { ProviderClients } from './clients';
 import type { Diagnostic } from '../diagnostics';
 import { reconcilerErrors } from '../errors';
@@ -109,7 +109,7 @@ async function readDataSources(
   const values = new Map<string, State>();
   const unreadable = new Set<string>();
   const all = dependencies(opts.configuration);
-  const dataOnly = new Map([...all].filter(([a]) => a.startsWith('data.')));
+  const dataOnly = new Map([...all].filter(([a]) => isDataAddress(a)));
   await runInOrder(dataOnly, opts.parallelism, async (address) => {
     const declared = opts.configuration.objects.get(address);
     if (!declared) return true; // a group node: all its instances were read

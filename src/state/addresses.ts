@@ -59,3 +59,8 @@ const MODULE_PATH_ONLY = new RegExp(`^${MODULE_PATH}$`);
 export function isModulePath(text: string): boolean {
   return MODULE_PATH_ONLY.test(text);
 }
+
+/** Whether an address (of an instance or a block) names a data source, in the root module or inside one. */
+export function isDataAddress(address: string): boolean {
+  return address.startsWith('data.') || (address.startsWith('module.') && parseInstanceAddress(address)?.mode === 'data');
+}
