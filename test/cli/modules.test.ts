@@ -195,6 +195,15 @@ describe('modules from local folders', () => {
       'module.customer["fabrikam"].tenantform_user.admin',
     ]);
 
+    // A module's address names everything recorded inside it.
+    const forget = await run(world, ['-chdir=estate', 'state', 'rm', '--dry-run', 'module.customer["fabrikam"]']);
+    expect(forget.stdout.trim().split('\n').sort()).toEqual(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((a) => `Would remove ${a}`),
+    );
+
     // Taken out of the state and imported again at its module address.
     const admin = JSON.parse(readFileSync(join(folder, 'terraform.tfstate'), 'utf8')) as {
       resources: Array<{ module?: string; type: string; instances: Array<{ attributes: { id: string } }> }>;

@@ -7,7 +7,8 @@ import { withLockedBackend } from '../../engine/session';
 import { parseState, type StateStore } from '../../state/state';
 import type { StateBackend } from '../../backends/types';
 import { backendOf, lockFlags, stateFlags, stateLockFlags, type LockArgs, type StateArgs } from './shared';
-import { parseInstanceAddress } from '../../state/addresses';
+import { isModulePath, parseInstanceAddress } from '../../state/addresses';
+import { isWithinModule } from '../../config/moves';
 
 /** Terraform's lock records name state subcommands this way. */
 const OPERATION = 'OperationTypeInvalid';
@@ -60,25 +61,32 @@ const DRY_RUN = { type: 'boolean', default: false, describe: 'Say what would cha
 
 export const stateRmCommand: CommandModule<object, RmArgs> = {
   command: 'rm <addresses..>',
-  describe: 'Forget objects: they stay on the platform, no longer managed by this stack',
+  describe: 'Forget objects (or every object of a module): they stay on the platform, no longer managed by this stack',
   builder: (y) => lockFlags(stateFlags(y)).option('dry-run', DRY_RUN).positional('addresses', { type: 'string', array: true, demandOption: true }),
   handler: async (args) => {
     await editState(args, async (state, backend) => {
       // An interrupted create is recorded too (as pending): forgetting it stops the search for its object.
       const isPending = (address: string) => state.pending().some((p) => p.address === address);
-      for (const address of args.addresses) if (!state.get(address) && !isPending(address)) throw stateCommandErrors.notInState(address, backend.location);
+      // A module's address names every object recorded inside it, as in terraform.
+      const inModule = (module: string) =>
+        state
+          .objects()
+          .filter((o) => isWithinModule(o.address, module))
+          .map((o) => o.address);
+      const addresses = args.addresses.flatMap((a) => (isModulePath(a) && inModule(a).length > 0 ? inModule(a) : [a]));
+      for (const address of addresses) if (!state.get(address) && !isPending(address)) throw stateCommandErrors.notInState(address, backend.location);
       if (args['dry-run']) {
-        for (const address of args.addresses) process.stdout.write(`Would remove ${address}\n`);
+        for (const address of addresses) process.stdout.write(`Would remove ${address}\n`);
         return;
       }
-      for (const address of args.addresses) {
+      for (const address of addresses) {
         if (state.get(address)) state.remove(address);
         state.removePending(address);
         state.setProtected(address, false);
       }
       await state.save();
-      for (const address of args.addresses) process.stdout.write(`Removed ${address}\n`);
-      process.stdout.write(`Successfully removed ${args.addresses.length} resource instance(s).\n`);
+      for (const address of addresses) process.stdout.write(`Removed ${address}\n`);
+      process.stdout.write(`Successfully removed ${addresses.length} resource instance(s).\n`);
     });
   },
 };
