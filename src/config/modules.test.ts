@@ -131,10 +131,14 @@ describe('module calls', () => {
     );
   });
 
-  it("converts each argument to its variable's type, marks sensitive variables, and names an argument the type cannot take", () => {
+  it("converts each argument to its variable's type, marks sensitive variables and outputs, and names an argument the type cannot take", () => {
     const typed = {
       variable: { size: { type: '${number}' }, tags: { type: '${set(string)}' }, token: { sensitive: true } },
-      output: { size: { value: '${var.size + 1}' }, tags: { value: '${var.tags}' }, token: { value: '${var.token}' } },
+      output: {
+        size: { value: '${var.size + 1}' },
+        tags: { value: '${var.tags}', sensitive: true },
+        token: { value: '${var.token}' },
+      },
     };
     const configuration = loaded(
       { module: { m: { source: './typed', size: '41', tags: ['b', 'a', 'b'], token: 'secret' } }, output: { all: { value: '${module.m}' } } },
@@ -142,7 +146,7 @@ describe('module calls', () => {
     );
     const all = evaluateValue(configuration.outputs.get('all')!.value, contextFor(configuration, new Map()), 'output.all');
     expect(all.value).toEqual({ size: 42, tags: ['a', 'b'], token: 'secret' });
-    expect(all.sensitive).toEqual([['token']]);
+    expect(all.sensitive).toEqual([['tags'], ['token']]);
 
     const { diagnostics } = load({ module: { m: { source: './typed', size: 'forty', tags: [], token: 'x' } } }, { './typed': typed });
     expect(diagnostics.map((d) => `${d.address}: ${d.detail}`)).toEqual([

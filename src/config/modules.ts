@@ -244,8 +244,18 @@ class Expander {
           this.blocks[n] = { ...b, body: { ...(b.body as Record<string, unknown>), depends_on: [...own, ...dependsOn] } };
         }
       const values = plainObject<unknown>();
-      for (const [output, outputBody] of entriesOf(module.output))
-        values[output] = rewriteValue(isRecord(outputBody) ? outputBody.value : null, scope, this.problems);
+      for (const [output, outputBody] of entriesOf(module.output)) {
+        const value = rewriteValue(isRecord(outputBody) ? outputBody.value : null, scope, this.problems);
+        if (!isRecord(outputBody) || outputBody.sensitive !== true) {
+          values[output] = value;
+          continue;
+        }
+        // A sensitive output stays sensitive wherever the caller uses it: a local value of its own, marked when evaluated.
+        const local = `${path}.output.${output}`;
+        this.locals.set(local, value);
+        this.variables.set(local, { call: path, name: output, sensitive: true, validations: [] });
+        values[output] = `\${local[${JSON.stringify(local)}]}`;
+      }
       this.locals.set(outputsLocal(path), values);
       outputs.set(instance?.key, path);
     }
