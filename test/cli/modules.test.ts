@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { run, type World } from './helpers';
 import { changes, startTerraformFolder, type PlanJson, type TerraformFolderWorld } from './terraform-folder';
 
@@ -251,6 +251,47 @@ describe('modules from local folders', () => {
     expect(world.requests.slice(before)).toEqual([]);
     write({ 'main.tf': main });
   });
+
+  it("checks a variable's validation when its argument becomes known during apply, naming the module's file", async () => {
+    const validated = join(world.dir, 'validated');
+    const files: Record<string, string> = {
+      'main.tf': `${PROVIDER}
+resource "tenantform_tenant" "partner" {
+  parent_id = data.tenantform_tenant.northwind.id
+  kind      = "partner"
+  name      = "Validated Partner"
+}
+
+module "customer" {
+  source    = "./modules/customer"
+  parent_id = tenantform_tenant.partner.id
+}
+`,
+      'modules/customer/main.tf': `
+variable "parent_id" {
+  validation {
+    condition     = length(var.parent_id) == 5
+    error_message = "The parent must be a five-letter code."
+  }
+}
+
+resource "tenantform_tenant" "this" {
+  parent_id = var.parent_id
+  kind      = "customer"
+  name      = "Validated Customer"
+}
+`,
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(validated, name)), { recursive: true });
+      writeFileSync(join(validated, name), text);
+    }
+    const applied = await run(world, ['apply', '--config', 'validated', '--auto-approve']);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain('The parent must be a five-letter code.');
+    expect(applied.stderr).toContain('module.customer.tenantform_tenant.this');
+    expect(applied.stderr).toContain('on modules/customer/main.tf line 9');
+  }, 120_000);
 });
 
 /** The customers' tenants, first declared in the root module, then moved into a module, then the module renamed. */

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { CommandModule } from 'yargs';
-import { hasErrors } from '../../diagnostics';
+import { hasErrors, withFile } from '../../diagnostics';
 import { cliErrors, reconcilerErrors } from '../../errors';
 import { applyPlan, type ApplyResult } from '../../engine/apply';
 import { assertPlanFresh, loadPlan } from '../../plans/planfile';
@@ -114,7 +114,12 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
         kindOf: resourceKind,
         progress,
       });
-      report(applied, result.plan.destroy ? DESTROY : flavour);
+      // Problems met while applying name the file and line of their block too, as the plan's do.
+      const positionOf = ws.positionOf;
+      report(
+        positionOf ? { ...applied, diagnostics: applied.diagnostics.map((d) => withFile(d, positionOf)) } : applied,
+        result.plan.destroy ? DESTROY : flavour,
+      );
     },
     stateLockFlags(args),
   );
