@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SeededRandom } from './prng';
 import { seedWorld } from './seed';
-import type { Agent, ApiClient, Application, Tenant, User, World } from './world';
+import { ListIndex } from './list-index';
+import type { Agent, ApiClient, Application, OfferingItem, OwnSetting, Tenant, User, World } from './world';
 
 export * from './world';
 export { ALL_SCOPES, seedWorld, TASK_TOPIC, TENANT_TOPIC } from './seed';
@@ -30,6 +31,10 @@ export class Store {
   private ids: SeededRandom;
   private index?: TenantIndex;
   private users?: { readonly list: User[]; size: number; readonly byId: Map<string, User> };
+  // Logins are unique whatever their case.
+  private readonly logins = new ListIndex<User>((u) => u.login.toLowerCase());
+  private readonly items = new ListIndex<OfferingItem>((i) => i.tenant_id);
+  private readonly settings = new ListIndex<OwnSetting>((s) => settingKey(s.application_id, s.tenant_id, s.name));
 
   constructor(
     world: World,
@@ -135,6 +140,42 @@ export class Store {
     return this.users.byId.get(id);
   }
 
+  /** The users whose login is `login` in any case. */
+  usersWithLogin(login: string): readonly User[] {
+    return this.logins.get(this.world.users, login.toLowerCase());
+  }
+
+  /** Call after a user's login changed in place. */
+  loginChanged(user: User, previous: string): void {
+    this.logins.rekeyed(user, previous.toLowerCase());
+  }
+
+  /** A tenant's offering items, in the world's order. */
+  itemsOf(tenantId: string): readonly OfferingItem[] {
+    return this.items.get(this.world.offeringItems, tenantId);
+  }
+
+  /** Replaces a tenant's offering items by `next`, which go to the end of the world's list. */
+  setItemsOf(tenantId: string, next: OfferingItem[]): void {
+    this.items.replaceGroup(this.world.offeringItems, tenantId, next, (list) => (this.world.offeringItems = list));
+  }
+
+  /** A tenant's own value of a setting. */
+  ownSetting(appId: string, tenantId: string, name: string): OwnSetting | undefined {
+    return this.settings.get(this.world.settings, settingKey(appId, tenantId, name))[0];
+  }
+
+  /** Sets a tenant's own value of a setting, in the place of the one it replaces. */
+  putSetting(next: OwnSetting): void {
+    const current = this.ownSetting(next.application_id, next.tenant_id, next.name);
+    if (current === undefined) this.settings.push(this.world.settings, next);
+    else this.settings.replace(this.world.settings, current, next);
+  }
+
+  deleteSetting(setting: OwnSetting): void {
+    this.settings.remove(this.world.settings, setting);
+  }
+
   /** The tenant and its ancestors, nearest first, ending at the root. */
   pathUp(id: string): Tenant[] {
     const out: Tenant[] = [];
@@ -180,3 +221,5 @@ export class Store {
     return this.client(this.world.primaryClientId) as ApiClient;
   }
 }
+
+const settingKey = (appId: string, tenantId: string, name: string): string => JSON.stringify([appId, tenantId, name]);

@@ -76,7 +76,7 @@ interface SettingView {
 }
 
 function ownSetting(store: Store, appId: string, tenantId: string, name: string): OwnSetting | undefined {
-  return store.world.settings.find((s) => s.application_id === appId && s.tenant_id === tenantId && s.name === name);
+  return store.ownSetting(appId, tenantId, name);
 }
 
 /**
@@ -161,10 +161,7 @@ function putSetting(ctx: RequestContext): Reply {
     lock: body.lock === true,
     exclusive: body.exclusive === true,
   };
-  const settings = ctx.store.world.settings;
-  const i = settings.findIndex((s) => s.application_id === app.id && s.tenant_id === tenant.id && s.name === name);
-  if (i >= 0) settings[i] = next;
-  else settings.push(next);
+  ctx.store.putSetting(next);
   ctx.store.save();
   return json(200, resolveSetting(ctx.store, app.id, tenant, name));
 }
@@ -173,10 +170,9 @@ function deleteSetting(ctx: RequestContext): Reply {
   const app = applicationOr404(ctx, ctx.params.app as string);
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
   const name = ctx.params.name as string;
-  const settings = ctx.store.world.settings;
-  const i = settings.findIndex((s) => s.application_id === app.id && s.tenant_id === tenant.id && s.name === name);
-  if (i < 0) throw settingNotFound(app.id, tenant.id, name);
-  settings.splice(i, 1);
+  const own = ctx.store.ownSetting(app.id, tenant.id, name);
+  if (own === undefined) throw settingNotFound(app.id, tenant.id, name);
+  ctx.store.deleteSetting(own);
   ctx.store.save();
   return noContent();
 }

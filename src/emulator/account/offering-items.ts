@@ -13,7 +13,7 @@ const sameItem = (a: { application_id: string; name: string; infra_id?: string |
   a.application_id === b.application_id && a.name === b.name && (a.infra_id ?? null) === (b.infra_id ?? null);
 
 function itemsOf(store: Store, tenantId: string): OfferingItem[] {
-  return store.world.offeringItems.filter((i) => i.tenant_id === tenantId);
+  return [...store.itemsOf(tenantId)];
 }
 
 /** The reference's `offeringItemList`. */
@@ -115,7 +115,7 @@ function putItems(ctx: RequestContext): Reply {
     }
   });
   // Items not named stay as they are.
-  store.world.offeringItems = [...store.world.offeringItems.filter((i) => i.tenant_id !== tenant.id), ...next];
+  store.setItemsOf(tenant.id, next);
   store.save();
   return itemList(next);
 }

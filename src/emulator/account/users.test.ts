@@ -44,6 +44,21 @@ describe('emulator: users and roles', () => {
     expect((await fixture.api.get(`/api/2/users/${u.id}`)).status).toBe(404);
   });
 
+  test('a login changed or deleted with its user is free again, in any case; the new login is taken', async () => {
+    const free = async (login: string) => (await fixture.api.get(`/api/2/users/check_login?username=${login}`)).status;
+    const u = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'Renamed-Before' })).json;
+    const renamed = await fixture.api.put(`/api/2/users/${u.id}`, { version: 1, login: 'renamed-after', enabled: false });
+    expect(renamed.status).toBe(200);
+    expect(await free('renamed-before')).toBe(204);
+    expect(await free('RENAMED-AFTER')).toBe(409);
+    expect((await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'Renamed-After' })).status).toBe(409);
+    expect((await fixture.api.put(`/api/2/users/${u.id}`, { version: 2, login: 'RENAMED-AFTER' })).status).toBe(200);
+    expect((await fixture.api.delete(`/api/2/users/${u.id}?version=3`)).status).toBe(204);
+    expect(await free('renamed-after')).toBe(204);
+    expect((await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'renamed-after' })).status).toBe(200);
+    expect((await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'Renamed-Before' })).status).toBe(200);
+  });
+
   test('roles: PUT replaces the whole set; a role on the wrong kind of tenant is 400; versions are checked', async () => {
     const u = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'role-user' })).json;
     const nil = '00000000-0000-0000-0000-000000000000';

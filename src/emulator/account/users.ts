@@ -54,7 +54,7 @@ function checkUserFields(body: Record<string, unknown>): void {
 }
 
 function loginTaken(ctx: RequestContext, login: string, self?: string): boolean {
-  return ctx.store.world.users.some((u) => u.login.toLowerCase() === login.toLowerCase() && u.id !== self);
+  return ctx.store.usersWithLogin(login).some((u) => u.id !== self);
 }
 
 function loginConflict(login: string) {
@@ -98,7 +98,11 @@ function updateUser(ctx: RequestContext): Reply {
   checkUserFields(body);
   if (version !== current.version) throw versionMismatch('User', current.id, version, current.version);
   if (typeof body.login === 'string' && loginTaken(ctx, body.login, current.id)) throw loginConflict(body.login);
-  if (body.login !== undefined) current.login = body.login as string;
+  if (body.login !== undefined) {
+    const previous = current.login;
+    current.login = body.login as string;
+    ctx.store.loginChanged(current, previous);
+  }
   if (body.contact !== undefined) current.contact = { ...(body.contact as Record<string, unknown>) };
   if (body.enabled !== undefined) current.enabled = body.enabled as boolean;
   if (body.language !== undefined) current.language = body.language as string;
