@@ -11,7 +11,7 @@ describe('objects held by other addresses', () => {
   });
 
   it('counts objects recorded inside modules, so that an interrupted create never adopts one of them', () => {
-    const value = (id: string) => ({ id, name: id }) as unknown as State;
+    const value = (id: string): State => ({ id, name: id });
     const held = heldIdentities(
       tenant,
       new Map<string, State | null>([
