@@ -318,6 +318,10 @@ describe('emulator: account management', () => {
       expect(stamps.json.items).toHaveLength(2);
       expect(stamps.json.items[0]).not.toHaveProperty('name');
       expect(stamps.json.items[0]).toHaveProperty('version');
+      // By level whatever the order asked in; an unknown id is left out.
+      const unknown = '00000000-0000-4000-8000-0000000000aa';
+      const mixed = await fixture.api.get(`/api/2/tenants?uuids=${tenant('Wayne Legal')},${unknown},${tenant('Southridge Partner')}&lod=basic`);
+      expect(mixed.json.items.map((t: { name: string }) => t.name)).toEqual(['Southridge Partner', 'Wayne Legal']);
       const children = await fixture.api.get(`/api/2/tenants?parent_id=${tenant('Southridge Partner')}`);
       expect(children.json.items.map((t: { name: string }) => t.name)).toEqual(['Umbrella Health', 'Stark Logistics', 'Wayne Legal']);
       expect((await fixture.api.get(`/api/2/tenants?parent_id=${tenant('Southridge Partner')}&uuids=${tenant('Wayne Legal')}`)).status).toBe(400);

@@ -33,6 +33,8 @@ export class Store {
   private users?: { readonly list: User[]; size: number; readonly byId: Map<string, User> };
   // Logins are unique whatever their case.
   private readonly logins = new ListIndex<User>((u) => u.login.toLowerCase());
+  // A user's tenant never changes.
+  private readonly tenantUsers = new ListIndex<User>((u) => u.tenant_id);
   private readonly items = new ListIndex<OfferingItem>((i) => i.tenant_id);
   private readonly settings = new ListIndex<OwnSetting>((s) => settingKey(s.application_id, s.tenant_id, s.name));
 
@@ -101,7 +103,16 @@ export class Store {
   }
 
   children(id: string): Tenant[] {
-    return [...(this.tenantIndex().children.get(id) ?? [])];
+    return [...this.childrenOf(id)];
+  }
+
+  /** The index's own list of a tenant's children, not copied: for walks that only read it. */
+  private childrenOf(id: string): readonly Tenant[] {
+    return this.tenantIndex().children.get(id) ?? [];
+  }
+
+  hasChildren(id: string): boolean {
+    return this.childrenOf(id).length > 0;
   }
 
   /** Call when a tenant moves to another parent: the index of children is made again. */
@@ -143,6 +154,11 @@ export class Store {
   /** The users whose login is `login` in any case. */
   usersWithLogin(login: string): readonly User[] {
     return this.logins.get(this.world.users, login.toLowerCase());
+  }
+
+  /** A tenant's users, in the world's order. */
+  usersOf(tenantId: string): readonly User[] {
+    return this.tenantUsers.get(this.world.users, tenantId);
   }
 
   /** Call after a user's login changed in place. */
@@ -192,12 +208,12 @@ export class Store {
     return this.pathUp(id).length - 1;
   }
 
-  /** The tenant and all its descendants, parents before children. */
+  /** The tenant and all its descendants, level by level (parents before children, siblings in the list's order). */
   subtree(id: string): Tenant[] {
     const root = this.tenant(id);
     if (root === undefined) return [];
     const out: Tenant[] = [root];
-    for (let i = 0; i < out.length; i++) out.push(...this.children((out[i] as Tenant).id));
+    for (let i = 0; i < out.length; i++) for (const child of this.childrenOf((out[i] as Tenant).id)) out.push(child);
     return out;
   }
 

@@ -59,6 +59,19 @@ describe('emulator: users and roles', () => {
     expect((await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'Renamed-Before' })).status).toBe(200);
   });
 
+  test("a tenant's users listed: each created user appears under its own tenant only, and a deleted one is gone", async () => {
+    const listed = async (name: string) => (await fixture.api.get(`/api/2/tenants/${tenant(name)}/users`)).json.items as string[];
+    const before = await listed('Globex Retail');
+    const a = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'listed-a', enabled: false })).json;
+    const b = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'listed-b' })).json;
+    expect(await listed('Globex Retail')).toEqual([...before, a.id, b.id]);
+    expect(await listed('Northwind Partner')).not.toContain(a.id);
+    expect((await fixture.api.delete(`/api/2/users/${a.id}?version=${a.version}`)).status).toBe(204);
+    expect(await listed('Globex Retail')).toEqual([...before, b.id]);
+    const c = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'listed-c' })).json;
+    expect(await listed('Globex Retail')).toEqual([...before, b.id, c.id]);
+  });
+
   test('roles: PUT replaces the whole set; a role on the wrong kind of tenant is 400; versions are checked', async () => {
     const u = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'role-user' })).json;
     const nil = '00000000-0000-0000-0000-000000000000';

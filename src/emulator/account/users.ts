@@ -221,7 +221,7 @@ export const userRoutes: Route[] = [
     // The users of one tenant (public reference: `{items: [user uuid, ...]}`).
     handler: (ctx) => {
       const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-      return json(200, { items: ctx.store.world.users.filter((u) => u.tenant_id === tenant.id).map((u) => u.id) });
+      return json(200, { items: ctx.store.usersOf(tenant.id).map((u) => u.id) });
     },
   },
 ];
