@@ -5,25 +5,29 @@
  * `--refresh=false`, drift and export of the partner's subtree; then the same estate adopted
  * by a stack that starts with no state and an import block per object (plan, apply, plan
  * again), which must send no create and end with an empty plan. For each, wall time, requests
- * and peak memory, and the ratio of the two sizes' wall times (linear is 10x).
+ * and peak memory, and the ratio of the two sizes' wall times (linear is 10x). Last, the plan of
+ * each size at 20 ms per request against the batching bound of its requests, with `terraform
+ * plan` through tenantform's provider beside it (skipped when `terraform` is not on PATH).
  *
  * Needs a build (`npm run build`).
  *
  *   npx tsx bench/estate-scale.ts [customers of the smaller size, default 200]
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../src/emulator';
 import { resourceKind } from '../src/resources/registry';
 import { estateStack, PER_CUSTOMER } from './estate';
+import { batchingBound, CLI, exec, expectCode, seconds, terraformBeside } from './processes';
 
-const ROOT = join(__dirname, '..');
-const CLI = join(ROOT, 'bin', 'tenantform.js');
 const USAGE_HOOK = join(__dirname, 'usage-at-exit.cjs');
 const SMALL = Number(process.argv[2] ?? 200);
 const SIZES = [SMALL, SMALL * 10];
+const LATENCY_MS = 20;
+const PARALLELISM = 10;
+const HAS_TERRAFORM = spawnSync('terraform', ['version'], { stdio: 'ignore' }).status === 0;
 
 interface Measure {
   ms: number;
@@ -94,6 +98,40 @@ async function main(): Promise<void> {
     { label: 'adopt: plan again', args: ['plan', '--detailed-exitcode', '--config', 'adopt.tf.json', '--state', 'adopt.tfstate'], codes: [0] },
   ];
   const results: Measure[][] = [];
+  const latencyLines: string[] = [];
+  /** The estate's plan at LATENCY_MS per request, tenantform's and terraform's, against the bound of tenantform's requests. */
+  const planAtLatency = async (cwd: string, objects: number, withoutLatencyMs: number): Promise<void> => {
+    emulator.setFaults({ latency_ms: LATENCY_MS });
+    try {
+      const before = requests;
+      const native = expectCode(
+        await exec(process.execPath, [CLI, 'plan', '--detailed-exitcode', '--parallelism', String(PARALLELISM), '--config', 'main.tf.json'], cwd, env),
+        [0],
+        'tenantform plan',
+      );
+      const nativeRequests = requests - before;
+      const bound = batchingBound(nativeRequests, PARALLELISM, LATENCY_MS);
+      const line = (label: string, ms: number, n: number) =>
+        `    ${label.padEnd(26)} ${String(n).padStart(7)} requests ${seconds(ms).padStart(10)}  ${(ms / bound).toFixed(2)}x the bound`;
+      latencyLines.push(`  ${objects} objects: batching bound ${seconds(bound)} (${nativeRequests} requests, ${PARALLELISM} at a time)`);
+      latencyLines.push(line('tenantform plan', native.ms, nativeRequests));
+      latencyLines.push(
+        `    the same plan without latency takes ${seconds(withoutLatencyMs)}: the requests add ${seconds(native.ms - withoutLatencyMs)}, ${((native.ms - withoutLatencyMs) / bound).toFixed(2)}x the bound`,
+      );
+      if (!HAS_TERRAFORM) return void latencyLines.push('    terraform plan: not measured, terraform is not on PATH');
+      const terraform = await terraformBeside(cwd, join(cwd, 'with-terraform'), env);
+      const sent = requests;
+      const planned = expectCode(
+        await exec('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', `-parallelism=${PARALLELISM}`], terraform.cwd, terraform.env),
+        [0],
+        'terraform plan',
+      );
+      latencyLines.push(line('terraform plan + provider', planned.ms, requests - sent));
+      console.error(latencyLines.slice(-4).join('\n'));
+    } finally {
+      emulator.setFaults({ latency_ms: 0 });
+    }
+  };
   try {
     for (const customers of SIZES) {
       const cwd = join(dir, String(customers));
@@ -105,6 +143,11 @@ async function main(): Promise<void> {
         if (step.label.startsWith('adopt: plan (')) writeFileSync(join(cwd, 'adopt.tf.json'), JSON.stringify(withImportBlocks(cwd)));
         const createsBefore = creates;
         row.push(await run(cwd, step.args, step.codes));
+        const m = row[row.length - 1];
+        // Progress on standard error: a run at 100,000 objects takes most of an hour.
+        console.error(
+          `${customers * PER_CUSTOMER} objects, ${step.label}: ${seconds(m.ms)}, ${(m.cpuMs / 1000).toFixed(1)} s CPU, ${m.requests} requests, peak ${(m.maxRssKb / 1024).toFixed(0)} MB`,
+        );
         if (step.label.startsWith('adopt') && creates > createsBefore) throw new Error(`${step.label} sent ${creates - createsBefore} creates`);
         if (step.label === 'exported: drift') {
           const { coverage } = JSON.parse(readFileSync(join(cwd, 'stdout.txt'), 'utf8')) as { coverage: { percent: number; unmanaged: number } | null };
@@ -112,6 +155,7 @@ async function main(): Promise<void> {
         }
       }
       results.push(row);
+      await planAtLatency(cwd, customers * PER_CUSTOMER, row[steps.findIndex((s) => s.label === 'plan')].ms);
     }
     const objects = SIZES.map((c) => c * PER_CUSTOMER);
     console.log(`Estate of ${objects[0]} and ${objects[1]} objects (${PER_CUSTOMER} per customer, for_each, no latency)`);
@@ -123,6 +167,8 @@ async function main(): Promise<void> {
           `${String(a.requests).padStart(6)} / ${String(b.requests).padStart(6)} requests, peak ${(b.maxRssKb / 1024).toFixed(0)} MB`,
       );
     });
+    console.log(`Plan at ${LATENCY_MS} ms per request, parallelism ${PARALLELISM}`);
+    for (const line of latencyLines) console.log(line);
   } finally {
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,7 @@ export function estateStack(emulator: RunningEmulator, customers: number, label 
   const tenantOf = '${tenantform_tenant.customer[each.key].id}';
   return {
     '//': { metadata: { backend: 'local' } },
-    terraform: { backend: { local: { path: 'terraform.tfstate' } } },
+    terraform: { required_providers: { tenantform: { source: 'tenantform/tenantform' } }, backend: { local: { path: 'terraform.tfstate' } } },
     provider: { tenantform: [{}] },
     variable: { customers: { type: 'map(object({ name = string, quota = number }))', default: map } },
     data: { tenantform_application: { backup: { type: 'backup' } } },

@@ -18,55 +18,21 @@
  *
  *   npx tsx bench/speed.ts [runs] [large]
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../src/emulator';
 import { Client } from 'pg';
 import { createDatabase, startPostgres, type RunningPostgres } from '../test/helpers/postgres';
 import { createsStack, mixedStack, terraformJson } from './mix';
+import { batchingBound, CLI, exec, expectCode, median, seconds, terraformBeside, type Outcome } from './processes';
 
-const ROOT = join(__dirname, '..');
-const CLI = join(ROOT, 'bin', 'tenantform.js');
 const USAGE_HOOK = join(__dirname, 'usage-at-exit.cjs');
 const runs = Number(process.argv[2] ?? 3);
 const LARGE = Number(process.argv[3] ?? 10_000);
 const SMALL = LARGE / 10;
 const LATENCY_MS = 20;
 const PARALLELISM = 10;
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  output: string;
-  ms: number;
-}
-
-/** Runs a command without blocking this process (the emulator answers from it). */
-function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let stdout = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      output += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, output, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-  });
-}
-
-function expectCode(o: Outcome, codes: number[], what: string): Outcome {
-  if (!codes.includes(o.code ?? -1)) throw new Error(`${what} exited with ${o.code}:\n${o.output.slice(-4000)}`);
-  return o;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 class Bench {
   requests = 0;
@@ -123,15 +89,7 @@ async function planMix(b: Bench): Promise<void> {
   const native = ['--config', 'main.tf.json', '--state', 'terraform.tfstate'];
   expectCode(await b.tenantform(['apply', '--auto-approve', ...native], cwd), [0], 'apply of the mix');
 
-  const install = expectCode(await b.tenantform(['provider', 'install', '--dir', join(b.dir, 'mirror'), '--print-cli-config'], cwd), [0], 'provider install');
-  writeFileSync(join(b.dir, 'cli.tfrc'), install.stdout);
-  const tfEnv = { ...b.env, TF_CLI_CONFIG_FILE: join(b.dir, 'cli.tfrc'), TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
-  const tfDir = join(b.dir, 'mix-terraform');
-  mkdirSync(tfDir, { recursive: true });
-  copyFileSync(join(cwd, 'main.tf.json'), join(tfDir, 'main.tf.json'));
-  copyFileSync(join(cwd, 'terraform.tfstate'), join(tfDir, 'terraform.tfstate'));
-  expectCode(await exec('terraform', ['init', '-input=false', '-no-color'], tfDir, tfEnv), [0], 'terraform init');
-
+  const terraform = await terraformBeside(cwd, b.dir, b.env);
   const nativeRuns: Array<{ ms: number; requests: number }> = [];
   const terraformRuns: Array<{ ms: number; requests: number }> = [];
   const fixedMs: number[] = [];
@@ -140,7 +98,7 @@ async function planMix(b: Bench): Promise<void> {
     const n = await b.counted(() => b.tenantform(['plan', '--detailed-exitcode', '--parallelism', String(PARALLELISM), ...native], cwd));
     nativeRuns.push({ ms: expectCode(n.value, [0], 'tenantform plan').ms, requests: n.requests });
     const t = await b.counted(() =>
-      exec('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', `-parallelism=${PARALLELISM}`], tfDir, tfEnv),
+      exec('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', `-parallelism=${PARALLELISM}`], terraform.cwd, terraform.env),
     );
     terraformRuns.push({ ms: expectCode(t.value, [0], 'terraform plan').ms, requests: t.requests });
     // The same plan without latency: what start-up, loading and planning cost on their own.
@@ -149,8 +107,7 @@ async function planMix(b: Bench): Promise<void> {
   }
 
   const nativeRequests = median(nativeRuns.map((r) => r.requests));
-  // The token request comes first; the rest go `parallelism` at a time.
-  const bound = (1 + Math.ceil((nativeRequests - 1) / PARALLELISM)) * LATENCY_MS;
+  const bound = batchingBound(nativeRequests, PARALLELISM, LATENCY_MS);
   console.log(`Plan of the mixed stack of 1,000 objects, ${LATENCY_MS} ms per request, parallelism ${PARALLELISM}, median of ${runs} interleaved runs`);
   console.log(`  batching bound: ${nativeRequests} requests, ${PARALLELISM} at a time = ${seconds(bound)}`);
   const row = (label: string, rs: Array<{ ms: number; requests: number }>) => {
