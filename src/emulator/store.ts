@@ -102,17 +102,9 @@ export class Store {
     return this.world.tenants.find((t) => t.name === name);
   }
 
-  children(id: string): Tenant[] {
-    return [...this.childrenOf(id)];
-  }
-
-  /** The index's own list of a tenant's children, not copied: for walks that only read it. */
-  private childrenOf(id: string): readonly Tenant[] {
+  /** A tenant's children, in the list's order: the index's own list, not copied (a partner has tens of thousands). */
+  children(id: string): readonly Tenant[] {
     return this.tenantIndex().children.get(id) ?? [];
-  }
-
-  hasChildren(id: string): boolean {
-    return this.childrenOf(id).length > 0;
   }
 
   /** Call when a tenant moves to another parent: the index of children is made again. */
@@ -213,7 +205,7 @@ export class Store {
     const root = this.tenant(id);
     if (root === undefined) return [];
     const out: Tenant[] = [root];
-    for (let i = 0; i < out.length; i++) for (const child of this.childrenOf((out[i] as Tenant).id)) out.push(child);
+    for (let i = 0; i < out.length; i++) for (const child of this.children((out[i] as Tenant).id)) out.push(child);
     return out;
   }
 

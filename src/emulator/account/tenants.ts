@@ -52,7 +52,7 @@ export function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, 
     internal_tag: t.internal_tag,
     language: t.language,
     owner_id: null,
-    has_children: store.hasChildren(t.id),
+    has_children: store.children(t.id).length > 0,
     default_idp_id: DEFAULT_IDP_ID,
     update_lock: { ...t.update_lock },
     ancestral_access: !t.barrier,
@@ -118,7 +118,7 @@ function listTenants(ctx: RequestContext): Reply {
     query = parseTenantQuery(ctx.query);
   }
   const store = ctx.store;
-  let matches: Tenant[];
+  let matches: readonly Tenant[];
   if (query.uuids !== undefined) {
     // Each id looked up, not the caller's whole subtree scanned: a drift of an estate asks for tens of thousands, a hundred at a time.
     const found = [...new Set(query.uuids)]
