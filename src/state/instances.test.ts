@@ -1,4 +1,4 @@
-import { InstanceRecorder } from './instances';
+import { findInstance, InstanceRecorder } from './instances';
 import type { StateBlock, StateInstance, StateResource } from './state';
 
 const header: StateBlock = { mode: 'managed', type: 'tenantform_tenant', name: 'customer', each: 'map', provider: 'p' };
@@ -85,5 +85,39 @@ describe('recording instances into a block', () => {
     expect(keysOf(recorder.withoutInstance(unsorted, 'a'))).toEqual(['c', 'b']);
     expect(keysOf(unsorted)).toEqual(['c', 'a', 'b']);
     expect(recorder.withoutInstance(recordAll(recorder, ['only']), 'only')).toBeUndefined();
+  });
+});
+
+describe('finding an instance of a block', () => {
+  const keys = Array.from({ length: 1000 }, (_, i) => `c${String(i).padStart(4, '0')}`);
+
+  it('finds each of a block in order by binary search: looking up all of them stays linear', () => {
+    const reads = { n: 0 };
+    const list = keys.map((k) => counted(k, reads));
+    expect(findInstance(list, 'c0000')).toBe(list[0]);
+    reads.n = 0;
+    for (const [i, key] of keys.entries()) expect(findInstance(list, key)).toBe(list[i]);
+    // About twice log2(1000) reads each, not the 500 of a scan on average.
+    expect(reads.n / keys.length).toBeLessThan(40);
+    expect(findInstance(list, 'c0500x')).toBeUndefined();
+  });
+
+  it('skips a deposed object of the key, and scans a list out of order', () => {
+    const current = { ...counted('b', { n: 0 }), attributes: { v: 'current' } };
+    const deposed = { ...counted('b', { n: 0 }), deposed: '00000001', attributes: { v: 'deposed' } } as StateInstance;
+    expect(findInstance([counted('a', { n: 0 }), deposed, current], 'b')).toBe(current);
+    const unsorted = ['c', 'a', 'b'].map((k) => counted(k, { n: 0 }));
+    expect(findInstance(unsorted, 'a')).toBe(unsorted[1]);
+    expect(findInstance(unsorted, 'd')).toBeUndefined();
+  });
+
+  it('finds what the recorder records, as it records it', () => {
+    const recorder = new InstanceRecorder();
+    let block: StateResource | undefined;
+    for (const key of ['m', 'c', 'x', 'a']) {
+      block = recorder.withInstance(block, header, counted(key, { n: 0 }));
+      expect(findInstance(block.instances, key)?.index_key).toBe(key);
+    }
+    expect(findInstance(block!.instances, 'c')?.index_key).toBe('c');
   });
 });

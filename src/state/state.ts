@@ -10,7 +10,7 @@ import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
 import { replayJournal, type JournalStore } from './journal';
 import { localStateFile } from './state-file';
-import { InstanceRecorder } from './instances';
+import { findInstance, InstanceRecorder } from './instances';
 
 /**
  * The state file, in Terraform's format version 4, so that `terraform` with tenantform's
@@ -253,7 +253,7 @@ export class StateStore {
     const at = this.indexOfBlock(parsed.block);
     if (at === undefined) return undefined;
     const r = this.doc.resources[at];
-    const instance = r.instances.find((i) => !('deposed' in i) && i.index_key === parsed.key);
+    const instance = findInstance(r.instances, parsed.key);
     return instance && recordedObject(r, instance);
   }
 
