@@ -74,12 +74,19 @@ function discoveryScope(
     return reads.get(key) as Promise<T>;
   };
   const applicationLabel = (id: string) => appById.get(id)?.type ?? id;
+  // Grouped once: every tenant's listing asks for a kind's recorded objects.
+  const recordedByType = new Map<string, State[]>();
+  for (const o of opts.recorded ?? []) {
+    const group = recordedByType.get(o.type);
+    if (group === undefined) recordedByType.set(o.type, [o.attributes]);
+    else group.push(o.attributes);
+  }
   return {
     client,
     rootTenantId,
     tenants,
     settingNames: opts.settingNames ?? [],
-    recorded: (type) => (opts.recorded ?? []).filter((o) => o.type === type).map((o) => o.attributes),
+    recorded: (type) => recordedByType.get(type) ?? [],
     applications: appById,
     applicationLabel,
     applicationsOf: (tenant) =>

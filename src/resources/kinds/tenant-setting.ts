@@ -83,8 +83,11 @@ export const tenantSetting = defineResource({
     async list(scope, tenant) {
       // The platform lists no tenant's settings: the names looked for are those asked for and those
       // the state records anywhere (a name managed on one tenant and set by hand on another is found).
-      const recorded = scope.recorded('tenantform_tenant_setting').map((s) => String(s.name));
-      const names = [...new Set([...scope.settingNames, ...recorded])].sort();
+      // Gathered once for all tenants: the state of an estate records a setting per customer.
+      const names = await scope.once('tenant setting names', async () => {
+        const recorded = scope.recorded('tenantform_tenant_setting').map((s) => String(s.name));
+        return [...new Set([...scope.settingNames, ...recorded])].sort();
+      });
       const probes = (await scope.applicationsOf(tenant)).flatMap((appId) => names.map((name) => ({ appId, name })));
       // One read per application and setting name, side by side: `own` is null for an inherited value.
       const settings = await mapLimit(probes, DISCOVERY_CONCURRENCY, async ({ appId, name }) => {
