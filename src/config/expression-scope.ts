@@ -3,6 +3,7 @@ import type { AttributePath, Diagnostic } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
 import { evaluate, fromPlain, isTemplate, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { attributeNames, type AnyKind, type State } from '../resources/declaration';
+import { groupBy } from '../group-by';
 import { plainObject } from '../plain-json';
 import type { InputVariable } from './variables';
 import { convertTo, type TypeConstraint } from './variable-types';
@@ -187,16 +188,6 @@ export function holderOf(
   if (!b.module) return b.mode === 'data' ? child(root, b.type) : root;
   const module = child(root, b.module);
   return child(b.mode === 'data' ? child(module, 'data') : module, b.type);
-}
-
-function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(keyOf(item));
-    if (group) group.push(item);
-    else groups.set(keyOf(item), [item]);
-  }
-  return groups;
 }
 
 /** An object's value as the language sees it, converted once per state value (state values are never changed in place). */

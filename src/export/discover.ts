@@ -8,6 +8,7 @@ import type { Application, PlatformClient, Tenant } from '../api';
 import type { ResourceKind, State } from '../resources/declaration';
 import { DISCOVERY_CONCURRENCY, mapLimit, type DiscoveryScope, type ListedObject, type TenantInfo } from '../resources/discovery';
 import { KINDS } from '../resources/registry';
+import { groupBy } from '../group-by';
 
 export { mapLimit, type TenantInfo };
 
@@ -75,12 +76,7 @@ function discoveryScope(
   };
   const applicationLabel = (id: string) => appById.get(id)?.type ?? id;
   // Grouped once: every tenant's listing asks for a kind's recorded objects.
-  const recordedByType = new Map<string, State[]>();
-  for (const o of opts.recorded ?? []) {
-    const group = recordedByType.get(o.type);
-    if (group === undefined) recordedByType.set(o.type, [o.attributes]);
-    else group.push(o.attributes);
-  }
+  const recordedByType = new Map([...groupBy(opts.recorded ?? [], (o) => o.type)].map(([type, objects]) => [type, objects.map((o) => o.attributes)]));
   return {
     client,
     rootTenantId,
