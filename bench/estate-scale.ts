@@ -101,6 +101,11 @@ async function main(): Promise<void> {
   ];
   const results: Measure[][] = [];
   const latencyLines: string[] = [];
+  // Kept for the summary, and shown at once on standard error as the other steps' progress is.
+  const latencyLine = (line: string): void => {
+    latencyLines.push(line);
+    console.error(line);
+  };
   /** The estate's plan at LATENCY_MS per request, tenantform's and terraform's, against the bound of tenantform's requests. */
   const planAtLatency = async (cwd: string, objects: number, withoutLatencyMs: number): Promise<void> => {
     emulator.setFaults({ latency_ms: LATENCY_MS });
@@ -115,13 +120,13 @@ async function main(): Promise<void> {
       const bound = batchingBound(nativeRequests, PARALLELISM, LATENCY_MS);
       const line = (label: string, ms: number, n: number) =>
         `    ${label.padEnd(26)} ${String(n).padStart(7)} requests ${seconds(ms).padStart(10)}  ${(ms / bound).toFixed(2)}x the bound`;
-      latencyLines.push(`  ${objects} objects: batching bound ${seconds(bound)} (${nativeRequests} requests, ${PARALLELISM} at a time)`);
-      latencyLines.push(line('tenantform plan', native.ms, nativeRequests));
-      latencyLines.push(
+      latencyLine(`  ${objects} objects: batching bound ${seconds(bound)} (${nativeRequests} requests, ${PARALLELISM} at a time)`);
+      latencyLine(line('tenantform plan', native.ms, nativeRequests));
+      latencyLine(
         `    the same plan without latency takes ${seconds(withoutLatencyMs)}: the requests add ${seconds(native.ms - withoutLatencyMs)}, ${((native.ms - withoutLatencyMs) / bound).toFixed(2)}x the bound`,
       );
-      if (!HAS_TERRAFORM) return void latencyLines.push('    terraform plan: not measured, terraform is not on PATH');
-      if (objects > TERRAFORM_UP_TO) return void latencyLines.push(`    terraform plan: not run above ${TERRAFORM_UP_TO} objects (BENCH_TERRAFORM_UP_TO)`);
+      if (!HAS_TERRAFORM) return void latencyLine('    terraform plan: not measured, terraform is not on PATH');
+      if (objects > TERRAFORM_UP_TO) return void latencyLine(`    terraform plan: not run above ${TERRAFORM_UP_TO} objects (BENCH_TERRAFORM_UP_TO)`);
       const terraform = await terraformBeside(cwd, join(cwd, 'with-terraform'), env);
       const sent = requests;
       const planned = expectCode(
@@ -129,8 +134,7 @@ async function main(): Promise<void> {
         [0],
         'terraform plan',
       );
-      latencyLines.push(line('terraform plan + provider', planned.ms, requests - sent));
-      console.error(latencyLines.slice(-4).join('\n'));
+      latencyLine(line('terraform plan + provider', planned.ms, requests - sent));
     } finally {
       emulator.setFaults({ latency_ms: 0 });
     }
