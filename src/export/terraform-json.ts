@@ -1,5 +1,6 @@
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../resources/provider-config';
 import type { TenantExport } from './index';
+import { literalValues, templateLiteral } from './template-literal';
 
 /**
  * Renders an export as Terraform JSON (`resource.<type>.<name>`), the form `cdktf synth`
@@ -9,7 +10,9 @@ import type { TenantExport } from './index';
 export function renderTerraformJson(exp: TenantExport, options: { importBlocks?: boolean } = {}): string {
   const resource: Record<string, Record<string, unknown>> = {};
   for (const o of exp.objects) {
-    (resource[o.kind.type] ??= {})[o.name] = o.dependsOn.length > 0 ? { ...o.config, depends_on: [...o.dependsOn] } : o.config;
+    // Every string Terraform reads here is a template: platform text goes in as a literal.
+    const config = literalValues(o.config, templateLiteral) as Record<string, unknown>;
+    (resource[o.kind.type] ??= {})[o.name] = o.dependsOn.length > 0 ? { ...config, depends_on: [...o.dependsOn] } : config;
   }
   const named = namedInConfiguration(exp);
   const doc = {
@@ -24,7 +27,7 @@ export function renderTerraformJson(exp: TenantExport, options: { importBlocks?:
     provider: { [PROVIDER_TYPE]: [{}] },
     resource,
     // Import blocks adopt every object in the first plan, as `cdktf synth` writes `importFrom`.
-    ...(options.importBlocks ? { import: exp.objects.map((o) => ({ to: o.address, id: o.importId })) } : {}),
+    ...(options.importBlocks ? { import: exp.objects.map((o) => ({ to: o.address, id: templateLiteral(o.importId) })) } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

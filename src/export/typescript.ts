@@ -8,6 +8,7 @@ import { camelCase, constructName } from '../resources/naming';
 import { parseJson } from '../resources/values';
 import type { TenantExport } from './index';
 import { slug } from './names';
+import { cdktfTemplateLiteral } from './template-literal';
 
 const INDENT = '  ';
 /** Arrays of plain values up to this length stay on one line. */
@@ -52,7 +53,7 @@ export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf
   const tenantLines = exp.tenants
     .map((t, i) => ({ t, key: tenantKeys[i] }))
     .filter(({ t }) => usedTenants.has(t.id))
-    .map(({ t, key }) => `${INDENT}${key}: ${tsString(t.id)}, // ${commentText(t.name)} (${t.kind})`);
+    .map(({ t, key }) => `${INDENT}${key}: ${textLiteral(t.id)}, // ${commentText(t.name)} (${t.kind})`);
   if (tenantLines.length > 0) {
     out.push('/** Tenants by id: ids never become ambiguous; the comments name them. */', 'const tenants = {', ...tenantLines, '} as const;', '');
   }
@@ -60,7 +61,7 @@ export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf
     out.push(
       '/** Applications by id. */',
       'const applications = {',
-      ...apps.map((a, i) => `${INDENT}${appKeys[i]}: ${tsString(a.id)}, // ${commentText(a.name)}`),
+      ...apps.map((a, i) => `${INDENT}${appKeys[i]}: ${textLiteral(a.id)}, // ${commentText(a.name)}`),
       '} as const;',
       '',
     );
@@ -92,7 +93,7 @@ export function renderTypescript(exp: TenantExport, library: CdkLibrary = 'cdktf
     );
     const variable = variables.get(o.address);
     const construct = `new ${constructName(o.kind.type, 'resource')}(this, ${tsString(o.name)}, ${props})`;
-    const adopt = options.importBlocks ? `.importFrom(${tsString(o.importId)})` : '';
+    const adopt = options.importBlocks ? `.importFrom(${textLiteral(o.importId)})` : '';
     if (variable) body.push(`const ${variable} = ${construct};`, ...(adopt ? [`${variable}${adopt};`] : []));
     else body.push(`${construct}${adopt};`);
   }
@@ -141,9 +142,10 @@ function propValue(name: string, a: Attribute | undefined, value: unknown, inden
     const ref = refersTo(name, 'tenant_id') ? refs.tenant.get(value) : refersTo(name, 'application_id') ? refs.application.get(value) : undefined;
     if (ref) return ref;
     if (a?.type === 'json') {
-      // JSON.stringify of the literal gives back the same text the platform's value has.
+      // JSON.stringify of the literal gives back the same text the platform's value has. Text
+      // that needs escaping stays one string: the escapes are for the whole text, not its parts.
       const parsed = parseJson(value);
-      if (parsed !== undefined) return `JSON.stringify(${literal(parsed, indent)})`;
+      if (parsed !== undefined && isLiteral(JSON.stringify(parsed))) return `JSON.stringify(${literal(parsed, indent, tsString)})`;
     }
   }
   if (a?.type === 'object' && value && typeof value === 'object') return objectProps(a.attributes, value as State, indent, refs);
@@ -152,7 +154,7 @@ function propValue(name: string, a: Attribute | undefined, value: unknown, inden
     if (a.nesting === 'map') {
       // The map's keys are the user's: never camelCased.
       const members = Object.entries(value as Record<string, State>).map(([k, v]) => ({
-        key: propertyKey(k),
+        key: propertyKey(k, textLiteral),
         value: objectProps(a.attributes, v, inner, refs),
       }));
       return block(members, indent);
@@ -160,7 +162,7 @@ function propValue(name: string, a: Attribute | undefined, value: unknown, inden
     const items = (value as State[]).map((v) => objectProps(a.attributes, v, inner, refs));
     return items.length === 0 ? '[]' : `[\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}]`;
   }
-  return literal(value, indent);
+  return literal(value, indent, textLiteral);
 }
 
 /** A nested object as camelCase props, each member by its own attribute. */
@@ -172,27 +174,41 @@ function objectProps(attributes: Attributes, value: State, indent: string, refs:
   return block(members, indent, true);
 }
 
-/** A TypeScript expression for a JSON value, formatted across lines as needed. */
-function literal(value: unknown, indent: string): string {
-  if (typeof value === 'string') return tsString(value);
+/**
+ * A TypeScript expression for a JSON value, formatted across lines as needed; `quote` writes
+ * each string (and key) as a string literal.
+ */
+function literal(value: unknown, indent: string, quote: (text: string) => string): string {
+  if (typeof value === 'string') return quote(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    const inline = `[${value.map((v) => literal(v, indent)).join(', ')}]`;
+    const inline = `[${value.map((v) => literal(v, indent, quote)).join(', ')}]`;
     if (value.every((v) => v === null || typeof v !== 'object') && inline.length <= INLINE_WIDTH) return inline;
-    return `[\n${value.map((v) => `${indent}${INDENT}${literal(v, indent + INDENT)},`).join('\n')}\n${indent}]`;
+    return `[\n${value.map((v) => `${indent}${INDENT}${literal(v, indent + INDENT, quote)},`).join('\n')}\n${indent}]`;
   }
   return block(
-    Object.entries(value).map(([k, v]) => ({ key: propertyKey(k), value: literal(v, indent + INDENT) })),
+    Object.entries(value).map(([k, v]) => ({ key: propertyKey(k, quote), value: literal(v, indent + INDENT, quote) })),
     indent,
     true,
   );
 }
 
-function propertyKey(key: string): string {
+/** A member name: an identifier as it is, anything else as `quote` writes it. */
+function propertyKey(key: string, quote: (text: string) => string = tsString): string {
   // A plain `__proto__` key would set the prototype instead of adding a member.
-  if (key === '__proto__') return `[${tsString(key)}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : tsString(key);
+  if (key === '__proto__') return `[${quote(key)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) && quote(key) === tsString(key) ? key : quote(key);
+}
+
+/** Platform text as a string literal whose synthesized value is the text itself, never a template or a cdktf token. */
+function textLiteral(text: string): string {
+  return tsString(cdktfTemplateLiteral(text));
+}
+
+/** Whether cdktf and Terraform read the text as it is. */
+function isLiteral(text: string): boolean {
+  return cdktfTemplateLiteral(text) === text;
 }
 
 /** A single-quoted string literal. */

@@ -38,6 +38,7 @@ export async function startTerraformFolder(name: string, files: Record<string, s
   await ensureBuilt();
   const world = await startWorld();
   const folder = join(world.dir, name);
+  mkdirSync(folder, { recursive: true });
   const write = (more: Record<string, string>) => {
     for (const [file, text] of Object.entries(more)) {
       mkdirSync(dirname(join(folder, file)), { recursive: true });
