@@ -4,6 +4,7 @@
  * exported address answers.
  */
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { CLI } from './helpers';
 
 test('eval "$(tenantform emulator &)" returns with the address and credentials exported, the emulator running', async () => {
@@ -28,3 +29,30 @@ test('eval "$(tenantform emulator &)" returns with the address and credentials e
     }
   }
 });
+
+test('a connection kept alive by a client of the emulator started that way is closed when idle, never left hanging', async () => {
+  const script = `eval "$("${process.execPath}" "${CLI}" emulator --port 0 --quiet &)"; printf '%s\\n' "$TENANTFORM_BASE_URL"`;
+  const shell = spawn('sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  shell.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  try {
+    expect(await new Promise<number | null>((resolve) => shell.once('exit', resolve))).toBe(0);
+    const { hostname, port } = new URL(stdout.trim());
+    // The first connection the emulator accepts after its export lines: the one that took the
+    // descriptor of its closed standard output.
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (c: Buffer) => (answer += c.toString()));
+    socket.write(`GET /_emulator/world HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
+    // The server ends the idle kept-alive connection (its keep-alive timeout): the client is told.
+    await new Promise<void>((resolve) => socket.once('end', resolve));
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    socket.destroy();
+  } finally {
+    try {
+      process.kill(-(shell.pid as number), 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}, 30_000);

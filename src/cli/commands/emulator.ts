@@ -1,4 +1,5 @@
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { devNull } from 'node:os';
 import type { CommandModule } from 'yargs';
 import { emulatorEnvLines, startEmulator } from '../../emulator';
 
@@ -36,6 +37,9 @@ export const emulatorCommand: CommandModule<object, Args> = {
       writeSync(1, exports);
       process.stdout.on('error', () => undefined);
       closeSync(1);
+      // fd 1 must not stay free: the next connection accepted would take it, and libuv never
+      // closes descriptors 0 to 2, so that client would never learn its connection was dropped.
+      for (let fd = openSync(devNull, 'w'); fd < 1; fd = openSync(devNull, 'w'));
     }
     process.stderr.write(`Emulator listening on ${emulator.url} (Ctrl-C to stop)\n`);
     await new Promise<void>((resolve) => {
