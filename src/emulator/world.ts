@@ -70,6 +70,8 @@ export interface User {
   id: string;
   version: number;
   tenant_id: string;
+  /** The user's own tenant, as the live platform answers it (the vendor's clients read it). Absent in worlds written before. */
+  personal_tenant_id?: string;
   login: string;
   contact: Record<string, unknown>;
   enabled: boolean;

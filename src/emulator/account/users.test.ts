@@ -30,6 +30,25 @@ describe('emulator: users and roles', () => {
     expect((await fixture.api.get(`/api/2/users/${res.json.id}`)).json.activated).toBe(true);
   });
 
+  test('answers as the live platform: a personal tenant, the default notifications, a partial contact update', async () => {
+    const made = await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'console-made', contact: { email: 'c@globex.example' } });
+    expect(made.json.personal_tenant_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(made.json.personal_tenant_id).not.toBe(made.json.tenant_id);
+    // What the console gives a new user, and the vendor's clients expect.
+    expect(made.json.notifications).toEqual(['quota', 'reports', 'backup_daily_report']);
+    const none = await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'no-mail', notifications: [] });
+    expect(none.json.notifications).toEqual([]);
+    // A first name alone, as the vendor's example sends it: the email stays.
+    const renamed = await fixture.api.put(`/api/2/users/${made.json.id}`, { version: 1, contact: { firstname: 'Casey' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json.contact).toEqual({ email: 'c@globex.example', firstname: 'Casey' });
+    const cleared = await fixture.api.put(`/api/2/users/${made.json.id}`, { version: 2, contact: { firstname: null } });
+    expect(cleared.json.contact).toEqual({ email: 'c@globex.example', firstname: null });
+    expect((await fixture.api.put(`/api/2/users/${made.json.id}`, { version: 3, contact: { email: 'not-an-email' } })).json.error.details.info).toBe(
+      'contact.email',
+    );
+  });
+
   test('update needs the version (stale: 409 code 1001); delete of an enabled user is refused, then works disabled', async () => {
     const u = (await fixture.api.post('/api/2/users', { tenant_id: tenant('Globex Retail'), login: 'temp-user' })).json;
     const ok = await fixture.api.put(`/api/2/users/${u.id}`, { version: 1, language: 'fr' });

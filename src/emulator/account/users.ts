@@ -16,6 +16,8 @@ const NOTIFICATIONS = [
   'backup_critical',
   'device_control_warning',
 ];
+/** What a new user gets by email when the create names nothing, as the live platform (and its console) gives it. */
+export const DEFAULT_NOTIFICATIONS: readonly string[] = ['quota', 'reports', 'backup_daily_report'];
 const CREATE_FIELDS = ['tenant_id', 'login', 'contact', 'enabled', 'language', 'notifications', 'business_types'];
 const UPDATE_FIELDS = ['version', 'login', 'contact', 'enabled', 'language', 'notifications'];
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
@@ -38,15 +40,18 @@ function checkStringList(v: unknown, allowed: readonly string[], field: string):
   return [...new Set(v as string[])];
 }
 
-function checkUserFields(body: Record<string, unknown>): void {
+function checkUserFields(body: Record<string, unknown>, emailRequired: boolean): void {
   checkTypes(body, { login: 'string', enabled: 'boolean', language: 'string' });
   if (typeof body.login === 'string' && !/^[A-Za-z0-9._@+-]{1,255}$/.test(body.login))
     throw accountBadRequest('login', 'must be 1 to 255 letters, digits or . _ @ + -');
   if (body.contact !== undefined) {
     if (!isObject(body.contact)) throw accountBadRequest('contact', 'must be an object');
-    // GAPS: create a user (`email` required when `contact` is given)
-    if (typeof body.contact.email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(body.contact.email))
-      throw accountBadRequest('contact.email', 'is required: an email address');
+    // GAPS: create a user (`email` required when `contact` is given); an update may leave it
+    // out, as the vendor's clients do when they change a first name (every contact member is
+    // optional in the reference).
+    const email = body.contact.email;
+    if (email === undefined ? emailRequired : typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email))
+      throw accountBadRequest('contact.email', emailRequired ? 'is required: an email address' : 'must be an email address');
     for (const [k, v] of Object.entries(body.contact)) if (v !== null && typeof v !== 'string') throw accountBadRequest(`contact.${k}`, 'must be a string');
   }
   if (body.notifications !== undefined) checkStringList(body.notifications, NOTIFICATIONS, 'notifications');
@@ -64,7 +69,7 @@ function loginConflict(login: string) {
 function createUser(ctx: RequestContext): Reply {
   const body = closedBody(ctx, CREATE_FIELDS, 'a user create');
   if (typeof body.tenant_id !== 'string' || !UUID_RE.test(body.tenant_id)) throw accountBadRequest('tenant_id', 'is required (a tenant uuid)');
-  checkUserFields(body);
+  checkUserFields(body, true);
   const tenant = visibleTenant(ctx, body.tenant_id);
   const id = ctx.store.newId();
   const login = (body.login as string | undefined) ?? `user-${id.slice(0, 8)}`;
@@ -74,12 +79,13 @@ function createUser(ctx: RequestContext): Reply {
     id,
     version: 1,
     tenant_id: tenant.id,
+    personal_tenant_id: ctx.store.newId(),
     login,
     contact: { ...((body.contact as Record<string, unknown> | undefined) ?? {}) },
     enabled: (body.enabled as boolean | undefined) ?? true,
     activated: false,
     language: (body.language as string | undefined) ?? 'en',
-    notifications: [...((body.notifications as string[] | undefined) ?? [])],
+    notifications: [...((body.notifications as string[] | undefined) ?? DEFAULT_NOTIFICATIONS)],
     business_types: [...((body.business_types as string[] | undefined) ?? [])],
     created_at: now,
     updated_at: now,
@@ -95,7 +101,7 @@ function updateUser(ctx: RequestContext): Reply {
   const current = userOr404(ctx);
   const body = closedBody(ctx, UPDATE_FIELDS, 'a user update');
   const version = requireVersion(body.version);
-  checkUserFields(body);
+  checkUserFields(body, false);
   if (version !== current.version) throw versionMismatch('User', current.id, version, current.version);
   if (typeof body.login === 'string' && loginTaken(ctx, body.login, current.id)) throw loginConflict(body.login);
   if (body.login !== undefined) {
@@ -103,7 +109,8 @@ function updateUser(ctx: RequestContext): Reply {
     current.login = body.login as string;
     ctx.store.loginChanged(current, previous);
   }
-  if (body.contact !== undefined) current.contact = { ...(body.contact as Record<string, unknown>) };
+  // GAPS: update a user: the members of `contact` sent change, the others stay (a null clears one).
+  if (body.contact !== undefined) current.contact = { ...current.contact, ...(body.contact as Record<string, unknown>) };
   if (body.enabled !== undefined) current.enabled = body.enabled as boolean;
   if (body.language !== undefined) current.language = body.language as string;
   if (body.notifications !== undefined) current.notifications = [...new Set(body.notifications as string[])];

@@ -47,10 +47,11 @@ const attributes = {
   language: attr.string({ mode: 'optional_computed', description: "The user's language; left out, the platform's value (`en`) is kept." }),
   enabled: attr.bool({ mode: 'optional', default: true, description: 'Whether the user can sign in.' }),
   notifications: attr.list(oneOf(NOTIFICATIONS), {
-    mode: 'optional',
+    mode: 'optional_computed',
     unique: true,
     expects: `notification kinds (${NOTIFICATIONS.join(', ')})`,
-    description: 'Which notifications the user gets by email.',
+    description:
+      "Which notifications the user gets by email; `[]` for none. Left out, the platform's choice is kept: a new user gets `quota`, `reports` and `backup_daily_report`, as one made in the console does.",
   }),
   send_activation_email: attr.bool({
     mode: 'optional',
@@ -141,8 +142,9 @@ function writable(s: PlannedOf<typeof attributes>): Omit<UserUpdate, 'version'> 
     login: s.login,
     contact: { email: s.email, firstname: s.first_name, lastname: s.last_name },
     enabled: s.enabled,
-    notifications: s.notifications ? [...s.notifications] : [],
   };
+  // Left out of the configuration, the platform's own (its defaults on create) are kept.
+  if (Array.isArray(s.notifications)) out.notifications = [...s.notifications];
   if (typeof s.language === 'string') out.language = s.language;
   return out;
 }
@@ -160,7 +162,7 @@ function fromUser(u: User, sendActivation: boolean): StateOf<typeof attributes> 
     last_name: text(c.lastname),
     language: u.language ?? null,
     enabled: u.enabled,
-    notifications: u.notifications && u.notifications.length > 0 ? [...u.notifications] : null,
+    notifications: [...(u.notifications ?? [])],
     send_activation_email: sendActivation,
     version: u.version,
     activated: u.activated ?? false,
