@@ -1,4 +1,5 @@
 import { useEmulator } from '../testing';
+import type { OfferingItem } from '../world';
 
 describe('emulator: offering items', () => {
   const fixture = useEmulator(32);
@@ -162,10 +163,36 @@ describe('emulator: offering items', () => {
     expect(unknown.json.error.code).toBe(1021);
   });
 
-  test('available_for_child lists what the tenant has on', async () => {
+  test('available_for_child lists what the tenant has on, as live does: on, unlimited, unlocked; kind is optional', async () => {
     const res = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items/available_for_child?kind=customer&edition=*`);
     expect(res.status).toBe(200);
     expect(res.json.items.map((i: { name: string }) => i.name)).toContain('workstations_advanced');
-    expect((await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items/available_for_child`)).status).toBe(400);
+    for (const item of res.json.items) expect(item).toMatchObject({ status: 1, quota: { value: null, overage: null, version: 0 }, locked: false });
+    const anyKind = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items/available_for_child?edition=*`);
+    expect(anyKind.json.items).toEqual(res.json.items);
+    expect((await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items/available_for_child?kind=galaxy`)).status).toBe(400);
+  });
+
+  test("the vendor's canonical flow: everything available to a new customer, put back as listed, turns it all on", async () => {
+    const partner = tenant('Northwind Partner');
+    const customer = (await fixture.api.post('/api/2/tenants', { name: 'Canonical Flow Customer', parent_id: partner, kind: 'customer' })).json.id;
+    const available = (await fixture.api.get(`/api/2/tenants/${partner}/offering_items/available_for_child?kind=customer&edition=*`)).json;
+    // As the vendor's example sends it: the listing's timestamp, and every item with its read-only members.
+    const put = await fixture.api.put(`/api/2/tenants/${customer}/offering_items`, { timestamp: available.timestamp, offering_items: available.items });
+    expect(put.status).toBe(200);
+    const on = await items(customer, '?edition=*&status=1');
+    expect(on.map((i) => `${i.name}/${i.infra_id ?? ''}`).sort()).toEqual(available.items.map((i: OfferingItem) => `${i.name}/${i.infra_id ?? ''}`).sort());
+    // A member the platform does not have is still refused, naming it.
+    const odd = await fixture.api.put(`/api/2/tenants/${customer}/offering_items`, { offering_items: [{ ...available.items[0], colour: 'red' }] });
+    expect(odd.json.error.details.info).toBe('offering_items[0].colour');
+  });
+
+  test('lists the current editions, and refuses one the platform does not offer', async () => {
+    for (const edition of ['per_workload', 'pck_per_gigabyte', 'pck_per_workload']) {
+      expect((await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items?edition=${edition}`)).status).toBe(200);
+    }
+    const unknown = await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/offering_items?edition=premium`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.details.info).toBe('edition');
   });
 });

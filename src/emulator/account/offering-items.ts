@@ -21,9 +21,24 @@ function itemList(items: OfferingItem[]): Reply {
   return json(200, { timestamp: nowIso(), items });
 }
 
+/**
+ * The editions the platform offers today: the vendor's current configurations name the
+ * per-workload and per-gigabyte ones beside `standard` and `advanced`.
+ */
+export const EDITIONS = ['standard', 'advanced', 'per_workload', 'pck_per_gigabyte', 'pck_per_workload'] as const;
+
+/**
+ * The members of an offering item that the platform answers and keeps to itself: the vendor's
+ * canonical flow ("turn on everything available to this customer") puts listed items back as
+ * they are, and live accepts them (the values are its own, so they are ignored).
+ */
+const READ_ONLY_ITEM_MEMBERS = ['edition', 'usage_name', 'type', 'measurement_unit', 'tenant_id', 'locked', 'updated_at', 'deleted_at'];
+
 /** GAPS: list a tenant's offering items (`edition` defaults to `standard`, `*` for all; `infra_uuid` keeps one component's items). */
 function filterItems(ctx: RequestContext, items: OfferingItem[]): OfferingItem[] {
   const edition = ctx.query.get('edition') ?? 'standard';
+  // An edition the platform does not offer would list nothing, which reads as "no items": say so.
+  if (edition !== '*' && !(EDITIONS as readonly string[]).includes(edition)) throw accountBadRequest('edition', `must be * or one of ${EDITIONS.join(', ')}`);
   const usages = queryList(ctx.query, 'usage_names');
   const status = ctx.query.get('status');
   const type = ctx.query.get('type');
@@ -63,7 +78,8 @@ function checkLimit(v: unknown, field: string): number | null {
 
 function putItems(ctx: RequestContext): Reply {
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-  const body = closedBody(ctx, ['offering_items', 'check_usage'], 'an offering items update');
+  // `timestamp`: the vendor's examples send back the listing's, and live accepts it.
+  const body = closedBody(ctx, ['offering_items', 'check_usage', 'timestamp'], 'an offering items update');
   if (!Array.isArray(body.offering_items)) throw accountBadRequest('offering_items', 'is required (an array)');
   if (body.check_usage !== undefined && typeof body.check_usage !== 'boolean') throw accountBadRequest('check_usage', 'must be a boolean');
   const store = ctx.store;
@@ -72,7 +88,8 @@ function putItems(ctx: RequestContext): Reply {
     const at = `offering_items[${i}]`;
     if (!isObject(raw)) throw accountBadRequest(at, 'must be an object');
     for (const k of Object.keys(raw))
-      if (!['application_id', 'name', 'status', 'infra_id', 'quota'].includes(k)) throw accountBadRequest(`${at}.${k}`, 'is not a field of an offering item');
+      if (!['application_id', 'name', 'status', 'infra_id', 'quota', ...READ_ONLY_ITEM_MEMBERS].includes(k))
+        throw accountBadRequest(`${at}.${k}`, 'is not a field of an offering item');
     if (typeof raw.application_id !== 'string' || !UUID_RE.test(raw.application_id)) throw accountBadRequest(`${at}.application_id`, 'must be a uuid');
     if (typeof raw.name !== 'string' || raw.name === '') throw accountBadRequest(`${at}.name`, 'is required');
     if (raw.infra_id !== undefined && raw.infra_id !== null && (typeof raw.infra_id !== 'string' || !UUID_RE.test(raw.infra_id)))
@@ -126,13 +143,18 @@ function requireQuotaVersion(raw: unknown, field: string): number {
   return requireVersion(raw, field);
 }
 
+/**
+ * What a new child can get: the items the tenant has on, as live lists them (the vendor's
+ * examples): on, unlimited and unlocked, so that putting the list back as it is turns them all
+ * on for the child. `kind` is optional, as in the reference.
+ */
 function availableForChild(ctx: RequestContext): Reply {
   const tenant = visibleTenant(ctx, ctx.params.tenant as string);
   const kind = ctx.query.get('kind');
-  if (kind === null || !['partner', 'folder', 'customer', 'unit'].includes(kind)) throw accountBadRequest('kind', 'must be partner, folder, customer or unit');
+  if (kind !== null && !['partner', 'folder', 'customer', 'unit'].includes(kind)) throw accountBadRequest('kind', 'must be partner, folder, customer or unit');
   const own = itemsOf(ctx.store, tenant.id).filter((i) => i.status === 1);
   // The reference's items carry `tenant_id` (required): the tenant asked about, whose items these are.
-  return itemList(filterItems(ctx, own).map(({ quota: _quota, ...rest }) => ({ ...rest, status: 0 })));
+  return itemList(filterItems(ctx, own).map((item) => ({ ...item, status: 1, quota: { ...UNLIMITED }, locked: false })));
 }
 
 export const offeringItemRoutes: Route[] = [
