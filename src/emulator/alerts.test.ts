@@ -84,3 +84,58 @@ describe('emulator: alerts', () => {
     expect(res.json.domain).toBe('AlertManager');
   });
 });
+
+describe('emulator: alert reads the vendor clients make', () => {
+  let e: RunningEmulator;
+  let api: TestClient;
+  const ns = (iso: string) => String(BigInt(Date.parse(iso)) * 1_000_000n);
+
+  beforeAll(async () => {
+    e = await startEmulator({ seed: 52 });
+    api = new TestClient(e);
+    await api.post(`${BASE}/types`, { items: [{ id: 'Reads', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS }] });
+  });
+  afterAll(() => e.close());
+
+  test('one alert by id; the registered types listed', async () => {
+    const raised = await api.post(`${BASE}/alerts`, { type: 'Reads', tenantID: e.rootTenantId, severity: 'error', details: { n: 1 } });
+    const one = await api.get(`${BASE}/alerts/${raised.json.id}`);
+    expect(one.status).toBe(200);
+    expect(one.json).toMatchObject({ id: raised.json.id, type: 'Reads', severity: 'error', details: { n: 1 } });
+    expect((await api.get(`${BASE}/alerts/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    const types = await api.get(`${BASE}/types`);
+    expect(types.json.items.map((t: { id: string }) => t.id)).toContain('Reads');
+    expect((await api.get(`${BASE}/types?os_type=linux`)).json).toMatchObject({
+      context: { parameter: 'os_type' },
+      debug: { msg: expect.stringMatching(/not implemented/) },
+    });
+  });
+
+  test('updated_at filters on the last change (raised or dismissed) and order sorts; unimplemented filters are refused by name', async () => {
+    const createdAt = (day: number) => `2026-01-0${day}T00:00:00.000Z`;
+    const ids: string[] = [];
+    for (const day of [3, 1, 2]) {
+      ids.push((await api.post(`${BASE}/alerts`, { type: 'Reads', tenantID: e.rootTenantId, severity: 'warning', createdAt: createdAt(day) })).json.id);
+    }
+    const listed = async (query: string) => {
+      const res = await api.get(`${BASE}/alerts?type=Reads&${query}`);
+      expect(res.status).toBe(200);
+      return (res.json.items as Array<{ id: string; createdAt: string }>).filter((a) => ids.includes(a.id));
+    };
+    expect((await listed('order=desc(created_at)')).map((a) => a.createdAt)).toEqual([createdAt(3), createdAt(2), createdAt(1)]);
+    expect((await listed('order=created_at')).map((a) => a.createdAt)).toEqual([createdAt(1), createdAt(2), createdAt(3)]);
+    // All three were raised now: updated at or after a moment before them.
+    expect(await listed(`updated_at=ge(${ns(createdAt(4))})`)).toHaveLength(3);
+    expect(await listed(`created_at=ge(${ns(createdAt(2))})`)).toHaveLength(2);
+    for (const [query, named] of [
+      ['source=drift', 'source'],
+      ['planName=x', 'planName'],
+      ['before=abc', 'before'],
+    ]) {
+      const refused = await api.get(`${BASE}/alerts?${query}`);
+      expect(refused.status).toBe(400);
+      expect(refused.json.context.parameter).toBe(named);
+    }
+    expect((await api.get(`${BASE}/alerts?order=desc(colour)`)).status).toBe(400);
+  });
+});

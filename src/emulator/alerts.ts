@@ -45,6 +45,20 @@ function getType(ctx: RequestContext): Reply {
   return json(200, type);
 }
 
+/** `GET /types`: the registered types, none of the reference's filters implemented (each refused by name). */
+function listTypes(ctx: RequestContext): Reply {
+  for (const name of new Set(ctx.query.keys()))
+    throw badRequest(`the ${name} parameter of the types listing is not implemented by the emulator`, { parameter: name });
+  return json(200, { items: Object.values(ctx.store.world.alertTypes) });
+}
+
+function getAlert(ctx: RequestContext): Reply {
+  const id = (ctx.params.id as string).toLowerCase();
+  const alert = ctx.store.world.alerts.find((a) => a.id.toLowerCase() === id && ctx.store.isInSubtree(a.tenant.id, ctx.caller.tenantId));
+  if (alert === undefined) throw alertError(404, 'NotFound', `Alert ${id} does not exist`, { id });
+  return json(200, alert);
+}
+
 function raiseAlert(ctx: RequestContext): Reply {
   const body = ctx.body;
   if (!isObject(body)) throw badRequest('body must be an alert object');
@@ -144,9 +158,63 @@ function readCursor(raw: string): { query: URLSearchParams; offset: number } {
   }
 }
 
+/** The query parameters of `GET /alerts` the emulator implements; `after` is its cursor. */
+const LISTING_PARAMETERS = [
+  'after',
+  'limit',
+  'type',
+  'tenant',
+  'severity',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'show_deleted',
+  'show_deleted_only',
+  'order',
+];
+/** The reference's other filters: refused by name, since a filter ignored would answer alerts the reader did not ask for. */
+const UNIMPLEMENTED_FILTERS = ['skip', 'id', 'query', 'source', 'source_time_stamp', 'category', 'planId', 'resourceId', 'planName', 'resourceName'];
+
+/** Refuses any query parameter but `known`: unimplemented filters by name, anything else as unknown. */
+function onlyParameters(query: URLSearchParams, known: readonly string[]): void {
+  for (const name of new Set(query.keys())) {
+    if (known.includes(name)) continue;
+    if (UNIMPLEMENTED_FILTERS.includes(name)) throw badRequest(`the ${name} filter is not implemented by the emulator`, { parameter: name });
+    throw badRequest(`${name} is not a parameter of this listing`, { parameter: name });
+  }
+}
+
+/** When an alert was last changed: raised, or dismissed (spec 03: `updated_at` filters on either). */
+const updatedAt = (a: Alert) => a.deletedAt ?? a.updatedAt ?? a.createdAt;
+
+/** The orderings the emulator implements: `p`, `asc(p)` or `desc(p)` of these (spec 03, `order`). */
+const ORDER_KEYS: Readonly<Record<string, (a: Alert) => string | number>> = {
+  created_at: (a) => Date.parse(a.createdAt),
+  updated_at: (a) => Date.parse(updatedAt(a)),
+  deleted_at: (a) => (a.deletedAt === undefined ? 0 : Date.parse(a.deletedAt)),
+  severity: (a) => RANK.get(a.severity) ?? 0,
+  type: (a) => a.type,
+};
+
+function ordering(raw: string | null): ((a: Alert, b: Alert) => number) | undefined {
+  if (raw === null) return undefined;
+  const m = /^(?:(asc|desc)\((\w+)\)|(\w+))$/.exec(raw);
+  const key = m?.[2] ?? m?.[3];
+  const by = key === undefined ? undefined : ORDER_KEYS[key];
+  if (by === undefined) throw badRequest(`order must be p, asc(p) or desc(p) with p one of ${Object.keys(ORDER_KEYS).join(', ')}`, { parameter: 'order' });
+  const sign = m?.[1] === 'desc' ? -1 : 1;
+  return (a, b) => {
+    const x = by(a);
+    const y = by(b);
+    return sign * (x < y ? -1 : x > y ? 1 : 0);
+  };
+}
+
 function listAlerts(ctx: RequestContext): Reply {
   const after = ctx.query.get('after');
+  if (after !== null && [...ctx.query.keys()].some((k) => k !== 'after' && k !== 'limit')) throw badRequest('after takes no other parameter than limit');
   const { query, offset } = after !== null ? readCursor(after) : { query: ctx.query, offset: 0 };
+  onlyParameters(query, LISTING_PARAMETERS);
   const types = queryList(query, 'type');
   const tenants = queryList(query, 'tenant');
   const rawLimit = query.get('limit');
@@ -161,10 +229,17 @@ function listAlerts(ctx: RequestContext): Reply {
   if (severity !== null) filters.push(severityFilter(severity));
   const createdAt = query.get('created_at');
   if (createdAt !== null) filters.push(timeFilter(createdAt, 'created_at', (a) => a.createdAt));
+  const changedAt = query.get('updated_at');
+  if (changedAt !== null) filters.push(timeFilter(changedAt, 'updated_at', updatedAt));
+  const dismissedAt = query.get('deleted_at');
+  if (dismissedAt !== null) filters.push(timeFilter(dismissedAt, 'deleted_at', (a) => a.deletedAt));
   const deletedOnly = booleanParam(query, 'show_deleted_only');
   const withDeleted = booleanParam(query, 'show_deleted');
   filters.push((a) => (deletedOnly ? a.deletedAt !== undefined : withDeleted || a.deletedAt === undefined));
   const all = ctx.store.world.alerts.filter((a) => filters.every((f) => f(a)));
+  const order = ordering(query.get('order'));
+  // A stable sort: alerts equal in the order keep the oldest first.
+  if (order) all.sort(order);
   const items = all.slice(offset, offset + limit);
   const next = offset + limit < all.length ? Buffer.from(JSON.stringify({ q: query.toString(), o: offset + limit })).toString('base64url') : undefined;
   // platform-interface: alerts paging (`after` absent on the last page)
@@ -200,7 +275,9 @@ export const alertRoutes: InterfaceRoutes = {
   prefix: `${PREFIX}/`,
   routes: [
     { method: 'POST', pattern: `${PREFIX}/types`, scopes: ADMIN, jsonBody: true, handler: registerTypes },
+    { method: 'GET', pattern: `${PREFIX}/types`, scopes: VIEWER, handler: listTypes },
     { method: 'GET', pattern: `${PREFIX}/types/:id`, scopes: VIEWER, handler: getType },
+    { method: 'GET', pattern: `${PREFIX}/alerts/:id`, scopes: VIEWER, handler: getAlert },
     { method: 'POST', pattern: `${PREFIX}/alerts`, scopes: ADMIN, jsonBody: true, handler: raiseAlert },
     { method: 'GET', pattern: `${PREFIX}/alerts`, scopes: VIEWER, handler: listAlerts },
     { method: 'DELETE', pattern: `${PREFIX}/alerts`, scopes: ADMIN, handler: dismissAlerts },

@@ -20,6 +20,20 @@ export interface ContractException {
 const GAPS_OURS = 'GAPS "Statuses marked ours": the reference lists no such status for this operation; the emulator keeps the choice';
 
 export const CHOICES: readonly ContractException[] = [
+  ...['GET /api/alert_manager/v1/alerts', 'GET /api/alert_manager/v1/types'].map((operation): ContractException => ({
+    operation,
+    code: 'undocumented_status',
+    status: 400,
+    reason:
+      'ours, in docs/platform-interface.md "alert filters": a filter the emulator does not implement, or a malformed one, is refused with 400, never ignored; the reference lists no 400',
+  })),
+  {
+    operation: 'GET /api/alert_manager/v1/alerts/{id}',
+    code: 'undocumented_status',
+    status: 404,
+    reason:
+      'ours, in docs/platform-interface.md "alert filters": an alert that is not there, or not in the caller\'s subtree, answers 404; the reference lists only 200',
+  },
   { operation: 'DELETE /api/2/reports/{report_id}', code: 'undocumented_status', status: 409, reason: `${GAPS_OURS} (409 stale report delete)` },
   {
     operation: 'POST /api/2/applications/{application_id}/bindings/tenants/{tenant_id}',
