@@ -9,6 +9,7 @@ import { infrastructureRoutes } from './account/infrastructure';
 import { reportRoutes } from './account/reports';
 import { PREFIX } from './account/common';
 import { tenantRoutes } from './account/tenants';
+import { tenantReadRoutes } from './account/tenant-reads';
 import { tenantLifecycleRoutes } from './account/tenant-lifecycle';
 import { offeringItemRoutes } from './account/offering-items';
 import { userRoutes } from './account/users';
@@ -22,6 +23,7 @@ export const accountRoutes: InterfaceRoutes = {
     ...infrastructureRoutes,
     ...reportRoutes,
     ...tenantRoutes,
+    ...tenantReadRoutes,
     // After the fixed paths of tenantRoutes, so that `/tenants/:id` never shadows them.
     ...offeringItemRoutes,
     ...tenantLifecycleRoutes,

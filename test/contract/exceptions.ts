@@ -28,6 +28,13 @@ export const CHOICES: readonly ContractException[] = [
       'ours, in docs/platform-interface.md "alert filters": a filter the emulator does not implement, or a malformed one, is refused with 400, never ignored; the reference lists no 400',
   })),
   {
+    operation: 'GET /api/2/tenants/{tenant_id}/children',
+    code: 'undocumented_status',
+    status: 400,
+    reason:
+      'ours, in docs/platform-interface.md "tenant children and usages": a parameter the emulator does not implement (order, after) is refused with 400, never ignored',
+  },
+  {
     operation: 'GET /api/alert_manager/v1/alerts/{id}',
     code: 'undocumented_status',
     status: 404,

@@ -165,6 +165,7 @@ function locationInfra(ctx: RequestContext): Reply {
 export const infrastructureRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/infra`, scopes: VIEW_INFRA, handler: getInfra },
   { method: 'POST', pattern: `${PREFIX}/infra`, scopes: ADMIN_INFRA, jsonBody: true, handler: createInfra },
+  { method: 'GET', pattern: `${PREFIX}/infra/:id`, scopes: VIEW_INFRA, handler: (ctx) => json(200, renderInfra(infraOr404(ctx, ctx.params.id as string))) },
   { method: 'PUT', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, jsonBody: true, handler: updateInfra },
   { method: 'DELETE', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, handler: deleteInfra },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/locations`, scopes: VIEW_INFRA, handler: tenantLocations },
