@@ -32,7 +32,8 @@ function checkReportBody(body: Record<string, unknown>, create: boolean): void {
   // GAPS: usage report configuration create (unknown body fields are rejected)
   rejectUnknown(body, create ? REPORT_FIELDS : [...REPORT_FIELDS, 'id', 'version'], '');
   if (create) {
-    for (const f of ['recipients', 'result_action', 'parameters', 'schedule']) if (body[f] === undefined) throw accountBadRequest(f, 'is required');
+    // `recipients` may be left out: the vendor's example does, and live answers `recipients: []`.
+    for (const f of ['result_action', 'parameters', 'schedule']) if (body[f] === undefined) throw accountBadRequest(f, 'is required');
   }
   checkEnum(body.result_action, RESULT_ACTIONS, 'result_action');
   if (body.recipients !== undefined) {
@@ -102,7 +103,7 @@ function createReport(ctx: RequestContext): Reply {
     id: ctx.store.newId(),
     version: 1,
     result_action: body.result_action as string,
-    recipients: [...(body.recipients as string[])],
+    recipients: [...((body.recipients as string[] | undefined) ?? [])],
     // platform-interface: report defaults (the reference's answer always carries formats and period)
     parameters: { formats: ['csv'], period: { start: `${generationDate.slice(0, 8)}01`, end: generationDate }, ...structuredClone(params) },
     schedule,

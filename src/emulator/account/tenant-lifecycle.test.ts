@@ -87,19 +87,31 @@ describe('emulator: tenant lifecycle', () => {
   test('pricing: customers only (403 otherwise), its own version, trial to production once and never back', async () => {
     const t = (await create({ name: 'Trialist', parent_id: tenant('Northwind Partner'), kind: 'customer' })).json;
     const pricing = await fixture.api.get(`/api/2/tenants/${t.id}/pricing`);
-    expect(pricing.json).toEqual({ mode: 'trial', currency: 'USD', version: 1, production_start_date: null });
+    // A trial answers the day it ends, as live does (the vendor's example reads it).
+    const trialEnd = new Date(Date.parse(t.created_at) + 30 * 86_400_000).toISOString();
+    expect(pricing.json).toEqual({ mode: 'trial', currency: 'USD', version: 1, production_start_date: trialEnd });
+    // Put back as read, as the vendor's example does: accepted.
+    expect((await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { ...pricing.json, currency: 'USD' })).status).toBe(200);
     expect((await fixture.api.get(`/api/2/tenants/${tenant('Northwind Partner')}/pricing`)).status).toBe(403);
-    const prod = await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 1, mode: 'production' });
+    const prod = await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 2, mode: 'production' });
     expect(prod.status).toBe(200);
-    expect(prod.json).toMatchObject({ mode: 'production', version: 2 });
+    expect(prod.json).toMatchObject({ mode: 'production', version: 3 });
     // The reference: a date-time.
     expect(prod.json.production_start_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
-    const back = await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 2, mode: 'trial' });
+    const back = await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 3, mode: 'trial' });
     expect(back.status).toBe(409);
     expect(back.json.error.code).toBe('conflict');
     expect((await fixture.api.put(`/api/2/tenants/${t.id}/pricing`, { version: 1, currency: 'EUR' })).json.error.code).toBe(1001);
     const tenantNow = await fixture.api.get(`/api/2/tenants/${t.id}`);
     expect(tenantNow.json).toMatchObject({ pricing_mode: 'production', version: 1 });
+  });
+
+  test("update_lock takes the string boolean the vendor's example sends", async () => {
+    const t = (await create({ name: 'String Lock', parent_id: tenant('Northwind Partner'), kind: 'customer', update_lock: { enabled: 'true' } })).json;
+    expect(t.update_lock).toEqual({ enabled: true, owner_id: fixture.emulator.rootTenantId });
+    const off = await fixture.api.put(`/api/2/tenants/${t.id}`, { version: t.version, update_lock: { enabled: 'false' } });
+    expect(off.json.update_lock).toEqual({ enabled: false, owner_id: null });
+    expect((await fixture.api.put(`/api/2/tenants/${t.id}`, { version: off.json.version, update_lock: { enabled: 'yes' } })).status).toBe(400);
   });
 
   test('an update lock lets only the locking tenant change the tenant (403 code 1012)', async () => {

@@ -105,9 +105,15 @@ function checkCommon(body: Record<string, unknown>): void {
   ]);
   if (typeof body.name === 'string' && body.name.trim() === '') throw accountBadRequest('name', 'must not be empty');
   if (body.contact !== undefined) checkContact(body.contact);
-  if (body.update_lock !== undefined && (!isObject(body.update_lock) || typeof body.update_lock.enabled !== 'boolean')) {
+  if (body.update_lock !== undefined && (!isObject(body.update_lock) || lockEnabled(body.update_lock.enabled) === undefined)) {
     throw accountBadRequest('update_lock', 'must be an object {enabled: boolean}');
   }
+}
+
+/** `update_lock.enabled`: a boolean, or the string the vendor's example sends (`"true"`, `"false"`), which live accepts. */
+function lockEnabled(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  return v === 'true' ? true : v === 'false' ? false : undefined;
 }
 
 /** Applies the members both create and update take. */
@@ -122,7 +128,7 @@ function applyCommon(ctx: RequestContext, t: Tenant, body: Record<string, unknow
   if (body.contact !== undefined) t.contact = { ...t.contact, ...(body.contact as Record<string, unknown>) };
   if (isObject(body.update_lock)) {
     // GAPS: update lock (the owner is the caller's tenant)
-    t.update_lock = body.update_lock.enabled === true ? { enabled: true, owner_id: ctx.caller.tenantId } : { enabled: false, owner_id: null };
+    t.update_lock = lockEnabled(body.update_lock.enabled) ? { enabled: true, owner_id: ctx.caller.tenantId } : { enabled: false, owner_id: null };
   }
 }
 
@@ -251,11 +257,19 @@ function customerOr403(ctx: RequestContext): Tenant {
   return t;
 }
 
-const pricingView = (t: Tenant) => ({ ...t.pricing });
+/** How long a customer's trial lasts: its pricing answers the trial's end as `production_start_date`. */
+const TRIAL_DAYS = 30;
+
+/** A customer's pricing; a trial's `production_start_date` is the day its trial ends, as live answers it. */
+const pricingView = (t: Tenant) => {
+  const trialEnd = new Date(Date.parse(t.created_at) + TRIAL_DAYS * 86_400_000).toISOString();
+  return { ...t.pricing, production_start_date: t.pricing.production_start_date ?? (t.pricing.mode === 'trial' ? trialEnd : null) };
+};
 
 function putPricing(ctx: RequestContext): Reply {
   const t = customerOr403(ctx);
-  const body = closedBody(ctx, ['version', 'mode', 'currency'], 'a pricing update');
+  // `production_start_date` is the platform's: the vendor's example puts it back, live accepts and ignores it.
+  const body = closedBody(ctx, ['version', 'mode', 'currency', 'production_start_date'], 'a pricing update');
   const version = requireVersion(body.version);
   checkTypes(body, { mode: 'string', currency: 'string' });
   if (body.mode !== undefined && !['trial', 'production', 'suspended'].includes(body.mode as string))
