@@ -32,6 +32,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** What a tenant's applications listing holds (see `Store.tenantApplications`); default `on`. */
   tenantApplications?: 'on' | 'available';
+  /** What versions are (see `Store.versions`); default counters. */
+  versions?: 'counters' | 'timestamps';
   /** Serve https with this key and certificate (PEM), as the platform does; http without. */
   tls?: { key: string; cert: string };
 }
@@ -127,6 +129,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const store = Store.open(seed, opts.dataFile);
   store.tenantApplications = opts.tenantApplications ?? 'on';
+  store.versions = opts.versions ?? 'counters';
   const faults = new FaultInjector(opts.seed ?? store.world.seed, opts.faults ?? {});
   const tokens = new TokenService(store);
   const router = new Router([accountRoutes, agentRoutes, eventRoutes, alertRoutes]);

@@ -68,3 +68,24 @@ describe('emulator: seeded world and persistence', () => {
     }
   });
 });
+
+describe('emulator: versions as the live platform answers them', () => {
+  test("each change's version is a millisecond timestamp, strictly growing, and a stale one is refused", async () => {
+    const e = await startEmulator({ seed: 8, versions: 'timestamps' });
+    const api = new TestClient(e);
+    try {
+      const before = Date.now();
+      const made = await api.post('/api/2/tenants', { name: 'Stamped', parent_id: e.world().tenants['Northwind Partner'].id, kind: 'customer' });
+      expect(made.json.version).toBeGreaterThanOrEqual(before);
+      let version = made.json.version as number;
+      for (const name of ['Stamped 2', 'Stamped 3', 'Stamped 4']) {
+        const changed = await api.put(`/api/2/tenants/${made.json.id}`, { version, name });
+        expect(changed.json.version).toBeGreaterThan(version);
+        version = changed.json.version;
+      }
+      expect((await api.put(`/api/2/tenants/${made.json.id}`, { version: made.json.version, name: 'Stale' })).status).toBe(409);
+    } finally {
+      await e.close();
+    }
+  });
+});

@@ -28,6 +28,11 @@ export class Store {
    * records), or those available to it (the vendor reference's words): both readings can be tried.
    */
   tenantApplications: 'on' | 'available' = 'on';
+  /**
+   * What an object's `version` is: a counter from 1, or, as the live platform answers, the
+   * millisecond timestamp of its last change (the reference's example is `1559561146223`).
+   */
+  versions: 'counters' | 'timestamps' = 'counters';
   private ids: SeededRandom;
   private index?: TenantIndex;
   private users?: { readonly list: User[]; size: number; readonly byId: Map<string, User> };
@@ -63,6 +68,13 @@ export class Store {
     this.world = seedWorld(this.world.seed);
     this.ids = new SeededRandom(this.world.idState);
     this.save();
+  }
+
+  /** The version an object gets when it is made (no `previous`) or changed, as `versions` says. */
+  nextVersion(previous?: number): number {
+    const next = (previous ?? 0) + 1;
+    // Strictly growing even when two changes fall in one millisecond.
+    return this.versions === 'timestamps' ? Math.max(Date.now(), next) : next;
   }
 
   newId(): string {

@@ -2,7 +2,8 @@
  * The example's whole life against the emulator — plan, apply, a change made in the console,
  * drift with its alert, repair, import, export and destroy — with every exchange checked against
  * the vendor's references by the contract layer (setup.ts), which fails this test on any request
- * the references would refuse or any answer they would not allow.
+ * the references would refuse or any answer they would not allow. Versions are what the live platform answers: the
+ * millisecond timestamps of each object's last change.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ const observe = (message: unknown) => {
 };
 
 beforeAll(async () => {
-  world = await startWorld();
+  world = await startWorld({ versions: 'timestamps' });
   config = synthesizeExample(world.dir);
   exchangeChannel.subscribe(observe);
 });
@@ -39,6 +40,13 @@ test('plan, apply, drift with its alert, repair, import, export and destroy spea
   await tenantform(['plan', '--detailed-exitcode'], 2);
   await tenantform(['apply', '--auto-approve'], 0);
   await tenantform(['plan', '--detailed-exitcode'], 0);
+  const versions = (
+    JSON.parse(readFileSync(join(world.dir, 'example.tfstate'), 'utf8')).resources as Array<{ instances: Array<{ attributes: { version?: unknown } }> }>
+  )
+    .flatMap((r) => r.instances.map((i) => i.attributes.version))
+    .filter((v): v is number => typeof v === 'number');
+  expect(versions.length).toBeGreaterThan(3);
+  for (const v of versions) expect(v).toBeGreaterThan(1_500_000_000_000);
 
   // An administrator changes a setting in the console: drift, with its alert.
   const backup = world.application('backup');

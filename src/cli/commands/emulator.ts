@@ -8,6 +8,7 @@ interface Args {
   data?: string;
   seed: number;
   quiet: boolean;
+  versions: 'counters' | 'timestamps';
 }
 
 /** `tenantform emulator`: the platform's local stand-in, for demos, tests and CI. */
@@ -20,6 +21,11 @@ export const emulatorCommand: CommandModule<object, Args> = {
       .option('data', { type: 'string', describe: 'Keep the world in this file between runs (written atomically)' })
       .option('seed', { type: 'number', default: 1, describe: 'Seed for ids, secrets and injected faults (runs are repeatable)' })
       .option('quiet', { type: 'boolean', default: false, describe: 'Do not log requests' })
+      .option('versions', {
+        choices: ['counters', 'timestamps'] as const,
+        default: 'counters' as const,
+        describe: "Objects' versions: counters from 1, or millisecond timestamps of the last change, as the live platform answers",
+      })
       .example('eval "$(tenantform emulator --port 8080 &)"', 'Start it and export its address and credentials')
       .example('tenantform emulator --data world.json', 'Keep the world between runs'),
   handler: async (args) => {
@@ -27,6 +33,7 @@ export const emulatorCommand: CommandModule<object, Args> = {
       port: args.port,
       dataFile: args.data,
       seed: args.seed,
+      versions: args.versions,
       log: args.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
     });
     const exports = `${emulatorEnvLines(emulator).join('\n')}\n`;

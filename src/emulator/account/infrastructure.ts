@@ -82,7 +82,7 @@ function createInfra(ctx: RequestContext): Reply {
     content_mobile_url: (body.content_mobile_url as string | null | undefined) ?? null,
     backend_type: body.backend_type ?? null, // GAPS: backend_type values (any string or null)
     platform_owned: false,
-    version: 1,
+    version: ctx.store.nextVersion(),
     readonly: false,
   };
   ctx.store.world.infra[component.id] = component;
@@ -102,7 +102,7 @@ function updateInfra(ctx: RequestContext): Reply {
   }
   if (version !== current.version) throw staleVersion('Infrastructure component', current.id, version, current.version);
   // platform-interface: partial updates
-  const next: InfraComponent = { ...current, version: current.version + 1 };
+  const next: InfraComponent = { ...current, version: ctx.store.nextVersion(current.version) };
   if (body.name !== undefined) next.name = body.name as string;
   if (body.location_id !== undefined && body.location_id !== null) next.location_id = body.location_id as string;
   if (body.url !== undefined) next.url = body.url as string;

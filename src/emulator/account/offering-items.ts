@@ -128,7 +128,7 @@ function putItems(ctx: RequestContext): Reply {
       const version = requireQuotaVersion(q.version, `${at}.quota.version`);
       // GAPS: set offering items (a quota carries its current version; stale: 409, code 1001)
       if (version !== current.version) throw versionMismatch(`Quota of offering item ${raw.name} of tenant`, tenant.id, version, current.version);
-      if (value !== current.value || overage !== current.overage) item.quota = { value, overage, version: current.version + 1 };
+      if (value !== current.value || overage !== current.overage) item.quota = { value, overage, version: store.nextVersion(current.version) };
     }
   });
   // Items not named stay as they are.

@@ -101,7 +101,7 @@ function createReport(ctx: RequestContext): Reply {
   const generationDate = (body.generation_date as string | undefined) ?? new Date().toISOString().slice(0, 10);
   const report: ReportConfig = {
     id: ctx.store.newId(),
-    version: 1,
+    version: ctx.store.nextVersion(),
     result_action: body.result_action as string,
     recipients: [...((body.recipients as string[] | undefined) ?? [])],
     // platform-interface: report defaults (the reference's answer always carries formats and period)
@@ -151,7 +151,7 @@ function updateReport(ctx: RequestContext): Reply {
         : `a report scheduled '${current.schedule.type}' cannot change`;
     throw accountBadRequest(refused[0] as string, `${why}; create a new report instead`);
   }
-  next.version = current.version + 1;
+  next.version = ctx.store.nextVersion(current.version);
   ctx.store.world.reports[current.id] = next;
   ctx.store.save();
   return json(200, next);

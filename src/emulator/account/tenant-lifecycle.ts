@@ -143,6 +143,8 @@ function createTenant(ctx: RequestContext): Reply {
   checkKindUnder(parent, kind);
   checkNameFree(ctx.store, parent.id, body.name as string);
   const tenant: Tenant = { id: ctx.store.newId(), parent_id: parent.id, name: body.name as string, kind, ...tenantDefaults(kind, nowIso()) };
+  tenant.version = ctx.store.nextVersion();
+  tenant.pricing.version = ctx.store.nextVersion();
   applyCommon(ctx, tenant, body);
   ctx.store.world.tenants.push(tenant);
   ctx.store.world.bindings[tenant.id] = [];
@@ -205,7 +207,7 @@ function updateTenant(ctx: RequestContext): Reply {
   if (body.customer_type !== undefined) next.customer_type = body.customer_type as string;
   if (next.parent_id !== null && (next.name !== current.name || next.parent_id !== current.parent_id))
     checkNameFree(ctx.store, next.parent_id, next.name, current.id);
-  next.version = current.version + 1;
+  next.version = ctx.store.nextVersion(current.version);
   next.updated_at = nowIso();
   const moved = next.parent_id !== current.parent_id;
   Object.assign(current, next);
@@ -281,7 +283,12 @@ function putPricing(ctx: RequestContext): Reply {
     throw accountConflict(`Tenant ${t.id} is in ${t.pricing.mode}; a tenant never returns to trial`, { id: t.id, mode: t.pricing.mode });
   }
   const start = t.pricing.production_start_date ?? (mode === 'production' ? nowIso() : null);
-  t.pricing = { mode, currency: (body.currency as string | undefined) ?? t.pricing.currency, version: t.pricing.version + 1, production_start_date: start };
+  t.pricing = {
+    mode,
+    currency: (body.currency as string | undefined) ?? t.pricing.currency,
+    version: ctx.store.nextVersion(t.pricing.version),
+    production_start_date: start,
+  };
   t.updated_at = nowIso();
   ctx.store.save();
   return json(200, pricingView(t));

@@ -77,7 +77,7 @@ function createUser(ctx: RequestContext): Reply {
   const now = nowIso();
   const user: User = {
     id,
-    version: 1,
+    version: ctx.store.nextVersion(),
     tenant_id: tenant.id,
     personal_tenant_id: ctx.store.newId(),
     login,
@@ -114,7 +114,7 @@ function updateUser(ctx: RequestContext): Reply {
   if (body.enabled !== undefined) current.enabled = body.enabled as boolean;
   if (body.language !== undefined) current.language = body.language as string;
   if (body.notifications !== undefined) current.notifications = [...new Set(body.notifications as string[])];
-  current.version += 1;
+  current.version = ctx.store.nextVersion(current.version);
   current.updated_at = nowIso();
   ctx.store.save();
   return json(200, current);
@@ -185,7 +185,7 @@ function putPolicies(ctx: RequestContext): Reply {
       const version = requireVersion(raw.version, `${at}.version`);
       if (version !== known.version) throw versionMismatch('Access policy', known.id, version, known.version);
       const same = known.tenant_id === raw.tenant_id && known.role_id === raw.role_id;
-      return same ? known : { ...known, tenant_id: raw.tenant_id, role_id: raw.role_id, version: known.version + 1, updated_at: nowIso() };
+      return same ? known : { ...known, tenant_id: raw.tenant_id, role_id: raw.role_id, version: ctx.store.nextVersion(known.version), updated_at: nowIso() };
     }
     // GAPS: user roles (new entries: nil id and issuer, version 0)
     return {
@@ -195,7 +195,7 @@ function putPolicies(ctx: RequestContext): Reply {
       trustee_type: 'user',
       tenant_id: raw.tenant_id,
       role_id: raw.role_id,
-      version: 1,
+      version: ctx.store.nextVersion(),
       created_at: nowIso(),
       updated_at: nowIso(),
     };
