@@ -308,6 +308,7 @@ export class PlatformCore {
       endpoint,
       fieldPath: issue ? formatPath(issue.path) : '',
       problem: issue ? issue.message : 'invalid',
+      issues: r.error.issues.map((i) => ({ fieldPath: formatPath(i.path), problem: i.message })),
     });
   }
 

@@ -178,10 +178,18 @@ export class PlatformError extends Error {
  * `invalid_response`, so one `catch` handles every failure; `fieldPath` names the first offending
  * field (such as `items[0].version`).
  */
+/** One place where an answer differs from the shape tenantform expects. */
+export interface ShapeIssue {
+  readonly fieldPath: string;
+  readonly problem: string;
+}
+
 export class ResponseShapeError extends PlatformError {
   readonly fieldPath: string;
+  /** Every difference found, the first of them named by the message. */
+  readonly issues: readonly ShapeIssue[];
 
-  constructor(init: { status: number; method: string; endpoint: string; fieldPath: string; problem: string }) {
+  constructor(init: { status: number; method: string; endpoint: string; fieldPath: string; problem: string; issues?: readonly ShapeIssue[] }) {
     super({
       status: init.status,
       interface: interfaceOf(init.endpoint),
@@ -194,6 +202,7 @@ export class ResponseShapeError extends PlatformError {
     });
     this.name = 'ResponseShapeError';
     this.fieldPath = init.fieldPath;
+    this.issues = init.issues ?? [{ fieldPath: init.fieldPath, problem: init.problem }];
   }
 }
 

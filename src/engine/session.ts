@@ -89,7 +89,19 @@ export function platformClient(
   retryTimeoutSeconds?: number,
   provider: string = PROVIDER_TYPE,
 ): PlatformClient {
-  const block = configuration.providers.get(provider) ?? configuration.provider;
+  return clientOfProviderBlock(configuration.providers.get(provider) ?? configuration.provider, env, retryTimeoutSeconds, provider);
+}
+
+/**
+ * The platform client of one provider block's arguments (`{}` for the environment alone): each
+ * argument from the block, else its environment variable.
+ */
+export function clientOfProviderBlock(
+  block: Readonly<Record<string, unknown>>,
+  env: NodeJS.ProcessEnv,
+  retryTimeoutSeconds?: number,
+  provider: string = PROVIDER_TYPE,
+): PlatformClient {
   const setting = (name: keyof typeof PROVIDER_ENV): string => {
     const v = block[name] ?? env[PROVIDER_ENV[name]];
     if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);

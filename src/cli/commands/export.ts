@@ -1,13 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { PlatformClient } from '../../api';
 import type { Diagnostic } from '../../diagnostics';
 import { UUID_PATTERN } from '../../resources/attributes';
-import { PROVIDER_ENV } from '../../resources/provider-config';
 import { exportTenant, renderHcl, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type CdkLibrary } from '../../export';
 import { redactSecrets } from '../redact';
-import { logExchange, logRoute } from '../../logging';
+import { clientOfProviderBlock } from '../../engine/session';
 
 interface Args {
   tenant: string;
@@ -62,7 +60,8 @@ export const exportCommand: CommandModule<object, Args> = {
           'names and subscriptions are not exported. Nothing on the platform changes.',
       ),
   handler: async (args) => {
-    const client = clientFromEnvironment();
+    // The credentials come from the environment, as for the provider block left empty.
+    const client = clientOfProviderBlock({}, process.env);
     try {
       const exp = await exportTenant(client, { tenantId: args.tenant, stack: args.stack, settingNames: args.setting ?? [] });
       report(exp.diagnostics);
@@ -112,18 +111,6 @@ export function projectCdkLibrary(dir: string): CdkLibrary {
     }
     if (dirname(at) === at) return 'cdktn';
   }
-}
-
-function clientFromEnvironment(): PlatformClient {
-  const missing = Object.values(PROVIDER_ENV).filter((name) => !process.env[name]);
-  if (missing.length > 0) throw new Error(`Set ${missing.join(', ')} (the platform's address and the API client's credentials).`);
-  return new PlatformClient({
-    baseUrl: process.env[PROVIDER_ENV.base_url] as string,
-    clientId: process.env[PROVIDER_ENV.client_id] as string,
-    clientSecret: process.env[PROVIDER_ENV.client_secret] as string,
-    onEvent: logExchange,
-    onRoute: logRoute,
-  });
 }
 
 function report(diagnostics: readonly Diagnostic[]): void {

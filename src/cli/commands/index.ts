@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { demoCommand } from './demo';
 import { destroyCommand } from './destroy';
+import { doctorCommand } from './doctor';
 import { driftCommand } from './drift';
 import { applyCommand } from './apply';
 import { emulatorCommand } from './emulator';
@@ -23,6 +24,7 @@ export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
   demoCommand,
   providerCommand,
   exportCommand,
+  doctorCommand,
   planCommand,
   applyCommand,
   destroyCommand,
