@@ -2,6 +2,7 @@
  * The emulator's HTTP server: wires the interfaces, the token endpoints, fault injection and the
  * control endpoints onto one `node:http` server.
  */
+import { furnishMspAccount } from './msp-account';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { channel } from 'node:diagnostics_channel';
@@ -32,8 +33,13 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** What a tenant's applications listing holds (see `Store.tenantApplications`); default `on`. */
   tenantApplications?: 'on' | 'available';
-  /** What versions are (see `Store.versions`); default counters. */
+  /** What versions are (see `Store.versions`); default counters, timestamps for an MSP's account. */
   versions?: 'counters' | 'timestamps';
+  /**
+   * Whose account the primary API client is: the root's (default), or an MSP's, on its partner
+   * tenant, with console-made users and alerts in its customers (`furnishMspAccount`).
+   */
+  account?: 'root' | 'msp';
   /** Serve https with this key and certificate (PEM), as the platform does; http without. */
   tls?: { key: string; cert: string };
 }
@@ -129,7 +135,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const store = Store.open(seed, opts.dataFile);
   store.tenantApplications = opts.tenantApplications ?? 'on';
-  store.versions = opts.versions ?? 'counters';
+  store.versions = opts.versions ?? (opts.account === 'msp' ? 'timestamps' : 'counters');
+  if (opts.account === 'msp') furnishMspAccount(store);
   const faults = new FaultInjector(opts.seed ?? store.world.seed, opts.faults ?? {});
   const tokens = new TokenService(store);
   const router = new Router([accountRoutes, agentRoutes, eventRoutes, alertRoutes]);

@@ -8,7 +8,8 @@ interface Args {
   data?: string;
   seed: number;
   quiet: boolean;
-  versions: 'counters' | 'timestamps';
+  versions?: 'counters' | 'timestamps';
+  account: 'root' | 'msp';
 }
 
 /** `tenantform emulator`: the platform's local stand-in, for demos, tests and CI. */
@@ -23,8 +24,14 @@ export const emulatorCommand: CommandModule<object, Args> = {
       .option('quiet', { type: 'boolean', default: false, describe: 'Do not log requests' })
       .option('versions', {
         choices: ['counters', 'timestamps'] as const,
-        default: 'counters' as const,
-        describe: "Objects' versions: counters from 1, or millisecond timestamps of the last change, as the live platform answers",
+        describe:
+          "Objects' versions: counters from 1, or millisecond timestamps of the last change, as the live platform answers (the default with --account msp)",
+      })
+      .option('account', {
+        choices: ['root', 'msp'] as const,
+        default: 'root' as const,
+        describe:
+          "Whose API client the exported credentials are: the root's, or an MSP's on its partner tenant, whose customers hold console-made users and alerts",
       })
       .example('eval "$(tenantform emulator --port 8080 &)"', 'Start it and export its address and credentials')
       .example('tenantform emulator --data world.json', 'Keep the world between runs'),
@@ -34,6 +41,7 @@ export const emulatorCommand: CommandModule<object, Args> = {
       dataFile: args.data,
       seed: args.seed,
       versions: args.versions,
+      account: args.account,
       log: args.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
     });
     const exports = `${emulatorEnvLines(emulator).join('\n')}\n`;
