@@ -10,6 +10,7 @@ import { reportRoutes } from './account/reports';
 import { PREFIX } from './account/common';
 import { tenantRoutes } from './account/tenants';
 import { tenantReadRoutes } from './account/tenant-reads';
+import { editionRoutes } from './account/editions';
 import { tenantLifecycleRoutes } from './account/tenant-lifecycle';
 import { offeringItemRoutes } from './account/offering-items';
 import { userRoutes } from './account/users';
@@ -24,6 +25,7 @@ export const accountRoutes: InterfaceRoutes = {
     ...reportRoutes,
     ...tenantRoutes,
     ...tenantReadRoutes,
+    ...editionRoutes,
     // After the fixed paths of tenantRoutes, so that `/tenants/:id` never shadows them.
     ...offeringItemRoutes,
     ...tenantLifecycleRoutes,

@@ -196,3 +196,35 @@ describe('emulator: offering items', () => {
     expect(unknown.json.error.details.info).toBe('edition');
   });
 });
+
+describe("emulator: switching a service's edition, as the vendor's guide does", () => {
+  const fixture = useEmulator(36);
+  const { tenant, app } = fixture;
+  const items = async (tenantId: string) =>
+    ((await fixture.api.get(`/api/2/tenants/${tenantId}/offering_items?edition=*&status=1`)).json.items as OfferingItem[]).filter(
+      (i) => i.application_id === app('backup') && i.infra_id === undefined,
+    );
+
+  test('moves each item that is on to its counterpart in the target edition, switches off those without one, and back', async () => {
+    const acme = tenant('Acme Manufacturing');
+    await fixture.api.put(`/api/2/tenants/${acme}/offering_items`, {
+      offering_items: ['workstations', 'servers'].map((name) => ({ application_id: app('backup'), name, status: 1 })),
+    });
+    const advanced = await fixture.api.put(`/api/2/tenants/${acme}/edition`, { target_edition: 'advanced', application_id: app('backup') });
+    expect(advanced.status).toBe(200);
+    expect((await items(acme)).map((i) => `${i.name}:${i.edition}`)).toEqual(['workstations_advanced:advanced']);
+    expect((await fixture.api.get(`/api/2/tenants/${acme}/edition`)).json.items).toContainEqual({ application_id: app('backup'), edition: 'advanced' });
+    await fixture.api.put(`/api/2/tenants/${acme}/edition`, { target_edition: 'standard', application_id: app('backup') });
+    expect((await items(acme)).map((i) => `${i.name}:${i.edition}`)).toEqual(['workstations:standard']);
+  });
+
+  test('refuses an edition the platform does not offer and a service without editions', async () => {
+    const acme = tenant('Acme Manufacturing');
+    expect((await fixture.api.put(`/api/2/tenants/${acme}/edition`, { target_edition: 'gold', application_id: app('backup') })).json.error.details.info).toBe(
+      'target_edition',
+    );
+    expect(
+      (await fixture.api.put(`/api/2/tenants/${acme}/edition`, { target_edition: 'advanced', application_id: app('platform') })).json.error.details.info,
+    ).toBe('application_id');
+  });
+});
