@@ -146,11 +146,15 @@ function deleteInfra(ctx: RequestContext): Reply {
  * A tenant's locations (reference operation listed, not transcribed; shape ours): its default
  * location and every location its components name.
  */
+/** A tenant's locations: its default one and those of the components it owns. */
+function locationsOf(ctx: RequestContext, tenantId: string): Array<Record<string, unknown>> {
+  const ids = new Set([defaultLocationOf(tenantId)]);
+  for (const c of Object.values(ctx.store.world.infra)) if (c.owner_tenant_id === tenantId) ids.add(c.location_id as string);
+  return [...ids].map((id) => ({ id, owner_tenant_id: tenantId, platform_owned: false }));
+}
+
 function tenantLocations(ctx: RequestContext): Reply {
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-  const ids = new Set([defaultLocationOf(tenant.id)]);
-  for (const c of Object.values(ctx.store.world.infra)) if (c.owner_tenant_id === tenant.id) ids.add(c.location_id as string);
-  return json(200, { items: [...ids].map((id) => ({ id, owner_tenant_id: tenant.id, platform_owned: false })) });
+  return json(200, { items: locationsOf(ctx, visibleTenant(ctx, ctx.params.tenant as string).id) });
 }
 
 /** GAPS (corrected by the reference): the components at a location, `{infras: [ids]}`, as far as the caller sees. */
@@ -169,5 +173,7 @@ export const infrastructureRoutes: Route[] = [
   { method: 'PUT', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, jsonBody: true, handler: updateInfra },
   { method: 'DELETE', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, handler: deleteInfra },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/locations`, scopes: VIEW_INFRA, handler: tenantLocations },
+  // The caller's own tenant's locations, as `/tenants/{own id}/locations` answers them.
+  { method: 'GET', pattern: `${PREFIX}/locations`, scopes: VIEW_INFRA, handler: (ctx) => json(200, { items: locationsOf(ctx, ctx.caller.tenantId) }) },
   { method: 'GET', pattern: `${PREFIX}/locations/:location/infra`, scopes: VIEW_INFRA, handler: locationInfra },
 ];

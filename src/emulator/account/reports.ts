@@ -183,4 +183,20 @@ export const reportRoutes: Route[] = [
   { method: 'PUT', pattern: `${PREFIX}/reports/:id`, scopes: ADMIN_REPORTS, jsonBody: true, handler: updateReport },
   { method: 'DELETE', pattern: `${PREFIX}/reports/:id`, scopes: ADMIN_REPORTS, handler: deleteReport },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/reports`, scopes: VIEW_REPORTS, handler: tenantReports },
+  // The emulator generates no report: a configuration has no stored report yet.
+  {
+    method: 'GET',
+    pattern: `${PREFIX}/reports/:id/stored`,
+    scopes: VIEW_REPORTS,
+    handler: (ctx) => (reportOr404(ctx, ctx.params.id as string), json(200, { items: [] })),
+  },
+  {
+    method: 'GET',
+    pattern: `${PREFIX}/reports/:id/stored/:stored`,
+    scopes: VIEW_REPORTS,
+    handler: (ctx) => {
+      reportOr404(ctx, ctx.params.id as string);
+      throw accountNotFound('stored_report_not_found', 'Stored report', ctx.params.stored as string);
+    },
+  },
 ];

@@ -51,3 +51,21 @@ describe("emulator: the reads of a tenant's surroundings the vendor's clients ma
     expect((await fixture.api.get('/api/2/infra/00000000-0000-4000-8000-000000000000')).json.error.code).toBe('infra_not_found');
   });
 });
+
+describe('emulator: locations and stored reports', () => {
+  const fixture = useEmulator(35);
+
+  test("the caller's locations; a report's stored reports (none: the emulator generates none)", async () => {
+    const locations = await fixture.api.get('/api/2/locations');
+    expect(locations.status).toBe(200);
+    expect(locations.json.items[0]).toMatchObject({ id: expect.any(String), owner_tenant_id: fixture.emulator.rootTenantId });
+    const report = await fixture.api.post('/api/2/reports', {
+      result_action: 'save',
+      parameters: { tenant_id: fixture.tenant('Acme Manufacturing'), kind: 'usage_summary', level: 'accounts' },
+      schedule: { type: 'monthly' },
+    });
+    expect((await fixture.api.get(`/api/2/reports/${report.json.id}/stored`)).json).toEqual({ items: [] });
+    expect((await fixture.api.get(`/api/2/reports/${report.json.id}/stored/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect((await fixture.api.get('/api/2/reports/00000000-0000-4000-8000-000000000000/stored')).status).toBe(404);
+  });
+});
