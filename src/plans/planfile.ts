@@ -90,7 +90,8 @@ function actionReasons({ saved, configuration, state, kindOf }: FreshnessCheck):
   for (const c of saved.plan.changes) {
     if (c.mode !== 'managed') continue;
     const recorded = state.get(c.address);
-    if (c.action === 'create' && recorded) edited(c, 'the object is recorded in the state');
+    // A recorded object the plan's refresh found deleted outside tenantform is created again, as by terraform.
+    if (c.action === 'create' && recorded && !seenDeleted(saved, c.address)) edited(c, 'the object is recorded in the state');
     if (c.importing !== undefined && (recorded || !configuration.imports.some((t) => t.to === c.address && t.id === c.importing!.id)))
       edited(c, recorded ? 'the object is recorded in the state' : `no import block imports "${c.importing.id}" into it`);
     if (c.action === 'delete' && !saved.plan.destroy && configuration.objects.has(c.address)) edited(c, 'the object is in the configuration');
@@ -117,8 +118,27 @@ function actionReasons({ saved, configuration, state, kindOf }: FreshnessCheck):
   return reasons;
 }
 
-/** Re-reads every object the plan touches and compares it with what the plan saw. */
-async function liveReasons({ saved, clients, parallelism, kindOf }: FreshnessCheck): Promise<string[]> {
+/** Whether the plan's refresh found the object recorded at `address` deleted outside tenantform. */
+function seenDeleted(saved: PlanResult, address: string): boolean {
+  return saved.plan.drift.some((d) => d.address === address && d.action === 'delete');
+}
+
+/**
+ * Re-reads every object the plan touches and compares it with what the plan saw; an object the
+ * plan saw deleted and creates again must still be gone, or the create would make a second one.
+ */
+async function liveReasons({ saved, state, clients, parallelism, kindOf }: FreshnessCheck): Promise<string[]> {
+  const recreated = saved.plan.changes.filter((c) => c.mode === 'managed' && c.action === 'create' && seenDeleted(saved, c.address));
+  const back = await mapLimited(recreated, parallelism, async (c) => {
+    const kind = kindOf(c.type);
+    const recorded = state.get(c.address);
+    if (!kind || !recorded) return undefined;
+    const r = await readResource({ kind, address: c.address, ctx: clients.ctx(c.address), state: recorded.attributes });
+    if (r.value === undefined) return `${c.address} could not be read to check it (${r.diagnostics.map((d) => d.summary).join('; ')}).`;
+    return r.value === null
+      ? undefined
+      : `${c.address} was deleted outside tenantform when the plan was made, but it exists again: creating it would make a second one.`;
+  });
   const touched = saved.plan.changes.filter((c) => c.mode === 'managed' && c.action !== 'no-op' && c.before && c.seen);
   const reasons = await mapLimited(touched, parallelism, async (c) => {
     const kind = kindOf(c.type);
@@ -127,7 +147,7 @@ async function liveReasons({ saved, clients, parallelism, kindOf }: FreshnessChe
     if (r.value === undefined) return `${c.address} could not be read to check it (${r.diagnostics.map((d) => d.summary).join('; ')}).`;
     return differenceFromSeen(c, r.value === null ? null : seenOf(kind, r.value));
   });
-  return reasons.filter((r): r is string => r !== undefined);
+  return [...back, ...reasons].filter((r): r is string => r !== undefined);
 }
 
 function differenceFromSeen(c: PlannedChange, now: PlannedChange['seen'] | null): string | undefined {

@@ -128,6 +128,38 @@ describe('a saved plan edited by hand', () => {
     const replaced = await run(world, ['apply', 'replace.plan', '--config', moved]);
     expect(replaced.stdout).toContain('Apply complete! Resources: 2 added, 0 changed, 2 destroyed.');
   });
+
+  it('applies a reviewed plan that creates again what an administrator deleted, and refuses it once the object is back', async () => {
+    const backup = world.application('backup');
+    const globex = world.tenant('Globex Retail');
+    const file = writeConfig(
+      world,
+      configWith({ tenantform_application_binding: { globex_backup: { application_id: backup, tenant_id: globex } } }),
+      'binding.tf.json',
+    );
+    const at = ['--config', file, '--state', 'binding.tfstate'];
+    expect((await run(world, ['apply', ...at, '--auto-approve'])).code).toBe(0);
+
+    // Deleted in the console: the reviewed plan creates it again, and applying that plan does.
+    await world.client.disableApplication(backup, globex);
+    const plan = await run(world, ['plan', ...at, '--out', 'repair.plan', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
+    const repaired = await run(world, ['apply', 'repair.plan', ...at]);
+    expect(repaired.stderr).not.toContain('stale');
+    expect(repaired.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    expect(await world.client.listTenantApplications(globex)).toContain(backup);
+    expect((await run(world, ['plan', ...at, '--detailed-exitcode'])).code).toBe(0);
+
+    // Deleted again, planned, then turned on again by hand before the apply: no second create.
+    await world.client.disableApplication(backup, globex);
+    expect((await run(world, ['plan', ...at, '--out', 'late.plan', '--detailed-exitcode'])).code).toBe(2);
+    await world.client.enableApplication(backup, globex);
+    const late = await run(world, ['apply', 'late.plan', ...at]);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain(
+      'tenantform_application_binding.globex_backup was deleted outside tenantform when the plan was made, but it exists again',
+    );
+  });
 });
 
 describe('crashes and locking', () => {
