@@ -353,6 +353,46 @@ export class StateStore {
     this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));
   }
 
+  /**
+   * Gives one recorded instance another address of the same type (`state mv` of an instance):
+   * another key of its block, or an instance of another block (made as needed), keeping its
+   * attributes, marks and dependencies.
+   */
+  moveInstance(from: string, to: string): void {
+    const source = splitAddress(from);
+    const at = this.indexOfBlock(source.block);
+    const block = at === undefined ? undefined : this.doc.resources[at];
+    const instance = block && findInstance(block.instances, source.key);
+    if (!block || !instance) return;
+    const target = splitAddress(to);
+    const { index_key: _key, ...rest } = instance;
+    const moved: StateInstance = { ...rest, ...(target.key === undefined ? {} : { index_key: target.key }) };
+    this.remove(from);
+    const each = target.key === undefined ? undefined : typeof target.key === 'number' ? ('list' as const) : ('map' as const);
+    const header: StateBlock = {
+      ...(target.module ? { module: target.module } : {}),
+      mode: target.mode,
+      type: target.type,
+      name: target.name,
+      ...(each ? { each } : {}),
+      provider: block.provider,
+    };
+    const targetAt = this.indexOfBlock(target.block);
+    const resource = this.instances.withInstance(targetAt === undefined ? undefined : this.doc.resources[targetAt], header, moved);
+    if (targetAt !== undefined) this.doc.resources[targetAt] = resource;
+    else this.positions!.set(target.block, this.doc.resources.push(resource) - 1);
+    this.recorded = undefined;
+    this.observer?.({ op: 'put-instance', resource: header, instance: moved });
+    this.doc.tenantform_protected = this.doc.tenantform_protected?.map((a) => (a === from ? to : a));
+  }
+
+  /** The recorded instances of a repeated block (`count` or `for_each`), by the block's address. */
+  instancesOf(block: string): string[] {
+    return this.objects()
+      .map((o) => o.address)
+      .filter((address) => parseInstanceAddress(address)?.block === block);
+  }
+
   /** Replaces the whole document as given, serial included (`state push`). */
   async overwrite(doc: StateDocument): Promise<void> {
     await this.writes;

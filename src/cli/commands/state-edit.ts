@@ -73,7 +73,10 @@ export const stateRmCommand: CommandModule<object, RmArgs> = {
           .objects()
           .filter((o) => isWithinModule(o.address, module))
           .map((o) => o.address);
-      const addresses = args.addresses.flatMap((a) => (isModulePath(a) && inModule(a).length > 0 ? inModule(a) : [a]));
+      // So does a repeated block's address (count, for_each) every instance of it.
+      const expanded = (a: string) =>
+        isModulePath(a) && inModule(a).length > 0 ? inModule(a) : !state.get(a) && state.instancesOf(a).length > 0 ? state.instancesOf(a) : [a];
+      const addresses = args.addresses.flatMap(expanded);
       for (const address of addresses) if (!state.get(address) && !isPending(address)) throw stateCommandErrors.notInState(address, backend.location);
       if (args['dry-run']) {
         for (const address of addresses) process.stdout.write(`Would remove ${address}\n`);
@@ -108,21 +111,24 @@ export const stateMvCommand: CommandModule<object, MvArgs> = {
   handler: async (args) => {
     const [from, to] = [args.from, args.to].map((address) => {
       const parsed = parseInstanceAddress(address);
-      // Whole blocks move, into or out of modules too; an instance key is refused.
-      if (!parsed || parsed.key !== undefined) throw stateCommandErrors.invalidAddress(address);
+      if (!parsed) throw stateCommandErrors.invalidAddress(address);
       return parsed;
     });
     if (from.mode !== to.mode || from.type !== to.type) throw stateCommandErrors.moveTypeMismatch(args.from, args.to);
+    // An instance (a key on either side) moves alone; a block, into or out of modules too, moves with all its instances.
+    const oneInstance = from.key !== undefined || to.key !== undefined;
     await editState(args, async (state, backend) => {
-      if (!state.get(args.from)) throw stateCommandErrors.notInState(args.from, backend.location);
-      if (state.get(args.to)) throw stateCommandErrors.moveTargetExists(args.to);
+      const moving = oneInstance || state.get(args.from) ? (state.get(args.from) ? [args.from] : []) : state.instancesOf(args.from);
+      if (moving.length === 0) throw stateCommandErrors.notInState(args.from, backend.location);
+      if (state.get(args.to) || (!oneInstance && state.instancesOf(args.to).length > 0)) throw stateCommandErrors.moveTargetExists(args.to);
       if (args['dry-run']) {
         process.stdout.write(`Would move "${args.from}" to "${args.to}"\n`);
         return;
       }
-      state.move(args.from, args.to);
+      if (oneInstance) state.moveInstance(args.from, args.to);
+      else state.move(args.from, args.to);
       await state.save();
-      process.stdout.write(`Move "${args.from}" to "${args.to}"\nSuccessfully moved 1 object(s).\n`);
+      process.stdout.write(`Move "${args.from}" to "${args.to}"\nSuccessfully moved ${moving.length} object(s).\n`);
     });
   },
 };
