@@ -17,9 +17,9 @@ import { resourceKind } from '../../resources/registry';
 import { checkPlatform } from '../../engine/preflight';
 import { withReadProgress } from '../read-progress';
 import { redactSecrets } from '../redact';
-import { openSynthesizedWorkspace, printDiagnostics, stateFlags, SYNTH_OPTION, type StateArgs } from './shared';
+import { openSynthesizedWorkspace, printDiagnostics, stateFlags, SYNTH_OPTION, variableFlags, type StateArgs, type VariableArgs } from './shared';
 
-interface DriftArgs extends StateArgs {
+interface DriftArgs extends StateArgs, VariableArgs {
   parallelism: number;
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
@@ -34,7 +34,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
   command: 'drift',
   describe: 'Report what changed on the platform since the last apply (reads only; exit 0 in sync, 2 drift, 1 error)',
   builder: (y) =>
-    stateFlags(y)
+    variableFlags(stateFlags(y))
       .usage(
         'tenantform drift [options]\n\n' +
           'Reads every object recorded in the state and compares it with the values recorded at the last apply.\n' +

@@ -3,9 +3,19 @@ import { hasErrors } from '../../diagnostics';
 import { importObject } from '../../engine/import';
 import { withLockedState } from '../../engine/session';
 import { KINDS, resourceKind } from '../../resources/registry';
-import { lockFlags, printDiagnostics, stateFlags, stateLockFlags, workspaceOrProblems, type LockArgs, type StateArgs } from './shared';
+import {
+  lockFlags,
+  printDiagnostics,
+  stateFlags,
+  stateLockFlags,
+  variableFlags,
+  workspaceOrProblems,
+  type LockArgs,
+  type StateArgs,
+  type VariableArgs,
+} from './shared';
 
-interface ImportArgs extends LockArgs, StateArgs {
+interface ImportArgs extends LockArgs, StateArgs, VariableArgs {
   address: string;
   id: string;
   parallelism: number;
@@ -17,7 +27,7 @@ export const importCommand: CommandModule<object, ImportArgs> = {
   command: 'import <address> <id>',
   describe: 'Adopt an existing platform object into the state, for a resource declared in the configuration',
   builder: (y) =>
-    stateFlags(lockFlags(y))
+    variableFlags(stateFlags(lockFlags(y)))
       .usage(
         'tenantform import ADDRESS ID [options]\n\n' +
           'Reads the object with this ID from the platform and records it in the state at ADDRESS, under the\n' +

@@ -76,14 +76,12 @@ function providerMirror(stackDir: string): string {
 }
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
-export interface WorkspaceArgs extends LockArgs, StateArgs {
+export interface WorkspaceArgs extends LockArgs, StateArgs, VariableArgs {
   parallelism: number;
   refresh: boolean;
   target?: string[];
   replace?: string[];
   'refresh-only'?: boolean;
-  var?: string[];
-  'var-file'?: string[];
   'retry-timeout'?: number;
   /** false: never ask a question (Terraform's -input=false). */
   input: boolean;
@@ -93,14 +91,31 @@ export interface WorkspaceArgs extends LockArgs, StateArgs {
   synth?: boolean;
 }
 
+/** `--var` and `--var-file`, for every command that evaluates the configuration (Terraform's `-var`, `-var-file`). */
+export interface VariableArgs {
+  var?: string[];
+  'var-file'?: string[];
+}
+
+export function variableFlags<T>(y: Argv<T>): Argv<T & VariableArgs> {
+  return y
+    .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
+    .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' }) as Argv<
+    T & VariableArgs
+  >;
+}
+
+/** The variables given on the command line: files first, then flags, so that a --var overrides a --var-file. */
+export function inputVariables(args: VariableArgs): Array<{ kind: 'file' | 'var'; text: string }> {
+  return [...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })), ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text }))];
+}
+
 export const SYNTH_OPTION = { type: 'boolean', default: false, describe: "Run the cdktf app (cdktf.json's `app`) first, as `cdktf diff` does" } as const;
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
-  return stateFlags(lockFlags(y))
+  return variableFlags(stateFlags(lockFlags(y)))
     .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
-    .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
-    .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
     .option('replace', { type: 'string', array: true, describe: 'Replace this object although nothing forces it, as terraform -replace (repeatable)' })
     .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
@@ -134,11 +149,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 export async function workspaceOrProblems(
   args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>,
 ): Promise<Workspace | undefined> {
-  // Files first, then flags: a --var overrides a --var-file.
-  const variables = [
-    ...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })),
-    ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text })),
-  ];
+  const variables = inputVariables(args);
   const ws = await openWorkspace({
     cwd: process.cwd(),
     stack: args.stack,
@@ -162,7 +173,9 @@ export async function workspaceOrProblems(
  * Opens the workspace after synthesizing the app (--synth), or with a warning when the app's
  * sources are newer than the synthesized stack.
  */
-export async function openSynthesizedWorkspace(args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'synth'>): Promise<Workspace | undefined> {
+export async function openSynthesizedWorkspace(
+  args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'synth' | 'var' | 'var-file'>,
+): Promise<Workspace | undefined> {
   if (args.synth) {
     if (args.config) throw cliErrors.synthImpossible(process.cwd());
     await synthesizeApp(process.cwd());

@@ -2,12 +2,10 @@ import type { CommandModule } from 'yargs';
 import type { Diagnostic } from '../../diagnostics';
 import { openWorkspace } from '../../engine/session';
 import { redactSecrets } from '../redact';
-import { printDiagnostics, stateFlags, type StateArgs } from './shared';
+import { inputVariables, printDiagnostics, stateFlags, variableFlags, type StateArgs, type VariableArgs } from './shared';
 
-interface ValidateArgs extends StateArgs {
+interface ValidateArgs extends StateArgs, VariableArgs {
   json: boolean;
-  var?: string[];
-  'var-file'?: string[];
 }
 
 /**
@@ -19,15 +17,9 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   command: 'validate',
   describe: 'Check the configuration without the state or the platform (exit 0 valid, 1 not)',
   builder: (y) =>
-    stateFlags(y)
-      .option('json', { type: 'boolean', default: false, describe: 'As the JSON document of `terraform validate -json`' })
-      .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable)' })
-      .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' }),
+    variableFlags(stateFlags(y)).option('json', { type: 'boolean', default: false, describe: 'As the JSON document of `terraform validate -json`' }),
   handler: async (args) => {
-    const variables = [
-      ...(args['var-file'] ?? []).map((text) => ({ kind: 'file' as const, text })),
-      ...(args.var ?? []).map((text) => ({ kind: 'var' as const, text })),
-    ];
+    const variables = inputVariables(args);
     const ws = await openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, env: process.env, variables });
     const diagnostics = ws.diagnostics;
     const valid = !diagnostics.some((d) => d.severity === 'error');
