@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ensureBuilt, requireTerraform, ROOT } from '../provider/helpers';
-import { createProject, expectRun, pack, STACK, synthesize, typecheck, type Flavour } from './project';
+import { createProject, expectRun, npmEnvironment, pack, STACK, synthesize, typecheck, type Flavour } from './project';
 
 /**
  * `typecheck`: the oldest cdktf (the declarations are built against 0.21's, which this checkout
@@ -44,6 +44,22 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const project of projects.values()) await project.emulator.close();
   if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test.each(
+  readFileSync(join(ROOT, 'README.md'), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('npm install --save-dev git+'))
+    .map((line) => [line]),
+)("the README's install line resolves in a new project, with the constructs npm picks: %s", async (line) => {
+  const dir = mkdtempSync(join(work, 'readme-line-'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'readme-line', version: '1.0.0', private: true }));
+  // The tarball in place of the repository; npm resolves the whole tree and installs nothing.
+  const args = line
+    .split(/\s+/)
+    .slice(1)
+    .map((word) => (word.startsWith('git+') ? tarball : word));
+  await expectRun('npm', [...args, '--dry-run', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: npmEnvironment() });
 });
 
 test('the tarball holds the built package and leaves sources, tests and fixtures out', () => {
