@@ -924,6 +924,14 @@ export const backendErrors = {
       false,
     );
   },
+  invalidWorkspace(name: string) {
+    return new TenantformError(
+      'invalid_workspace',
+      'Invalid workspace name set using TF_WORKSPACE',
+      `TF_WORKSPACE=${JSON.stringify(name)} is not a workspace name: it may hold only letters, digits and the characters - . _ ~ $ & + , : ; = @ (no path separator), and be neither "." nor "..", as terraform requires. Nothing was read or written.`,
+      false,
+    );
+  },
   invalidSetting(type: string, setting: string, reason: string) {
     return new TenantformError('backend_setting', 'Invalid backend setting', `backend "${type}", ${setting}: ${reason}`, false);
   },

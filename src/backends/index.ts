@@ -40,6 +40,20 @@ export interface BackendRequest {
   readonly providerMirror?: (stackDir: string) => string;
 }
 
+/** The characters terraform keeps in a workspace name: those a URL path keeps unescaped (Go's url.PathEscape). */
+const WORKSPACE_NAME = /^[A-Za-z0-9\-._~$&+,:;=@]+$/;
+
+/**
+ * The workspace the commands use: TF_WORKSPACE, as Terraform takes it in automation, else
+ * `default`. A name that is no workspace name is refused: it names a folder or key of the state,
+ * and `../other-stack` would read and write another stack's state.
+ */
+export function workspaceOf(env: NodeJS.ProcessEnv): string {
+  const name = env.TF_WORKSPACE || 'default';
+  if (!WORKSPACE_NAME.test(name) || name === '.' || name === '..') throw backendErrors.invalidWorkspace(name);
+  return name;
+}
+
 /**
  * The stack's backend, from its `terraform.backend` block and Terraform's environment
  * variables. Nothing is connected until the state is read or locked.
@@ -52,7 +66,7 @@ function openUnlogged(req: BackendRequest): StateBackend {
   const block = req.backendValue ? backendBlockOf(req.backendValue.value) : readBackendBlock(req.configFile);
   const type = block?.type ?? 'local';
   const settings = new BackendSettings(type, block?.settings ?? {}, req.env);
-  const workspace = req.env.TF_WORKSPACE || 'default';
+  const workspace = workspaceOf(req.env);
   if (req.stateOverride !== undefined && type !== 'local') {
     throw backendErrors.invalidSetting(type, '--state', 'applies to the local backend only; this stack keeps its state in its backend');
   }

@@ -1,12 +1,12 @@
 import type { CommandModule } from 'yargs';
-import { listWorkspaces } from '../../backends';
+import { listWorkspaces, workspaceOf } from '../../backends';
 import { locateConfiguration } from '../../config/config';
 import { folderBackend } from '../../config/document';
 import { stateFlags, type StateArgs } from './shared';
 
 /** The workspace a command uses: TF_WORKSPACE, as Terraform takes it in automation, else `default`. */
 function currentWorkspace(): string {
-  return process.env.TF_WORKSPACE || 'default';
+  return workspaceOf(process.env);
 }
 
 const workspaceShowCommand: CommandModule<object, StateArgs> = {
