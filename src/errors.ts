@@ -136,17 +136,6 @@ export const reconcilerErrors = {
       address,
     };
   },
-  /** Both addresses of a move hold an object: which one the configuration means is not known. */
-  moveTargetExists(from: string, to: string) {
-    return new TenantformError(
-      'move_target_exists',
-      'Moved object already exists',
-      `A moved block moves ${from} to ${to}, but the state records an object at both. Nothing was read or planned. ` +
-        `Remove the one that is not wanted from the state (\`tenantform state rm ADDRESS\`, the object stays on the platform), or remove the moved block.`,
-      false,
-      to,
-    );
-  },
   configNotFound(looked: string) {
     return new TenantformError(
       'config_not_found',

@@ -37,36 +37,77 @@ export interface Declared {
  */
 export function parseMoves(raw: unknown, declared: Declared, problems: TenantformError[]): Move[] {
   const moves: Move[] = [];
+  const blockOf = new Map<Move, string>();
   eachBlock(
     raw,
     'moved',
     ['from', 'to'],
     (at, why) => problems.push(languageErrors.invalidMove(at, why)),
-    (block, _at, refuse) => {
-      const [fromModule, toModule] = [moduleOf(block.from), moduleOf(block.to)];
-      if (fromModule !== undefined || toModule !== undefined) {
-        if (fromModule === undefined || toModule === undefined)
-          return refuse('a module moves to a module: both `from` and `to` are module calls, such as `module.old` and `module.new`');
-        if (fromModule === toModule) return refuse('`from` and `to` name the same module');
-        if (declared.within(fromModule))
-          return refuse(`${fromModule} is still declared in the configuration: a move is from a module the configuration no longer calls`);
-        moves.push({ from: fromModule, to: toModule });
-        return;
-      }
-      const from = address(block.from);
-      const to = address(block.to);
-      if (!from || !to) return refuse('`from` and `to` are resource addresses, such as `tenantform_tenant.old` or `tenantform_tenant.all["acme"]`');
-      if (from.mode !== 'managed' || to.mode !== 'managed') return refuse('only managed resources move; a data source is read again instead');
-      if (from.type !== to.type) return refuse(`an object keeps its resource type: ${from.type} cannot move to ${to.type}`);
-      const fromText = String(block.from);
-      const toText = String(block.to);
-      if (fromText === toText) return refuse('`from` and `to` name the same address');
-      if (stillDeclared(from, declared))
-        return refuse(`${fromText} is still declared in the configuration: a move is from an address the configuration no longer has`);
-      moves.push({ from: fromText, to: toText });
+    (block, at, refuse) => {
+      const move = moveOf(block, declared, (why) => {
+        refuse(why);
+        return undefined;
+      });
+      if (!move) return;
+      moves.push(move);
+      blockOf.set(move, at);
     },
   );
+  // As Terraform: two moves to one address are ambiguous, and a chain of moves never comes back where it started.
+  const into = new Map<string, Move>();
+  for (const move of moves) {
+    const earlier = into.get(move.to);
+    if (earlier)
+      problems.push(
+        languageErrors.invalidMove(
+          blockOf.get(move)!,
+          `${earlier.from} and ${move.from} both move to ${move.to}: which object it is meant to hold is ambiguous`,
+        ),
+      );
+    else into.set(move.to, move);
+  }
+  const next = new Map(moves.map((m) => [m.from, m.to]));
+  for (const move of moves) {
+    const seen = new Set([move.from]);
+    for (let at = next.get(move.from); at !== undefined; at = next.get(at)) {
+      if (at === move.from) {
+        problems.push(
+          languageErrors.invalidMove(
+            blockOf.get(move)!,
+            `the moves starting at ${move.from} come back to it: a cycle of moves says nowhere for the object to be`,
+          ),
+        );
+        break;
+      }
+      if (seen.has(at)) break;
+      seen.add(at);
+    }
+  }
   return moves;
+}
+
+/** The move one block says, once checked; undefined when it is refused. */
+function moveOf(block: Record<string, unknown>, declared: Declared, refuse: (why: string) => undefined): Move | undefined {
+  const [fromModule, toModule] = [moduleOf(block.from), moduleOf(block.to)];
+  if (fromModule !== undefined || toModule !== undefined) {
+    if (fromModule === undefined || toModule === undefined)
+      return refuse('a module moves to a module: both `from` and `to` are module calls, such as `module.old` and `module.new`');
+    if (fromModule === toModule) return refuse('`from` and `to` name the same module');
+    if (declared.within(fromModule))
+      return refuse(`${fromModule} is still declared in the configuration: a move is from a module the configuration no longer calls`);
+    return { from: fromModule, to: toModule };
+  }
+  const from = address(block.from);
+  const to = address(block.to);
+  if (!from || !to) return refuse('`from` and `to` are resource addresses, such as `tenantform_tenant.old` or `tenantform_tenant.all["acme"]`');
+  if (from.mode !== 'managed' || to.mode !== 'managed') return refuse('only managed resources move; a data source is read again instead');
+  if (from.type !== to.type) return refuse(`an object keeps its resource type: ${from.type} cannot move to ${to.type}`);
+  const fromText = String(block.from);
+  const toText = String(block.to);
+  if (fromText === toText) return refuse('`from` and `to` name the same address');
+  if (stillDeclared(from, declared))
+    return refuse(`${fromText} is still declared in the configuration: a move is from an address the configuration no longer has`);
+  return { from: fromText, to: toText };
 }
 
 function address(v: unknown): InstanceAddress | undefined {

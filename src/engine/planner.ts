@@ -14,7 +14,7 @@ import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../
 import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
 import type { StateStore } from '../state/state';
-import { movesCarriedOut } from './moves';
+import { movesCarriedOut, movesSkipped } from './moves';
 import { checkWarnings, conditionErrors } from '../config/checks';
 import { contextFor, withSelf } from '../config/expression-scope';
 
@@ -184,6 +184,21 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     movedFrom.size === 0
       ? changes
       : changes.map((c) => (movedFrom.has(c.address) && c.action !== 'create' ? { ...c, previousAddress: movedFrom.get(c.address)! } : c));
+  const unresolved = movesSkipped(opts.state);
+  if (unresolved.length > 0) {
+    diagnostics.push({
+      severity: 'warning',
+      summary: 'Unresolved resource instance address changes',
+      detail:
+        'Some moved blocks could not be carried out, so the plan takes the state as it is: each address below keeps the object recorded at it.\n' +
+        unresolved
+          .map(
+            (m) =>
+              `  - Cannot move ${m.from} to ${m.to}: the state already records ${m.taken}. Remove the object that is not wanted from the state, or the moved block.`,
+          )
+          .join('\n'),
+    });
+  }
   const forgets = movedChanges.filter((c) => c.forget).map((c) => c.address);
   if (forgets.length > 0) {
     diagnostics.push({
