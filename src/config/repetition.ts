@@ -1,6 +1,6 @@
 import type { AttributePath } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
-import { evaluate, isKnown, parseTemplate, SetValue, unmarkDeep, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import { containsSensitive, evaluate, isKnown, parseTemplate, SensitiveValue, SetValue, unmarkDeep, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { fromPlain } from '../expressions';
 import type { InstanceKey } from '../state/addresses';
 
@@ -26,8 +26,10 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
     return undefined;
   }
   if (body.count !== undefined) {
-    const v = valueOf(address, body.count, ['count'], context, problems);
-    if (v === undefined) return undefined;
+    const marked = valueOf(address, body.count, ['count'], context, problems);
+    if (marked === undefined) return undefined;
+    // A count may come from a sensitive value, as in terraform: only how many is told.
+    const v = unmarkDeep(marked);
     if (!isKnown(v)) return unknown(address, 'count', problems);
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
       problems.push(languageErrors.invalidRepetition(address, 'count', 'The count must be a whole number, 0 or more.'));
@@ -44,6 +46,9 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
   if (body.for_each === undefined) return undefined;
   const v = valueOf(address, body.for_each, ['for_each'], context, problems);
   if (v === undefined) return undefined;
+  // The keys become addresses, printed in every plan, state, log and comment: they are never secret.
+  // A map's values may be (each.value stays sensitive); a set's elements are its keys.
+  if (v instanceof SensitiveValue || (v instanceof SetValue && v.elements.some(containsSensitive))) return sensitive(address, 'for_each', problems);
   if (v === UNKNOWN || (v instanceof SetValue && !isKnown(v))) return unknown(address, 'for_each', problems);
   if (v instanceof SetValue) {
     if (v.elements.some((e) => typeof e !== 'string')) {
@@ -61,6 +66,18 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
 
 /** The most instances one block may have: far more than an estate holds, far less than memory can. */
 export const MAX_INSTANCES = 1_000_000;
+
+function sensitive(address: string, argument: 'for_each', problems: TenantformError[]): undefined {
+  problems.push(
+    languageErrors.invalidRepetition(
+      address,
+      argument,
+      'Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments: each key would be shown in every plan and recorded in the state. ' +
+        'If you do intend to use this value, wrap it in nonsensitive(...).',
+    ),
+  );
+  return undefined;
+}
 
 function unknown(address: string, argument: 'count' | 'for_each', problems: TenantformError[]): undefined {
   problems.push(
@@ -82,5 +99,5 @@ function valueOf(address: string, raw: unknown, path: AttributePath, context: Ev
     problems.push(languageErrors.expression(address, path, r.problem));
     return undefined;
   }
-  return unmarkDeep(r.value);
+  return r.value;
 }

@@ -211,10 +211,13 @@ function forExpression(e: ForExpr, scope: Scope): Value {
   });
 }
 
+/** The object of a `for` with keys; a sensitive key makes the whole object sensitive, as a key is never hidden on its own. */
 function groupByKey(items: Array<[Value, Value]>, e: ForExpr): Value {
   const result = new Map<string, Value>();
+  let sensitiveKey = false;
   for (const [rawKey, value] of items) {
     if (rawKey === UNKNOWN) return UNKNOWN;
+    if (containsSensitive(rawKey)) sensitiveKey = true;
     const key = asString(unmarkDeep(rawKey));
     if (key === undefined) fail('invalid_type', 'for', e.keyExpr!.range, `An object key must be a string, not ${describe(rawKey)}.`);
     if (e.group) result.set(key, [...((result.get(key) as Value[] | undefined) ?? []), value]);
@@ -222,7 +225,7 @@ function groupByKey(items: Array<[Value, Value]>, e: ForExpr): Value {
       fail('invalid_operation', 'for', e.keyExpr!.range, `Two elements have the key "${key}"; add "..." after the value to group them.`);
     else result.set(key, value);
   }
-  return objectOf(result);
+  return markIf(objectOf(result), sensitiveKey);
 }
 
 function renderParts(parts: readonly TemplatePart[], scope: Scope): Value {
