@@ -26,6 +26,8 @@ const EACH_INDEX = /\[\s*each\.(key|value)\s*\]$/;
 export function parseImports(raw: unknown, declared: Declared, contextFor: (instance?: Instance) => EvalContext, problems: TenantformError[]): ImportTarget[] {
   const targets: ImportTarget[] = [];
   const seen = new Map<string, string>();
+  // One platform object adopted at two addresses would be managed twice: dropping either later destroys it under the other.
+  const adopted = new Map<string, string>();
   // An estate adopted at once names thousands of instances of a block: each is looked up, not searched for.
   const instancesOf = new Map<string, ReadonlySet<string> | undefined>();
   const targetDeclared = (address: string): boolean => {
@@ -60,6 +62,17 @@ export function parseImports(raw: unknown, declared: Declared, contextFor: (inst
           return problems.push(languageErrors.invalidImport(where, '`id` is a string known when planning (variables, locals and each only)', ['id']));
         const earlier = seen.get(address);
         if (earlier !== undefined) return problems.push(languageErrors.invalidImport(where, `${address} is imported by ${earlier} already`, ['to']));
+        const object = `${parsed.type} ${block.provider ?? ''} ${id.value}`;
+        const twice = adopted.get(object);
+        if (twice !== undefined)
+          return problems.push(
+            languageErrors.invalidImport(
+              where,
+              `${address} imports "${id.value}", which ${twice} imports already: one object is managed at one address. Give each instance its own id`,
+              ['id'],
+            ),
+          );
+        adopted.set(object, address);
         seen.set(address, where);
         targets.push({ to: address, id: id.value, at: where });
       }

@@ -152,4 +152,20 @@ describe('import blocks', () => {
       `${made['Console One']} is already managed by tenantform as tenantform_infra_component.primary; nothing was imported. One object is managed at one address only: remove the import block import[0], or tenantform_infra_component.primary from the state.`,
     );
   });
+
+  it('one object imported at two addresses (a for_each whose id is the same for every key) is refused at plan, before anything is sent', async () => {
+    writeConfig(
+      world,
+      config({ tenantform_infra_component: { twin: { ...infra('x'), for_each: { a: 'a', b: 'b' }, name: 'Console Four' } } }, [
+        { for_each: { a: 'a', b: 'b' }, to: 'tenantform_infra_component.twin[each.key]', id: made['Console Four'] },
+      ]),
+    );
+    const before = world.requests.length;
+    const native = await oracle.tenantform('plan');
+    expect(native.code).toBe(1);
+    expect(native.stdout + native.stderr).toContain(
+      `tenantform_infra_component.twin["b"] imports "${made['Console Four']}", which tenantform_infra_component.twin["a"] imports already`,
+    );
+    expect(world.requests.slice(before).filter((l) => !l.startsWith('POST /api/2/idp/token'))).toEqual([]);
+  });
 });
