@@ -54,7 +54,8 @@ export function renderObject(o: RecordedObject): string {
     .map((name) => {
       const value = o.attributes[name];
       const shown =
-        kind?.attributes[name]?.sensitive && value !== null && value !== undefined
+        // Sensitive by its kind, or by what it was given (a value derived from a sensitive variable, recorded in sensitive_attributes).
+        (kind?.attributes[name]?.sensitive || o.sensitive.includes(name)) && value !== null && value !== undefined
           ? '(sensitive value)'
           : JSON.stringify(value ?? null, null, 4).replace(/\n/g, '\n    ');
       return `    ${name} = ${shown}`;
