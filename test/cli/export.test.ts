@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
@@ -184,6 +184,33 @@ describe('tenantform export (the built CLI)', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/already exists/);
     expect(readFileSync(state, 'utf8')).toBe('{"version":4}');
+  });
+
+  it('never overwrites a configuration or import list unless asked, and never writes through a symbolic link', async () => {
+    const folder = join(work, 'existing');
+    mkdirSync(folder);
+    const main = join(folder, 'main.tf');
+    writeFileSync(main, "# the team's own configuration\n");
+    const refused = await tenantform(['export', '--tenant', seeded.northwind, '--format', 'hcl', '--out', main], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${main} already exists; an export never overwrites a file`);
+    expect(readFileSync(main, 'utf8')).toBe("# the team's own configuration\n");
+
+    const victim = join(folder, 'terraform.tfvars');
+    writeFileSync(victim, 'region = "eu"\n');
+    const link = join(folder, 'imports.sh');
+    symlinkSync(victim, link);
+    for (const overwrite of [[], ['--overwrite']]) {
+      const through = await tenantform(['export', '--tenant', seeded.northwind, '--imports', link, ...overwrite], env);
+      expect(through.code).toBe(1);
+      expect(through.stderr).toContain(`${link} is a symbolic link`);
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('region = "eu"\n');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+
+    const replaced = await tenantform(['export', '--tenant', seeded.northwind, '--format', 'hcl', '--out', main, '--overwrite'], env);
+    expect(replaced.code).toBe(0);
+    expect(readFileSync(main, 'utf8')).toContain('resource "tenantform_infra_component"');
   });
 
   it('says which credentials are missing', async () => {

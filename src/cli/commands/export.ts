@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import type { Diagnostic } from '../../diagnostics';
@@ -15,6 +15,7 @@ interface Args {
   state?: string;
   imports?: string;
   'import-blocks': boolean;
+  overwrite: boolean;
   setting?: string[];
 }
 
@@ -25,7 +26,12 @@ export const exportCommand: CommandModule<object, Args> = {
   builder: (y) =>
     y
       .option('tenant', { type: 'string', demandOption: true, describe: 'Id of the tenant whose subtree is exported' })
-      .option('out', { type: 'string', describe: 'Write the configuration to this file (default: standard output)' })
+      .option('out', { type: 'string', describe: 'Write the configuration to this file (default: standard output); never over an existing one' })
+      .option('overwrite', {
+        type: 'boolean',
+        default: false,
+        describe: 'Let --out and --imports replace an existing regular file (never a symbolic link, never a state)',
+      })
       .option('format', {
         choices: ['typescript', 'json', 'hcl'] as const,
         default: 'typescript' as const,
@@ -47,6 +53,8 @@ export const exportCommand: CommandModule<object, Args> = {
       .check((a) => {
         if (!UUID_PATTERN.test(a.tenant)) throw new Error(`--tenant must be a tenant id (a lowercase uuid); got ${JSON.stringify(a.tenant)}.`);
         if (a.state && existsSync(a.state)) throw new Error(`${a.state} already exists; an export never overwrites a state file.`);
+        // Before anything is read: the files must be writable as asked.
+        for (const path of [a.out, a.imports]) if (path) refuseToWrite(path, a.overwrite);
         return true;
       })
       .example('tenantform export --tenant <id> --out main.ts --imports imports.sh', 'A cdktf app and the commands that adopt its objects')
@@ -78,8 +86,8 @@ export const exportCommand: CommandModule<object, Args> = {
             ? renderHcl(exp, options)
             : renderTypescript(exp, projectCdkLibrary(process.cwd()), options);
       if (args.state) await writeExportState(args.state, exp);
-      if (args.imports) writeFileSync(args.imports, renderImportList(exp));
-      if (args.out) writeFileSync(args.out, text);
+      if (args.imports) writeNewFile(args.imports, renderImportList(exp), args.overwrite);
+      if (args.out) writeNewFile(args.out, text, args.overwrite);
       else process.stdout.write(text);
       process.stderr.write(
         `Exported ${exp.objects.length} object${exp.objects.length === 1 ? '' : 's'} from ${JSON.stringify(exp.root.name)} ` +
@@ -118,4 +126,34 @@ function report(diagnostics: readonly Diagnostic[]): void {
     const where = d.address ? `${d.address}: ` : '';
     process.stderr.write(`${d.severity === 'error' ? 'Error' : 'Warning'}: ${where}${d.summary}\n  ${redactSecrets(d.detail).replace(/\n/g, '\n  ')}\n`);
   }
+}
+
+/**
+ * Writes an exported file: never over an existing file unless asked (as terraform's
+ * -generate-config-out refuses), and never through a symbolic link, which would write wherever
+ * it points. A file replaced is replaced whole (written beside it, then renamed over it).
+ */
+function writeNewFile(path: string, text: string, overwrite: boolean): void {
+  const existing = refuseToWrite(path, overwrite);
+  if (!existing) {
+    // wx: created here, or refused if something appeared meanwhile.
+    writeFileSync(path, text, { flag: 'wx' });
+    return;
+  }
+  const beside = `${path}.tenantform-export-${process.pid}`;
+  try {
+    writeFileSync(beside, text, { flag: 'wx' });
+    renameSync(beside, path);
+  } finally {
+    rmSync(beside, { force: true });
+  }
+}
+
+/** Throws when the export may not write `path`; returns what is there now. */
+function refuseToWrite(path: string, overwrite: boolean): Stats | undefined {
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  if (existing?.isSymbolicLink()) throw new Error(`${path} is a symbolic link; an export never writes through one. Name the file itself.`);
+  if (existing && !overwrite) throw new Error(`${path} already exists; an export never overwrites a file. Remove it, name another, or pass --overwrite.`);
+  if (existing && !existing.isFile()) throw new Error(`${path} is not a regular file; an export writes only regular files.`);
+  return existing;
 }
