@@ -109,7 +109,8 @@ describe('backends from terraform.backend', () => {
     const second = await lockOf();
     await other.close();
     expect((await run(world, ['force-unlock', 'not-the-id', '--config', file])).code).toBe(1);
-    const forced = await run(world, ['force-unlock', second, '--config', file]);
+    // As terraform spells it in automation: -force, the lock ID after it.
+    const forced = await run(world, ['force-unlock', '-force', second, '--config', file]);
     expect(forced.code).toBe(0);
     expect(existsSync(record)).toBe(false);
   });

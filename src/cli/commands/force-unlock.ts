@@ -7,6 +7,7 @@ interface ForceUnlockArgs {
   stack?: string;
   config?: string;
   state?: string;
+  force: boolean;
 }
 
 export const forceUnlockCommand: CommandModule<object, ForceUnlockArgs> = {
@@ -21,6 +22,8 @@ export const forceUnlockCommand: CommandModule<object, ForceUnlockArgs> = {
         describe: 'A folder of Terraform files (.tf, .tf.json), or a Terraform JSON file, used instead of the synthesized stack',
       })
       .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's backend)" })
+      // terraform asks before unlocking and -force skips the question; tenantform never asks.
+      .option('force', { type: 'boolean', default: false, describe: "Accepted as terraform's -force: tenantform force-unlock never asks" })
       .example('tenantform force-unlock 6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b', 'Only when no other run is active'),
   handler: async (args) => {
     const backend = await stackBackend({ cwd: process.cwd(), stack: args.stack, config: args.config, state: args.state, env: process.env });
