@@ -1,5 +1,6 @@
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../resources/provider-config';
 import type { TenantExport } from './index';
+import { UNSAFE_CHARACTERS, unicodeEscape } from '../api/display-text';
 import { templateLiteral } from './template-literal';
 import { namedInConfiguration } from './terraform-json';
 
@@ -100,14 +101,13 @@ function literal(value: unknown): string {
 const ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
- * Characters written as `\uNNNN` escapes: controls (C0, DEL and C1) and the marks that reorder
- * text on screen (bidirectional controls), so that what a reviewer reads in the file is what it says.
+ * A quoted HCL string whose value is the text itself: HCL's escapes, no template in it, and the
+ * controls and bidirectional marks as `\uNNNN`, so that what a reviewer reads is what it says.
  */
-const UNPRINTED = /["\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** A quoted HCL string whose value is the text itself: HCL's escapes, and no template in it. */
 function quoted(text: string): string {
-  const escaped = templateLiteral(text).replace(UNPRINTED, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = templateLiteral(text)
+    .replace(/["\\]/g, (c) => ESCAPES[c])
+    .replace(UNSAFE_CHARACTERS, (c) => ESCAPES[c] ?? unicodeEscape(c));
   return `"${escaped}"`;
 }
 

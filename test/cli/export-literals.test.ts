@@ -18,12 +18,13 @@ const HOSTILE = {
   partner: 'Hostile ${file("/proc/self/environ")} Partner',
   customer: 'Fabrikam %{ if true }evaluated%{ endif } $${kept} #{TfToken[TOKEN.1]}',
   contact: '${tenantform_api_client.mon.client_secret}',
-  infra: 'DR site &{TfToken[TOKEN.2]} ${TfToken[TOKEN.3]} $',
+  // A right-to-left override and a C1 control: a reviewer of the HCL must see them as escapes.
+  infra: 'DR site &{TfToken[TOKEN.2]} ${TfToken[TOKEN.3]} $ \u202egnp.exe \u0085',
 };
 
 /** An attribute as terraform's plan shows it, `=` aligned. */
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const shown = (name: string, value: string) => new RegExp(`\\b${name} += ${escapeRegExp(JSON.stringify(value))}`);
+const shown = (name: string, value: string) => new RegExp(`\\b${name} += ${escapeRegExp(JSON.stringify(value).slice(0, -1))}`);
 
 describe('export writes platform text as literals', () => {
   let folder: TerraformFolderWorld;
@@ -73,7 +74,8 @@ describe('export writes platform text as literals', () => {
     expect(terraform.stderr).toBe('');
     expect(terraform.stdout).toContain(importsOnly);
     // The names arrive as they are, the templates in them unevaluated.
-    expect(terraform.stdout).toMatch(shown('name', HOSTILE.infra));
+    // Up to the marks, which terraform shows in its own way.
+    expect(terraform.stdout).toMatch(shown('name', HOSTILE.infra.slice(0, HOSTILE.infra.indexOf(' \u202e'))));
     expect(terraform.stdout).toMatch(shown('first_name', HOSTILE.contact));
   };
 
@@ -86,6 +88,8 @@ describe('export writes platform text as literals', () => {
     const hcl = join(folder.world.dir, 'hcl');
     mkdirSync(hcl);
     const out = await exported('hcl', 'hcl/main.tf');
+    expect(readFileSync(out, 'utf8')).toContain('\\u202egnp.exe \\u0085');
+    expect(readFileSync(out, 'utf8')).not.toMatch(/[\u0085\u202e]/);
     await expectBothImportAsItIs(hcl, { 'main.tf': readFileSync(out, 'utf8') });
   }, 180_000);
 

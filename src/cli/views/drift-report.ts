@@ -5,7 +5,7 @@ import { escapeMarkdown, inlineCode } from './markdown';
 import { isDrifted, summarizeDrift, type DriftReport, type DriftSummary, type ResourceDriftReport } from '../../drift/detect';
 import { IGNORE_FILE } from '../../drift/ignore';
 import type { Coverage, UnmanagedObject } from '../../drift/unmanaged';
-import { displayText } from '../../api/display-text';
+import { displayText, jsonText } from '../../api/display-text';
 
 /** One attribute that moved, at leaf level: a JSON value or an object shows exactly which part. */
 export interface DriftChange {
@@ -56,7 +56,7 @@ export function renderDriftJson(report: DriftReport): string {
     coverage: report.coverage ?? null,
     diagnostics: report.diagnostics.map((d) => ({ severity: d.severity, summary: d.summary, detail: d.detail, ...(d.address ? { address: d.address } : {}) })),
   };
-  return `${JSON.stringify(json, null, 2)}\n`;
+  return `${jsonText(json, 2)}\n`;
 }
 
 function headline(report: DriftReport): string {
