@@ -1,6 +1,17 @@
 import type { AttributePath } from '../diagnostics';
 import { languageErrors, type TenantformError } from '../errors';
-import { containsSensitive, evaluate, isKnown, parseTemplate, SensitiveValue, SetValue, unmarkDeep, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import {
+  containsSensitive,
+  evaluate,
+  isKnown,
+  parseTemplate,
+  SensitiveValue,
+  SetValue,
+  unmarkDeep,
+  UNKNOWN,
+  type EvalContext,
+  type Value,
+} from '../expressions';
 import { fromPlain } from '../expressions';
 import type { InstanceKey } from '../state/addresses';
 

@@ -156,9 +156,7 @@ describe('a saved plan edited by hand', () => {
     await world.client.enableApplication(backup, globex);
     const late = await run(world, ['apply', 'late.plan', ...at]);
     expect(late.code).toBe(1);
-    expect(late.stderr).toContain(
-      'tenantform_application_binding.globex_backup was deleted outside tenantform when the plan was made, but it exists again',
-    );
+    expect(late.stderr).toContain('tenantform_application_binding.globex_backup was deleted outside tenantform when the plan was made, but it exists again');
   });
 });
 
