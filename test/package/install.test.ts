@@ -51,16 +51,20 @@ test.each(
     .split('\n')
     .filter((line) => line.startsWith('npm install --save-dev git+'))
     .map((line) => [line]),
-)("the README's install line resolves in a new project, with the constructs npm picks: %s", async (line) => {
-  const dir = mkdtempSync(join(work, 'readme-line-'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'readme-line', version: '1.0.0', private: true }));
-  // The tarball in place of the repository; npm resolves the whole tree and installs nothing.
-  const args = line
-    .split(/\s+/)
-    .slice(1)
-    .map((word) => (word.startsWith('git+') ? tarball : word));
-  await expectRun('npm', [...args, '--dry-run', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: npmEnvironment() });
-});
+)(
+  "the README's install line resolves in a new project, with the constructs npm picks: %s",
+  async (line) => {
+    const dir = mkdtempSync(join(work, 'readme-line-'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'readme-line', version: '1.0.0', private: true }));
+    // The tarball in place of the repository; npm resolves the whole tree and installs nothing.
+    const args = line
+      .split(/\s+/)
+      .slice(1)
+      .map((word) => (word.startsWith('git+') ? tarball : word));
+    await expectRun('npm', [...args, '--dry-run', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: npmEnvironment() });
+  },
+  180_000,
+);
 
 test('the tarball holds the built package and leaves sources, tests and fixtures out', () => {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
