@@ -13,11 +13,14 @@ describe('base URL', () => {
     expect(baseUrlProblem('not a url')).toMatch(/is not a URL/);
   });
 
-  it('tells a host name that does not resolve from other transport failures, and names the setting', () => {
+  it('tells a host name that does not resolve from other transport failures, names the setting, and retries only a passing failure', () => {
+    expect(transportErrorFields({ kind: 'unresolved', code: 'EAI_AGAIN' }, 1000)).toMatchObject({ code: 'host_not_found', retryable: true });
     const failure = transportFailure(Object.assign(new Error('getaddrinfo ENOTFOUND platform.example.invalid'), { code: 'ENOTFOUND' }));
     expect(failure).toEqual({ kind: 'unresolved', code: 'ENOTFOUND' });
     expect(transportErrorFields(failure!, 1000)).toMatchObject({
       code: 'host_not_found',
+      // Failed at once: a name that does not exist will not exist in thirty seconds either.
+      retryable: false,
       notProcessed: true,
       message: expect.stringContaining('TENANTFORM_BASE_URL'),
     });

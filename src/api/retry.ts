@@ -142,7 +142,7 @@ export function transportErrorFields(
   t: TransportFailure,
   timeoutMs: number,
   unsent = false,
-): { code: string; message: string; retryable: true; notProcessed: boolean } {
+): { code: string; message: string; retryable: boolean; notProcessed: boolean } {
   if (unsent && t.kind !== 'refused' && t.kind !== 'unresolved') {
     return {
       code: 'connection_closed_unsent',
@@ -160,7 +160,8 @@ export function transportErrorFields(
       return {
         code: 'host_not_found',
         message: `the base URL's host name${t.host ? ` ${t.host}` : ''} does not resolve: the request was not sent (${t.code}). Check TENANTFORM_BASE_URL, or base_url in the provider block`,
-        retryable: true,
+        // A name the resolver says does not exist is a typo, not a moment: only a passing failure (EAI_AGAIN) is tried again.
+        retryable: t.code !== 'ENOTFOUND',
         notProcessed: true,
       };
     default:

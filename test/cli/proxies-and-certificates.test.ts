@@ -158,6 +158,8 @@ describe('proxies and certificates', () => {
       "https://platform.test could not be reached (POST /api/2/idp/token: no response (transport/host_not_found): the base URL's host name platform.test does not resolve",
     );
     expect(proxy.forwarded).toEqual([]);
+    // A name that does not exist is not tried again for the retry budget: one attempt, failed at once.
+    expect(r.stderr).not.toMatch(/gave up after/);
   });
 
   it('names the proxy, never its credentials, when it refuses them', async () => {
