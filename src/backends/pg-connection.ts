@@ -13,11 +13,19 @@ function connectionFields(connStr: string | undefined): Record<string, string> {
     } catch {
       throw backendErrors.invalidSetting('pg', 'conn_str', 'is not a valid PostgreSQL URL');
     }
-    if (url.hostname) fields.host = decodeURIComponent(url.hostname);
+    // A part with a broken escape (`%zz`) is named, never its value: the password is one of them.
+    const decoded = (part: string, text: string): string => {
+      try {
+        return decodeURIComponent(text);
+      } catch {
+        throw backendErrors.invalidSetting('pg', 'conn_str', `its ${part} holds a % that starts no escape (write a literal % as %25)`);
+      }
+    };
+    if (url.hostname) fields.host = decoded('host', url.hostname);
     if (url.port) fields.port = url.port;
-    if (url.username) fields.user = decodeURIComponent(url.username);
-    if (url.password) fields.password = decodeURIComponent(url.password);
-    if (url.pathname.length > 1) fields.dbname = decodeURIComponent(url.pathname.slice(1));
+    if (url.username) fields.user = decoded('user name', url.username);
+    if (url.password) fields.password = decoded('password', url.password);
+    if (url.pathname.length > 1) fields.dbname = decoded('database name', url.pathname.slice(1));
     for (const [k, v] of url.searchParams) fields[k] = v;
   } else if (connStr) {
     for (const m of connStr.matchAll(/(\w+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|(\S+))/g)) fields[m[1]] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3];
