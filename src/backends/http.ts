@@ -55,6 +55,15 @@ export function httpSettings(s: BackendSettings): HttpSettings {
   };
 }
 
+/** A part of an address as written: a broken escape is taken as it is. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** An address without credentials or query, for messages. */
 function shown(address: string): string {
   const u = new URL(address);
@@ -166,13 +175,22 @@ export class HttpBackend implements StateBackend {
   }
 
   /** One request, retried on connection errors and 5xx answers (retry_max, with backoff between retry_wait_min and retry_wait_max). */
-  private async send(method: string, address: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
-    const { username, password } = this.settings;
+  private async send(method: string, withCredentials: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
+    // Credentials in the address (`https://user:password@host/...`) count when no setting gives any, as
+    // terraform's client takes them; they are sent in the header, never in the request line.
+    const target = new URL(withCredentials);
+    const inAddress =
+      target.username !== '' || target.password !== '' ? { username: safeDecode(target.username), password: safeDecode(target.password) } : undefined;
+    target.username = '';
+    target.password = '';
+    const address = target.toString();
+    const configured = this.settings.username !== undefined || this.settings.password !== undefined;
+    const { username, password } = configured ? this.settings : (inAddress ?? {});
     const auth =
       username !== undefined || password !== undefined
         ? { authorization: `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}` }
         : {};
-    const origin = new URL(address).origin;
+    const origin = target.origin;
     for (let attempt = 0; ; attempt++) {
       let failure: string;
       try {

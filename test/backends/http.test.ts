@@ -40,6 +40,22 @@ describe('http backend', () => {
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'], auth())).code).toBe(0);
   });
 
+  it('takes the credentials written in the address when no setting gives any, as terraform does, and never shows them', async () => {
+    const withUser = server.url.replace('://', `://${encodeURIComponent(server.username)}:${encodeURIComponent(server.password)}@`);
+    const file = writeConfig(
+      world,
+      {
+        ...configWith({ tenantform_infra_component: { site: infra('Userinfo Site') } }),
+        terraform: { backend: { http: gitlabBackend(server, 'userinfo', withUser) } },
+      },
+      'userinfo.tf.json',
+    );
+    const r = await run(world, ['apply', '--config', file, '--auto-approve']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(server.password);
+    expect(JSON.parse(server.state('userinfo') ?? '{}').resources.map((x: { name: string }) => x.name)).toContain('site');
+  });
+
   it('groups the whole-state writes of objects recorded together, there being no journal on http', async () => {
     const sites = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`grouped_${i}`, infra(`Grouped Site ${i}`)]));
     const file = writeConfig(
