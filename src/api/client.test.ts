@@ -103,7 +103,7 @@ describe('applications and bindings', () => {
 describe('tenant settings', () => {
   test('put, get, delete by name; inheritance shows in effective', async () => {
     const backup = app('backup');
-    const partner = tenant('Southridge Partner');
+    const partner = tenant('Northwind Partner');
     const before = await client.getSetting(backup, partner, 'retention_days');
     expect(before.own).toBeNull();
     expect(before.effective).toMatchObject({ value: 30, owner: { type: 'tenant', id: world.rootTenantId } });
@@ -120,7 +120,7 @@ describe('tenant settings', () => {
 
   test('a setting nobody set is a 404; a locked one cannot be overridden', async () => {
     const backup = app('backup');
-    const partner = tenant('Southridge Partner');
+    const partner = tenant('Northwind Partner');
     const e = await failure(client.getSetting(backup, partner, `never_set_${Date.now()}`));
     expect(e).toMatchObject({ status: 404, code: 'setting_not_found' });
     // encryption_required is locked at the root in the seed world
@@ -180,7 +180,7 @@ describe('infrastructure components', () => {
   });
 
   test('large id lists are read in chunks', async () => {
-    const owner = tenant('Southridge Partner');
+    const owner = tenant('Northwind Partner');
     const c = await client.createInfra({
       owner_tenant_id: owner,
       location_id: randomUUID(),
@@ -224,11 +224,11 @@ describe('agents and agent update settings', () => {
     // spec 2: a listing includes child tenants' agents unless a visibility barrier blocks them
     // (Initech Finance is behind one in the seed world)
     const expected = Object.entries(world.agents)
-      .filter(([name]) => name !== 'Initech Finance')
+      .filter(([name]) => name === 'Acme Manufacturing' || name === 'Globex Retail')
       .flatMap(([, ids]) => ids)
       .sort();
     const start = events.length;
-    const all = await client.listAgents({ tenantId: world.rootTenantId, limit: 2 });
+    const all = await client.listAgents({ tenantId: emu.tenantId, limit: 2 });
     expect(all.map((a) => a.id).sort()).toEqual(expected);
     const pages = events.slice(start).filter((e) => e.endpoint === '/api/agent_manager/v2/agents').length;
     expect(pages).toBeGreaterThanOrEqual(Math.ceil(expected.length / 2));
@@ -241,8 +241,8 @@ describe('agents and agent update settings', () => {
   });
 
   test('master settings: put, get (resolved for an agent), delete', async () => {
-    const customer = tenant('Umbrella Health');
-    const agentId = world.agents['Umbrella Health']?.[0] as string;
+    const customer = tenant('Globex Retail');
+    const agentId = world.agents['Globex Retail']?.[0] as string;
     await client.putAgentUpdateSettings([
       {
         tenant_id: customer,
@@ -266,7 +266,7 @@ describe('agents and agent update settings', () => {
     allowRefusedRequests(); // the platform's own refusal is what this test looks at
     const e = await failure(client.getAgentUpdateSettings(randomUUID(), { master: false }));
     expect(e).toMatchObject({ status: 404, interface: 'agent_manager', domain: 'AGENT_MANAGER', code: 'AGENT_NOT_FOUND' });
-    const bad = await failure(client.putAgentUpdateSettings([{ tenant_id: tenant('Umbrella Health'), update_channel: 'NIGHTLY', automatic: true }]));
+    const bad = await failure(client.putAgentUpdateSettings([{ tenant_id: tenant('Globex Retail'), update_channel: 'NIGHTLY', automatic: true }]));
     expect(bad).toMatchObject({ status: 400, interface: 'agent_manager', retryable: false });
   });
 });
@@ -290,7 +290,7 @@ describe('event manager', () => {
       subscription_id: id,
       topic_id: TOPIC,
       types: ['cti.a.p.em.event.v1.0~a.p.tenant.*'],
-      tenant_id: world.rootTenantId,
+      tenant_id: emu.tenantId,
       tenant_depth: 'ALL',
     });
     expect(sub.subscription_id).toBe(id);
@@ -335,19 +335,22 @@ describe('alert manager', () => {
 });
 
 describe('tenants and search', () => {
+  const NORTHWIND = ['Acme Manufacturing', 'Globex Retail', 'Initech Finance', 'Northwind Partner'];
+
   test('a subtree, page by page', async () => {
     const start = events.length;
-    const all = await client.getTenants({ subtreeRootId: world.rootTenantId, lod: 'basic', limit: 2 });
-    expect(all.map((t) => t.name).sort()).toEqual(Object.keys(world.tenants).sort());
-    expect(all[0]?.id).toBe(world.rootTenantId);
-    expect(events.slice(start).filter((e) => e.endpoint === '/api/2/tenants').length).toBeGreaterThan(2);
+    // the MSP's client sees its partner's subtree only
+    const all = await client.getTenants({ subtreeRootId: emu.tenantId, lod: 'basic', limit: 1 });
+    expect(all.map((t) => t.name).sort()).toEqual(NORTHWIND);
+    expect(all[0]?.id).toBe(emu.tenantId);
+    expect(events.slice(start).filter((e) => e.endpoint === '/api/2/tenants').length).toBeGreaterThanOrEqual(NORTHWIND.length);
   });
 
   test('children of a partner, and tenants by id in chunks of 100', async () => {
-    const kids = await client.getTenants({ parentId: tenant('Southridge Partner'), lod: 'basic' });
-    expect(kids.map((t) => t.name).sort()).toEqual(['Stark Logistics', 'Umbrella Health', 'Wayne Legal']);
+    const kids = await client.getTenants({ parentId: tenant('Northwind Partner'), lod: 'basic' });
+    expect(kids.map((t) => t.name).sort()).toEqual(['Acme Manufacturing', 'Globex Retail', 'Initech Finance']);
 
-    const ids = Object.values(world.tenants).map((t) => t.id);
+    const ids = NORTHWIND.map(tenant);
     const padded = [...ids, ...Array.from({ length: 150 }, () => randomUUID())];
     const start = events.length;
     const byId = await client.getTenants({ uuids: padded, lod: 'stamps' });
@@ -356,7 +359,7 @@ describe('tenants and search', () => {
   });
 
   test('search', async () => {
-    const found = await client.search(world.rootTenantId, 'acme');
+    const found = await client.search(emu.tenantId, 'acme');
     expect(found.some((i) => i.id === tenant('Acme Manufacturing'))).toBe(true);
     const e = await failure(client.search(randomUUID(), 'acme'));
     expect(isNotFound(e)).toBe(true);

@@ -53,7 +53,7 @@ test('unfiltered listing is refused by the platform: the client never lists with
   const refused = await failure(client.getTenants());
   expect(refused.status).toBe(400);
   expect(refused.code).toBe('ParameterMalformed');
-  expect(await client.ownTenantId()).toBe(emu.rootTenantId);
+  expect(await client.ownTenantId()).toBe(emu.tenantId);
 });
 
 test('pricing: trial to production once', async () => {

@@ -196,8 +196,8 @@ describe('retries', () => {
       },
     });
     open.push(client);
-    const got = await client.getTenants({ uuids: [emu.rootTenantId] });
-    expect(got.map((t) => t.id)).toEqual([emu.rootTenantId]);
+    const got = await client.getTenants({ uuids: [emu.tenantId] });
+    expect(got.map((t) => t.id)).toEqual([emu.tenantId]);
     const calls = events.filter((e) => e.endpoint === '/api/2/tenants');
     expect(calls.length).toBe(3);
     expect([500, 502, 503, 504]).toContain(calls[0]?.status);
@@ -293,19 +293,19 @@ describe('retries', () => {
 
 describe('non-idempotent POSTs are repeated only when the platform did nothing', () => {
   const cases: Array<[string, (c: PlatformClient) => Promise<unknown>, string]> = [
-    ['createInfra', (c) => c.createInfra(infraBody(emu.rootTenantId)), '/api/2/infra'],
+    ['createInfra', (c) => c.createInfra(infraBody(emu.tenantId)), '/api/2/infra'],
     [
       'createReport',
       (c) =>
         c.createReport({
           result_action: 'save',
           recipients: [],
-          parameters: { tenant_id: emu.rootTenantId, kind: 'usage_current', level: 'itself' },
+          parameters: { tenant_id: emu.tenantId, kind: 'usage_current', level: 'itself' },
           schedule: { type: 'once' },
         }),
       '/api/2/reports',
     ],
-    ['createAlert', (c) => c.createAlert({ type: 'NoBackupForXDays', tenantID: emu.rootTenantId, severity: 'warning' }), '/api/alert_manager/v1/alerts'],
+    ['createAlert', (c) => c.createAlert({ type: 'NoBackupForXDays', tenantID: emu.tenantId, severity: 'warning' }), '/api/alert_manager/v1/alerts'],
   ];
 
   for (const [name, call, endpoint] of cases) {

@@ -36,14 +36,14 @@ test('an emulator restart of 1.5 s: reads and non-idempotent creates wait for it
       client.createReport({
         result_action: 'save',
         recipients: [],
-        parameters: { tenant_id: first.rootTenantId, kind: 'usage_current', level: 'itself' },
+        parameters: { tenant_id: first.tenantId, kind: 'usage_current', level: 'itself' },
         schedule: { type: 'once' },
       }),
     ]);
     expect(apps.length).toBeGreaterThan(0);
     expect((await client.getReport(created.id)).id).toBe(created.id);
     // Refused connections were repeated: exactly one report exists.
-    expect((await client.listTenantReports(first.rootTenantId)).filter((id) => id === created.id)).toHaveLength(1);
+    expect((await client.listTenantReports(first.tenantId)).filter((id) => id === created.id)).toHaveLength(1);
     await (await back).close();
   } finally {
     await client.close();

@@ -7,7 +7,7 @@ import { stackRootTenant } from './root-tenant';
 describe("the drift alert's tenant", () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ seed: 5 });
+    emulator = await startEmulator({ seed: 5, account: 'root' }); // stacks across partners meet at the root
   });
   afterAll(() => emulator.close());
 

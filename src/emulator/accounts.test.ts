@@ -1,7 +1,7 @@
 import { useEmulator } from './testing';
 
 describe('emulator: account management', () => {
-  const fixture = useEmulator(21);
+  const fixture = useEmulator(21, 'root');
   const { tenant, app } = fixture;
 
   describe('applications and bindings', () => {

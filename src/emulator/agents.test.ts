@@ -11,7 +11,7 @@ describe('emulator: agent management', () => {
   const agentOf = (name: string, i = 0): string => w.agents[name]?.[i] as string;
 
   beforeAll(async () => {
-    e = await startEmulator({ seed: 31 });
+    e = await startEmulator({ account: 'root', seed: 31 });
     api = new TestClient(e);
     w = e.world();
   });

@@ -10,7 +10,7 @@ let client: PlatformClient;
 const TYPE = 'PagingProbe';
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 9 });
+  emu = await startEmulator({ port: 0, account: 'root', seed: 9 });
   client = new PlatformClient({ baseUrl: emu.url, clientId: emu.clientId, clientSecret: emu.clientSecret });
   await client.registerAlertTypes([
     { id: TYPE, severity: 'warning', enabled: true, category: 'custom', contextKeys: [], searchableDetails: [], supportedOS: [] },

@@ -10,7 +10,7 @@ describe('emulator: alerts', () => {
   let api: TestClient;
 
   beforeAll(async () => {
-    e = await startEmulator({ seed: 51 });
+    e = await startEmulator({ account: 'root', seed: 51 });
     api = new TestClient(e);
   });
   afterAll(() => e.close());
@@ -91,7 +91,7 @@ describe('emulator: alert reads the vendor clients make', () => {
   const ns = (iso: string) => String(BigInt(Date.parse(iso)) * 1_000_000n);
 
   beforeAll(async () => {
-    e = await startEmulator({ seed: 52 });
+    e = await startEmulator({ account: 'root', seed: 52 });
     api = new TestClient(e);
     await api.post(`${BASE}/types`, { items: [{ id: 'Reads', severity: 'warning', enabled: true, category: 'Configuration', ...LISTS }] });
   });

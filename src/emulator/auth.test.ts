@@ -18,7 +18,7 @@ describe('emulator authentication and gateway rules', () => {
       `export TENANTFORM_BASE_URL=${e.url}`,
       `export TENANTFORM_CLIENT_ID=${e.clientId}`,
       `export TENANTFORM_CLIENT_SECRET=${e.clientSecret}`,
-      `export TENANTFORM_ROOT_TENANT_ID=${e.rootTenantId}`,
+      `export TENANTFORM_TENANT_ID=${e.tenantId}`,
     ]);
     expect(e.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(e.clientId).toMatch(/^[0-9a-f-]{36}$/);

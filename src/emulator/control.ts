@@ -49,7 +49,7 @@ export function handleControl(method: string, path: string, rawBody: Buffer, sto
       const body = parseJson(rawBody) ?? {};
       const scopes = body.scopes ?? [...ALL_SCOPES];
       if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string')) return problem(400, 'scopes must be an array of strings');
-      const tenantId = body.tenant_id ?? store.world.rootTenantId;
+      const tenantId = body.tenant_id ?? store.primaryClient.tenant_id;
       if (typeof tenantId !== 'string' || !UUID_RE.test(tenantId) || store.tenant(tenantId) === undefined)
         return problem(400, 'tenant_id must be a tenant of the world');
       const client: ApiClient = {

@@ -10,7 +10,7 @@ describe('emulator: event streams', () => {
   let api: TestClient;
 
   beforeAll(async () => {
-    e = await startEmulator({ seed: 41 });
+    e = await startEmulator({ account: 'root', seed: 41 });
     api = new TestClient(e);
   });
   afterAll(() => e.close());

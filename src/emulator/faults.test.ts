@@ -6,7 +6,7 @@ describe('emulator: fault injection and control endpoints', () => {
   let api: TestClient;
 
   beforeAll(async () => {
-    e = await startEmulator({ seed: 61 });
+    e = await startEmulator({ account: 'root', seed: 61 });
     api = new TestClient(e);
     await api.accessToken();
   });
@@ -61,7 +61,7 @@ describe('emulator: fault injection and control endpoints', () => {
 
   test('fault decisions are deterministic under a seed', async () => {
     const run = async (seed: number): Promise<number[]> => {
-      const em = await startEmulator({ seed, faults: { rate_429: 0.3, rate_5xx: 0.3 } });
+      const em = await startEmulator({ account: 'root', seed, faults: { rate_429: 0.3, rate_5xx: 0.3 } });
       try {
         const client = new TestClient(em);
         const out: number[] = [];

@@ -33,11 +33,15 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** What a tenant's applications listing holds (see `Store.tenantApplications`); default `on`. */
   tenantApplications?: 'on' | 'available';
-  /** What versions are (see `Store.versions`); default counters, timestamps for an MSP's account. */
+  /**
+   * What versions are (see `Store.versions`): timestamps when the account is asked for as `msp` (as
+   * `tenantform emulator` does), counters otherwise, so that tests can name them.
+   */
   versions?: 'counters' | 'timestamps';
   /**
-   * Whose account the primary API client is: the root's (default), or an MSP's, on its partner
-   * tenant, with console-made users and alerts in its customers (`furnishMspAccount`).
+   * Whose account the primary API client is: an MSP's (default), on its partner tenant, with
+   * console-made users and alerts in its customers (`furnishMspAccount`), as a real MSP's account
+   * meets the platform; or the root's, for what only the platform's root can do.
    */
   account?: 'root' | 'msp';
   /** Serve https with this key and certificate (PEM), as the platform does; http without. */
@@ -49,12 +53,22 @@ export interface RunningEmulator {
   clientId: string;
   clientSecret: string;
   rootTenantId: string;
+  /** The tenant the primary API client sits on: the MSP's partner by default, the root with `account: 'root'`. */
+  tenantId: string;
   setFaults(f: Partial<Faults>): void;
   /**
    * A fault aimed at one request: the `nth` /api request that `matches` (counted from now) is
    * processed and its answer lost, as `lost_answer_rate` does at random.
    */
   loseAnswer(matches: (r: Arrival) => boolean, nth?: number): void;
+  /**
+   * Holds the /api requests that match until `count` of them are held, then answers them all:
+   * resolves then. A test that must see `count` requests in flight at once waits on this, never
+   * on a timer (a client that never sends that many at once never gets its answers).
+   */
+  gather(matches: (r: Arrival) => boolean, count: number): Promise<void>;
+  /** The most /api requests handled at once since the emulator started or this was last called. */
+  takePeakInFlight(): number;
   world(): WorldSummary;
   close(): Promise<void>;
 }
@@ -136,7 +150,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const store = Store.open(seed, opts.dataFile);
   store.tenantApplications = opts.tenantApplications ?? 'on';
   store.versions = opts.versions ?? (opts.account === 'msp' ? 'timestamps' : 'counters');
-  if (opts.account === 'msp') furnishMspAccount(store);
+  if (opts.account !== 'root') furnishMspAccount(store);
   const faults = new FaultInjector(opts.seed ?? store.world.seed, opts.faults ?? {});
   const tokens = new TokenService(store);
   const router = new Router([accountRoutes, agentRoutes, eventRoutes, alertRoutes]);
@@ -150,18 +164,39 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     return hit;
   };
 
+  const gatherings: Array<{ matches: (r: Arrival) => boolean; count: number; held: Array<() => void>; opened: () => void }> = [];
+  /** Waits while a gathering holds this request (see `gather`). */
+  const gathered = (r: Arrival): Promise<void> | undefined => {
+    const g = gatherings.find((x) => x.matches(r));
+    if (g === undefined) return undefined;
+    const waiting = new Promise<void>((resolve) => g.held.push(resolve));
+    if (g.held.length >= g.count) {
+      gatherings.splice(gatherings.indexOf(g), 1);
+      for (const release of g.held) release();
+      g.opened();
+    }
+    return waiting;
+  };
+  const inFlight = { now: 0, peak: 0 };
+
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const path = url.pathname;
-    const done = (status: number | string) => log(`${method} ${loggablePath(url)} ${status} ${Math.round(performance.now() - started)}ms`);
+    const counted = path.startsWith('/api/') && !TOKEN_PATHS.has(path);
+    const done = (status: number | string) => {
+      if (counted) inFlight.now--;
+      log(`${method} ${loggablePath(url)} ${status} ${Math.round(performance.now() - started)}ms`);
+    };
 
     const raw = await readBody(req);
+    if (counted) inFlight.peak = Math.max(inFlight.peak, ++inFlight.now);
     if (arrivalChannel.hasSubscribers) {
       const arrival: Arrival = { method, path };
       arrivalChannel.publish(arrival);
     }
+    if (counted) await gathered({ method, path });
     const api = router.interfaceOf(path);
     if (raw === 'too_large') {
       send(res, errorReply(new HttpError(413, { error: { code: 413, message: 'Request body too large' } })));
@@ -264,8 +299,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     get rootTenantId() {
       return store.world.rootTenantId;
     },
+    get tenantId() {
+      return store.primaryClient.tenant_id;
+    },
     setFaults: (f) => faults.set(f),
     loseAnswer: (matches, nth = 1) => void aimed.push({ matches, left: nth }),
+    gather: (matches, count) => new Promise<void>((opened) => gatherings.push({ matches, count, held: [], opened })),
+    takePeakInFlight: () => {
+      const peak = inFlight.peak;
+      inFlight.peak = inFlight.now;
+      return peak;
+    },
     world: () => summarizeWorld(store),
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -275,12 +319,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   };
 }
 
-/** The four shell lines that point tenantform at a running emulator. */
+/** The four shell lines that point tenantform at a running emulator (and name the caller's own tenant). */
 export function emulatorEnvLines(e: RunningEmulator): string[] {
   return [
     `export TENANTFORM_BASE_URL=${e.url}`,
     `export TENANTFORM_CLIENT_ID=${e.clientId}`,
     `export TENANTFORM_CLIENT_SECRET=${e.clientSecret}`,
-    `export TENANTFORM_ROOT_TENANT_ID=${e.rootTenantId}`,
+    `export TENANTFORM_TENANT_ID=${e.tenantId}`,
   ];
 }

@@ -6,9 +6,9 @@ import { TestClient } from './testing';
 
 describe('emulator: seeded world and persistence', () => {
   test('the same seed gives the same world and credentials; another seed another', async () => {
-    const a = await startEmulator({ seed: 5 });
-    const b = await startEmulator({ seed: 5 });
-    const c = await startEmulator({ seed: 6 });
+    const a = await startEmulator({ account: 'root', seed: 5 });
+    const b = await startEmulator({ account: 'root', seed: 5 });
+    const c = await startEmulator({ account: 'root', seed: 6 });
     try {
       expect(a.world()).toEqual(b.world());
       expect([a.clientId, a.clientSecret]).toEqual([b.clientId, b.clientSecret]);
@@ -24,7 +24,7 @@ describe('emulator: seeded world and persistence', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenantform-emulator-'));
     const dataFile = path.join(dir, 'world.json');
     try {
-      const first = await startEmulator({ seed: 8, dataFile });
+      const first = await startEmulator({ account: 'root', seed: 8, dataFile });
       const api = new TestClient(first);
       const infra = await api.post('/api/2/infra', {
         owner_tenant_id: first.rootTenantId,
@@ -44,7 +44,7 @@ describe('emulator: seeded world and persistence', () => {
       expect(JSON.parse(fs.readFileSync(dataFile, 'utf8')).infra[infra.json.id].name).toBe('persisted v2');
 
       // another seed: the file wins
-      const second = await startEmulator({ seed: 9, dataFile });
+      const second = await startEmulator({ account: 'root', seed: 9, dataFile });
       try {
         expect([second.clientId, second.clientSecret, second.rootTenantId]).toEqual(creds);
         const again = new TestClient(second);
@@ -71,7 +71,7 @@ describe('emulator: seeded world and persistence', () => {
 
 describe('emulator: versions as the live platform answers them', () => {
   test("each change's version is a millisecond timestamp, strictly growing, and a stale one is refused", async () => {
-    const e = await startEmulator({ seed: 8, versions: 'timestamps' });
+    const e = await startEmulator({ account: 'root', seed: 8, versions: 'timestamps' });
     const api = new TestClient(e);
     try {
       const before = Date.now();

@@ -86,7 +86,7 @@ export async function createClient(e: RunningEmulator, scopes: string[], tenantI
   return new TestClient(e, res.json.client_id as string, res.json.client_secret as string);
 }
 
-/** What a test file shares: one emulator, a client with the root's credentials, and names of the seeded world. */
+/** What a test file shares: one emulator, a client with its primary credentials, and names of the seeded world. */
 export interface EmulatorFixture {
   readonly emulator: RunningEmulator;
   readonly api: TestClient;
@@ -97,11 +97,15 @@ export interface EmulatorFixture {
   app(type: string): string;
 }
 
-/** Starts one emulator for the calling test file (jest's beforeAll) and closes it after its tests. */
-export function useEmulator(seed: number): EmulatorFixture {
+/**
+ * Starts one emulator for the calling test file (jest's beforeAll) and closes it after its tests.
+ * Its client is the MSP's partner client, as users meet the platform; `root` for tests of what
+ * the platform does across the whole tree, which only the root's client sees.
+ */
+export function useEmulator(seed: number, account: 'msp' | 'root' = 'msp'): EmulatorFixture {
   const state: { emulator?: RunningEmulator; api?: TestClient; world?: WorldSummary } = {};
   beforeAll(async () => {
-    state.emulator = await startEmulator({ seed });
+    state.emulator = await startEmulator({ seed, account: account === 'root' ? 'root' : undefined });
     state.api = new TestClient(state.emulator);
     state.world = state.emulator.world();
   });

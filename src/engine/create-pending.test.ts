@@ -40,7 +40,7 @@ beforeEach(() => {
 });
 
 async function planned(level: string): Promise<State> {
-  const config = { result_action: 'save', parameters: { tenant_id: emu.rootTenantId, kind: 'usage_daily', level }, schedule: { type: 'monthly' } };
+  const config = { result_action: 'save', parameters: { tenant_id: emu.tenantId, kind: 'usage_daily', level }, schedule: { type: 'monthly' } };
   return (await planResource({ kind: usageReport, address: ADDRESS, config, prior: null })).planned!;
 }
 
@@ -56,7 +56,7 @@ async function faultFirstPost(faults: Parameters<Emulator['setFaults']>[0]): Pro
 }
 
 async function reportsLike(p: State): Promise<string[]> {
-  const ids = await client.listTenantReports(emu.rootTenantId);
+  const ids = await client.listTenantReports(emu.tenantId);
   const out: string[] = [];
   for (const id of ids) {
     const r = await client.getReport(id);
@@ -108,7 +108,7 @@ it('never takes an identical object recorded for another address', async () => {
   const twin = await client.createReport({
     result_action: 'save',
     recipients: [],
-    parameters: { tenant_id: emu.rootTenantId, kind: 'usage_daily', level: 'all_customers' },
+    parameters: { tenant_id: emu.tenantId, kind: 'usage_daily', level: 'all_customers' },
     schedule: { type: 'monthly', enabled: true },
   });
   await faultFirstPost({ lost_answer_rate: 1 });

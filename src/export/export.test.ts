@@ -20,9 +20,12 @@ const ODD_TENANT = 'bbbbbbbb-0000-4000-8000-000000000001';
 const ODD_NAME = `O'Brien "Labs" */ Ünïcode\nGmbH`;
 const ODD_VALUE = { "it's": 'a "quote" \\ and \u2028', ['__proto__']: 1, ü: [1, null, true, { 'key with space': {} }] };
 
-/** Starts the emulator on a world kept in `dataFile`, so that a test can edit the world between runs. */
+/**
+ * Starts the emulator on a world kept in `dataFile`, so that a test can edit the world between runs.
+ * As the root: the export of the platform root, and objects outside the exported partner, need it.
+ */
 async function start(dataFile: string): Promise<{ emulator: RunningEmulator; client: PlatformClient }> {
-  const emulator = await startEmulator({ port: 0, seed: 5, dataFile });
+  const emulator = await startEmulator({ port: 0, seed: 5, dataFile, account: 'root' });
   const client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
   return { emulator, client };
 }

@@ -1,6 +1,6 @@
 /**
  * `tenantform doctor` as a team runs it first on its account: the command as a process against
- * the emulator, as the root's client, as a partner's client without the alert scope, with a
+ * the emulator, as an MSP's client on its partner, as a partner's client without the alert scope, with a
  * wrong secret, and behind a platform whose user answers differ from the expected shape.
  */
 import { createServer, request, type Server } from 'node:http';
@@ -14,7 +14,7 @@ describe('tenantform doctor', () => {
   beforeAll(async () => {
     world = await startWorld();
     // A user, so that one is read in full.
-    await world.client.createUser({ tenant_id: world.emulator.rootTenantId, login: 'doctor-user', contact: { email: 'doctor@example.com' } });
+    await world.client.createUser({ tenant_id: world.emulator.tenantId, login: 'doctor-user', contact: { email: 'doctor@example.com' } });
   });
   afterAll(() => world.close());
 
@@ -28,7 +28,7 @@ describe('tenantform doctor', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ok {6}Address and credentials: http:\/\/127\.0\.0\.1:\d+ answers as the platform/m);
-    expect(r.stdout).toMatch(/^ok {6}The caller's tenant: .*the root tenant/m);
+    expect(r.stdout).toMatch(/^ok {6}The caller's tenant: "Northwind Partner" .*a partner tenant/m);
     for (const check of ['Applications', 'Offering items', 'Users', 'Infrastructure components', 'Usage reports', 'Agents', 'Alerts', 'Event topics']) {
       expect(r.stdout).toMatch(new RegExp(`^ok {6}${check}: `, 'm'));
     }

@@ -34,7 +34,7 @@ describe('export writes platform text as literals', () => {
   beforeAll(async () => {
     folder = await startTerraformFolder('export-literals', {});
     const { client, emulator } = folder.world;
-    partner = (await client.createTenant({ name: HOSTILE.partner, parent_id: emulator.rootTenantId, kind: 'partner' })).id;
+    partner = (await client.createTenant({ name: HOSTILE.partner, parent_id: emulator.tenantId, kind: 'partner' })).id;
     await client.createTenant({ name: HOSTILE.customer, parent_id: partner, kind: 'customer', contact: { firstname: HOSTILE.contact } });
     await client.createInfra({
       owner_tenant_id: partner,

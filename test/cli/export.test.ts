@@ -80,7 +80,7 @@ describe('tenantform export (the built CLI)', () => {
       ],
       env,
     );
-    expect(run.stderr).toMatch(/Exported 15 objects from "Northwind Partner" and 3 tenants below it \(stack "northwind"\)/);
+    expect(run.stderr).toMatch(/Exported 17 objects from "Northwind Partner" and 3 tenants below it \(stack "northwind"\)/);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
 
@@ -91,8 +91,8 @@ describe('tenantform export (the built CLI)', () => {
     const lines = readFileSync(imports, 'utf8')
       .split('\n')
       .filter((l) => l.startsWith('tenantform import '));
-    // 11 objects of the tenants, plus the 3 sub-tenants themselves and the partner's offering items.
-    expect(lines).toHaveLength(15);
+    // 11 objects of the tenants, the 2 users made in the console, the 3 sub-tenants themselves and the partner's offering items.
+    expect(lines).toHaveLength(17);
     expect(lines).toContain(`tenantform import tenantform_tenant.acme_manufacturing_tenant ${seeded.acme}`);
     expect(lines).toContain(`tenantform import tenantform_infra_component.northwind_dr_site ${seeded.infraId}`);
 

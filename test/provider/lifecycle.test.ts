@@ -144,7 +144,7 @@ test('creates the whole customer; the secret is a sensitive output and works; th
   } finally {
     await tool.close();
   }
-  expect((await terraform('output', '-raw', 'operator_tenant')).stdout).toBe(emulator.rootTenantId);
+  expect((await terraform('output', '-raw', 'operator_tenant')).stdout).toBe(emulator.tenantId);
 
   const again = await terraform('plan', '-detailed-exitcode', '-input=false', '-no-color');
   expect(again.stdout).toContain('No changes.');

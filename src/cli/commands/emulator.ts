@@ -29,9 +29,9 @@ export const emulatorCommand: CommandModule<object, Args> = {
       })
       .option('account', {
         choices: ['root', 'msp'] as const,
-        default: 'root' as const,
+        default: 'msp' as const,
         describe:
-          "Whose API client the exported credentials are: the root's, or an MSP's on its partner tenant, whose customers hold console-made users and alerts",
+          "Whose API client the exported credentials are: an MSP's on its partner tenant, whose customers hold console-made users and alerts, or the platform root's",
       })
       .example('eval "$(tenantform emulator --port 8080 &)"', 'Start it and export its address and credentials')
       .example('tenantform emulator --data world.json', 'Keep the world between runs'),

@@ -2,7 +2,7 @@ import { useEmulator } from '../testing';
 import type { OfferingItem } from '../world';
 
 describe('emulator: offering items', () => {
-  const fixture = useEmulator(32);
+  const fixture = useEmulator(32, 'root');
   const { tenant, app } = fixture;
 
   const items = async (tenantId: string, query = ''): Promise<Array<Record<string, any>>> =>
@@ -198,7 +198,7 @@ describe('emulator: offering items', () => {
 });
 
 describe("emulator: switching a service's edition, as the vendor's guide does", () => {
-  const fixture = useEmulator(36);
+  const fixture = useEmulator(36, 'root');
   const { tenant, app } = fixture;
   const items = async (tenantId: string) =>
     ((await fixture.api.get(`/api/2/tenants/${tenantId}/offering_items?edition=*&status=1`)).json.items as OfferingItem[]).filter(

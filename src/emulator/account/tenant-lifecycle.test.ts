@@ -1,7 +1,7 @@
 import { TestClient, useEmulator } from '../testing';
 
 describe('emulator: tenant lifecycle', () => {
-  const fixture = useEmulator(31);
+  const fixture = useEmulator(31, 'root');
   const { tenant } = fixture;
 
   const create = (body: Record<string, unknown>) => fixture.api.post('/api/2/tenants', body);

@@ -1,7 +1,7 @@
 import { useEmulator } from '../testing';
 
 describe("emulator: the reads of a tenant's surroundings the vendor's clients make", () => {
-  const fixture = useEmulator(34);
+  const fixture = useEmulator(34, 'root');
   const { tenant, app } = fixture;
 
   test("a tenant's children, deleted ones with allow_deleted; an unimplemented parameter refused by name", async () => {
@@ -53,7 +53,7 @@ describe("emulator: the reads of a tenant's surroundings the vendor's clients ma
 });
 
 describe('emulator: locations and stored reports', () => {
-  const fixture = useEmulator(35);
+  const fixture = useEmulator(35, 'root');
 
   test("the caller's locations; a report's stored reports (none: the emulator generates none)", async () => {
     const locations = await fixture.api.get('/api/2/locations');

@@ -1,7 +1,7 @@
 import { useEmulator } from '../testing';
 
 describe('emulator: users and roles', () => {
-  const fixture = useEmulator(33);
+  const fixture = useEmulator(33, 'root');
   const { tenant } = fixture;
 
   test('create answers 200 with version 1; a taken login 409; check_login 204 or 409; contact needs an email', async () => {

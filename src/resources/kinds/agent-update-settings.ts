@@ -139,9 +139,10 @@ async function putSettings(ctx: OperationContext, planned: ReadonlyArray<Planned
  * nearest ancestor's settings when a tenant has none (spec 2), carrying the requested tenant id,
  * and says nothing about where they came from. An answer equal to the parent's resolved answer
  * is therefore taken as inherited. Own settings identical to the parent's are skipped too: they
- * change nothing the tenant gets today. When the parent cannot be read (outside this client's
- * scope), the answer is kept: declaring an inherited value makes an empty plan, while leaving
- * out an own value would lose it.
+ * change nothing the tenant gets today. An answer naming the tenant it was inherited from is
+ * inherited (an MSP's partner reads the root's settings so, while the root is out of its reach).
+ * Otherwise, when the parent cannot be read, the answer is kept: declaring an inherited value
+ * makes an empty plan, while leaving out an own value would lose it.
  */
 async function tenantsWithOwnMasterSettings(client: PlatformClient, tenants: readonly TenantInfo[]): Promise<Set<string>> {
   const root = tenants[0];
@@ -153,6 +154,8 @@ async function tenantsWithOwnMasterSettings(client: PlatformClient, tenants: rea
   for (const t of tenants) {
     const mine = resolved.get(t.id);
     if (mine === null || mine === 'unreadable' || mine === undefined) continue;
+    // An answer that names where it came from settles it (the read trusts the same member).
+    if (mine.inherited_from_tenant_id !== undefined && mine.inherited_from_tenant_id !== t.id) continue;
     const parents = t.parentId === null ? null : resolved.get(t.parentId);
     const inherited = parents !== null && parents !== undefined && parents !== 'unreadable' && sameSettings(mine, parents);
     if (!inherited) own.add(t.id);

@@ -52,9 +52,9 @@ describe('tenantform_tenant against the emulator', () => {
     expect(r.value).toEqual({ id: acme.id, name: 'Acme Manufacturing', kind: 'customer', parent_id: tenant('Northwind Partner').id });
   });
 
-  it('finds the root by id', async () => {
-    const r = await read({ id: platform.emulator.rootTenantId });
-    expect(r.value).toEqual({ id: platform.emulator.rootTenantId, name: 'Cloud Root', kind: 'root', parent_id: null });
+  it("finds the caller's own tenant by id", async () => {
+    const r = await read({ id: platform.emulator.tenantId });
+    expect(r.value).toEqual({ id: platform.emulator.tenantId, name: 'Northwind Partner', kind: 'partner', parent_id: platform.emulator.rootTenantId });
   });
 
   it('finds a tenant by name, also behind a visibility barrier', async () => {
@@ -64,18 +64,19 @@ describe('tenantform_tenant against the emulator', () => {
   });
 
   it('finds a tenant by name among the children of a parent', async () => {
-    const southridge = tenant('Southridge Partner').id;
-    const r = await read({ name: 'Wayne Legal', parent_id: southridge });
+    const northwind = tenant('Northwind Partner').id;
+    const r = await read({ name: 'Globex Retail', parent_id: northwind });
     expect(r.diagnostics).toEqual([]);
-    expect(r.value).toEqual({ id: tenant('Wayne Legal').id, name: 'Wayne Legal', kind: 'customer', parent_id: southridge });
+    expect(r.value).toEqual({ id: tenant('Globex Retail').id, name: 'Globex Retail', kind: 'customer', parent_id: northwind });
   });
 
   it('matches names exactly and only among direct children', async () => {
     const cases = [
-      { name: 'wayne legal' },
-      { name: 'Wayne' },
-      { name: 'Wayne Legal', parent_id: tenant('Northwind Partner').id },
-      { name: 'Wayne Legal', parent_id: platform.emulator.rootTenantId },
+      { name: 'globex retail' },
+      { name: 'Globex' },
+      { name: 'Globex Retail', parent_id: tenant('Acme Manufacturing').id },
+      { name: 'Wayne Legal' }, // another partner's customer: outside the caller's tenant
+      { name: 'Wayne Legal', parent_id: tenant('Southridge Partner').id },
     ];
     for (const config of cases) {
       const r = await read(config);

@@ -34,7 +34,7 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
   const base = { kind: infraComponent, address: ADDRESS, ctx };
   const acme = emu.world().tenants['Acme Manufacturing']!.id;
   const config: State = {
-    owner_tenant_id: emu.rootTenantId,
+    owner_tenant_id: emu.tenantId,
     name: 'Shared storage',
     url: 'https://shared.example.com',
     capabilities: ['backup'],
@@ -68,7 +68,7 @@ it('a stale version is still a version conflict', async () => {
   const ctx = { client };
   const base = { kind: infraComponent, address: ADDRESS, ctx };
   const config: State = {
-    owner_tenant_id: emu.rootTenantId,
+    owner_tenant_id: emu.tenantId,
     name: 'Moved',
     url: 'https://moved.example.com',
     capabilities: ['backup'],
