@@ -4,9 +4,8 @@ import type { CommandModule } from 'yargs';
 import { hasErrors, withFile } from '../../diagnostics';
 import { changedOutputs, hasChanges } from '../../engine/model';
 import { savePlan } from '../../plans/planfile';
-import { buildPlan, type PlanResult } from '../../engine/planner';
-import { refresh } from '../../engine/refresh';
-import { readImports } from '../../engine/imports';
+import type { PlanResult } from '../../engine/planner';
+import { planStack } from '../../engine/plan-stack';
 import { serializePlanJson } from '../views/json';
 import type { PlanJsonContext } from '../views/json-document';
 import { renderComments } from '../views/markdown-comments';
@@ -30,23 +29,21 @@ export async function makePlan(
   clients: ProviderClients,
   mode: { destroy?: boolean } = {},
 ): Promise<PlanResult> {
-  const common = { configuration: ws.configuration, state, clients, kindOf: resourceKind };
   const recorded = args.refresh ? state.objects().filter((o) => o.mode === 'managed').length : 0;
-  const read = await withReadProgress(recorded, (onRead) => refresh({ ...common, parallelism: args.parallelism, refresh: args.refresh, onRead }));
-  // Import blocks adopt objects in a plan that changes the platform, as Terraform's do (not in a refresh-only or destroy plan).
-  const { refreshed, importing } =
-    args['refresh-only'] || mode.destroy
-      ? { refreshed: read, importing: undefined }
-      : await readImports({ ...common, refreshed: read, parallelism: args.parallelism });
-  const planned = await buildPlan({
-    ...common,
-    refreshed,
-    importing,
-    targets: args.target ?? [],
-    replace: args.replace ?? [],
-    refreshOnly: args['refresh-only'],
-    destroy: mode.destroy,
-  });
+  const planned = await withReadProgress(recorded, (onRead) =>
+    planStack(
+      { configuration: ws.configuration, state, clients, kindOf: resourceKind },
+      {
+        parallelism: args.parallelism,
+        refresh: args.refresh,
+        refreshOnly: args['refresh-only'],
+        destroy: mode.destroy,
+        targets: args.target,
+        replace: args.replace,
+        onRead,
+      },
+    ),
+  );
   // Every view of the plan (text, markdown, JSON) then names the file a problem of a folder's block is written in.
   const { positionOf } = ws;
   if (!positionOf) return planned;
