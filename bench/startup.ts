@@ -56,7 +56,7 @@ function packageFolder(parent: string, form: 'bundle' | 'modules'): string {
       platform: 'node',
       format: 'cjs',
       target: 'node20',
-      external: ['pg', 'pg-native', '@grpc/*', '@msgpack/*', 'cdktf', 'cdktn', 'constructs'],
+      external: ['pg', 'pg-native', '@grpc/*', '@msgpack/*', '@cdktn/hcl2json', 'cdktf', 'cdktn', 'constructs'],
       minifyWhitespace: true,
       sourcemap: 'linked',
       sourcesContent: false,

@@ -3,7 +3,7 @@
  * stopping only its dependents, batched writes and an interrupted create.
  */
 import { TestClient } from '../emulator/testing';
-import { useEngineHarness, type Document } from './harness';
+import { requestLine, requestsDuring as requestsWhile, useEngineHarness, type Document } from './testing';
 
 const harness = useEngineHarness({ seed: 3 });
 
@@ -25,18 +25,7 @@ function estate(keys: readonly string[], extra: Record<string, unknown> = {}): D
 }
 
 /** The requests the emulator receives while `work` runs, as `METHOD path`. */
-async function requestsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const { arrivalChannel } = await import('../emulator/server');
-  const seen: string[] = [];
-  const listen = (m: unknown) => void seen.push(`${(m as { method: string }).method} ${(m as { path: string }).path}`);
-  arrivalChannel.subscribe(listen);
-  try {
-    await work();
-  } finally {
-    arrivalChannel.unsubscribe(listen);
-  }
-  return seen;
-}
+const requestsDuring = async (work: () => Promise<unknown>): Promise<string[]> => (await requestsWhile(work)).map(requestLine);
 
 const isTenantCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/2/tenants';
 
