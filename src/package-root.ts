@@ -15,3 +15,6 @@ export function packageRoot(from: string = __dirname): string {
     if (dirname(dir) === dir) throw new Error(`tenantform's package.json was not found above ${from}`);
   }
 }
+
+/** This release of tenantform (its package.json version). */
+export const TENANTFORM_VERSION: string = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;

@@ -22,12 +22,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   state: ['.', 'resources'],
   backends: ['.', 'state', 'network'],
   config: ['.', 'resources', 'expressions', 'graph', 'state', 'backends'],
-  engine: ['.', 'api', 'resources', 'graph', 'state', 'backends', 'config'],
-  plans: ['.', 'resources', 'graph', 'state', 'config', 'engine'],
+  // The plan as data (its model and its file) sits below the engine that makes and applies it.
+  plans: ['.', 'resources', 'state'],
+  engine: ['.', 'api', 'resources', 'graph', 'state', 'backends', 'config', 'plans'],
   export: ['.', 'api', 'resources', 'state'],
-  drift: ['.', 'api', 'resources', 'state', 'config', 'engine', 'export'],
+  drift: ['.', 'api', 'resources', 'state', 'config', 'plans', 'engine', 'export'],
   provider: ['.', 'api', 'resources'],
-  'cli/views': ['.', 'api', 'resources', 'graph', 'config', 'engine', 'drift'],
+  'cli/views': ['.', 'api', 'resources', 'graph', 'state', 'config', 'plans', 'drift'],
   cli: ['.', 'api', 'emulator', 'resources', 'state', 'backends', 'config', 'engine', 'plans', 'export', 'drift', 'provider', 'cli/views'],
 };
 
@@ -140,5 +141,69 @@ describe('the folders of src/', () => {
     const used = new Set(between.map((e) => `${e.from}>${e.to}`));
     const unused = Object.entries(MAY_IMPORT).flatMap(([from, tos]) => tos.filter((to) => !used.has(`${from}>${to}`)).map((to) => `${from} -> ${to}`));
     expect(unused).toEqual([]);
+  });
+});
+
+/** Each file's imports that load a module when it runs (not `import type`, nor an import of types only). */
+function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const targets: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+    const specifier = statement.moduleSpecifier;
+    if (specifier === undefined || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (clause?.isTypeOnly) continue;
+      const named = clause?.namedBindings;
+      const typesOnly =
+        clause !== undefined &&
+        clause.name === undefined &&
+        named !== undefined &&
+        ts.isNamedImports(named) &&
+        named.elements.length > 0 &&
+        named.elements.every((e) => e.isTypeOnly);
+      if (typesOnly) continue;
+    } else if (statement.isTypeOnly) continue;
+    const target = resolveImport(file, specifier.text);
+    if (target !== undefined && target.startsWith(SRC + '/') && target.endsWith('.ts')) targets.push(target);
+  }
+  return targets;
+}
+
+describe('the modules of src/', () => {
+  it('no module loads, when it runs, a module that loads it back', () => {
+    const files = sourceFiles(SRC);
+    const graph = new Map(files.map((f) => [f, runtimeImports(f)]));
+    // Tarjan's strongly connected components: each one of more than a module is a cycle.
+    let counter = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[] = [];
+    const connect = (v: string): void => {
+      index.set(v, counter);
+      low.set(v, counter++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!index.has(w)) {
+          connect(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) !== index.get(v)) return;
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(relative(SRC, w));
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort().join(' <-> '));
+    };
+    for (const f of files) if (!index.has(f)) connect(f);
+    expect(cycles).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { isBlank } from '../plain-json';
 import { localStateFile, refuseIrregularFile, writeAtomically } from '../state/state-file';
 import { FcntlLocker } from './fcntl';
 import { parseLockInfo, type LockHolder, type LockInfo } from './lock-info';
-import type { JournalStore } from '../state/journal';
+import type { JournalStore } from '../state/model';
 import type { ForceUnlockOutcome, HeldLock, LockAttempt, StateBackend } from './types';
 
 /** Where Terraform's local backend records who holds the lock: `.<state file name>.lock.info` beside it. */

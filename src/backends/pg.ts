@@ -1,5 +1,5 @@
 import type { Client, ClientConfig } from 'pg';
-import type { JournalStore } from '../state/journal';
+import type { JournalStore } from '../state/model';
 import { backendErrors } from '../errors';
 import type { LockHolder, LockInfo } from './lock-info';
 import { connectionConfig } from './pg-connection';

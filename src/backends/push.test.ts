@@ -1,4 +1,4 @@
-import type { StateDocument } from '../state/state';
+import type { StateDocument } from '../state/model';
 import { checkPush } from './push';
 
 const doc = (serial: number, lineage = 'l-1', names: string[] = []): StateDocument => ({

@@ -1,4 +1,4 @@
-import type { StateDocument } from '../state/state';
+import type { StateDocument } from '../state/model';
 
 /**
  * Whether `state push` may replace `current` with `pushed`, as Terraform decides: not a

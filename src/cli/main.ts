@@ -1,5 +1,5 @@
 import yargs from 'yargs';
-import { TENANTFORM_VERSION } from '../engine/session';
+import { TENANTFORM_VERSION } from '../package-root';
 import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
 import { hasOwn } from '../plain-json';

@@ -1,6 +1,6 @@
 import { plainObject } from '../plain-json';
-import { BackendSettings, configuredBackend, logged, SPOKEN_BACKENDS } from '../backends';
-import { languageErrors, TenantformError } from '../errors';
+import { SPOKEN_BACKENDS } from '../backends';
+import { languageErrors, type TenantformError } from '../errors';
 import { fromPlain, type EvalContext, type Value } from '../expressions';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue } from './expression-scope';
@@ -8,9 +8,9 @@ import { parseState } from '../state/state';
 
 /**
  * `data "terraform_remote_state"`: the outputs of another stack, which is what cdktf
- * synthesizes for a reference between stacks. The states are read through their backends
- * (local, pg, http) without taking their locks, as Terraform does, before the configuration
- * is evaluated; evaluating it stays synchronous.
+ * synthesizes for a reference between stacks. The engine's session reads the states through
+ * their backends (src/engine/remote-states.ts) before the configuration is evaluated, so that
+ * loading it stays synchronous and does no I/O.
  */
 
 export const REMOTE_STATE_TYPE = 'terraform_remote_state';
@@ -55,30 +55,6 @@ export function remoteStateRequests(block: unknown, context: EvalContext, proble
     requests.push({ name, address, backend: args.backend, config: args.config ?? {}, defaults: args.defaults ?? {}, workspace });
   }
   return requests;
-}
-
-/** Reads each requested state through its backend, without its lock; a relative local path starts beside the configuration. */
-export async function readRemoteStateTexts(
-  requests: readonly RemoteStateRequest[],
-  configDir: string,
-  env: NodeJS.ProcessEnv,
-): Promise<Map<string, RemoteStateRead>> {
-  const reads = await Promise.all(
-    requests.map(async (r): Promise<[string, RemoteStateRead]> => {
-      try {
-        const backend = logged(configuredBackend(new BackendSettings(r.backend, r.config, env), r.workspace, configDir));
-        try {
-          return [r.address, { text: await backend.read(), location: backend.location }];
-        } finally {
-          await backend.close();
-        }
-      } catch (err) {
-        if (err instanceof TenantformError) return [r.address, { problem: err.detail }];
-        return [r.address, { problem: (err as Error).message }];
-      }
-    }),
-  );
-  return new Map(reads);
 }
 
 /** The value of each `data.terraform_remote_state.<name>`: `{ backend, config, outputs }`. */

@@ -1,6 +1,7 @@
 import type { PlatformClient } from '../api';
 import type { ProviderClients } from '../engine/clients';
-import type { RecordedObject, StateStore } from '../state/state';
+import type { StateStore } from '../state/state';
+import type { RecordedObject } from '../state/model';
 import { tenantIdsOf, type DriftReport } from './detect';
 
 /** The part of a drift report that lives in one data center (one platform address). */

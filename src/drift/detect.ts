@@ -5,7 +5,7 @@
 import type { ProviderClients } from '../engine/clients';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import type { Configuration } from '../config/config';
-import type { AttributeDrift, DriftedResource } from '../engine/model';
+import type { AttributeDrift, DriftedResource } from '../plans/model';
 import { buildPlan } from '../engine/planner';
 import { refresh, type Refreshed } from '../engine/refresh';
 import type { StateStore } from '../state/state';

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { formatPath } from '../diagnostics';
-import type { AttributeDrift } from '../engine/model';
+import type { AttributeDrift } from '../plans/model';
 import type { DriftReport, ResourceDriftReport } from './detect';
 
 export const IGNORE_FILE = '.tenantformignore';

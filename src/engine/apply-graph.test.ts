@@ -1,7 +1,7 @@
 import { applyGraph, batchNode } from './apply-graph';
-import type { PlannedChange } from './model';
+import type { PlannedChange } from '../plans/model';
 import { changeAt } from './testing';
-import type { RecordedObject } from '../state/state';
+import type { RecordedObject } from '../state/model';
 
 const change = (address: string, action: PlannedChange['action']) => changeAt(address, action);
 const recorded = (address: string, dependencies: string[]): RecordedObject => {

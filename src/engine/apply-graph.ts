@@ -1,8 +1,8 @@
 import type { DependencyMap } from '../graph/graph';
 import { dependencyOrder, withDependencies } from '../graph/graph';
-import type { PlannedChange } from './model';
+import type { PlannedChange } from '../plans/model';
 import { blockOf, isDataAddress } from '../state/addresses';
-import type { RecordedObject } from '../state/state';
+import type { RecordedObject } from '../state/model';
 
 /**
  * What an apply runs, as a dependency graph: the plan's changes, the data sources known only

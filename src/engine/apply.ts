@@ -11,7 +11,7 @@ import { dependencies, isGroupNode, type Configuration } from '../config/config'
 import { createOrAdopt, type PendingCreateResult } from './create-pending';
 import { applyGraph, batchedType, batchMembers } from './apply-graph';
 import { runInOrder } from '../graph/graph';
-import type { Plan, PlannedChange } from './model';
+import type { Plan, PlannedChange } from '../plans/model';
 import type { Progress, Step } from './progress';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
 import { StateJournal } from '../state/journal';

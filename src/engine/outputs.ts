@@ -3,7 +3,7 @@ import type { State } from '../resources/declaration';
 import { canonicalJson, containsUnknown, Unknown } from '../resources/values';
 import type { Configuration } from '../config/config';
 import { contextFor, evaluateValue } from '../config/expression-scope';
-import type { OutputChange } from './model';
+import type { OutputChange } from '../plans/model';
 
 /**
  * Output values: evaluated with the objects' values, compared with those the state recorded,

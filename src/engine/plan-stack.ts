@@ -3,7 +3,8 @@ import type { Configuration } from '../config/config';
 import type { ResourceKind } from '../resources/declaration';
 import type { StateStore } from '../state/state';
 import { readImports } from './imports';
-import { buildPlan, type PlanResult } from './planner';
+import { buildPlan } from './planner';
+import type { PlanResult } from '../plans/model';
 import { refresh } from './refresh';
 
 /** What a plan of a stack is asked for: the flags `plan` and `apply` share. */

@@ -8,7 +8,7 @@ import { planResource, type PlanResponse } from '../resources/plan';
 import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
 import { dependencies, isGroupNode, objectDependencies, type Configuration, type DeclaredObject } from '../config/config';
 import { dependencyOrder, withDependencies } from '../graph/graph';
-import type { AttributeDrift, DriftedResource, Plan, PlannedChange } from './model';
+import type { AttributeDrift, DriftedResource, Plan, PlannedChange, PlanResult } from '../plans/model';
 import { blockOf, isDataAddress, isModulePath, parseInstanceAddress } from '../state/addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
 import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
@@ -36,11 +36,6 @@ export interface PlanOptions {
   readonly importing?: ReadonlyMap<string, string>;
 }
 
-/** A plan, and the data source values it was made with (apply resolves references with them). */
-export interface PlanResult {
-  readonly plan: Plan;
-  readonly data: Record<string, State>;
-}
 
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { configuration, refreshed } = opts;

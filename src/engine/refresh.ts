@@ -12,7 +12,8 @@ import { dependencies, type Configuration } from '../config/config';
 import { runInOrder } from '../graph/graph';
 import { evaluateArguments, lookupIn } from '../config/evaluate';
 import { heldIdentities } from './adoption';
-import type { RecordedObject, StateStore } from '../state/state';
+import type { StateStore } from '../state/state';
+import type { RecordedObject } from '../state/model';
 
 /** What the platform has now, for every recorded object and every data source that could be read. */
 export interface Refreshed {

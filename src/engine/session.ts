@@ -5,7 +5,7 @@ import { hasErrors, withFile, type AttributePath, type Diagnostic, type SourcePo
 import { backendErrors, faultErrors, reconcilerErrors, TenantformError } from '../errors';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
-import { readRemoteStateTexts } from '../config/remote-state';
+import { readRemoteStateTexts } from './remote-states';
 import { folderBackend, readConfiguration } from '../config/document';
 import { ProviderClients } from './clients';
 import type { VariableInputs } from '../config/variables';
@@ -15,6 +15,7 @@ import { serializeState, StateStore } from '../state/state';
 import { writeAtomically } from '../state/state-file';
 import { resolve } from 'node:path';
 import { carryOutMoves } from './moves';
+import { TENANTFORM_VERSION } from '../package-root';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
 export interface WorkspaceOptions {
@@ -269,9 +270,3 @@ export async function withUnlockedState<T>(workspace: Pick<Workspace, 'backend'>
     await workspace.backend.close();
   }
 }
-
-/** The Terraform version tenantform's documents claim (the state's, the plan JSON's), as their readers expect one. */
-export { TERRAFORM_VERSION } from '../state/state';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const TENANTFORM_VERSION: string = (require('../../package.json') as { version: string }).version;

@@ -8,11 +8,11 @@ import { resourceKind } from '../resources/registry';
 import { StateStore } from '../state/state';
 import { applyPlan, type ApplyResult } from './apply';
 import { planStack, type PlanStackOptions } from './plan-stack';
-import type { PlanResult } from './planner';
+import type { PlanResult } from '../plans/model';
 import { Progress } from './progress';
 import type { ProviderClients } from './clients';
 import { openWorkspace, withLockedState, type Workspace } from './session';
-import type { PlannedChange } from './model';
+import type { PlannedChange } from '../plans/model';
 import type { Diagnostic } from '../diagnostics';
 
 /** A planned change of the instance at `address` (tests): nothing changed or shown unless `parts` say so. */

@@ -1,6 +1,6 @@
 import type { AttributePath } from '../diagnostics';
 import type { EvalContext } from './evaluate';
-import { evaluate, parseTemplate } from './index';
+import { evaluate, parseTemplate } from './language';
 import { MAX_DEPTH, type ExpressionProblem } from './problems';
 import { referencesOf, type Traversal } from './references';
 import { objectOf, type Value } from './values';

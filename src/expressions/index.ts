@@ -3,14 +3,6 @@
  * list the references (for the dependency graph), evaluate against the values in scope.
  * Every failure is returned as an ExpressionProblem, never thrown.
  */
-import type { Expr } from './ast';
-import { evaluateIn, type EvalContext } from './evaluate';
-import { ExpressionFailure, type ExpressionProblem } from './problems';
-import { parseWholeExpression } from './parser';
-import { Cursor } from './scanner';
-import { parseStringTemplate } from './template';
-import { fromPlain } from './plain';
-import type { Value } from './values';
 
 export type { Expr, TemplatePart, ObjectItem, ForExpr, BinaryOperator } from './ast';
 export type { EvalContext } from './evaluate';
@@ -38,67 +30,6 @@ export {
   type UnknownValue,
 } from './values';
 
-type Parsed = { expr: Expr } | { problem: ExpressionProblem };
-
-/** Templates parsed so far: a configuration repeats the same few templates across many objects. */
-const parsedTemplates = new Map<string, Parsed>();
-const PARSED_TEMPLATES_KEPT = 50_000;
-
-/** Whether a configuration string is a template: without `${` or `%{` there is nothing to interpolate and no escape to undo. */
-export function isTemplate(source: string): boolean {
-  return source.includes('${') || source.includes('%{');
-}
-
-/** Parses a configuration string: literal text, or a template with `${...}` and `%{...}`. */
-export function parseTemplate(source: string): Parsed {
-  // Not a template: the text is the value.
-  if (!isTemplate(source)) return { expr: { kind: 'literal', value: source.normalize('NFC'), range: { start: 0, end: source.length } } };
-  let parsed = parsedTemplates.get(source);
-  if (parsed === undefined) {
-    parsed = guarded(() => ({ expr: parseStringTemplate(source) }));
-    if (parsedTemplates.size >= PARSED_TEMPLATES_KEPT) parsedTemplates.clear();
-    parsedTemplates.set(source, parsed);
-  }
-  return parsed;
-}
-
-/** Evaluates a parsed expression; unknown inputs give unknown results, sensitive inputs sensitive ones. */
-export function evaluate(expr: Expr, context: EvalContext): { value: Value } | { problem: ExpressionProblem } {
-  return guarded(() => ({ value: evaluateIn(expr, context) }));
-}
-
-/** Parses and evaluates a configuration string in one step. */
-export function evaluateTemplate(source: string, context: EvalContext): { value: Value } | { problem: ExpressionProblem } {
-  const parsed = parseTemplate(source);
-  return 'problem' in parsed ? parsed : evaluate(parsed.expr, context);
-}
-
-/** A context from plain JSON-like data (arrays, objects, primitives; UNKNOWN where not known). */
-export function contextOf(roots: Readonly<Record<string, unknown>>): EvalContext {
-  return { variables: Object.fromEntries(Object.entries(roots).map(([k, v]) => [k, fromPlain(v)])) };
-}
-
-function guarded<T>(run: () => T): T | { problem: ExpressionProblem } {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof ExpressionFailure) return { problem: e.problem };
-    if (e instanceof RangeError && /call stack/i.test(e.message))
-      return {
-        problem: {
-          code: 'too_deep',
-          construct: 'expression',
-          message: 'The expression or value is nested too deeply to evaluate.',
-          range: { start: 0, end: 0 },
-        },
-      };
-    throw e;
-  }
-}
-
-/** Parses a bare expression in Terraform's native syntax (what `terraform console` reads). */
-export function parseExpression(source: string): { expr: Expr } | { problem: ExpressionProblem } {
-  return guarded(() => ({ expr: parseWholeExpression(new Cursor(source)) }));
-}
+export { isTemplate, parseTemplate, evaluate, evaluateTemplate, contextOf, parseExpression } from './language';
 
 export { evaluateConfigValue, referencesInConfigValue, type ConfigProblem } from './config-value';

@@ -140,7 +140,7 @@ function parsePrimary(c: Cursor): Expr {
   if (/\d/.test(ch)) return parseNumber(c);
   if (ch === '"') {
     c.pos++;
-    return parseQuotedTemplate(c, start);
+    return parseQuotedTemplate(c, start, parseExpression);
   }
   if (ch === '(') {
     c.pos++;

@@ -1,5 +1,4 @@
 import type { Expr, TemplatePart } from './ast';
-import { parseExpression } from './parser';
 import { fail, type SourceRange } from './problems';
 import { Cursor } from './scanner';
 
@@ -10,6 +9,12 @@ import { Cursor } from './scanner';
  */
 
 type DirectiveName = 'if' | 'else' | 'endif' | 'for' | 'endfor';
+
+/**
+ * Parses the expression at the cursor. Given by the caller: expressions hold templates and
+ * templates hold expressions, and the parser passes itself in rather than being imported back.
+ */
+export type ExpressionParser = (c: Cursor) => Expr;
 
 type Token =
   | { readonly kind: 'text'; text: string }
@@ -32,14 +37,14 @@ type Token =
     };
 
 /** Parses a whole string as a template (the string values of a Terraform JSON configuration). */
-export function parseStringTemplate(source: string): Expr {
+export function parseStringTemplate(source: string, parseExpression: ExpressionParser): Expr {
   const c = new Cursor(source);
-  return buildTemplate(c, scanTokens(c, false), 0);
+  return buildTemplate(c, scanTokens(c, false, parseExpression), 0);
 }
 
 /** Parses a quoted string inside an expression; the cursor is just after the opening quote. */
-export function parseQuotedTemplate(c: Cursor, start: number): Expr {
-  return buildTemplate(c, scanTokens(c, true), start);
+export function parseQuotedTemplate(c: Cursor, start: number, parseExpression: ExpressionParser): Expr {
+  return buildTemplate(c, scanTokens(c, true, parseExpression), start);
 }
 
 function buildTemplate(c: Cursor, tokens: Token[], start: number): Expr {
@@ -55,7 +60,7 @@ function buildTemplate(c: Cursor, tokens: Token[], start: number): Expr {
   return { kind: 'template', parts: built.parts, range };
 }
 
-function scanTokens(c: Cursor, quoted: boolean): Token[] {
+function scanTokens(c: Cursor, quoted: boolean, parseExpression: ExpressionParser): Token[] {
   const tokens: Token[] = [];
   let text = '';
   const flushText = () => {
@@ -77,7 +82,7 @@ function scanTokens(c: Cursor, quoted: boolean): Token[] {
       c.pos += 3;
     } else if (c.startsWith('${') || c.startsWith('%{')) {
       flushText();
-      tokens.push(c.peek() === '$' ? scanInterpolation(c) : scanDirective(c));
+      tokens.push(c.peek() === '$' ? scanInterpolation(c, parseExpression) : scanDirective(c, parseExpression));
     } else if (quoted && c.peek() === '\\') {
       text += scanEscape(c);
     } else if (quoted && c.peek() === '\n') {
@@ -91,7 +96,7 @@ function scanTokens(c: Cursor, quoted: boolean): Token[] {
   return tokens;
 }
 
-function scanInterpolation(c: Cursor): Token {
+function scanInterpolation(c: Cursor, parseExpression: ExpressionParser): Token {
   const start = c.pos;
   c.pos += 2;
   const stripBefore = c.startsWith('~');
@@ -102,7 +107,7 @@ function scanInterpolation(c: Cursor): Token {
   return { kind: 'interpolation', expr, stripBefore, stripAfter, range: c.range(start) };
 }
 
-function scanDirective(c: Cursor): Token {
+function scanDirective(c: Cursor, parseExpression: ExpressionParser): Token {
   const start = c.pos;
   c.pos += 2;
   const stripBefore = c.startsWith('~');

@@ -12,7 +12,8 @@ import { TenantformError } from '../errors';
 import { loadConfiguration } from '../config/config';
 import { loadPlan } from './planfile';
 import infraComponent from '../resources/kinds/infra-component';
-import { journalPath, StateJournal } from '../state/journal';
+import { StateJournal } from '../state/journal';
+import { journalPath } from '../state/state-file';
 import { StateStore } from '../state/state';
 
 const SEED = 20261123;

@@ -1,5 +1,5 @@
 import { findInstance, InstanceRecorder } from './instances';
-import type { StateBlock, StateInstance, StateResource } from './state';
+import type { StateBlock, StateInstance, StateResource } from './model';
 
 const header: StateBlock = { mode: 'managed', type: 'tenantform_tenant', name: 'customer', each: 'map', provider: 'p' };
 

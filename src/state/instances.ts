@@ -1,4 +1,4 @@
-import type { StateBlock, StateInstance, StateResource } from './state';
+import type { StateBlock, StateInstance, StateResource } from './model';
 
 /**
  * Records instances into the blocks of one state document, one at a time. The first change to

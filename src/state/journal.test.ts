@@ -2,7 +2,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import infraComponent from '../resources/kinds/infra-component';
-import { journalPath, StateJournal } from './journal';
+import { StateJournal } from './journal';
+import { journalPath } from './state-file';
 import { StateStore } from './state';
 
 const component = (id: string) => ({

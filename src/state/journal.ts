@@ -1,12 +1,10 @@
-import { promises as fs } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { parseInstanceAddress } from './addresses';
-import { addressOf, type StateChange, type StateDocument, type StateResource, type StateStore } from './state';
+import type { StateStore } from './state';
+import { addressOf, type JournalStore, type StateChange, type StateDocument, type StateResource } from './model';
 import { reconcilerErrors } from '../errors';
 import { isRecord } from '../plain-json';
 import { quoted } from './file-schema';
 import { journalChangeProblem } from './state-schema';
-import { readStateText, writeAtomically, writeSynced } from './state-file';
 import { InstanceRecorder } from './instances';
 
 /**
@@ -30,40 +28,6 @@ interface Header {
 
 /** Below this many recorded objects, a pending create rewrites the whole state, as it always did. */
 export const WHOLE_STATE_WRITE_LIMIT = 100;
-
-export function journalPath(statePath: string): string {
-  return join(dirname(statePath), `${basename(statePath)}.journal`);
-}
-
-/** Where a backend keeps the journal of its state. Each call is durable when it resolves. */
-export interface JournalStore {
-  readonly location: string;
-  /** Replaces any journal with one holding only `header`. */
-  restart(header: string): Promise<void>;
-  /** Appends lines, all or none. */
-  append(lines: readonly string[]): Promise<void>;
-  /** The header and the complete lines after it; undefined when there is no journal. */
-  read(): Promise<{ header: string; lines: string[] } | undefined>;
-  remove(): Promise<void>;
-}
-
-/** The journal file beside a local state file. */
-export function journalFile(statePath: string): JournalStore {
-  const path = journalPath(statePath);
-  return {
-    location: path,
-    restart: (header) => writeAtomically(path, `${header}\n`, { backup: false }),
-    append: (lines) => writeSynced(path, `${lines.join('\n')}\n`, 'a'),
-    read: async () => {
-      const text = await readStateText(path);
-      if (text === undefined) return undefined;
-      const lines = text.split('\n');
-      // Only complete lines count: the text after the last newline may be a torn write.
-      return { header: lines[0], lines: lines.slice(1, -1) };
-    },
-    remove: () => fs.rm(path, { force: true }),
-  };
-}
 
 export class StateJournal {
   /** Changes not yet written to the journal. */

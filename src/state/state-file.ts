@@ -4,8 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { reconcilerErrors } from '../errors';
 import { fileKind } from '../input-file';
 import { isBlank } from '../plain-json';
-import { journalFile } from './journal';
-import type { StateStorage } from './state';
+import type { JournalStore, StateStorage } from './model';
 
 /** A state kept in a local file: read as it is, replaced atomically and durably. */
 
@@ -120,4 +119,26 @@ async function syncDirectory(dir: string): Promise<void> {
   } catch {
     // Some platforms cannot fsync a directory; the rename is still atomic.
   }
+}
+
+export function journalPath(statePath: string): string {
+  return join(dirname(statePath), `${basename(statePath)}.journal`);
+}
+
+/** The journal file beside a local state file. */
+export function journalFile(statePath: string): JournalStore {
+  const path = journalPath(statePath);
+  return {
+    location: path,
+    restart: (header) => writeAtomically(path, `${header}\n`, { backup: false }),
+    append: (lines) => writeSynced(path, `${lines.join('\n')}\n`, 'a'),
+    read: async () => {
+      const text = await readStateText(path);
+      if (text === undefined) return undefined;
+      const lines = text.split('\n');
+      // Only complete lines count: the text after the last newline may be a torn write.
+      return { header: lines[0], lines: lines.slice(1, -1) };
+    },
+    remove: () => fs.rm(path, { force: true }),
+  };
 }

@@ -5,10 +5,23 @@ import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
 import { resourceKind } from '../resources/registry';
 import { containsUnknown, hashSecret } from '../resources/values';
-import { blockAddress, blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
+import { blockOf, instanceAddress, parseInstanceAddress, type InstanceAddress } from './addresses';
 import { parsePlainJson } from '../plain-json';
 import { stateProblem } from './state-schema';
-import { replayJournal, type JournalStore } from './journal';
+import { replayJournal } from './journal';
+import {
+  addressOf,
+  TERRAFORM_VERSION,
+  type JournalStore,
+  type PendingCreate,
+  type RecordedObject,
+  type StateBlock,
+  type StateChange,
+  type StateDocument,
+  type StateInstance,
+  type StateResource,
+  type StateStorage,
+} from './model';
 import { localStateFile } from './state-file';
 import { findInstance, InstanceRecorder } from './instances';
 
@@ -18,87 +31,7 @@ import { findInstance, InstanceRecorder } from './instances';
  * normalized, every schema attribute present.
  */
 
-/** The Terraform version the file claims to come from; older Terraform refuses newer state. */
-export const TERRAFORM_VERSION = '1.5.7';
 const PROVIDER = `provider["${PROVIDER_ADDRESS}"]`;
-
-export interface StateInstance {
-  /** The count index or for_each key; absent for a block without either. */
-  index_key?: number | string;
-  schema_version: number;
-  attributes: State;
-  sensitive_attributes: unknown[];
-  dependencies?: string[];
-  /** Terraform's mark of an object to replace (`terraform taint`, or a create that failed half-way). */
-  status?: 'tainted';
-}
-
-export interface StateResource {
-  /** The module instance, as Terraform writes it (`module.customer["acme"]`); absent in the root module. */
-  module?: string;
-  mode: 'managed' | 'data';
-  type: string;
-  name: string;
-  /** `list` for count, `map` for for_each. */
-  each?: 'list' | 'map';
-  provider: string;
-  instances: StateInstance[];
-}
-
-/** A create that cannot be repeated safely, recorded before its request was sent. */
-export interface PendingCreate {
-  address: string;
-  attributes: State;
-  started: string;
-}
-
-export interface StateDocument {
-  version: 4;
-  terraform_version: string;
-  serial: number;
-  lineage: string;
-  outputs: Record<string, unknown>;
-  resources: StateResource[];
-  check_results: null;
-  /** Terraform ignores keys it does not know (and drops them when it writes). */
-  tenantform_pending?: PendingCreate[];
-  /** Addresses whose configuration set prevent_destroy, so that removing the block is still refused. */
-  tenantform_protected?: string[];
-}
-
-export interface RecordedObject {
-  readonly address: string;
-  readonly mode: 'managed' | 'data';
-  readonly type: string;
-  readonly name: string;
-  readonly schemaVersion: number;
-  readonly attributes: State;
-  readonly dependencies: string[];
-  /** The provider configuration it was made with: `tenantform` or `tenantform.<alias>`. */
-  readonly provider: string;
-  /** Marked for replacement: the next plan replaces it. */
-  readonly tainted?: boolean;
-  /** Attributes the state marks sensitive (Terraform's sensitive_attributes), by name. */
-  readonly sensitive: readonly string[];
-}
-
-/** A block of the state without its instances. */
-export type StateBlock = Omit<StateResource, 'instances'>;
-
-/** One change to the document, as the journal records it (see journal.ts). */
-export type StateChange =
-  /** A whole block: what journals held before instances were journaled one by one (still replayed). */
-  | { readonly op: 'put'; readonly resource: StateResource }
-  | { readonly op: 'put-instance'; readonly resource: StateBlock; readonly instance: StateInstance }
-  /** An instance address removes that instance; a block address the whole block. */
-  | { readonly op: 'remove'; readonly address: string }
-  | { readonly op: 'pending'; readonly entry: PendingCreate }
-  | { readonly op: 'unpending'; readonly address: string }
-  | { readonly op: 'protect'; readonly address: string; readonly protect: boolean };
-
-export function addressOf(r: Pick<StateResource, 'module' | 'mode' | 'type' | 'name'>): string {
-  return blockAddress(r);
-}
 
 /** Terraform's provider address in the state: `provider["registry.terraform.io/tenantform/tenantform"].us`. */
 function providerAddress(name: string | undefined): string {
@@ -456,16 +389,6 @@ export class StateStore {
     this.writes = next.catch(() => undefined);
     return next;
   }
-}
-
-/** Reads and replaces a state document's text wherever it is kept (a file, a database row, a URL). */
-export interface StateStorage {
-  readonly location: string;
-  /** Where an apply journals its changes between whole-state writes (none: each change writes the whole state). */
-  readonly journal?: JournalStore;
-  /** The text, or undefined when there is no state yet. */
-  read(): Promise<string | undefined>;
-  write(text: string): Promise<void>;
 }
 
 export function serializeState(doc: StateDocument): string {

@@ -1,7 +1,8 @@
 import type { CommandModule } from 'yargs';
 import { withUnlockedState } from '../../engine/session';
 import { resourceKind } from '../../resources/registry';
-import { serializeState, type RecordedObject } from '../../state/state';
+import { serializeState } from '../../state/state';
+import { type RecordedObject } from '../../state/model';
 import { stateCommandErrors } from '../../errors';
 import { redactSecrets } from '../redact';
 import { backendOf, stateFlags, type StateArgs } from './shared';

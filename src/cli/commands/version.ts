@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { TENANTFORM_VERSION } from '../../engine/session';
+import { TENANTFORM_VERSION } from '../../package-root';
 
 interface VersionArgs {
   json: boolean;

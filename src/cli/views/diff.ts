@@ -1,6 +1,6 @@
 import deepDiff from 'deep-diff';
 import type { AttributePath } from '../../diagnostics';
-import type { AttributeDrift, Plan, PlannedChange } from '../../engine/model';
+import type { AttributeDrift, Plan, PlannedChange } from '../../plans/model';
 import type { NestedAttribute } from '../../resources/attributes';
 import { KINDS } from '../../resources/registry';
 import { containsUnknown, elementKey, isUnknown, parseJson } from '../../resources/values';

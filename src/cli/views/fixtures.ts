@@ -1,4 +1,4 @@
-import type { Plan, PlannedChange } from '../../engine/model';
+import type { Plan, PlannedChange } from '../../plans/model';
 import { Unknown } from '../../resources/values';
 
 /** Plans built by hand for the renderer tests. */

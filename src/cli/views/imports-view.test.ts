@@ -1,4 +1,4 @@
-import type { Plan, PlannedChange } from '../../engine/model';
+import type { Plan, PlannedChange } from '../../plans/model';
 import { mixedPlan } from './fixtures';
 import { renderMarkdown } from './markdown';
 import { renderText } from './text';

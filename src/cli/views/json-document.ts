@@ -4,9 +4,9 @@ import { KINDS } from '../../resources/registry';
 import { isUnknown } from '../../resources/values';
 import { dependencies, type Configuration, type DeclaredObject } from '../../config/config';
 import { withDependencies } from '../../graph/graph';
-import type { Mode, OutputChange, Plan } from '../../engine/model';
+import type { Mode, OutputChange, Plan } from '../../plans/model';
 import { knownValues, sensitiveMirror, typeOf, withoutUnknowns, type JsonValue } from './json-values';
-import { TERRAFORM_VERSION } from '../../engine/session';
+import { TERRAFORM_VERSION } from '../../state/model';
 
 /**
  * The parts of `terraform show -json` beyond the changes: planned_values, prior_state,

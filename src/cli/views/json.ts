@@ -1,10 +1,10 @@
 import { hasErrors, type AttributePath, type Severity } from '../../diagnostics';
 import type { State } from '../../resources/declaration';
 import type { Action } from '../../resources/plan';
-import { hasChanges, summarize, type Mode, type Plan, type PlanSummary } from '../../engine/model';
-import { TENANTFORM_VERSION } from '../../engine/session';
+import { hasChanges, summarize, type Mode, type Plan, type PlanSummary } from '../../plans/model';
+import { TENANTFORM_VERSION } from '../../package-root';
 import { parseInstanceAddress } from '../../config/config';
-import { TERRAFORM_VERSION } from '../../engine/session';
+import { TERRAFORM_VERSION } from '../../state/model';
 import { scrubSecrets, secretTexts, sensitiveByAddress } from './diff';
 import {
   configurationJson,

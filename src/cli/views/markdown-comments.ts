@@ -1,4 +1,4 @@
-import type { Plan } from '../../engine/model';
+import type { Plan } from '../../plans/model';
 import { fencedBlock, inlineCode, markdownParts } from './markdown';
 import { outputLines } from './text';
 

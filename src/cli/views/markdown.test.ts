@@ -1,4 +1,4 @@
-import type { Plan, PlannedChange } from '../../engine/model';
+import type { Plan, PlannedChange } from '../../plans/model';
 import { manyResourcesPlan, mixedPlan, noChangesPlan, noChangesWithDriftPlan, OLD_SECRET_HASH, safePlan, SECRET, sensitivePlan } from './fixtures';
 import { firstScreen } from '../../../test/helpers/first-screen';
 import { DEFAULT_MAX_LENGTH, escapeMarkdown, inlineCode, renderMarkdown } from './markdown';

@@ -1,6 +1,6 @@
 import { formatPath, type Diagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
-import { changedOutputs, hasChanges, summarize, summaryText, type DriftedResource, type Plan, type PlannedChange } from '../../engine/model';
+import { changedOutputs, hasChanges, summarize, summaryText, type DriftedResource, type Plan, type PlannedChange } from '../../plans/model';
 import { KINDS } from '../../resources/registry';
 import { actionableChanges, driftLines, formatValue, scrubSecrets, secretTexts, sensitiveByAddress, SENSITIVE_TEXT, viewChange, type LeafChange } from './diff';
 

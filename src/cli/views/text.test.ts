@@ -1,4 +1,4 @@
-import type { OutputChange, Plan, PlannedChange } from '../../engine/model';
+import type { OutputChange, Plan, PlannedChange } from '../../plans/model';
 import { mixedPlan, noChangesPlan, noChangesWithDriftPlan, OLD_SECRET_HASH, safePlan, SECRET, sensitivePlan } from './fixtures';
 import { NO_CHANGES_TEXT, OUTPUTS_ONLY_TEXT, REFRESH_ONLY_TEXT, renderText, shouldColor } from './text';
 

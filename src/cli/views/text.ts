@@ -1,7 +1,7 @@
 import { formatPath, renderDiagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
 import { nestedAttributeLines } from './nested-text';
-import { changedOutputs, hasChanges, summarize, summaryText, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../../engine/model';
+import { changedOutputs, hasChanges, summarize, summaryText, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../../plans/model';
 import {
   actionableChanges,
   driftLines,

@@ -143,3 +143,9 @@ export function hasChanges(plan: Plan): boolean {
 export function hasOutputChanges(plan: Plan): boolean {
   return (plan.outputChanges ?? []).some((o) => o.action !== 'no-op');
 }
+
+/** A plan, and the data source values it was made with (apply resolves references with them). */
+export interface PlanResult {
+  readonly plan: Plan;
+  readonly data: Record<string, State>;
+}
