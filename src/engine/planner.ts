@@ -36,7 +36,6 @@ export interface PlanOptions {
   readonly importing?: ReadonlyMap<string, string>;
 }
 
-
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { configuration, refreshed } = opts;
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
