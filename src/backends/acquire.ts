@@ -1,4 +1,4 @@
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 import { describeHolder, newLockInfo } from './lock-info';
 import type { HeldLock, StateBackend } from './types';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { backendErrors, networkErrors } from '../errors';
+import { networkErrors } from '../errors';
+import { backendErrors } from './errors';
 import { logRoute } from '../logging';
 import { networkFailure } from '../network/failure';
 import { Routes } from '../network/routes';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 import { HttpBackend, httpSettings } from './http';
 import { LocalBackend } from './local';
 import { logged } from './logged';

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 import { isBlank } from '../plain-json';
 import { localStateFile, refuseIrregularFile, writeAtomically } from '../state/state-file';
 import { FcntlLocker } from './fcntl';

@@ -1,5 +1,5 @@
 import type { ClientConfig } from 'pg';
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 import { whoAmI } from './lock-info';
 import { pgTls, type PgTls } from './pg-tls';
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { checkServerIdentity, createSecureContext, type ConnectionOptions } from 'node:tls';
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 
 /** The sslmode values Terraform's driver (lib/pq) accepts; it refuses `allow` and `prefer`. */
 const MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;

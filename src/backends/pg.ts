@@ -1,6 +1,6 @@
 import type { Client, ClientConfig } from 'pg';
 import type { JournalStore } from '../state/model';
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 import type { LockHolder, LockInfo } from './lock-info';
 import { connectionConfig } from './pg-connection';
 import type { PgTls } from './pg-tls';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 import { parseDuration } from './acquire';
 
 /** The stack's `terraform.backend` block: its type and settings, as synthesized. */

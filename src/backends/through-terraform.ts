@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { backendErrors } from '../errors';
+import { backendErrors } from './errors';
 import type { BackendSettings } from './settings';
 import type { ForceUnlockOutcome, LockAttempt, StateBackend } from './types';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { cliErrors } from '../errors';
+import { cliErrors } from './errors';
 
 /**
  * `--synth`: the CDK Terrain or cdktf app is run before planning, as `cdktn diff` does, so that a plan never

@@ -1,5 +1,6 @@
 import type { AttributePath, Diagnostic } from '../diagnostics';
-import { languageErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { languageErrors } from './language-errors';
 import type { EvalContext } from '../expressions';
 import { isRecord } from '../plain-json';
 import type { State } from '../resources/declaration';

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { backendValueOf, readConfigDocument } from './document';
 import { formatPath, type AttributePath, type Diagnostic } from '../diagnostics';
-import { languageErrors, reconcilerErrors, TenantformError } from '../errors';
+import { TenantformError } from '../errors';
+import { configErrors } from './errors';
+import { languageErrors } from './language-errors';
 import type { Attribute } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
@@ -214,7 +216,7 @@ export function parseConfiguration(
   const plain = options.owned ? adoptPlainTree(raw) : toPlainTree(raw);
   if ('tooDeep' in plain) {
     const { address, path } = addressOfDocumentPath(plain.tooDeep);
-    return { diagnostics: [reconcilerErrors.nestedTooDeeply(address, path, MAX_DEPTH).toDiagnostic()] };
+    return { diagnostics: [configErrors.nestedTooDeeply(address, path, MAX_DEPTH).toDiagnostic()] };
   }
   const diagnostics: Diagnostic[] = [];
   const report = (err: unknown) => {
@@ -337,7 +339,7 @@ export function parseConfiguration(
   for (const problem of moduleArgumentProblems(moduleVariables, locals.ordered, contextFor(scope, new Map()))) report(problem);
   const nothingKnown = lookupIn(scope, new Map());
   for (const o of objects.values()) {
-    for (const d of o.dependsOn) if (!objects.has(d) && !blockInstances.has(d)) report(reconcilerErrors.unknownReference(o.address, ['depends_on'], d));
+    for (const d of o.dependsOn) if (!objects.has(d) && !blockInstances.has(d)) report(configErrors.unknownReference(o.address, ['depends_on'], d));
     // Objects are not known yet: validation skips unknown values; functions and variables are checked.
     if (!unparsed.has(o.block)) {
       diagnostics.push(...evaluateArguments(o, nothingKnown).diagnostics);
@@ -352,7 +354,7 @@ export function parseConfiguration(
     if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
   const providers = providerBlocks(doc.provider, context, diagnostics);
   for (const o of objects.values()) {
-    if (!providers.has(o.provider)) diagnostics.push(reconcilerErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
+    if (!providers.has(o.provider)) diagnostics.push(configErrors.undeclaredProvider(o.address, o.provider, [...providers.keys()]).toDiagnostic());
   }
   const moveProblems: TenantformError[] = [];
   const declaredBlocks = {
@@ -448,20 +450,20 @@ function instanceKeyOf(address: string): string {
 
 /** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */
 function referenceProblem(from: string, ref: Reference, target: DeclaredObject | undefined, block: BlockInstances | undefined): TenantformError | undefined {
-  if (!target || !block) return reconcilerErrors.unknownReference(from, ref.at, ref.target);
+  if (!target || !block) return configErrors.unknownReference(from, ref.at, ref.target);
   let attribute = ref.attribute;
   if (block.each) {
     const key = attribute[0];
     // The whole block, or an instance chosen by an expression: known when evaluated.
     if (key === undefined) return undefined;
     if (typeof key !== (block.each === 'list' ? 'number' : 'string') || !hasInstance(block, instanceAddress(ref.target, key))) {
-      return reconcilerErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key));
+      return configErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key));
     }
     attribute = attribute.slice(1);
     if (attribute.length === 0) return undefined;
   }
   if (typeof attribute[0] !== 'string' || !hasOwn(target.kind.attributes, attribute[0])) {
-    return reconcilerErrors.unknownAttributeReference(from, ref.at, ref.target, String(attribute[0]));
+    return configErrors.unknownAttributeReference(from, ref.at, ref.target, String(attribute[0]));
   }
   return stepProblem(from, ref, `${ref.target}.${attribute[0]}`, target.kind.attributes[attribute[0]], attribute.slice(1));
 }
@@ -470,7 +472,7 @@ function referenceProblem(from: string, ref: Reference, target: DeclaredObject |
 function stepProblem(from: string, ref: Reference, reached: string, attribute: Attribute, steps: ReadonlyArray<string | number>): TenantformError | undefined {
   if (steps.length === 0) return undefined;
   const [step, ...rest] = steps;
-  const fail = (what: string) => reconcilerErrors.unsupportedAttributeStep(from, ref.at, reached, what, step);
+  const fail = (what: string) => configErrors.unsupportedAttributeStep(from, ref.at, reached, what, step);
   switch (attribute.type) {
     case 'object':
       if (typeof step !== 'string') return fail('an object');
@@ -478,7 +480,7 @@ function stepProblem(from: string, ref: Reference, reached: string, attribute: A
       return stepProblem(from, ref, `${reached}.${step}`, attribute.attributes[step], rest);
     case 'list':
       if (typeof step !== 'number') return fail('a list of strings');
-      return rest.length > 0 ? reconcilerErrors.unsupportedAttributeStep(from, ref.at, `${reached}[${step}]`, 'a string', rest[0]) : undefined;
+      return rest.length > 0 ? configErrors.unsupportedAttributeStep(from, ref.at, `${reached}[${step}]`, 'a string', rest[0]) : undefined;
     case 'nested': {
       // A set's objects have no index or key to select with, as in Terraform.
       if (attribute.nesting === 'set') return fail('a set of objects (tolist() it, or for_each over it)');
@@ -503,9 +505,9 @@ function declaredObject(
   problems: TenantformError[],
 ): DeclaredObject | undefined {
   const kind = KINDS.ofMode(mode, type);
-  if (!kind) throw reconcilerErrors.unknownType(address, KINDS.typeNames());
-  if (!isRecord(body)) throw reconcilerErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
-  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, [meta]));
+  if (!kind) throw configErrors.unknownType(address, KINDS.typeNames());
+  if (!isRecord(body)) throw configErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
+  for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(configErrors.unsupportedMetaArgument(address, [meta]));
   const collect = <T>(f: () => T): T | undefined => {
     try {
       return f();
@@ -561,10 +563,10 @@ function conditionsOf(
   names: DeclaredNames & { readonly perInstance: ReadonlySet<string> },
   problems: TenantformError[],
 ): { pre: CheckAssertion[]; post: CheckAssertion[]; references: Reference[] } {
-  const refuse = (at: string, why: string, path: AttributePath) => problems.push(reconcilerErrors.invalidMetaArgument(at, formatPath(path), why));
+  const refuse = (at: string, why: string, path: AttributePath) => problems.push(configErrors.invalidMetaArgument(at, formatPath(path), why));
   if (mode === 'data') {
     for (const k of ['precondition', 'postcondition'])
-      if (lifecycle[k] !== undefined) problems.push(reconcilerErrors.unsupportedMetaArgument(address, ['lifecycle', k]));
+      if (lifecycle[k] !== undefined) problems.push(configErrors.unsupportedMetaArgument(address, ['lifecycle', k]));
     return { pre: [], post: [], references: [] };
   }
   const pre = assertionsIn(lifecycle.precondition, address, ['lifecycle', 'precondition'], refuse);

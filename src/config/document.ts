@@ -1,5 +1,5 @@
 import { hasErrors, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
-import { folderErrors, reconcilerErrors } from '../errors';
+import { configErrors, folderErrors } from './errors';
 import { readInputFile } from '../input-file';
 import { isRecord, ownValue } from '../plain-json';
 import { existsSync, statSync } from 'node:fs';
@@ -87,14 +87,14 @@ export function readConfigDocument(file: string): Record<string, unknown> {
   try {
     text = readInputFile(file);
   } catch (err) {
-    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
+    throw configErrors.configUnreadable(file, (err as Error).message);
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw reconcilerErrors.configUnreadable(file, (err as Error).message);
+    throw configErrors.configUnreadable(file, (err as Error).message);
   }
-  if (!isRecord(doc)) throw reconcilerErrors.configUnreadable(file, 'the file does not hold a JSON object');
+  if (!isRecord(doc)) throw configErrors.configUnreadable(file, 'the file does not hold a JSON object');
   return doc;
 }

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { AttributePath, Diagnostic } from '../diagnostics';
-import { languageErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { languageErrors } from './language-errors';
 import { evaluate, fromPlain, isTemplate, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import { attributeNames, type AnyKind, type State } from '../resources/declaration';
 import { groupBy } from '../group-by';

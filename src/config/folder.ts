@@ -1,7 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttributePath, Diagnostic, SourcePosition } from '../diagnostics';
-import { folderErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { folderErrors } from './errors';
 import { readInputFile } from '../input-file';
 import { isRecord, parsePlainJson, plainObject } from '../plain-json';
 import { normalizeHcl } from './hcl';

@@ -1,4 +1,5 @@
-import { languageErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { languageErrors } from './language-errors';
 import type { EvalContext } from '../expressions';
 import { parseInstanceAddress, instanceAddress, type InstanceKey } from '../state/addresses';
 import { evaluateValue } from './expression-scope';

@@ -1,5 +1,7 @@
 import type { AttributePath } from '../diagnostics';
-import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { configErrors } from './errors';
+import { languageErrors } from './language-errors';
 import { referencesIn, type Reference } from './expression-scope';
 import { isRecord } from '../plain-json';
 import { BLOCK_ARGUMENTS, boolArgument, extraneousArguments, notCarriedOut, stringArgument } from './block-arguments';
@@ -89,7 +91,7 @@ export function parseOutputs(block: unknown, names: DeclaredNames, locals: Local
     const b = isRecord(body) ? body : {};
     for (const k of extraneousArguments(b, 'output'))
       problems.push(languageErrors.unsupportedArgument(`output.${name}`, [k], `An output block`, BLOCK_ARGUMENTS.output));
-    for (const k of notCarriedOut(b, 'output')) problems.push(reconcilerErrors.unsupportedMetaArgument(`output.${name}`, [k]));
+    for (const k of notCarriedOut(b, 'output')) problems.push(configErrors.unsupportedMetaArgument(`output.${name}`, [k]));
     const at: AttributePath = ['value'];
     if (!Object.hasOwn(b, 'value')) problems.push(languageErrors.missingArgument(`output.${name}`, 'value'));
     const r = referencesIn(b.value, `output.${name}`, names, problems, at);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { folderErrors, reconcilerErrors } from '../errors';
+import { configErrors, folderErrors } from './errors';
 import { readInputFile } from '../input-file';
 import { holdsTerraformFiles } from './folder';
 import type { RemoteStateRead } from './remote-state';
@@ -32,7 +32,7 @@ export interface ConfigLocation {
 export function locateConfiguration(opts: { cwd: string; stack?: string; config?: string }): ConfigLocation {
   if (opts.config) {
     const file = resolve(opts.cwd, opts.config);
-    if (!existsSync(file)) throw reconcilerErrors.configNotFound(`There is no file ${opts.config}`);
+    if (!existsSync(file)) throw configErrors.configNotFound(`There is no file ${opts.config}`);
     if (statSync(file).isDirectory()) return folderLocation(file, opts.stack);
     if (file.endsWith('.tf')) throw folderErrors.singleHclFile(opts.config, dirname(opts.config));
     const stack = opts.stack ?? basename(file).replace(/(\.tf)?\.json$/, '');
@@ -41,12 +41,12 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
   const project = resolve(opts.cwd);
   const cdktfJson = join(project, 'cdktf.json');
   if (!existsSync(cdktfJson) && !existsSync(join(project, 'cdktf.out')) && holdsTerraformFiles(project)) return folderLocation(project, opts.stack);
-  if (!existsSync(cdktfJson)) throw reconcilerErrors.configNotFound(`There is no cdktf.json, and no .tf file, in ${project}`);
+  if (!existsSync(cdktfJson)) throw configErrors.configNotFound(`There is no cdktf.json, and no .tf file, in ${project}`);
   let output = 'cdktf.out';
   try {
     output = (JSON.parse(readInputFile(cdktfJson)) as { output?: string }).output ?? output;
   } catch (err) {
-    throw reconcilerErrors.configUnreadable(cdktfJson, (err as Error).message);
+    throw configErrors.configUnreadable(cdktfJson, (err as Error).message);
   }
   const stacksDir = join(project, output, 'stacks');
   const stacks = existsSync(stacksDir)
@@ -54,9 +54,9 @@ export function locateConfiguration(opts: { cwd: string; stack?: string; config?
         .filter((s) => existsSync(join(stacksDir, s, 'cdk.tf.json')))
         .sort()
     : [];
-  if (stacks.length === 0) throw reconcilerErrors.configNotFound(`There is no synthesized stack in ${join(output, 'stacks')}`);
-  if (opts.stack && !stacks.includes(opts.stack)) throw reconcilerErrors.stackNotFound(opts.stack, stacks);
-  if (!opts.stack && stacks.length > 1) throw reconcilerErrors.stackAmbiguous(stacks);
+  if (stacks.length === 0) throw configErrors.configNotFound(`There is no synthesized stack in ${join(output, 'stacks')}`);
+  if (opts.stack && !stacks.includes(opts.stack)) throw configErrors.stackNotFound(opts.stack, stacks);
+  if (!opts.stack && stacks.length > 1) throw configErrors.stackAmbiguous(stacks);
   const stack = opts.stack ?? stacks[0];
   return {
     file: join(stacksDir, stack, 'cdk.tf.json'),

@@ -1,5 +1,7 @@
 import { closestName } from '../suggest';
-import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { configErrors } from './errors';
+import { languageErrors } from './language-errors';
 import type { AnyKind } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
 import { hasOwn, isRecord } from '../plain-json';
@@ -16,7 +18,7 @@ export function providerReference(address: string, raw: unknown): string {
   if (raw === undefined || raw === null) return PROVIDER_TYPE;
   const name = typeof raw === 'string' ? raw.replace(/^\$\{(.*)\}$/, '$1').trim() : undefined;
   if (name === undefined || !new RegExp(`^${PROVIDER_TYPE}(\\.[A-Za-z_][A-Za-z0-9_-]*)?$`).test(name)) {
-    throw reconcilerErrors.invalidMetaArgument(address, 'provider', `"${PROVIDER_TYPE}" or "${PROVIDER_TYPE}.<alias>" naming a provider block`);
+    throw configErrors.invalidMetaArgument(address, 'provider', `"${PROVIDER_TYPE}" or "${PROVIDER_TYPE}.<alias>" naming a provider block`);
   }
   return name;
 }
@@ -29,24 +31,24 @@ export function lifecycleBlock(address: string, raw: unknown, report: (e: Tenant
   if (raw === undefined || raw === null) return {};
   const body = Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
   if (!isRecord(body)) {
-    report(reconcilerErrors.invalidMetaArgument(address, 'lifecycle', 'a lifecycle block (an object of its arguments)'));
+    report(configErrors.invalidMetaArgument(address, 'lifecycle', 'a lifecycle block (an object of its arguments)'));
     return {};
   }
   for (const k of extraneousArguments(body, 'lifecycle'))
     report(languageErrors.unsupportedArgument(address, ['lifecycle', k], 'A lifecycle block', BLOCK_ARGUMENTS.lifecycle));
-  for (const k of notCarriedOut(body, 'lifecycle')) report(reconcilerErrors.unsupportedMetaArgument(address, ['lifecycle', k]));
+  for (const k of notCarriedOut(body, 'lifecycle')) report(configErrors.unsupportedMetaArgument(address, ['lifecycle', k]));
   return body;
 }
 
 export function preventDestroy(address: string, raw: unknown): boolean {
   if (raw === undefined || raw === null || typeof raw === 'boolean') return raw === true;
-  throw reconcilerErrors.invalidMetaArgument(address, 'lifecycle.prevent_destroy', 'true or false');
+  throw configErrors.invalidMetaArgument(address, 'lifecycle.prevent_destroy', 'true or false');
 }
 
 export function dependsOn(address: string, raw: unknown): string[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'string')) {
-    throw reconcilerErrors.invalidMetaArgument(address, 'depends_on', 'a list of addresses such as "tenantform_infra_component.primary"');
+    throw configErrors.invalidMetaArgument(address, 'depends_on', 'a list of addresses such as "tenantform_infra_component.primary"');
   }
   return (raw as string[]).map((d) => d.replace(/^\$\{(.*)\}$/, '$1').trim());
 }
@@ -59,7 +61,7 @@ export function ignoreChanges(address: string, kind: AnyKind, raw: unknown): str
   const unknown = names?.findIndex((n) => typeof n === 'string' && !hasOwn(kind.attributes, n)) ?? -1;
   if (names && unknown >= 0) {
     const name = names[unknown] as string;
-    throw reconcilerErrors.unknownIgnoredAttribute(
+    throw configErrors.unknownIgnoredAttribute(
       address,
       unknown,
       name,
@@ -69,7 +71,7 @@ export function ignoreChanges(address: string, kind: AnyKind, raw: unknown): str
     );
   }
   if (!names || names.some((n) => typeof n !== 'string')) {
-    throw reconcilerErrors.invalidMetaArgument(
+    throw configErrors.invalidMetaArgument(
       address,
       'lifecycle',
       `ignore_changes to be "all" or a list of attribute names of ${kind.type} (${Object.keys(kind.attributes).join(', ')})`,

@@ -1,4 +1,5 @@
-import { moduleErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { moduleErrors } from './errors';
 import { isTemplate, parseTemplate, traversalsOf, type Traversal } from '../expressions';
 import { isRecord, plainObject } from '../plain-json';
 import { instanceAddress, type InstanceKey } from '../state/addresses';

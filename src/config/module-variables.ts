@@ -1,4 +1,5 @@
-import { moduleErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { moduleErrors } from './errors';
 import { contextOf, evaluateTemplate, fromPlain, isKnown, unmarkDeep, type EvalContext, type Value } from '../expressions';
 import { isRecord } from '../plain-json';
 import { evaluateValue, type LocalConversion } from './expression-scope';

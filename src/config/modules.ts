@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { moduleErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { moduleErrors } from './errors';
 import type { EvalContext, Value } from '../expressions';
 import { isRecord, plainObject } from '../plain-json';
 import { closestName } from '../suggest';

@@ -1,4 +1,4 @@
-import { languageErrors } from '../errors';
+import { languageErrors } from './language-errors';
 import type { TenantformError } from '../errors';
 import { isRecord } from '../plain-json';
 import { isModulePath, parseInstanceAddress, type InstanceAddress } from '../state/addresses';

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics';
-import { reconcilerErrors } from '../errors';
+import { configErrors } from './errors';
 import type { EvalContext } from '../expressions';
 import { hasOwn, isRecord, ownValue, plainObject } from '../plain-json';
 import type { Attributes } from '../resources/attributes';
@@ -20,12 +20,12 @@ export function providerBlocks(raw: unknown, context: EvalContext, diagnostics: 
   for (const candidate of candidates) {
     const alias = ownValue(candidate, 'alias');
     if (alias !== undefined && alias !== null && (typeof alias !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(alias))) {
-      diagnostics.push(reconcilerErrors.invalidMetaArgument(`provider.${PROVIDER_TYPE}`, 'alias', 'a name such as "us"').toDiagnostic());
+      diagnostics.push(configErrors.invalidMetaArgument(`provider.${PROVIDER_TYPE}`, 'alias', 'a name such as "us"').toDiagnostic());
       continue;
     }
     const name = typeof alias === 'string' ? `${PROVIDER_TYPE}.${alias}` : PROVIDER_TYPE;
     if (out.has(name)) {
-      diagnostics.push(reconcilerErrors.duplicateProvider(name).toDiagnostic());
+      diagnostics.push(configErrors.duplicateProvider(name).toDiagnostic());
       continue;
     }
     out.set(name, providerArguments(name, candidate, context, diagnostics));
@@ -48,7 +48,7 @@ function providerArguments(name: string, block: Record<string, unknown>, context
     const evaluated = evaluateValue(v, context, address, [k]);
     if (evaluated.diagnostics.length > 0 || containsUnknown(evaluated.value)) {
       diagnostics.push(
-        reconcilerErrors.unsupportedExpression(address, [k], typeof v === 'string' ? v : '', sensitive || evaluated.sensitive.length > 0).toDiagnostic(),
+        configErrors.unsupportedExpression(address, [k], typeof v === 'string' ? v : '', sensitive || evaluated.sensitive.length > 0).toDiagnostic(),
       );
       continue;
     }

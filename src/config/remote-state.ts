@@ -1,6 +1,7 @@
 import { plainObject } from '../plain-json';
 import { SPOKEN_BACKENDS } from '../backends';
-import { languageErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { languageErrors } from './language-errors';
 import { fromPlain, type EvalContext, type Value } from '../expressions';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue } from './expression-scope';

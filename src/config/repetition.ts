@@ -1,5 +1,6 @@
 import type { AttributePath } from '../diagnostics';
-import { languageErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { languageErrors } from './language-errors';
 import {
   containsSensitive,
   evaluate,

@@ -1,7 +1,9 @@
 import { readInputFile } from '../input-file';
 import { basename, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { languageErrors, reconcilerErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { configErrors } from './errors';
+import { languageErrors } from './language-errors';
 import { contextOf, evaluateTemplate, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
 import { isRecord, ownValue, parsePlainJson } from '../plain-json';
 import { BLOCK_ARGUMENTS, boolArgument, extraneousArguments, notCarriedOut, stringArgument } from './block-arguments';
@@ -96,7 +98,7 @@ function declaration(name: string, body: unknown, report: (e: TenantformError) =
     for (const k of extraneous) report(languageErrors.unsupportedArgument(`var.${name}`, [k], `A variable block`, BLOCK_ARGUMENTS.variable));
     return undefined;
   }
-  for (const k of notCarriedOut(b, 'variable')) report(reconcilerErrors.unsupportedMetaArgument(`var.${name}`, [k]));
+  for (const k of notCarriedOut(b, 'variable')) report(configErrors.unsupportedMetaArgument(`var.${name}`, [k]));
   let type: TypeConstraint | undefined;
   if (typeof b.type === 'string') {
     const parsed = parseTypeConstraint(b.type);

@@ -4,7 +4,7 @@ import type { DataSourceKind, ResourceKind, State } from '../resources/declarati
 import { createResource, deleteResource, discardLostResource, readDataSource, runOperation, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
 import { recheckUnversioned } from '../resources/unversioned';
-import { errors } from '../errors';
+import { resourceErrors } from '../resources/errors';
 import { containsUnknown, normalize, preserveJsonText } from '../resources/values';
 import { CreateGate, heldIdentities } from './adoption';
 import { dependencies, isGroupNode, type Configuration } from '../config/config';
@@ -412,7 +412,7 @@ class ApplyRun {
   private recheck(kind: ResourceKind, address: string, seen: State, planned: State) {
     return runOperation(address, 'reading the object again before writing it', async () => {
       const fresh = await recheckUnversioned(kind, { ...this.opts.clients.ctx(address), address }, address, seen, planned);
-      if (!fresh) throw errors.goneDuringApply(address);
+      if (!fresh) throw resourceErrors.goneDuringApply(address);
       return fresh;
     });
   }

@@ -1,7 +1,8 @@
 import { parseInstanceAddress } from '../state/addresses';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
-import { reconcilerErrors, TenantformError } from '../errors';
+import { TenantformError } from '../errors';
+import { engineErrors } from './errors';
 import type { ResourceKind, State } from '../resources/declaration';
 import { importResource } from '../resources/operations';
 import { containsUnknown, normalize } from '../resources/values';
@@ -50,7 +51,7 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   const twin = state.objects().find((o) => o.mode === 'managed' && o.type === declared.type && kind.identity(o.attributes) === identity);
   if (twin)
     return failed(
-      reconcilerErrors.importedElsewhere(address, twin.address, identity, `remove ${address} from the configuration, or ${twin.address} from the state`),
+      engineErrors.importedElsewhere(address, twin.address, identity, `remove ${address} from the configuration, or ${twin.address} from the state`),
     );
 
   const { value, diagnostics: warnings } = importedValue(declared, read.value, lookupIn(opts.configuration, knownValues(refreshed)));

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics';
-import { reconcilerErrors } from '../errors';
+import { engineErrors } from './errors';
 import type { ResourceKind } from '../resources/declaration';
 import { importResource } from '../resources/operations';
 import type { Configuration } from '../config/config';
@@ -57,7 +57,7 @@ export async function readImports(opts: ImportsOptions): Promise<Imported> {
     const twin = managedAt.get(`${declared.type} ${kind.identity(read.value)}`);
     if (twin !== undefined) {
       const remedy = `remove the import block ${target.at}, or ${twin} from the state`;
-      diagnostics.push(reconcilerErrors.importedElsewhere(target.to, twin, kind.identity(read.value), remedy).toDiagnostic());
+      diagnostics.push(engineErrors.importedElsewhere(target.to, twin, kind.identity(read.value), remedy).toDiagnostic());
       continue;
     }
     const imported = importedValue(declared, read.value, lookup);

@@ -1,5 +1,5 @@
 import type { ProviderClients } from './clients';
-import { reconcilerErrors } from '../errors';
+import { engineErrors } from './errors';
 import type { ResourceKind } from '../resources/declaration';
 import { readResource } from '../resources/operations';
 import { Unknown, valueEqual } from '../resources/values';
@@ -25,7 +25,7 @@ export interface FreshnessCheck {
 /** Throws `stale_plan` with every reason the saved plan no longer applies. */
 export async function assertPlanFresh(check: FreshnessCheck): Promise<void> {
   const reasons = [...stateAndConfigReasons(check), ...actionReasons(check), ...(await liveReasons(check))];
-  if (reasons.length > 0) throw reconcilerErrors.stalePlan(reasons.join(' '));
+  if (reasons.length > 0) throw engineErrors.stalePlan(reasons.join(' '));
 }
 
 function stateAndConfigReasons({ saved, configuration, state }: FreshnessCheck): string[] {

@@ -1,6 +1,7 @@
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
-import { reconcilerErrors, type TenantformError } from '../errors';
+import { type TenantformError } from '../errors';
+import { engineErrors } from './errors';
 import { attributeList, type Attributes } from '../resources/attributes';
 import { attributeNames, sensitiveNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
 import { readDataSource } from '../resources/operations';
@@ -67,8 +68,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const requestedReplacements = new Set(opts.replace ?? []);
   for (const address of requestedReplacements) {
     const parsed = parseInstanceAddress(address);
-    if (!parsed || parsed.mode !== 'managed') diagnostics.push(reconcilerErrors.invalidReplaceAddress(address).toDiagnostic());
-    else if (!configuration.objects.has(address) || !recorded.has(address)) diagnostics.push(reconcilerErrors.nothingToReplace(address));
+    if (!parsed || parsed.mode !== 'managed') diagnostics.push(engineErrors.invalidReplaceAddress(address).toDiagnostic());
+    else if (!configuration.objects.has(address) || !recorded.has(address)) diagnostics.push(engineErrors.nothingToReplace(address));
   }
   let order: string[] = [];
   try {
@@ -115,7 +116,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       ctx: opts.clients.ctx(address),
     });
     diagnostics.push(...r.diagnostics);
-    if (r.action === 'replace' && o.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'replace').toDiagnostic());
+    if (r.action === 'replace' && o.preventDestroy) diagnostics.push(engineErrors.preventDestroy(address, 'replace').toDiagnostic());
     actions.set(address, r.action);
     values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
     // Postconditions see the planned object as self; one that needs a value known only after apply waits for it.
@@ -149,7 +150,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     if (!kind || !prior) continue; // already gone: apply only forgets it
     const r = await planResource({ kind, address, config: null, prior, ctx: opts.clients.ctx(address) });
     diagnostics.push(...r.diagnostics);
-    if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(reconcilerErrors.preventDestroy(address, 'destroy').toDiagnostic());
+    if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(engineErrors.preventDestroy(address, 'destroy').toDiagnostic());
     const change = withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), kind, o.sensitive ?? []);
     changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
   }

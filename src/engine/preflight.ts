@@ -1,6 +1,7 @@
 import type { PlatformClient } from '../api';
 import { isForeignAnswer, PlatformError, ResponseShapeError } from '../api/errors';
-import { faultErrors, networkErrors } from '../errors';
+import { networkErrors } from '../errors';
+import { faultErrors } from '../resources/errors';
 
 /**
  * Checks, before anything is read or planned, that the base URL answers as the platform does

@@ -1,7 +1,7 @@
 import { isDataAddress, parseInstanceAddress } from '../state/addresses';
 import type { ProviderClients } from './clients';
 import type { Diagnostic } from '../diagnostics';
-import { reconcilerErrors } from '../errors';
+import { engineErrors } from './errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
 import { withReadCache } from '../api/read-cache';
 import { Limiter } from '../resources/limiter';
@@ -150,7 +150,7 @@ async function adoptPending(opts: RefreshOptions, live: Map<string, State | null
     if (!kind?.adoptionCandidates) {
       const detail =
         'This kind cannot look for it. Check on the platform whether it exists; import it if it does, then remove it from tenantform_pending in the state.';
-      diagnostics.push(reconcilerErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
+      diagnostics.push(engineErrors.pendingCreateUnresolved(p.address, detail).toDiagnostic());
       continue;
     }
     const held = heldIdentities(kind, live, p.address);

@@ -2,7 +2,10 @@ import { logExchange, logRoute } from '../logging';
 import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
 import { hasErrors, withFile, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
-import { backendErrors, faultErrors, reconcilerErrors, TenantformError } from '../errors';
+import { TenantformError } from '../errors';
+import { backendErrors } from '../backends/errors';
+import { engineErrors } from './errors';
+import { faultErrors } from '../resources/errors';
 import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
 import { readRemoteStateTexts } from './remote-states';
@@ -105,7 +108,7 @@ export function clientOfProviderBlock(
 ): PlatformClient {
   const setting = (name: keyof typeof PROVIDER_ENV): string => {
     const v = block[name] ?? env[PROVIDER_ENV[name]];
-    if (typeof v !== 'string' || v === '') throw reconcilerErrors.missingCredential(name, PROVIDER_ENV[name]);
+    if (typeof v !== 'string' || v === '') throw engineErrors.missingCredential(name, PROVIDER_ENV[name]);
     return v;
   };
   const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(block.retry_timeout, env[RETRY_TIMEOUT_ENV]);
@@ -113,7 +116,7 @@ export function clientOfProviderBlock(
   const problem = baseUrlProblem(baseUrl);
   if (problem !== undefined) {
     const where = block.base_url !== undefined ? `base_url in the provider "${provider}" block` : PROVIDER_ENV.base_url;
-    throw reconcilerErrors.invalidBaseUrl(where, problem);
+    throw engineErrors.invalidBaseUrl(where, problem);
   }
   return new PlatformClient({
     baseUrl,

@@ -1,4 +1,4 @@
-import { reconcilerErrors } from '../errors';
+import { graphErrors } from './errors';
 
 /** Dependencies by address: each entry lists the addresses it needs first. */
 export type DependencyMap = ReadonlyMap<string, ReadonlySet<string>>;
@@ -15,7 +15,7 @@ export function dependencyOrder(deps: DependencyMap): string[] {
   const visit = (address: string): void => {
     const seen = state.get(address);
     if (seen === 'done') return;
-    if (seen === 'visiting') throw reconcilerErrors.dependencyCycle(stack.slice(stack.indexOf(address)));
+    if (seen === 'visiting') throw graphErrors.dependencyCycle(stack.slice(stack.indexOf(address)));
     state.set(address, 'visiting');
     stack.push(address);
     for (const d of deps.get(address) ?? []) if (deps.has(d)) visit(d);

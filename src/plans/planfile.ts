@@ -1,5 +1,5 @@
 import { readInputFile } from '../input-file';
-import { reconcilerErrors } from '../errors';
+import { planErrors } from './errors';
 import { Unknown } from '../resources/values';
 import type { PlanResult } from './model';
 import { planFileProblem } from './plan-schema';
@@ -33,9 +33,9 @@ export function loadPlan(file: string): PlanResult {
       ownValue(v, '$tenantform') === UNKNOWN_MARK.$tenantform ? Unknown : undefined,
     ) as Partial<PlanFile>;
   } catch (err) {
-    throw reconcilerErrors.planfileUnreadable(file, (err as Error).message);
+    throw planErrors.planfileUnreadable(file, (err as Error).message);
   }
   const problem = planFileProblem(doc);
-  if (problem !== undefined) throw reconcilerErrors.planfileUnreadable(file, problem);
+  if (problem !== undefined) throw planErrors.planfileUnreadable(file, problem);
   return { plan: doc.plan!, data: doc.data! };
 }

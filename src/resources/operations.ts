@@ -1,7 +1,8 @@
 import { isConflict, isNotFound, PlatformError, ResponseShapeError } from '../api/errors';
 import { observeWrites } from '../api/write-outcome';
 import type { Diagnostic } from '../diagnostics';
-import { errors, faultErrors, networkErrors, TenantformError } from '../errors';
+import { networkErrors, TenantformError } from '../errors';
+import { faultErrors, resourceErrors } from './errors';
 import type { DataSourceKind, OperationContext, ResourceKind, State } from './declaration';
 import { holdsPlanned, settledBy } from './holds-planned';
 import { recheckUnversioned } from './unversioned';
@@ -127,7 +128,7 @@ export function updateResource(req: Base & { prior: State; planned: State }): Pr
     const ctx = withAddress(req);
     const prior = recorded(req.kind, req.prior);
     const planned = await recheckUnversioned(req.kind, ctx, req.address, prior, req.planned);
-    if (!planned) throw errors.goneDuringApply(req.address);
+    if (!planned) throw resourceErrors.goneDuringApply(req.address);
     const updated = await confirmingLostWrites(req.kind, ctx, planned, prior, () => req.kind.update(ctx, prior, planned));
     return preserveJsonText(req.kind.attributes, req.planned, normalize(req.kind.attributes, updated));
   });
@@ -216,9 +217,9 @@ export function discardLostResource(req: Base & { pending: State }): Promise<Ope
 export function importResource(req: Base & { id: string }): Promise<OperationResult<State>> {
   return runOperation(req.address, `importing "${req.id}"`, async () => {
     const parsed = req.kind.importId.parse(req.id);
-    if (!parsed) throw errors.invalidImportId(req.kind.type, req.id, req.kind.importId.format);
+    if (!parsed) throw resourceErrors.invalidImportId(req.kind.type, req.id, req.kind.importId.format);
     const live = await req.kind.read(withAddress(req), normalize(req.kind.attributes, parsed));
-    if (!live) throw errors.notFoundForImport(req.kind.type, req.id);
+    if (!live) throw resourceErrors.notFoundForImport(req.kind.type, req.id);
     // No recorded text yet: JSON values are written as jsonencode writes them.
     return preserveJsonText(req.kind.attributes, null, normalize(req.kind.attributes, live));
   });

@@ -1,4 +1,4 @@
-import { errors } from '../errors';
+import { resourceErrors } from './errors';
 import { attributeList } from './attributes';
 import { versionAttribute, type OperationContext, type ResourceKind, type State } from './declaration';
 import { normalize, valueEqual } from './values';
@@ -21,7 +21,7 @@ export async function recheckUnversioned(kind: ResourceKind, ctx: OperationConte
     // Values the platform derives (an effective value) are not the object's own.
     .filter(({ name, attribute: a }) => !(a.mode === 'computed' && a.changesOnUpdate) && !valueEqual(a, seen[name], fresh[name]))
     .map(({ name }) => name);
-  if (changed.length > 0) throw errors.changedSincePlan(address, changed);
+  if (changed.length > 0) throw resourceErrors.changedSincePlan(address, changed);
   const merged: State = { ...planned };
   for (const { name, attribute: a } of attributeList(kind.attributes)) {
     if (valueEqual(a, seen[name], planned[name])) merged[name] = fresh[name];

@@ -1,5 +1,6 @@
 import { isConflict, isNotFound, type PlatformError } from '../api/errors';
-import { errors, TenantformError } from '../errors';
+import { TenantformError } from '../errors';
+import { resourceErrors } from './errors';
 import type { OperationContext, State } from './declaration';
 
 /**
@@ -23,7 +24,7 @@ export async function updateVersioned<T extends { version: number }>(
   const id = String(prior.id);
   const expected = Number(prior.version);
   const live = await object.fetch(ctx, id);
-  if (!live) throw errors.goneDuringApply(object.describe(prior));
+  if (!live) throw resourceErrors.goneDuringApply(object.describe(prior));
   if (live.version !== expected) throw conflict(object, prior, expected, live.version);
   try {
     return await send(expected);
@@ -55,12 +56,12 @@ export async function deleteVersioned<T extends { version: number }>(
 
 /** Carries no address: the operations layer adds the resource address. */
 function conflict<T extends { version: number }>(object: VersionedObject<T>, prior: State, expected: number, live: unknown): TenantformError {
-  const e = errors.versionConflict(object.describe(prior), expected, live);
+  const e = resourceErrors.versionConflict(object.describe(prior), expected, live);
   return new TenantformError(e.code, e.summary, e.detail, e.retryable);
 }
 
 /** The platform refused the delete of an object at the planned version: its reason, as it gave it. */
 function refused<T extends { version: number }>(object: VersionedObject<T>, prior: State, reason: string): TenantformError {
-  const e = errors.deleteRefused(object.describe(prior), reason);
+  const e = resourceErrors.deleteRefused(object.describe(prior), reason);
   return new TenantformError(e.code, e.summary, e.detail, e.retryable, undefined, e.path);
 }

@@ -1,7 +1,7 @@
 import { parseInstanceAddress } from './addresses';
 import type { StateStore } from './state';
 import { addressOf, type JournalStore, type StateChange, type StateDocument, type StateResource } from './model';
-import { reconcilerErrors } from '../errors';
+import { stateErrors } from './errors';
 import { isRecord } from '../plain-json';
 import { quoted } from './file-schema';
 import { journalChangeProblem } from './state-schema';
@@ -137,7 +137,7 @@ export class StateJournal {
 export async function replayJournal(store: JournalStore, doc: StateDocument): Promise<StateDocument> {
   const journal = await store.read();
   if (journal === undefined) return doc;
-  const damaged = (line: number, reason: string) => reconcilerErrors.journalDamaged(store.location, line, reason);
+  const damaged = (line: number, reason: string) => stateErrors.journalDamaged(store.location, line, reason);
   const header = parseLine(journal.header);
   if (!isHeader(header)) throw damaged(1, `expected the journal's header ({"tenantform_journal":1, lineage, serial}), found ${quoted(journal.header)}`);
   // A journal older than the state was written over since (the apply ended after writing the state).

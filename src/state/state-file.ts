@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { reconcilerErrors } from '../errors';
+import { stateErrors } from './errors';
 import { fileKind } from '../input-file';
 import { isBlank } from '../plain-json';
 import type { JournalStore, StateStorage } from './model';
@@ -43,10 +43,10 @@ function refuseInterruptedWrite(path: string, state: string | undefined, interru
   const newer = header(interrupted);
   if (newer === undefined || typeof newer.serial !== 'number') return; // not a state: nothing to recover from it
   const current = header(state);
-  if (state === undefined) throw reconcilerErrors.stateWriteInterrupted(path, 'is empty', newer.serial);
-  if (current === undefined) throw reconcilerErrors.stateWriteInterrupted(path, 'is damaged', newer.serial);
+  if (state === undefined) throw stateErrors.stateWriteInterrupted(path, 'is empty', newer.serial);
+  if (current === undefined) throw stateErrors.stateWriteInterrupted(path, 'is damaged', newer.serial);
   if (current.lineage === newer.lineage && typeof current.serial === 'number' && newer.serial > current.serial) {
-    throw reconcilerErrors.stateWriteInterrupted(path, `is at the older serial ${current.serial}`, newer.serial);
+    throw stateErrors.stateWriteInterrupted(path, `is at the older serial ${current.serial}`, newer.serial);
   }
 }
 
@@ -57,7 +57,7 @@ export async function readStateText(path: string): Promise<string | undefined> {
     return (await fs.readFile(path)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+    throw stateErrors.stateUnreadable(path, (err as Error).message);
   }
 }
 
@@ -73,9 +73,9 @@ export async function refuseIrregularFile(path: string): Promise<void> {
     kind = fileKind(st);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw reconcilerErrors.stateUnreadable(path, (err as Error).message);
+    throw stateErrors.stateUnreadable(path, (err as Error).message);
   }
-  throw reconcilerErrors.notARegularFile(path, kind);
+  throw stateErrors.notARegularFile(path, kind);
 }
 
 /** Temporary file in the same directory, fsync, rename; with `backup`, the file it replaces becomes `<path>.backup`. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { reconcilerErrors } from '../errors';
+import { stateErrors } from './errors';
 import { attributeList } from '../resources/attributes';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_ADDRESS, PROVIDER_TYPE } from '../resources/provider-config';
@@ -404,10 +404,10 @@ export function parseState(path: string, text: string): StateDocument {
   try {
     doc = parsePlainJson(text);
   } catch (err) {
-    throw reconcilerErrors.stateUnreadable(path, err instanceof SyntaxError ? `not JSON (${err.message})` : (err as Error).message);
+    throw stateErrors.stateUnreadable(path, err instanceof SyntaxError ? `not JSON (${err.message})` : (err as Error).message);
   }
   const problem = stateProblem(doc);
-  if (problem !== undefined) throw reconcilerErrors.stateUnreadable(path, problem);
+  if (problem !== undefined) throw stateErrors.stateUnreadable(path, problem);
   const d = doc as StateDocument;
   return { ...d, outputs: d.outputs ?? {}, check_results: null };
 }

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { CommandModule } from 'yargs';
 import { hasErrors, withFile } from '../../diagnostics';
-import { cliErrors, reconcilerErrors } from '../../errors';
+import { cliErrors } from '../errors';
 import { applyPlan, type ApplyResult } from '../../engine/apply';
 import { loadPlan } from '../../plans/planfile';
 import { assertPlanFresh } from '../../engine/plan-freshness';
@@ -127,7 +127,7 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
 }
 
 async function approved(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) throw reconcilerErrors.notInteractive();
+  if (!process.stdin.isTTY) throw cliErrors.notInteractive();
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return (await rl.question(`\n${question}\n\n  Enter a value: `)).trim() === 'yes';

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { withUnlockedState } from '../../engine/session';
-import { stateCommandErrors } from '../../errors';
+import { stateCommandErrors } from '../errors';
 import { isRecord } from '../../plain-json';
 import { formatValue } from '../views/diff';
 import { recordedOutputsJson } from '../views/json-document';

@@ -12,7 +12,7 @@ import { renderComments } from '../views/markdown-comments';
 import { renderTextChunks, shouldColor } from '../views/text';
 import { PLAN_OPERATION, withLockedState, type Workspace } from '../../engine/session';
 import { TENANTFORM_VERSION } from '../../package-root';
-import { backendErrors } from '../../errors';
+import { backendErrors } from '../../backends/errors';
 import { resourceKind } from '../../resources/registry';
 import type { ProviderClients } from '../../engine/clients';
 import type { StateStore } from '../../state/state';

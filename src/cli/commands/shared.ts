@@ -9,7 +9,7 @@ import type { StateBackend } from '../../backends';
 import { locateConfiguration } from '../../config/config';
 import { renderDiagnostic, type Diagnostic } from '../../diagnostics';
 import { openWorkspace, stackBackend, type StateLockFlags, type Workspace } from '../../engine/session';
-import { cliErrors } from '../../errors';
+import { cliErrors } from '../errors';
 import { installProvider } from '../../provider/install';
 import { parseRetryTimeout } from '../../resources/provider-config';
 import { redactSecrets } from '../redact';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readInputFile } from '../../input-file';
 import type { CommandModule } from 'yargs';
 import { checkPush } from '../../backends/push';
-import { stateCommandErrors } from '../../errors';
+import { stateCommandErrors } from '../errors';
 import { withLockedBackend } from '../../engine/session';
 import { parseState, type StateStore } from '../../state/state';
 import type { StateBackend } from '../../backends/types';

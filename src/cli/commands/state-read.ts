@@ -3,7 +3,7 @@ import { withUnlockedState } from '../../engine/session';
 import { resourceKind } from '../../resources/registry';
 import { serializeState } from '../../state/state';
 import { type RecordedObject } from '../../state/model';
-import { stateCommandErrors } from '../../errors';
+import { stateCommandErrors } from '../errors';
 import { redactSecrets } from '../redact';
 import { backendOf, stateFlags, type StateArgs } from './shared';
 

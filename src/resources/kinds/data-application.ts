@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Application } from '../../api';
-import { errors } from '../../errors';
+import { resourceErrors } from '../errors';
 import { attr } from '../attributes';
 import { defineDataSource } from '../declaration';
 import type { StateOf } from '../models';
@@ -41,9 +41,9 @@ export function matchApplications(apps: readonly Application[], by: 'type' | 'na
   const what = `${by} ${JSON.stringify(wanted)}`;
   if (found.length === 0) {
     const known = [...new Set(apps.map((a) => a[by]))].sort().join(', ');
-    throw errors.dataSourceNotFound(dataApplication.type, `${what} (the platform has: ${known})`);
+    throw resourceErrors.dataSourceNotFound(dataApplication.type, `${what} (the platform has: ${known})`);
   }
-  if (found.length > 1) throw errors.dataSourceAmbiguous(dataApplication.type, what, found.length);
+  if (found.length > 1) throw resourceErrors.dataSourceAmbiguous(dataApplication.type, what, found.length);
   return found[0];
 }
 

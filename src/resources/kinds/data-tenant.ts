@@ -1,7 +1,7 @@
 import type { Tenant } from '../../api';
 import { isNotFound } from '../../api/errors';
 import { invalidValue } from '../../diagnostics';
-import { errors } from '../../errors';
+import { resourceErrors } from '../errors';
 import { attr } from '../attributes';
 import { defineDataSource, type OperationContext } from '../declaration';
 import type { StateOf } from '../models';
@@ -64,7 +64,7 @@ async function candidates(ctx: OperationContext, parentId: string | undefined): 
     return await ctx.client.getTenants({ parentId, lod: 'basic' });
   } catch (err) {
     // platform-interface "tenant lookup": an unknown tenant id answers 404.
-    if (isNotFound(err)) throw errors.dataSourceNotFound(dataTenant.type, `parent_id "${parentId}" (no such tenant)`);
+    if (isNotFound(err)) throw resourceErrors.dataSourceNotFound(dataTenant.type, `parent_id "${parentId}" (no such tenant)`);
     throw err;
   }
 }
@@ -78,7 +78,7 @@ async function byId(ctx: OperationContext, id: string): Promise<Tenant> {
     if (!isNotFound(err)) throw err;
   }
   const tenant = found.find((t) => t.id === id);
-  if (!tenant) throw errors.dataSourceNotFound(dataTenant.type, `id "${id}"`);
+  if (!tenant) throw resourceErrors.dataSourceNotFound(dataTenant.type, `id "${id}"`);
   return tenant;
 }
 
@@ -86,8 +86,8 @@ async function byId(ctx: OperationContext, id: string): Promise<Tenant> {
 export function matchTenants(tenants: readonly Tenant[], name: string, parentId?: string): Tenant {
   const found = tenants.filter((t) => t.name === name && (parentId === undefined || t.parent_id === parentId));
   const what = `name ${JSON.stringify(name)}${parentId ? ` under parent ${parentId}` : ''}`;
-  if (found.length === 0) throw errors.dataSourceNotFound(dataTenant.type, what);
-  if (found.length > 1) throw errors.dataSourceAmbiguous(dataTenant.type, what, found.length);
+  if (found.length === 0) throw resourceErrors.dataSourceNotFound(dataTenant.type, what);
+  if (found.length > 1) throw resourceErrors.dataSourceAmbiguous(dataTenant.type, what, found.length);
   return found[0];
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { OfferingItem, OfferingItemWrite } from '../../api';
 import { isNotFound } from '../../api/errors';
-import { errors } from '../../errors';
+import { resourceErrors } from '../errors';
 import { attr } from '../attributes';
 import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
 import { defineResource, type OperationContext } from '../declaration';
@@ -320,7 +320,7 @@ async function write(ctx: OperationContext, s: Place, configured: Item[], previo
   if (configured.some((i) => i.infra_id === undefined)) {
     const resolved = resolveInfra(configured, (await offeredItems(ctx, s)) ?? live);
     const problem = resolved.problems[0];
-    if (problem !== undefined) throw errors.ruleRefused(ctx.address, problem);
+    if (problem !== undefined) throw resourceErrors.ruleRefused(ctx.address, problem);
     items = resolved.items;
   }
   const body: OfferingItemWrite[] = items.map((i) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Tenant, TenantCreate, TenantUpdate } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
 import { invalidValue, refusedChange, type Diagnostic } from '../../diagnostics';
-import { errors, faultErrors } from '../../errors';
+import { faultErrors, resourceErrors } from '../errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext } from '../declaration';
@@ -246,7 +246,7 @@ export const tenant = defineResource({
     const live = await fetchOne(ctx, id);
     if (!live) return;
     const expected = Number(prior.version);
-    if (live.version !== expected) throw errors.versionConflict(describe(prior), expected, live.version);
+    if (live.version !== expected) throw resourceErrors.versionConflict(describe(prior), expected, live.version);
     // GAPS "Delete a tenant": disabled first; the delete carries the version the disable returned.
     const disabled = live.enabled === false ? live : await ctx.client.updateTenant(id, { version: expected, enabled: false });
     try {

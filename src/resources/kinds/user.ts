@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { User, UserUpdate } from '../../api';
 import { isConflict, isNotFound } from '../../api/errors';
-import { errors, faultErrors } from '../../errors';
+import { faultErrors, resourceErrors } from '../errors';
 import { attr, oneOf } from '../attributes';
 import { uuidImportId } from '../import-id';
 import { defineResource, type OperationContext } from '../declaration';
@@ -116,7 +116,7 @@ export const user = defineResource({
     const live = await fetchOne(ctx, id);
     if (!live) return;
     const expected = Number(prior.version);
-    if (live.version !== expected) throw errors.versionConflict(describe(prior), expected, live.version);
+    if (live.version !== expected) throw resourceErrors.versionConflict(describe(prior), expected, live.version);
     // GAPS "Delete a user": disable first, then delete with the version the disable returned.
     const disabled = live.enabled ? await ctx.client.updateUser(id, { version: expected, enabled: false }) : live;
     try {
