@@ -27,6 +27,18 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules over the TypeScript of the project (tsconfig.json): a promise nobody awaits
+    // loses its failure, a promise where a callback's result is ignored runs unobserved, and a cast
+    // to the type a value already has hides nothing but the next reader's time.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
+  {
     // Tests walk parsed JSON documents (synthesized stacks, state files) freely.
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

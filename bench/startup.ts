@@ -86,7 +86,7 @@ function launch(args: string[]): Promise<{ line: string; started: bigint; child:
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       if (seen.includes('\n')) resolve({ line: seen.trim(), started, child });
     });
@@ -112,7 +112,7 @@ function cli(pkg: string, args: string[], cwd: string, cliEnv: NodeJS.ProcessEnv
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [join(pkg, 'bin', 'tenantform.js'), ...args], { cwd, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code) => {
       const ms = elapsed(started);

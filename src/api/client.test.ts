@@ -242,7 +242,7 @@ describe('agents and agent update settings', () => {
 
   test('master settings: put, get (resolved for an agent), delete', async () => {
     const customer = tenant('Globex Retail');
-    const agentId = world.agents['Globex Retail']?.[0] as string;
+    const agentId = world.agents['Globex Retail']?.[0];
     await client.putAgentUpdateSettings([
       {
         tenant_id: customer,

@@ -220,7 +220,7 @@ export function send(pools: PoolRegistry, req: HttpRequest): Promise<HttpRespons
           resolve({ status, headers, text: UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) });
         } catch (err) {
           // Never lost inside the dispatcher: a failure here fails the request.
-          reject(err as Error);
+          reject(err);
         }
       },
       onResponseError(_c, err) {

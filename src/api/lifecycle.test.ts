@@ -23,7 +23,7 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const partner = () => emu.world().tenants['Northwind Partner']!.id;
+const partner = () => emu.world().tenants['Northwind Partner'].id;
 
 async function failure(p: Promise<unknown>): Promise<PlatformError> {
   const err = await p.then(
@@ -65,7 +65,7 @@ test('pricing: trial to production once', async () => {
 
 test('an item the parent lacks: 400 code 1021 naming the item', async () => {
   const t = await client.createTenant({ name: 'Items test', parent_id: partner(), kind: 'customer' });
-  const monitoring = emu.world().applications.monitoring!.id;
+  const monitoring = emu.world().applications.monitoring.id;
   const err = await failure(client.putOfferingItems(t.id, [{ application_id: monitoring, name: 'monitored_workloads', status: 1 }]));
   expect(err).toMatchObject({ status: 400, code: '1021' });
   expect(err.message).toContain('monitored_workloads');

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Dispatcher } from 'undici';
 import { networkErrors } from '../errors';
 import { backendErrors } from './errors';
 import { logRoute } from '../logging';
@@ -196,7 +195,7 @@ export class HttpBackend implements StateBackend {
       let failure: string;
       try {
         const r = await undici().request(address, {
-          method: method as Dispatcher.HttpMethod,
+          method: method,
           body,
           headers: { ...headers, ...auth },
           dispatcher: this.routes.get(origin).dispatcher,

@@ -106,12 +106,12 @@ function kindConstruct(base: typeof TerraformResource | typeof TerraformDataSour
 
 /** The cdktf construct of a resource kind, derived from its declaration. */
 export function resourceConstruct<As extends Attributes>(kind: ResourceKind<As>): ResourceConstruct<As> {
-  return kindConstruct(TerraformResource, kind as AnyKind) as ResourceConstruct<As>;
+  return kindConstruct(TerraformResource, kind) as ResourceConstruct<As>;
 }
 
 /** The cdktf construct of a data source, derived from its declaration. */
 export function dataSourceConstruct<As extends Attributes>(kind: DataSourceKind<As>): DataSourceConstruct<As> {
-  return kindConstruct(TerraformDataSource, kind as AnyKind) as DataSourceConstruct<As>;
+  return kindConstruct(TerraformDataSource, kind) as DataSourceConstruct<As>;
 }
 
 export type TenantformProviderProps = PropsOf<typeof PROVIDER_ATTRIBUTES> & {
@@ -136,7 +136,7 @@ export class TenantformProvider extends TerraformProvider {
       terraformGeneratorMetadata: generatorMetadata,
     });
     const { alias, ...rest } = props;
-    this.declared = snakeAttributes(PROVIDER_ATTRIBUTES, rest) as State;
+    this.declared = snakeAttributes(PROVIDER_ATTRIBUTES, rest);
     this.aliasName = alias;
   }
   public override get alias(): string | undefined {

@@ -34,8 +34,9 @@ function commandName(command: CommandModule<unknown, unknown>): string | undefin
  */
 export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArray<CommandModule<unknown, unknown>>): string[] {
   const [name, subName] = argv.filter((a) => !a.startsWith('-'));
-  const group = commands.find((c) => commandName(c) === name) as
-    (CommandModule<unknown, unknown> & { subcommands?: ReadonlyArray<CommandModule<unknown, unknown>> }) | undefined;
+  const group: (CommandModule<unknown, unknown> & { subcommands?: ReadonlyArray<CommandModule<unknown, unknown>> }) | undefined = commands.find(
+    (c) => commandName(c) === name,
+  );
   // A command with subcommands (`state pull`): the subcommand declares the options.
   const command = group?.subcommands?.find((c) => commandName(c) === subName) ?? group;
   const booleans = command ? booleanOptionNames(command) : new Set<string>();
@@ -60,7 +61,7 @@ function booleanOptionNames(command: CommandModule<unknown, unknown>): Set<strin
   const builder = command.builder;
   if (typeof builder !== 'function') return new Set();
   const y = yargs([]);
-  builder(y as never);
+  builder(y);
   return new Set(optionsOf(y).boolean);
 }
 

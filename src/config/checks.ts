@@ -3,7 +3,6 @@ import { type TenantformError } from '../errors';
 import { languageErrors } from './language-errors';
 import type { EvalContext } from '../expressions';
 import { isRecord } from '../plain-json';
-import type { State } from '../resources/declaration';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue, referencesIn, type Reference } from './expression-scope';
 import { entriesOf, type DeclaredNames } from './language';
@@ -97,10 +96,10 @@ export function evaluateAssertions(asserts: readonly CheckAssertion[], context: 
     const path = [...at, i, 'condition'];
     const condition = evaluateValue(a.condition, context, address, path);
     if (condition.diagnostics.length > 0) return void outcome.problems.push(...condition.diagnostics);
-    if (containsUnknown(condition.value as State) || condition.value !== false) return;
+    if (containsUnknown(condition.value) || condition.value !== false) return;
     const message = evaluateValue(a.errorMessage, context, address, [...at, i, 'error_message']);
     const known = typeof message.value === 'string' && message.diagnostics.length === 0 && message.sensitive.length === 0;
-    outcome.failed.push({ path, message: known ? (message.value as string) : String(a.errorMessage) });
+    outcome.failed.push({ path, message: known ? message.value : String(a.errorMessage) });
   });
   return outcome;
 }

@@ -114,7 +114,7 @@ describe('configuration', () => {
 
   it('hashes the configuration without metadata, so a re-synth with new metadata is the same configuration', () => {
     const a = parseConfiguration(structuredClone(valid), at).configuration!.hash;
-    const moved = structuredClone(valid) as typeof valid;
+    const moved = structuredClone(valid);
     moved['//'].metadata.version = '0.22.0';
     moved.provider.tenantform[0].base_url = 'http://elsewhere';
     expect(parseConfiguration(moved, at).configuration!.hash).toBe(a);
@@ -180,7 +180,7 @@ describe('configuration', () => {
       parseConfiguration(doc as Record<string, unknown>, at).diagnostics.map((d) => `${d.address} ${(d.path ?? []).join('.')} ${d.code}`);
 
     it('names the entry of ignore_changes that is no attribute, and the attribute it likely meant', () => {
-      const [problem] = parseConfiguration(infraWith({ lifecycle: { ignore_changes: ['name', 'contentUrl'] } }) as Record<string, unknown>, at).diagnostics;
+      const [problem] = parseConfiguration(infraWith({ lifecycle: { ignore_changes: ['name', 'contentUrl'] } }), at).diagnostics;
       expect(problem).toMatchObject({ address: 'tenantform_infra_component.c', path: ['lifecycle', 'ignore_changes', 1], code: 'unknown_attribute' });
       expect(problem.detail).toContain(
         'ignore_changes[1] is "contentUrl", which is not an attribute of tenantform_infra_component. Did you mean "content_url"?',

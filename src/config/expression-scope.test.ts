@@ -39,7 +39,7 @@ class CountingValues extends Map<string, State> {
 /** Evaluates one object of a stack of 50 components, counting whose values were looked at. */
 function evaluatedIn50(address: string) {
   const configuration = stack(50);
-  const values = new CountingValues([...configuration.objects.values()].map((o) => [o.address, { id: `id-${o.address}`, ...(o.config as State) }]));
+  const values = new CountingValues([...configuration.objects.values()].map((o) => [o.address, { id: `id-${o.address}`, ...o.config }]));
   return { ...evaluateArguments(configuration.objects.get(address)!, lookupIn(configuration, values)), read: values.read };
 }
 

@@ -390,7 +390,7 @@ function plainOf(v: Value, path: AttributePath, sensitive: AttributePath[]): unk
   if (Array.isArray(v)) return v.map((x, i) => plainOf(x, [...path, i], sensitive));
   if (v !== null && typeof v === 'object') {
     const out = plainObject<unknown>();
-    for (const [k, x] of Object.entries(v)) out[k] = plainOf(x as Value, [...path, k], sensitive);
+    for (const [k, x] of Object.entries(v)) out[k] = plainOf(x, [...path, k], sensitive);
     return out;
   }
   return v;

@@ -1,7 +1,7 @@
 import { type TenantformError } from '../errors';
 import { languageErrors } from './language-errors';
 import type { EvalContext } from '../expressions';
-import { parseInstanceAddress, instanceAddress, type InstanceKey } from '../state/addresses';
+import { parseInstanceAddress, instanceAddress } from '../state/addresses';
 import { evaluateValue } from './expression-scope';
 import { eachBlock, type Declared } from './moves';
 import { repetitionOf, type Instance } from './repetition';
@@ -87,5 +87,5 @@ function withEachIndex(to: string, instance: Instance): string | undefined {
   if (!m) return undefined;
   const index: unknown = m[1] === 'key' ? instance.key : instance.value;
   if (typeof index !== 'string' && typeof index !== 'number') return undefined;
-  return instanceAddress(to.slice(0, m.index), index as InstanceKey);
+  return instanceAddress(to.slice(0, m.index), index);
 }

@@ -39,7 +39,7 @@ function loaded(document: Record<string, unknown>, modules?: Record<string, Reco
 
 /** An object's arguments as the plan sees them before anything is applied. */
 function argumentsOf(configuration: Configuration, address: string): Record<string, unknown> {
-  return evaluateArguments(configuration.objects.get(address)!, lookupIn(configuration, new Map())).config as Record<string, unknown>;
+  return evaluateArguments(configuration.objects.get(address)!, lookupIn(configuration, new Map())).config;
 }
 
 describe('module calls', () => {

@@ -70,7 +70,7 @@ export function repetitionOf(address: string, body: Record<string, unknown>, con
     return { each: 'map', instances: v.elements.map((e) => ({ key: e as string, value: e })) };
   }
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    return { each: 'map', instances: Object.entries(v).map(([key, value]) => ({ key, value: value as Value })) };
+    return { each: 'map', instances: Object.entries(v).map(([key, value]) => ({ key, value: value })) };
   }
   problems.push(languageErrors.invalidRepetition(address, 'for_each', 'The for_each value must be a map, or a set of strings (a list needs toset(...)).'));
   return undefined;

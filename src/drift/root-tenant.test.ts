@@ -30,8 +30,8 @@ describe("the drift alert's tenant", () => {
     const client = await clientFor();
     const t = emulator.world().tenants;
     try {
-      expect(await stackRootTenant(client, [t['Acme Manufacturing']!.id, t['Globex Retail']!.id])).toBe(t['Northwind Partner']?.id);
-      expect(await stackRootTenant(client, [t['Acme Manufacturing']!.id, t['Wayne Legal']!.id])).toBe(emulator.rootTenantId);
+      expect(await stackRootTenant(client, [t['Acme Manufacturing'].id, t['Globex Retail'].id])).toBe(t['Northwind Partner']?.id);
+      expect(await stackRootTenant(client, [t['Acme Manufacturing'].id, t['Wayne Legal'].id])).toBe(emulator.rootTenantId);
     } finally {
       await client.close();
     }

@@ -17,13 +17,13 @@ beforeAll(async () => {
   e = await startEmulator({ port: 0, seed: 31 });
   root = new TestClient(e);
   w = e.world();
-  acmeAdmin = await createClient(e, [...ALL_SCOPES], w.tenants['Acme Manufacturing']!.id);
+  acmeAdmin = await createClient(e, [...ALL_SCOPES], w.tenants['Acme Manufacturing'].id);
 });
 afterAll(() => e.close());
 
 it('a DELETE of settings the caller cannot see answers 204 and changes nothing', async () => {
-  const globexAgent = w.agents['Globex Retail']![0]!;
-  const northwind = w.tenants['Northwind Partner']!.id;
+  const globexAgent = w.agents['Globex Retail'][0];
+  const northwind = w.tenants['Northwind Partner'].id;
   const settings = { update_channel: 'STABLE', automatic: true };
   expect(
     (
@@ -44,10 +44,10 @@ it('a DELETE of settings the caller cannot see answers 204 and changes nothing',
 });
 
 it('settings of a tenant or agent the caller cannot see are neither read nor written, as GET /agents', async () => {
-  const globex = w.tenants['Globex Retail']!.id;
+  const globex = w.tenants['Globex Retail'].id;
   expect((await acmeAdmin.get(`${BASE}/agents?tenant_id=${globex}`)).status).toBe(400);
   expect((await acmeAdmin.get(`${BASE}/agent_update_settings/${globex}?master=true`)).status).toBe(404);
-  expect((await acmeAdmin.get(`${BASE}/agent_update_settings/${w.agents['Globex Retail']![0]}`)).status).toBe(404);
+  expect((await acmeAdmin.get(`${BASE}/agent_update_settings/${w.agents['Globex Retail'][0]}`)).status).toBe(404);
   expect((await acmeAdmin.put(`${BASE}/agent_update_settings`, { items: [{ tenant_id: globex, update_channel: 'STABLE', automatic: true }] })).status).toBe(
     400,
   );

@@ -89,8 +89,8 @@ function digest(text: string): Buffer {
 /** A uuid (version 5 layout) derived from the agent id: the same for the same agent. */
 function derivedUuid(text: string): string {
   const h = digest(text).subarray(0, 16);
-  h[6] = ((h[6] as number) & 0x0f) | 0x50;
-  h[8] = ((h[8] as number) & 0x3f) | 0x80;
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
   const x = h.toString('hex');
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
@@ -141,7 +141,7 @@ export function vendorAgent(store: Store, a: Agent): VendorAgent {
     auto_update: update?.automatic ?? false,
     registration_date: registered,
     registration_id: derivedUuid(`registration:${a.id}`),
-    timezone: TIMEZONES[(h[4] as number) % TIMEZONES.length] as string,
+    timezone: TIMEZONES[h[4] % TIMEZONES.length],
     meta: {},
     installer_version: { current: { ...running.installer }, latest: { ...LATEST.installer } },
     core_version: { current: { ...running.core }, latest: { ...LATEST.core } },

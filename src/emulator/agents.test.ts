@@ -7,8 +7,8 @@ describe('emulator: agent management', () => {
   let e: RunningEmulator;
   let api: TestClient;
   let w: WorldSummary;
-  const tenant = (name: string): string => w.tenants[name]?.id as string;
-  const agentOf = (name: string, i = 0): string => w.agents[name]?.[i] as string;
+  const tenant = (name: string): string => w.tenants[name]?.id;
+  const agentOf = (name: string, i = 0): string => w.agents[name]?.[i];
 
   beforeAll(async () => {
     e = await startEmulator({ account: 'root', seed: 31 });

@@ -92,7 +92,7 @@ function hostnameMatches(filter: string, hostname: string): boolean {
   const m = /^(hlike|like|tlike)\((.*)\)$/.exec(filter);
   const h = hostname.toLowerCase();
   if (m === null) return h === filter.toLowerCase();
-  const needle = (m[2] as string).toLowerCase();
+  const needle = m[2].toLowerCase();
   if (m[1] === 'hlike') return h.startsWith(needle);
   if (m[1] === 'tlike') return h.endsWith(needle);
   return h.includes(needle);
@@ -181,7 +181,7 @@ function checkWindow(raw: unknown, at: string): MaintenanceWindow {
   for (const k of Object.keys(raw))
     if (!['time_from', 'time_to', 'days_of_week'].includes(k)) throw agentBadRequest(`${at}.${k} is not a maintenance window field`);
   for (const f of ['time_from', 'time_to']) {
-    if (typeof raw[f] !== 'string' || !TIME_RE.test(raw[f] as string)) throw agentBadRequest(`${at}.${f} must be a time HH:MM:SS`);
+    if (typeof raw[f] !== 'string' || !TIME_RE.test(raw[f])) throw agentBadRequest(`${at}.${f} must be a time HH:MM:SS`);
   }
   const days = raw.days_of_week;
   if (!Array.isArray(days) || days.length < 1 || days.length > 7) throw agentBadRequest(`${at}.days_of_week must list 1 to 7 days`);
@@ -222,7 +222,7 @@ function withoutTarget(s: AgentUpdateSettings): AgentUpdateSettings {
 }
 
 function getSettings(ctx: RequestContext): Reply {
-  const id = ctx.params.id as string;
+  const id = ctx.params.id;
   const stored = ctx.store.world.agentUpdateSettings;
   if (masterFlag(ctx)) {
     const tenant = visibleTenant(ctx, id);
@@ -272,7 +272,7 @@ export const agentRoutes: InterfaceRoutes = {
       method: 'DELETE',
       pattern: `${PREFIX}/agent_update_settings/:id`,
       scopes: MODIFY_SETTINGS,
-      handler: (ctx) => deleteSettings(ctx, ctx.params.id as string),
+      handler: (ctx) => deleteSettings(ctx, ctx.params.id),
     },
   ],
 };

@@ -15,7 +15,7 @@ beforeAll(async () => {
   await client.registerAlertTypes([
     { id: TYPE, severity: 'warning', enabled: true, category: 'custom', contextKeys: [], searchableDetails: [], supportedOS: [] },
   ]);
-  const acme = emu.world().tenants['Acme Manufacturing']!.id;
+  const acme = emu.world().tenants['Acme Manufacturing'].id;
   const severities = ['information', 'warning', 'error', 'critical'];
   for (let i = 0; i < 25; i++) {
     await client.createAlert({
@@ -69,7 +69,7 @@ it('filters by severity, tenant, created_at and deletion', async () => {
   expect((await client.listAlerts({ type: TYPE, severity: 'critical', limit: 2 })).map((a) => a.severity)).toEqual(Array(6).fill('critical'));
   expect(await client.listAlerts({ type: TYPE, severity: 'ge(error)' })).toHaveLength(12);
   expect(await client.listAlerts({ type: TYPE, severity: 'or(information,critical)' })).toHaveLength(13);
-  expect(await client.listAlerts({ type: TYPE, tenant: emu.world().tenants['Acme Manufacturing']!.id })).toHaveLength(5);
+  expect(await client.listAlerts({ type: TYPE, tenant: emu.world().tenants['Acme Manufacturing'].id })).toHaveLength(5);
   const tenMinutes = BigInt(Date.UTC(2026, 0, 1, 0, 10)) * 1_000_000n;
   expect(await client.listAlerts({ type: TYPE, createdAt: `ge(${tenMinutes})`, limit: 7 })).toHaveLength(15);
   expect(await client.listAlerts({ type: TYPE, createdAt: `lt(${tenMinutes})` })).toHaveLength(10);

@@ -48,7 +48,7 @@ describe('emulator: alerts', () => {
         { id: 'DriftB', enabled: true, category: 'Configuration', ...LISTS },
       ],
     });
-    const acme = e.world().tenants['Acme Manufacturing']?.id as string;
+    const acme = e.world().tenants['Acme Manufacturing']?.id;
     const a1 = await api.post(`${BASE}/alerts`, { type: 'DriftA', tenantID: acme, severity: 'error', details: { resources: 3 } });
     expect(a1.status).toBe(200);
     expect(a1.json.id).toMatch(/^[0-9a-f-]{36}$/);

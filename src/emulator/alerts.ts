@@ -31,7 +31,7 @@ function registerTypes(ctx: RequestContext): Reply {
       const v = raw[list];
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw badRequest(`items[${i}].${list} is required (a list of strings)`);
     }
-    return { ...structuredClone(raw), id: raw.id, enabled: raw.enabled !== false, category: (raw.category as string | undefined) ?? 'custom' };
+    return { ...structuredClone(raw), id: raw.id, enabled: raw.enabled !== false, category: raw.category ?? 'custom' };
   });
   for (const t of types) ctx.store.world.alertTypes[t.id] = t;
   ctx.store.save();
@@ -39,7 +39,7 @@ function registerTypes(ctx: RequestContext): Reply {
 }
 
 function getType(ctx: RequestContext): Reply {
-  const id = ctx.params.id as string;
+  const id = ctx.params.id;
   const type = ctx.store.world.alertTypes[id];
   if (type === undefined) throw alertError(404, 'UnknownAlertType', `Alert type ${id} is not registered`, { type: id });
   return json(200, type);
@@ -53,7 +53,7 @@ function listTypes(ctx: RequestContext): Reply {
 }
 
 function getAlert(ctx: RequestContext): Reply {
-  const id = (ctx.params.id as string).toLowerCase();
+  const id = ctx.params.id.toLowerCase();
   const alert = ctx.store.world.alerts.find((a) => a.id.toLowerCase() === id && ctx.store.isInSubtree(a.tenant.id, ctx.caller.tenantId));
   if (alert === undefined) throw alertError(404, 'NotFound', `Alert ${id} does not exist`, { id });
   return json(200, alert);
@@ -94,7 +94,7 @@ function raiseAlert(ctx: RequestContext): Reply {
     createdAt: typeof body.createdAt === 'string' ? body.createdAt : now,
     updatedAt: now,
     receivedAt: now,
-    details: structuredClone((body.details as Record<string, unknown> | undefined) ?? {}),
+    details: structuredClone(body.details ?? {}),
   };
   if (typeof body._source === 'string') alert._source = body._source;
   if (typeof body._sourceTimeStamp === 'number') alert._sourceTimeStamp = body._sourceTimeStamp;

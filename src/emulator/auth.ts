@@ -52,7 +52,7 @@ export class TokenService {
     let secret = form.get('client_secret');
     const basic = /^Basic\s+(.+)$/i.exec(authorization ?? '');
     if (basic !== null) {
-      const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8');
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       if (colon > 0) {
         // platform-interface: token request credentials (id and secret as they are)

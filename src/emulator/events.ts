@@ -118,7 +118,7 @@ function createSubscription(ctx: RequestContext): Reply {
     offset: 0,
   };
   if (subjectTypes !== undefined) sub.subject_types = subjectTypes;
-  if (body.cel !== undefined) sub.cel = body.cel as string;
+  if (body.cel !== undefined) sub.cel = body.cel;
   existing[id.toLowerCase()] = sub;
   ctx.store.save();
   const { offset: _offset, ...view } = sub;

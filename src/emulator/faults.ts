@@ -81,7 +81,7 @@ export class FaultInjector {
     // The same draw decides a lost answer, so adding the setting leaves other decisions as they were.
     if (drop < this.current.drop_rate + this.current.lost_answer_rate) return { kind: 'lose_answer' };
     if (throttle < this.current.rate_429) return { kind: 'too_many_requests', retryAfterSeconds: this.current.retry_after_seconds };
-    if (fail < this.current.rate_5xx) return { kind: 'server_error', status: SERVER_ERROR_STATUSES[which] as number };
+    if (fail < this.current.rate_5xx) return { kind: 'server_error', status: SERVER_ERROR_STATUSES[which] };
     return { kind: 'none' };
   }
 }

@@ -90,7 +90,7 @@ export class ListIndex<T> {
       this.size = 0;
       this.groups = new Map();
     }
-    for (; this.size < list.length; this.size++) this.add(list[this.size] as T);
+    for (; this.size < list.length; this.size++) this.add(list[this.size]);
   }
 
   private add(entry: T): void {

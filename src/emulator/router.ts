@@ -85,7 +85,7 @@ export class Router {
       const params: Record<string, string> = {};
       try {
         route.names.forEach((name, i) => {
-          params[name] = decodeURIComponent(m[i + 1] as string);
+          params[name] = decodeURIComponent(m[i + 1]);
         });
       } catch {
         return undefined; // a malformed escape names nothing that exists

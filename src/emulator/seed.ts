@@ -95,7 +95,7 @@ export function seedWorld(seed: number): World {
     tenants.push(tenant);
     byName.set(t.name, tenant);
   }
-  const root = tenants[0] as Tenant;
+  const root = tenants[0];
 
   const applications: Application[] = APPLICATION_CATALOGUE.map((a) => ({ id: ids.uuid(), ...a, usages: [...a.usages] }));
   const appId = (type: string): string => (applications.find((a) => a.type === type) as Application).id;
@@ -132,7 +132,7 @@ export function seedWorld(seed: number): World {
         id: ids.uuid(),
         hostname: `${slug(t.name)}-host-${String(i).padStart(2, '0')}`,
         tenant_id: t.id,
-        os_family: osFamilies[(i - 1) % osFamilies.length] as string,
+        os_family: osFamilies[(i - 1) % osFamilies.length],
         online: i !== 3,
         up_to_date: i !== 2,
         unit: i === 1 ? 'servers' : 'workstations',

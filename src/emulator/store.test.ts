@@ -34,7 +34,7 @@ describe('emulator: seeded world and persistence', () => {
         capabilities: ['backup'],
       });
       await api.put(`/api/2/infra/${infra.json.id}`, { version: 1, name: 'persisted v2' });
-      const backup = first.world().applications.backup?.id as string;
+      const backup = first.world().applications.backup?.id;
       await api.put(`/api/2/applications/${backup}/settings/tenants/${first.rootTenantId}/retention_days`, { value: 45 });
       const creds = [first.clientId, first.clientSecret, first.rootTenantId];
       await first.close();

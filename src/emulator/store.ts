@@ -217,7 +217,7 @@ export class Store {
     const root = this.tenant(id);
     if (root === undefined) return [];
     const out: Tenant[] = [root];
-    for (let i = 0; i < out.length; i++) for (const child of this.children((out[i] as Tenant).id)) out.push(child);
+    for (let i = 0; i < out.length; i++) for (const child of this.children(out[i].id)) out.push(child);
     return out;
   }
 

@@ -38,7 +38,7 @@ export async function call(baseUrl: string, method: string, path: string, opts: 
   } catch {
     parsed = undefined;
   }
-  return { status: res.statusCode, headers: res.headers as CallResult['headers'], text, json: parsed };
+  return { status: res.statusCode, headers: res.headers, text, json: parsed };
 }
 
 export async function issueToken(baseUrl: string, clientId: string, clientSecret: string): Promise<CallResult> {
@@ -120,7 +120,7 @@ export function useEmulator(seed: number, account: 'msp' | 'root' = 'msp'): Emul
     get world() {
       return state.world!;
     },
-    tenant: (name) => state.world!.tenants[name]?.id as string,
-    app: (type) => state.world!.applications[type]?.id as string,
+    tenant: (name) => state.world!.tenants[name]?.id,
+    app: (type) => state.world!.applications[type]?.id,
   };
 }

@@ -72,7 +72,7 @@ describe('apply, in process', () => {
   test('a failed object stops only what depends on it; everything else is applied and recorded', async () => {
     // Someone took a login in the console: the user of "taken" cannot be created; its customer can.
     const console = new TestClient(harness.emulator);
-    const acme = harness.emulator.world().tenants['Acme Manufacturing']!.id;
+    const acme = harness.emulator.world().tenants['Acme Manufacturing'].id;
     expect((await console.post('/api/2/users', { tenant_id: acme, login: 'engine-taken', contact: { email: 'taken@acme.example' } })).status).toBe(200);
     const roles = {
       tenantform_user_roles: {

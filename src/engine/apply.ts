@@ -330,7 +330,7 @@ class ApplyRun {
     const final = await this.finalPlanned(change, change.before);
     if (Array.isArray(final)) return this.fail(step, final);
     if (final.unchanged) {
-      step.done(change.before!);
+      step.done(change.before);
       return true;
     }
     // The prior object is the one the plan saw: its version is what the update sends.

@@ -342,7 +342,7 @@ function acceptedLive(
 /** What a plan saw of an object, re-checked before a saved plan is applied. */
 export function seenOf(kind: AnyKind, live: State): { version?: number | null; fingerprint?: string | null } {
   const v = versionAttribute(kind);
-  return v ? { version: typeof live[v] === 'number' ? (live[v] as number) : null } : { fingerprint: fingerprint(kind.attributes, live) };
+  return v ? { version: typeof live[v] === 'number' ? live[v] : null } : { fingerprint: fingerprint(kind.attributes, live) };
 }
 
 /** How a recorded object differs from the live one: changed attributes, or deleted outside tenantform. */

@@ -201,7 +201,7 @@ function forExpression(e: ForExpr, scope: Scope): Value {
     for (const [key, value] of iterationPairs(source, 'for', e.collection.range)) {
       const inner = withLoopVariables(scope, e.keyVar, e.valueVar, key, value);
       if (e.condition) {
-        const keep = unmarked([evaluateExpr(e.condition, inner)], ([c]) => requireBool(c, 'for', e.condition!.range) as Value);
+        const keep = unmarked([evaluateExpr(e.condition, inner)], ([c]) => requireBool(c, 'for', e.condition!.range));
         if (keep === UNKNOWN || keep instanceof SensitiveValue) return markIf(UNKNOWN, keep instanceof SensitiveValue);
         if (keep === false) continue;
       }

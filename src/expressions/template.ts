@@ -129,7 +129,7 @@ function scanDirective(c: Cursor, parseExpression: ExpressionParser): Token {
     fail('syntax_error', `%{${name}}`, c.range(start), `"${name}" is not a template directive; use if, else, endif, for or endfor.`);
   const stripAfter = c.eat('~');
   c.expect('}', `%{${name}}`);
-  return { kind: 'directive', name: name as DirectiveName, expr, keyVar, valueVar, stripBefore, stripAfter, range: c.range(start) };
+  return { kind: 'directive', name: name, expr, keyVar, valueVar, stripBefore, stripAfter, range: c.range(start) };
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };

@@ -55,7 +55,7 @@ export function isObject(v: Value): v is ValueObject {
 
 /** An object from entries; safe for any key (including `__proto__`). */
 export function objectOf(entries: Iterable<readonly [string, Value]>): ValueObject {
-  return Object.fromEntries(entries) as ValueObject;
+  return Object.fromEntries<Value>(entries);
 }
 
 /** The object's entries, keys in lexicographic order (Terraform's iteration order). */

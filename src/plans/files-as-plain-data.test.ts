@@ -17,7 +17,7 @@ describe('state and plan files as plain data', () => {
     expect('toString' in attributes || 'hasOwnProperty' in attributes).toBe(false);
     expect(attributes.id).toBe('real');
     expect(Object.keys(attributes)).toEqual(['id', '__proto__', 'constructor']);
-    expect((doc.outputs as Record<string, unknown>).toString).toBeUndefined();
+    expect(doc.outputs.toString).toBeUndefined();
   });
 
   it('refuses a state nested too deeply, saying where', () => {

@@ -282,7 +282,7 @@ test('apply journals: no crash; a refusal names the journal and the line', async
   await fc.assert(
     fc.asyncProperty(journalDamage, async (damage) => {
       writeFileSync(path, state);
-      writeFileSync(journalPath(path), damaged(original, damage as [string, number, unknown]));
+      writeFileSync(journalPath(path), damaged(original, damage));
       try {
         const store = await StateStore.open(path);
         for (const o of store.objects()) expect(typeof o.attributes).toBe('object');

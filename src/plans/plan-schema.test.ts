@@ -41,7 +41,7 @@ type Doc = ReturnType<typeof valid> & Record<string, unknown>;
 type Change = Record<string, unknown>;
 const edit = (f: (d: Doc, c: Change) => void) => {
   const d = valid() as Doc;
-  f(d, d.plan.changes[0] as Change);
+  f(d, d.plan.changes[0]);
   return JSON.stringify(d);
 };
 

@@ -512,5 +512,5 @@ export function loadProtocol(): PackageDefinition {
   const protobuf = require(protobufPath) as { Root: new () => unknown; parse: (source: string, root: unknown, options: object) => unknown };
   const root = new protobuf.Root() as { toJSON(): object };
   for (const source of [TFPLUGIN6_PROTO, GO_PLUGIN_PROTO, HEALTH_PROTO]) protobuf.parse(source, root, { keepCase: true });
-  return loader.fromJSON(root.toJSON() as Parameters<typeof loader.fromJSON>[0], LOADER_OPTIONS);
+  return loader.fromJSON(root.toJSON(), LOADER_OPTIONS);
 }

@@ -41,8 +41,8 @@ function expectRefused(r: { diagnostics: Array<{ code?: string; summary: string;
 
 it('a tenant setting changed by someone else after the plan is neither overwritten nor deleted', async () => {
   const world = emu.world();
-  const backup = world.applications.backup!.id;
-  const acme = world.tenants['Acme Manufacturing']!.id;
+  const backup = world.applications.backup.id;
+  const acme = world.tenants['Acme Manufacturing'].id;
   const address = 'tenantform_tenant_setting.retention';
   const config = { application_id: backup, tenant_id: acme, name: 'retention_days', value: '30' };
   const seen = await made(tenantSetting, address, config);
@@ -62,7 +62,7 @@ it('a tenant setting changed by someone else after the plan is neither overwritt
 
 it("agent update settings: a colleague's maintenance window is not reset by an update that changes only the channel", async () => {
   const world = emu.world();
-  const globex = world.tenants['Globex Retail']!.id;
+  const globex = world.tenants['Globex Retail'].id;
   const address = 'tenantform_agent_update_settings.globex';
   const window = { time_from: '01:00:00', time_to: '03:00:00', days_of_week: ['SUNDAY'] };
   const config = { tenant_id: globex, update_channel: 'CURRENT', automatic: true, maintenance_window: window };

@@ -39,7 +39,7 @@ function isArrayIndex(key: string): boolean {
 
 /** undefined where JSON.stringify leaves a value out (undefined, functions, symbols). */
 function canonicalText(value: unknown, omit: string | undefined): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) as string | undefined;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonicalText(value[i], omit) ?? 'null'}`;

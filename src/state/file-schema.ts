@@ -14,7 +14,7 @@ export function documentPath(path: readonly PropertyKey[]): string {
 export function documentProblem(schema: z.ZodType, doc: unknown, at: readonly PropertyKey[] = []): string | undefined {
   const r = schema.safeParse(doc);
   if (r.success) return undefined;
-  const issue = r.error.issues[0]!;
+  const issue = r.error.issues[0];
   return `at ${documentPath([...at, ...issue.path])}: ${issue.message}`;
 }
 

@@ -93,7 +93,7 @@ function instanceProblem(i: unknown): ResourceProblem | undefined {
 export function journalChangeProblem(c: unknown): string | undefined {
   if (!isRecord(c)) return `expected a change (an object), found ${quoted(c)}`;
   const addressProblem = (key: string) =>
-    typeof c[key] === 'string' && ADDRESS.test(c[key] as string) ? undefined : `at ${key}: expected a resource address, found ${quoted(c[key])}`;
+    typeof c[key] === 'string' && ADDRESS.test(c[key]) ? undefined : `at ${key}: expected a resource address, found ${quoted(c[key])}`;
   const within = (where: string, problem: ResourceProblem | undefined) => problem && `at ${documentPath([where, ...problem.path])}: ${problem.message}`;
   switch (c.op) {
     case 'put':

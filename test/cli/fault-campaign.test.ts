@@ -202,7 +202,7 @@ describe('an emulator restart mid-apply', () => {
       expect(applied.stderr).not.toContain('Error');
       expect(applied.code).toBe(0);
       expect(applied.stdout).toContain('Apply complete! Resources: 30 added, 0 changed, 0 destroyed.');
-      const northwind = emulator.world().tenants['Northwind Partner']!.id;
+      const northwind = emulator.world().tenants['Northwind Partner'].id;
       const names = (await client.getInfra(await client.listTenantInfra(northwind))).map((c) => c.name).filter((n) => n.startsWith('Restarted '));
       expect(names).toHaveLength(30);
       expect(new Set(names).size).toBe(30);

@@ -68,8 +68,8 @@ export function start(world: CliWorld, args: string[], env: NodeJS.ProcessEnv = 
   const child = spawn(process.execPath, [CLI, ...args], { cwd: world.dir, env: { ...world.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const result = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, result };
 }
@@ -179,9 +179,9 @@ export function runOnTerminal(world: CliWorld, args: string[], answer: string, e
   const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: world.dir, env: { ...world.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdin!.end(`${answer}\n`);
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdin.end(`${answer}\n`);
   // A terminal ends lines with CR LF.
   const unix = (text: string) => text.replace(/\r\n/g, '\n');
   return new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout: unix(stdout), stderr: unix(stderr) })));

@@ -63,7 +63,7 @@ describe('objects without a version, changed during apply', () => {
   });
 
   it('agent update settings sent in one request', async () => {
-    const [first, second] = world.emulator.world().agents['Acme Manufacturing']!;
+    const [first, second] = world.emulator.world().agents['Acme Manufacturing'];
     const window = { time_from: '01:00:00', time_to: '03:00:00', days_of_week: ['SUNDAY'] };
     const settings = (channel: string) =>
       configWith({

@@ -114,7 +114,7 @@ export class Contract {
           .map((segment) => {
             const m = /^\{(.+)\}$/.exec(segment);
             if (m === null) return escapeRegex(segment);
-            pathNames.push(m[1] as string);
+            pathNames.push(m[1]);
             return '([^/]+)';
           })
           .join('/');
@@ -143,7 +143,7 @@ export class Contract {
       const m = compiled.regex.exec(path);
       if (m === null) continue;
       const pathParams: Record<string, string> = {};
-      compiled.pathNames.forEach((name, i) => (pathParams[name] = decodeURIComponent(m[i + 1] as string)));
+      compiled.pathNames.forEach((name, i) => (pathParams[name] = decodeURIComponent(m[i + 1])));
       return { compiled, pathParams };
     }
     return undefined;
@@ -237,7 +237,7 @@ export class Contract {
       value = values.flatMap((v) => v.split(',')).map((v) => coerce(v, schema.items?.type));
     } else {
       if (values.length > 1) return [{ operation, code: 'invalid_parameter', path: `${p.in}.${p.name}`, message: 'given more than once' }];
-      value = coerce(values[0] as string, schema.type);
+      value = coerce(values[0], schema.type);
     }
     return this.#schemaProblems(document, schema, value, `${p.in}.${p.name}`, operation, 'invalid_parameter');
   }

@@ -120,7 +120,7 @@ describe('variables, locals and outputs', () => {
     expect(missing.stderr).toContain('Give at least one capability.');
 
     const unsupported = stack();
-    (unsupported.resource.tenantform_infra_component.site as Record<string, unknown>).name = '${templatefile("x.tpl", {})}';
+    unsupported.resource.tenantform_infra_component.site.name = '${templatefile("x.tpl", {})}';
     const file2 = writeConfig(session.world, unsupported, 'unsupported.tf.json');
     const r = await run(session.world, ['plan', '--config', file2, '--var', 'region=eu', '--var', 'replicas=1'], { TF_VAR_tag: SECRET });
     expect(r.code).toBe(1);
@@ -133,7 +133,7 @@ describe('variables, locals and outputs', () => {
 
   it('masks a sensitive variable wherever it is used', async () => {
     const config = stack();
-    (config.resource.tenantform_infra_component.site as Record<string, unknown>).name = '${var.tag}';
+    config.resource.tenantform_infra_component.site.name = '${var.tag}';
     const vars = ['--var', 'region=eu', '--var', 'replicas=1'];
     // An output showing it must say it is sensitive, as in Terraform.
     const undeclared = await run(session.world, ['plan', '--config', writeConfig(session.world, config, 'leak.tf.json'), ...vars], { TF_VAR_tag: SECRET });

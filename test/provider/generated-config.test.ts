@@ -44,8 +44,8 @@ afterAll(async () => {
 
 test('objects made in the console are imported with generated configuration, without a write, and plan empty', async () => {
   const world = emulator.world();
-  const tenant = world.tenants['Northwind Partner']!.id;
-  const backup = world.applications['backup']!.id;
+  const tenant = world.tenants['Northwind Partner'].id;
+  const backup = world.applications['backup'].id;
   // Written in the console with its keys in an order jsonencode does not use.
   await api.putSetting(backup, tenant, 'backup_window', { value: { start: '22:00', end: '04:00', note: 'nightly, ü' }, lock: false, exclusive: false });
   writeFileSync(

@@ -37,7 +37,7 @@ export function lockFlags<T>(y: Argv<T>): Argv<T & LockArgs> {
       if (parseDuration(String(a['lock-timeout'])) === undefined)
         throw new Error(`--lock-timeout: "${String(a['lock-timeout'])}" is not a duration (e.g. 0s, 30s, 5m).`);
       return true;
-    }) as Argv<T & LockArgs>;
+    });
 }
 
 export function stateLockFlags(args: LockArgs): StateLockFlags {
@@ -58,7 +58,7 @@ export function stateFlags<T>(y: Argv<T>): Argv<T & StateArgs> {
       type: 'string',
       describe: 'A folder of Terraform files (.tf, .tf.json), or a Terraform JSON file, to use instead of the synthesized stack',
     })
-    .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" }) as Argv<T & StateArgs>;
+    .option('state', { type: 'string', describe: "State file of the local backend (default: the stack's terraform.backend)" });
 }
 
 /** The stack's backend, from its `terraform.backend`. */
@@ -100,9 +100,7 @@ export interface VariableArgs {
 export function variableFlags<T>(y: Argv<T>): Argv<T & VariableArgs> {
   return y
     .option('var', { type: 'string', array: true, describe: 'A value for an input variable: --var name=value (repeatable; also TF_VAR_name)' })
-    .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' }) as Argv<
-    T & VariableArgs
-  >;
+    .option('var-file', { type: 'string', array: true, describe: 'Input variable values from a .tfvars or .tfvars.json file (repeatable)' });
 }
 
 /** The variables given on the command line: files first, then flags, so that a --var overrides a --var-file. */
@@ -137,7 +135,7 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
       return true;
-    }) as Argv<T & WorkspaceArgs>;
+    });
 }
 
 /** Diagnostics to stderr, secrets masked. */

@@ -23,8 +23,8 @@ function tenantApplications(store: Store, tenant: Tenant): string[] {
 }
 
 function enableApplication(ctx: RequestContext): Reply {
-  const app = applicationOr404(ctx, ctx.params.app as string);
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const app = applicationOr404(ctx, ctx.params.app);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   const bound = (ctx.store.world.bindings[tenant.id] ??= []);
   // platform-interface: binding (POST of an existing binding answers 204)
   if (bound.includes(app.id)) return noContent();
@@ -43,8 +43,8 @@ function enableApplication(ctx: RequestContext): Reply {
 }
 
 function disableApplication(ctx: RequestContext): Reply {
-  const app = applicationOr404(ctx, ctx.params.app as string);
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const app = applicationOr404(ctx, ctx.params.app);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   const bound = ctx.store.world.bindings[tenant.id] ?? [];
   if (!bound.includes(app.id)) {
     // platform-interface: binding (DELETE of a missing binding answers 404 binding_not_found)
@@ -126,18 +126,18 @@ function settingNotFound(appId: string, tenantId: string, name: string) {
 }
 
 function getSetting(ctx: RequestContext): Reply {
-  const app = applicationOr404(ctx, ctx.params.app as string);
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-  const name = ctx.params.name as string;
+  const app = applicationOr404(ctx, ctx.params.app);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
+  const name = ctx.params.name;
   const view = resolveSetting(ctx.store, app.id, tenant, name);
   if (view === undefined) throw settingNotFound(app.id, tenant.id, name);
   return json(200, view);
 }
 
 function putSetting(ctx: RequestContext): Reply {
-  const app = applicationOr404(ctx, ctx.params.app as string);
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-  const name = ctx.params.name as string;
+  const app = applicationOr404(ctx, ctx.params.app);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
+  const name = ctx.params.name;
   const body = ctx.body;
   // platform-interface: setting write
   if (!isObject(body)) throw accountBadRequest('body', 'must be an object {value, lock, exclusive}');
@@ -167,9 +167,9 @@ function putSetting(ctx: RequestContext): Reply {
 }
 
 function deleteSetting(ctx: RequestContext): Reply {
-  const app = applicationOr404(ctx, ctx.params.app as string);
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
-  const name = ctx.params.name as string;
+  const app = applicationOr404(ctx, ctx.params.app);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
+  const name = ctx.params.name;
   const own = ctx.store.ownSetting(app.id, tenant.id, name);
   if (own === undefined) throw settingNotFound(app.id, tenant.id, name);
   ctx.store.deleteSetting(own);
@@ -179,7 +179,7 @@ function deleteSetting(ctx: RequestContext): Reply {
 
 export const applicationRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/applications`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, { items: ctx.store.world.applications }) },
-  { method: 'GET', pattern: `${PREFIX}/applications/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, applicationOr404(ctx, ctx.params.id as string)) },
+  { method: 'GET', pattern: `${PREFIX}/applications/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, applicationOr404(ctx, ctx.params.id)) },
   { method: 'POST', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: enableApplication },
   { method: 'DELETE', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: disableApplication },
   { method: 'GET', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: VIEW_TENANTS, handler: getSetting },
@@ -189,6 +189,6 @@ export const applicationRoutes: Route[] = [
     method: 'GET',
     pattern: `${PREFIX}/tenants/:tenant/applications`,
     scopes: VIEW_TENANTS,
-    handler: (ctx) => json(200, { items: tenantApplications(ctx.store, visibleTenant(ctx, ctx.params.tenant as string)) }),
+    handler: (ctx) => json(200, { items: tenantApplications(ctx.store, visibleTenant(ctx, ctx.params.tenant)) }),
   },
 ];

@@ -27,7 +27,7 @@ function render(c: ApiClient): Record<string, unknown> {
 }
 
 function clientOr404(ctx: RequestContext): ApiClient {
-  const id = ctx.params.id as string;
+  const id = ctx.params.id;
   const c = ctx.store.client(id);
   if (c === undefined || !ctx.store.isInSubtree(c.tenant_id, ctx.caller.tenantId)) throw accountNotFound('client_not_found', 'Client', id);
   return c;
@@ -82,7 +82,7 @@ function updateClient(ctx: RequestContext): Reply {
   checkWritable(body);
   if (body.data !== undefined) c.data = { ...(body.data as Record<string, unknown>) };
   if (body.redirect_uris !== undefined) c.redirect_uris = [...(body.redirect_uris as string[])];
-  if (body.status !== undefined) c.status = body.status as ApiClient['status'];
+  if (body.status !== undefined) c.status = body.status;
   ctx.store.save();
   return json(200, render(c));
 }

@@ -28,7 +28,7 @@ function editionsOf(items: readonly OfferingItem[], applicationIds: readonly str
 }
 
 function getEdition(ctx: RequestContext): Reply {
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   const apps = Object.values(ctx.store.world.applications).filter((a) => EDITIONED.includes(a.type));
   return json(200, {
     items: editionsOf(
@@ -39,7 +39,7 @@ function getEdition(ctx: RequestContext): Reply {
 }
 
 function switchEdition(ctx: RequestContext): Reply {
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   const body = closedBody(ctx, ['target_edition', 'application_id'], 'an edition switch');
   if (typeof body.target_edition !== 'string' || !(EDITIONS as readonly string[]).includes(body.target_edition))
     throw accountBadRequest('target_edition', `must be one of ${EDITIONS.join(', ')}`);

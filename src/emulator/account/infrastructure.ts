@@ -14,8 +14,7 @@ function checkInfraFields(body: Record<string, unknown>, required: string[]): vo
     if (body[f] === undefined || body[f] === null) throw accountBadRequest(f, 'is required');
   }
   for (const f of ['owner_tenant_id', 'location_id']) {
-    if (body[f] !== undefined && body[f] !== null && (typeof body[f] !== 'string' || !UUID_RE.test(body[f] as string)))
-      throw accountBadRequest(f, 'must be a uuid');
+    if (body[f] !== undefined && body[f] !== null && (typeof body[f] !== 'string' || !UUID_RE.test(body[f]))) throw accountBadRequest(f, 'must be a uuid');
   }
   if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '')) throw accountBadRequest('name', 'must be a non-empty string');
   if (body.url !== undefined && (typeof body.url !== 'string' || !URL_RE.test(body.url))) {
@@ -91,7 +90,7 @@ function createInfra(ctx: RequestContext): Reply {
 }
 
 function updateInfra(ctx: RequestContext): Reply {
-  const current = infraOr404(ctx, ctx.params.id as string);
+  const current = infraOr404(ctx, ctx.params.id);
   const body = ctx.body;
   if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
   // GAPS: infrastructure component update (the current version is required in the body)
@@ -116,7 +115,7 @@ function updateInfra(ctx: RequestContext): Reply {
 }
 
 function deleteInfra(ctx: RequestContext): Reply {
-  const current = infraOr404(ctx, ctx.params.id as string);
+  const current = infraOr404(ctx, ctx.params.id);
   const version = queryVersion(ctx);
   // GAPS: infrastructure component delete with a stale version
   if (version !== current.version) throw staleVersion('Infrastructure component', current.id, version, current.version);
@@ -154,12 +153,12 @@ function locationsOf(ctx: RequestContext, tenantId: string): Array<Record<string
 }
 
 function tenantLocations(ctx: RequestContext): Reply {
-  return json(200, { items: locationsOf(ctx, visibleTenant(ctx, ctx.params.tenant as string).id) });
+  return json(200, { items: locationsOf(ctx, visibleTenant(ctx, ctx.params.tenant).id) });
 }
 
 /** GAPS (corrected by the reference): the components at a location, `{infras: [ids]}`, as far as the caller sees. */
 function locationInfra(ctx: RequestContext): Reply {
-  const location = ctx.params.location as string;
+  const location = ctx.params.location;
   const visible = Object.values(ctx.store.world.infra).filter(
     (c) => c.location_id === location && ctx.store.isInSubtree(c.owner_tenant_id, ctx.caller.tenantId),
   );
@@ -169,7 +168,7 @@ function locationInfra(ctx: RequestContext): Reply {
 export const infrastructureRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/infra`, scopes: VIEW_INFRA, handler: getInfra },
   { method: 'POST', pattern: `${PREFIX}/infra`, scopes: ADMIN_INFRA, jsonBody: true, handler: createInfra },
-  { method: 'GET', pattern: `${PREFIX}/infra/:id`, scopes: VIEW_INFRA, handler: (ctx) => json(200, renderInfra(infraOr404(ctx, ctx.params.id as string))) },
+  { method: 'GET', pattern: `${PREFIX}/infra/:id`, scopes: VIEW_INFRA, handler: (ctx) => json(200, renderInfra(infraOr404(ctx, ctx.params.id))) },
   { method: 'PUT', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, jsonBody: true, handler: updateInfra },
   { method: 'DELETE', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, handler: deleteInfra },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/locations`, scopes: VIEW_INFRA, handler: tenantLocations },

@@ -77,7 +77,7 @@ function checkLimit(v: unknown, field: string): number | null {
 }
 
 function putItems(ctx: RequestContext): Reply {
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   // `timestamp`: the vendor's examples send back the listing's, and live accepts it.
   const body = closedBody(ctx, ['offering_items', 'check_usage', 'timestamp'], 'an offering items update');
   if (!Array.isArray(body.offering_items)) throw accountBadRequest('offering_items', 'is required (an array)');
@@ -116,7 +116,7 @@ function putItems(ctx: RequestContext): Reply {
       item = offeringItem(app, known, tenant.id, 0, UNLIMITED);
       next.push(item);
     }
-    if (raw.status !== undefined) item.status = raw.status as 0 | 1;
+    if (raw.status !== undefined) item.status = raw.status;
     if (item.status === 1 && !parentHas(store, tenant, key)) throw notAvailable(tenant, raw, 'the parent tenant does not have it on');
     if (raw.quota !== undefined && raw.quota !== null) {
       const q = raw.quota;
@@ -149,7 +149,7 @@ function requireQuotaVersion(raw: unknown, field: string): number {
  * on for the child. `kind` is optional, as in the reference.
  */
 function availableForChild(ctx: RequestContext): Reply {
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   const kind = ctx.query.get('kind');
   if (kind !== null && !['partner', 'folder', 'customer', 'unit'].includes(kind)) throw accountBadRequest('kind', 'must be partner, folder, customer or unit');
   const own = itemsOf(ctx.store, tenant.id).filter((i) => i.status === 1);
@@ -162,7 +162,7 @@ export const offeringItemRoutes: Route[] = [
     method: 'GET',
     pattern: `${PREFIX}/tenants/:tenant/offering_items`,
     scopes: VIEW_TENANTS,
-    handler: (ctx) => itemList(filterItems(ctx, itemsOf(ctx.store, visibleTenant(ctx, ctx.params.tenant as string).id))),
+    handler: (ctx) => itemList(filterItems(ctx, itemsOf(ctx.store, visibleTenant(ctx, ctx.params.tenant).id))),
   },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/offering_items/available_for_child`, scopes: VIEW_TENANTS, handler: availableForChild },
   { method: 'PUT', pattern: `${PREFIX}/tenants/:tenant/offering_items`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putItems },

@@ -128,7 +128,7 @@ function changedPaths(before: ReportConfig, after: ReportConfig): string[] {
 }
 
 function updateReport(ctx: RequestContext): Reply {
-  const current = reportOr404(ctx, ctx.params.id as string);
+  const current = reportOr404(ctx, ctx.params.id);
   const body = ctx.body;
   if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
   checkReportBody(body, false);
@@ -149,7 +149,7 @@ function updateReport(ctx: RequestContext): Reply {
       current.schedule.type === 'monthly'
         ? 'only recipients, parameters.kind, parameters.level and schedule.enabled may change'
         : `a report scheduled '${current.schedule.type}' cannot change`;
-    throw accountBadRequest(refused[0] as string, `${why}; create a new report instead`);
+    throw accountBadRequest(refused[0], `${why}; create a new report instead`);
   }
   next.version = ctx.store.nextVersion(current.version);
   ctx.store.world.reports[current.id] = next;
@@ -158,7 +158,7 @@ function updateReport(ctx: RequestContext): Reply {
 }
 
 function deleteReport(ctx: RequestContext): Reply {
-  const current = reportOr404(ctx, ctx.params.id as string);
+  const current = reportOr404(ctx, ctx.params.id);
   const version = queryVersion(ctx);
   // GAPS: usage report configuration delete (stale version: 409 conflict)
   if (version !== current.version) throw staleVersion('Usage report', current.id, version, current.version);
@@ -168,7 +168,7 @@ function deleteReport(ctx: RequestContext): Reply {
 }
 
 function tenantReports(ctx: RequestContext): Reply {
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   // GAPS: usage report configuration, list for a tenant
   return json(200, {
     items: Object.values(ctx.store.world.reports)
@@ -178,7 +178,7 @@ function tenantReports(ctx: RequestContext): Reply {
 }
 
 export const reportRoutes: Route[] = [
-  { method: 'GET', pattern: `${PREFIX}/reports/:id`, scopes: VIEW_REPORTS, handler: (ctx) => json(200, reportOr404(ctx, ctx.params.id as string)) },
+  { method: 'GET', pattern: `${PREFIX}/reports/:id`, scopes: VIEW_REPORTS, handler: (ctx) => json(200, reportOr404(ctx, ctx.params.id)) },
   { method: 'POST', pattern: `${PREFIX}/reports`, scopes: ADMIN_REPORTS, jsonBody: true, handler: createReport },
   { method: 'PUT', pattern: `${PREFIX}/reports/:id`, scopes: ADMIN_REPORTS, jsonBody: true, handler: updateReport },
   { method: 'DELETE', pattern: `${PREFIX}/reports/:id`, scopes: ADMIN_REPORTS, handler: deleteReport },
@@ -188,15 +188,15 @@ export const reportRoutes: Route[] = [
     method: 'GET',
     pattern: `${PREFIX}/reports/:id/stored`,
     scopes: VIEW_REPORTS,
-    handler: (ctx) => (reportOr404(ctx, ctx.params.id as string), json(200, { items: [] })),
+    handler: (ctx) => (reportOr404(ctx, ctx.params.id), json(200, { items: [] })),
   },
   {
     method: 'GET',
     pattern: `${PREFIX}/reports/:id/stored/:stored`,
     scopes: VIEW_REPORTS,
     handler: (ctx) => {
-      reportOr404(ctx, ctx.params.id as string);
-      throw accountNotFound('stored_report_not_found', 'Stored report', ctx.params.stored as string);
+      reportOr404(ctx, ctx.params.id);
+      throw accountNotFound('stored_report_not_found', 'Stored report', ctx.params.stored);
     },
   },
 ];

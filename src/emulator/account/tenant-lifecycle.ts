@@ -166,7 +166,7 @@ function deletedVisible(ctx: RequestContext, id: string): Tenant | undefined {
 }
 
 function getTenant(ctx: RequestContext): Reply {
-  const id = ctx.params.id as string;
+  const id = ctx.params.id;
   if (queryBool(ctx.query, 'allow_deleted') === true && ctx.store.tenant(id) === undefined) {
     const gone = deletedVisible(ctx, id);
     if (gone === undefined) throw tenantNotFound(id);
@@ -185,7 +185,7 @@ function checkUnlocked(ctx: RequestContext, t: Tenant): void {
 }
 
 function updateTenant(ctx: RequestContext): Reply {
-  const current = visibleTenant(ctx, ctx.params.id as string);
+  const current = visibleTenant(ctx, ctx.params.id);
   const body = closedBody(ctx, UPDATE_FIELDS, 'a tenant update');
   // GAPS: update a tenant (`version` required in the body)
   const version = requireVersion(body.version);
@@ -204,7 +204,7 @@ function updateTenant(ctx: RequestContext): Reply {
     next.parent_id = parent.id;
   }
   applyCommon(ctx, next, body);
-  if (body.customer_type !== undefined) next.customer_type = body.customer_type as string;
+  if (body.customer_type !== undefined) next.customer_type = body.customer_type;
   if (next.parent_id !== null && (next.name !== current.name || next.parent_id !== current.parent_id))
     checkNameFree(ctx.store, next.parent_id, next.name, current.id);
   next.version = ctx.store.nextVersion(current.version);
@@ -217,7 +217,7 @@ function updateTenant(ctx: RequestContext): Reply {
 }
 
 function deleteTenant(ctx: RequestContext): Reply {
-  const current = visibleTenant(ctx, ctx.params.id as string);
+  const current = visibleTenant(ctx, ctx.params.id);
   const version = queryVersion(ctx);
   if (current.id === ctx.caller.tenantId) throw accountError(403, 'access_denied', 'A caller cannot delete its own tenant', { context: { id: current.id } });
   checkUnlocked(ctx, current);
@@ -250,7 +250,7 @@ function removeSubtree(store: Store, id: string): void {
 // ---------------------------------------------------------------- pricing mode
 
 function customerOr403(ctx: RequestContext): Tenant {
-  const t = visibleTenant(ctx, ctx.params.id as string);
+  const t = visibleTenant(ctx, ctx.params.id);
   // GAPS: pricing mode (only customer tenants; other kinds answer 403)
   if (t.kind !== 'customer')
     throw accountError(403, 'access_denied', `Tenant ${t.id} is a ${t.kind}: only customer tenants have a pricing mode`, {

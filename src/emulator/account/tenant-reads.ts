@@ -17,7 +17,7 @@ function onlyParameters(ctx: RequestContext, known: readonly string[]): void {
 /** `GET /tenants/{id}/children`: the reference's `uuidList` of the tenant's children (deleted ones with `allow_deleted`). */
 function children(ctx: RequestContext): Reply {
   onlyParameters(ctx, ['allow_deleted']);
-  const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+  const tenant = visibleTenant(ctx, ctx.params.tenant);
   const live = ctx.store.children(tenant.id).map((t) => t.id);
   const deleted =
     queryBool(ctx.query, 'allow_deleted') === true ? ctx.store.world.deletedTenants.filter((t) => t.parent_id === tenant.id).map((t) => t.id) : [];
@@ -52,7 +52,7 @@ function usagesOf(ctx: RequestContext, tenant: Tenant): Array<Record<string, unk
 /** `GET /tenants/{id}/usages`: the tenant's usages, one per offering item it has. */
 function tenantUsages(ctx: RequestContext): Reply {
   onlyParameters(ctx, []);
-  return json(200, { items: usagesOf(ctx, visibleTenant(ctx, ctx.params.tenant as string)) });
+  return json(200, { items: usagesOf(ctx, visibleTenant(ctx, ctx.params.tenant)) });
 }
 
 /** `GET /tenants/usages?tenants=...`: the usages of several tenants at once. */

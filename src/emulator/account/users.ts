@@ -26,7 +26,7 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 export const ROLE_KINDS: Readonly<Record<string, readonly TenantKind[]>> = ROLE_TENANT_KINDS;
 
 function userOr404(ctx: RequestContext): User {
-  const id = ctx.params.id as string;
+  const id = ctx.params.id;
   const u = ctx.store.user(id);
   if (u === undefined || !ctx.store.isInSubtree(u.tenant_id, ctx.caller.tenantId)) throw accountNotFound('user_not_found', 'User', id);
   return u;
@@ -227,7 +227,7 @@ export const userRoutes: Route[] = [
     scopes: VIEW_TENANTS,
     // The users of one tenant (public reference: `{items: [user uuid, ...]}`).
     handler: (ctx) => {
-      const tenant = visibleTenant(ctx, ctx.params.tenant as string);
+      const tenant = visibleTenant(ctx, ctx.params.tenant);
       return json(200, { items: ctx.store.usersOf(tenant.id).map((u) => u.id) });
     },
   },

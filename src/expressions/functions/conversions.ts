@@ -13,7 +13,7 @@ function primitive<T>(convert: (v: Value) => T | undefined, wanted: string) {
 
 function unified(values: readonly Value[], call: Call, wanted: string): Value[] {
   const result = unifyPrimitives(values);
-  if (!result) callFailed(call, `cannot convert ${describe(values as Value)} to ${wanted}: its elements have no common type.`);
+  if (!result) callFailed(call, `cannot convert ${describe(values)} to ${wanted}: its elements have no common type.`);
   return result;
 }
 

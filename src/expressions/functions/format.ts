@@ -110,10 +110,10 @@ export const formatFunctions = {
     variadic: ['args', 'any'],
     body: ([spec], args, call): Value => {
       const lists = args.map((a) => elementsOf(a));
-      const lengths = new Set(lists.filter((l) => l !== undefined).map((l) => l!.length));
+      const lengths = new Set(lists.filter((l) => l !== undefined).map((l) => l.length));
       if (lengths.size > 1) callFailed(call, 'all list arguments must have the same length.');
       const count = lengths.size ? [...lengths][0] : 1;
-      const rows = Array.from({ length: count }, (_, i) => args.map((a, j) => (lists[j] ? lists[j]![i] : a)));
+      const rows = Array.from({ length: count }, (_, i) => args.map((a, j) => (lists[j] ? lists[j][i] : a)));
       return rows.map((row) => (row.every(isKnown) ? formatText(spec, row, call) : UNKNOWN));
     },
   }),

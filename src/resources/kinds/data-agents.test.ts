@@ -52,7 +52,7 @@ describe('tenantform_agents against the emulator', () => {
     const acme = tenant('Acme Manufacturing');
     const r = await read({ tenant_id: acme.id });
     expect(r.diagnostics).toEqual([]);
-    const ids = platform.emulator.world().agents['Acme Manufacturing'] as string[];
+    const ids = platform.emulator.world().agents['Acme Manufacturing'];
     expect([...(r.value?.ids as string[])].sort()).toEqual([...ids].sort());
     expect(r.value?.hostnames).toEqual(['acme-manufacturing-host-01', 'acme-manufacturing-host-02', 'acme-manufacturing-host-03']);
     expect(agentsOf(r.value)).toEqual([

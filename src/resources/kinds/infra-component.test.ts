@@ -83,8 +83,8 @@ describe('against the emulator', () => {
     emu = await startEmulator({ port: 0, seed: 1 });
     client = new PlatformClient({ baseUrl: emu.url, clientId: emu.clientId, clientSecret: emu.clientSecret });
     ctx = { client };
-    northwind = emu.world().tenants['Northwind Partner']!.id;
-    southridge = emu.world().tenants['Southridge Partner']!.id;
+    northwind = emu.world().tenants['Northwind Partner'].id;
+    southridge = emu.world().tenants['Southridge Partner'].id;
   });
 
   afterAll(async () => {
@@ -188,7 +188,7 @@ describe('against the emulator', () => {
     const result = await updateResource({ ...base, ctx, prior: created, planned: update.planned! });
     expect(result.value).toBeUndefined();
     expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'error', code: 'version_conflict', address: ADDRESS, retryable: false })]);
-    expect(result.diagnostics[0]!.detail).toMatch(/at version 2 on the platform.*planned against version 1/);
+    expect(result.diagnostics[0].detail).toMatch(/at version 2 on the platform.*planned against version 1/);
 
     const live = (await readResource({ ...base, ctx, state: created })).value!;
     expect(live).toMatchObject({ name: 'Renamed by hand', capabilities: ['backup'], version: 2 });
@@ -196,7 +196,7 @@ describe('against the emulator', () => {
     // A delete planned against the old version is refused too, and deletes nothing.
     const stale = await deleteResource({ ...base, ctx, prior: created });
     expect(stale.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS })]);
-    expect(stale.diagnostics[0]!.detail).toContain('version 2');
+    expect(stale.diagnostics[0].detail).toContain('version 2');
     expect((await readResource({ ...base, ctx, state: created })).value).toEqual(live);
 
     expect((await deleteResource({ ...base, ctx, prior: live })).diagnostics).toEqual([]);

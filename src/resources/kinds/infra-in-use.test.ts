@@ -32,7 +32,7 @@ async function useBy(infraId: string, tenants: Array<{ tenant_id: string; offeri
 it('refuses while in use, names the usage, never calls it a version conflict; force_delete deletes it once no offering item is on', async () => {
   const ctx = { client };
   const base = { kind: infraComponent, address: ADDRESS, ctx };
-  const acme = emu.world().tenants['Acme Manufacturing']!.id;
+  const acme = emu.world().tenants['Acme Manufacturing'].id;
   const config: State = {
     owner_tenant_id: emu.tenantId,
     name: 'Shared storage',
@@ -46,8 +46,8 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
 
   const refused = await deleteResource({ ...base, prior: created });
   expect(refused.diagnostics).toEqual([expect.objectContaining({ code: 'delete_refused', address: ADDRESS, path: ['force_delete'] })]);
-  expect(refused.diagnostics[0]!.detail).toContain(`is in use by 1 customer tenant(s): ${acme}`);
-  expect(refused.diagnostics[0]!.detail).not.toContain('changed by someone else');
+  expect(refused.diagnostics[0].detail).toContain(`is in use by 1 customer tenant(s): ${acme}`);
+  expect(refused.diagnostics[0].detail).not.toContain('changed by someone else');
 
   // force_delete is kept in the state only: turning it on sends nothing and leaves the version.
   const forcing = await planResource({ ...base, config: { ...config, force_delete: true }, prior: created });
@@ -57,7 +57,7 @@ it('refuses while in use, names the usage, never calls it a version conflict; fo
   expect((await readResource({ ...base, state: forced })).value).toEqual(forced);
 
   const stillOffered = await deleteResource({ ...base, prior: forced });
-  expect(stillOffered.diagnostics[0]!.detail).toContain(`has offering items turned on for customer tenant(s): ${acme}`);
+  expect(stillOffered.diagnostics[0].detail).toContain(`has offering items turned on for customer tenant(s): ${acme}`);
 
   await useBy(created.id, [{ tenant_id: acme, offering_items_on: false }]);
   expect((await deleteResource({ ...base, prior: forced })).diagnostics).toEqual([]);
@@ -78,5 +78,5 @@ it('a stale version is still a version conflict', async () => {
   await client.updateInfra(created.id, { name: 'Renamed', url: 'https://moved.example.com', capabilities: ['backup'], version: Number(created.version) });
   const stale = await deleteResource({ ...base, prior: created });
   expect(stale.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict' })]);
-  expect(stale.diagnostics[0]!.detail).toContain('at version 2 on the platform');
+  expect(stale.diagnostics[0].detail).toContain('at version 2 on the platform');
 });

@@ -77,9 +77,9 @@ describe('against the emulator', () => {
     client = new PlatformClient({ baseUrl: emu.url, clientId: emu.clientId, clientSecret: emu.clientSecret });
     ctx = { client };
     const world = emu.world();
-    backup = world.applications.backup!.id;
+    backup = world.applications.backup.id;
     root = world.rootTenantId;
-    northwind = world.tenants['Northwind Partner']!.id;
+    northwind = world.tenants['Northwind Partner'].id;
   });
 
   afterAll(async () => {
@@ -171,6 +171,6 @@ describe('against the emulator', () => {
     expect(result.diagnostics).toEqual([
       expect.objectContaining({ severity: 'error', code: 'setting_locked', address: ADDRESS, path: ['value'], retryable: false }),
     ]);
-    expect(result.diagnostics[0]!.detail).toContain(`locked by tenant ${root}`);
+    expect(result.diagnostics[0].detail).toContain(`locked by tenant ${root}`);
   });
 });

@@ -165,8 +165,8 @@ describe('against the emulator', () => {
     emu = await startEmulator({ port: 0, seed: 1 });
     client = new PlatformClient({ baseUrl: emu.url, clientId: emu.clientId, clientSecret: emu.clientSecret });
     ctx = { client };
-    acme = emu.world().tenants['Acme Manufacturing']!.id;
-    globex = emu.world().tenants['Globex Retail']!.id;
+    acme = emu.world().tenants['Acme Manufacturing'].id;
+    globex = emu.world().tenants['Globex Retail'].id;
   });
 
   afterAll(async () => {
@@ -267,7 +267,7 @@ describe('against the emulator', () => {
     // A delete planned against an older version is refused and deletes nothing.
     const stale = await deleteResource({ ...base, ctx, prior: read.value! });
     expect(stale.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS })]);
-    expect(stale.diagnostics[0]!.detail).toMatch(/at version 3 on the platform.*planned against version 1/);
+    expect(stale.diagnostics[0].detail).toMatch(/at version 3 on the platform.*planned against version 1/);
 
     expect((await plan(null, recipientsChanged.value!)).action).toBe('delete');
     expect((await deleteResource({ ...base, ctx, prior: recipientsChanged.value! })).diagnostics).toEqual([]);
@@ -306,7 +306,7 @@ describe('against the emulator', () => {
     const update = await plan({ ...monthly(acme), schedule: { type: 'monthly', enabled: false } }, created);
     const result = await updateResource({ ...base, ctx, prior: created, planned: update.planned! });
     expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'version_conflict', address: ADDRESS, retryable: false })]);
-    expect(result.diagnostics[0]!.detail).toMatch(/at version 2 on the platform.*planned against version 1/);
+    expect(result.diagnostics[0].detail).toMatch(/at version 2 on the platform.*planned against version 1/);
     const live = (await readResource({ ...base, ctx, state: created })).value!;
     expect(live).toMatchObject({ version: 2, parameters: { kind: 'usage_current' }, schedule: { enabled: true } });
     await deleteResource({ ...base, ctx, prior: live });
@@ -350,8 +350,8 @@ describe('against the emulator', () => {
     const ambiguous = await adoptResource({ ...base, ctx, pending, held: new Set() });
     expect(ambiguous.value).toBeUndefined();
     expect(ambiguous.diagnostics).toEqual([expect.objectContaining({ code: 'adopt_ambiguous', address: ADDRESS })]);
-    expect(ambiguous.diagnostics[0]!.detail).toContain(made.id);
-    expect(ambiguous.diagnostics[0]!.detail).toContain(twin.id);
-    expect(ambiguous.diagnostics[0]!.detail).toContain(`tenantform import ${ADDRESS} <id>`);
+    expect(ambiguous.diagnostics[0].detail).toContain(made.id);
+    expect(ambiguous.diagnostics[0].detail).toContain(twin.id);
+    expect(ambiguous.diagnostics[0].detail).toContain(`tenantform import ${ADDRESS} <id>`);
   });
 });
