@@ -25,6 +25,7 @@ import {
 } from './http';
 import { describe, networkFailure } from '../network/failure';
 import { answeredUnprocessed, markNoFurtherRetry, parseRetryAfter, resolveRetryOptions, transportErrorFields, withRetry, type RetryOptions } from './retry';
+import { governorFor, type RateGovernor } from './rate-governor';
 import * as S from './schemas';
 import { TOKEN_PATH, TokenCache, tokenRequest } from './token';
 
@@ -64,6 +65,8 @@ export interface PlatformClientOptions {
   pools?: PoolRegistry;
   /** Told, for the debug log, whether connections to the platform go through a proxy (its pools' `onRoute`). */
   onRoute?: PoolOptions['onRoute'];
+  /** A ceiling of requests per second to this data center with these credentials (the lowest asked for holds). */
+  requestsPerSecond?: number;
 }
 
 type Method = HttpRequest['method'];
@@ -122,6 +125,7 @@ export class PlatformCore {
   readonly #retry: RetryOptions;
   readonly #onEvent: ((e: ClientEvent) => void) | undefined;
   readonly #tokens: TokenCache;
+  readonly #governor: RateGovernor;
   #closed = false;
 
   constructor(opts: PlatformClientOptions) {
@@ -137,6 +141,13 @@ export class PlatformCore {
     this.#retry = resolveRetryOptions(opts.retry);
     this.#onEvent = opts.onEvent;
     this.#tokens = new TokenCache(() => this.#fetchToken(), { skewMs: opts.tokenSkewMs ?? 60_000 });
+    this.#governor = governorFor(this.#base.origin, this.clientId);
+    this.#governor.setRequestsPerSecond(opts.requestsPerSecond);
+  }
+
+  /** The shared budget of this data center and API client (see rate-governor.ts). */
+  get governor(): RateGovernor {
+    return this.#governor;
   }
 
   /** Obtains an access token (if none is held): the credentials and the base URL are checked. */
@@ -375,9 +386,17 @@ export class PlatformCore {
     const once = async (token: string, attempt: number): Promise<HttpResponse> => {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
       if (body !== undefined) headers['content-type'] = 'application/json';
+      const turn = await this.#governor.turn();
       const t0 = Date.now();
       try {
-        const res = await this.#exchange(method, endpoint, path, headers, body);
+        const res = await this.#exchange(method, endpoint, path, headers, body).catch((e: unknown) => {
+          this.#governor.abandoned();
+          throw e;
+        });
+        this.#governor.answered(
+          turn,
+          res.status === 429 ? { throttled: true, retryAfterMs: parseRetryAfter(header(res, 'retry-after')) } : { throttled: false },
+        );
         const ms = Date.now() - t0;
         if (res.status >= 200 && res.status < 300) {
           this.#emit({ method, endpoint, path, status: res.status, attempt, ms, ...requestIdOf(res) });
@@ -416,6 +435,7 @@ export class PlatformCore {
           idempotent,
           write: method !== 'GET',
           options: this.#retry,
+          progress: () => this.#governor.progress,
           onRetry: (err, attempt, delay) => this.#emitFailure(err, method, endpoint, path, attempt, delay),
         },
       );

@@ -95,6 +95,11 @@ export interface RetryContext {
   now?: () => number;
   /** Called before each wait. */
   onRetry?: (err: PlatformError, attempt: number, delayMs: number) => void;
+  /**
+   * Answers (not 429) the data center has given so far, to any request: while it grows, a
+   * request refused by the rate limit waits its turn again instead of running out of retries.
+   */
+  progress?: () => number;
 }
 
 /**
@@ -105,8 +110,12 @@ export interface RetryContext {
 export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: RetryContext): Promise<T> {
   const now = ctx.now ?? Date.now;
   const sleep = ctx.options.sleep ?? defaultSleep;
-  const started = now();
+  let started = now();
+  // Attempts that count against `maxAttempts`: a 429 while others make progress does not.
+  let counted = 0;
+  let progressBefore = ctx.progress?.() ?? 0;
   for (let attempt = 1; ; attempt++) {
+    counted++;
     try {
       return await op(attempt);
     } catch (e) {
@@ -116,7 +125,14 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
       if (isFinal(e)) throw e;
       if (!e.retryable) throw e.markFinal(attempt, 'not_retryable');
       if (!ctx.idempotent && !e.notProcessed) throw e.markFinal(attempt, 'not_idempotent');
-      if (attempt >= ctx.options.maxAttempts) throw e.markFinal(attempt, 'max_attempts');
+      const progressNow = ctx.progress?.() ?? 0;
+      if (e.status === 429 && progressNow > progressBefore) {
+        // The platform is busy, not stuck: the run goes on, so this request keeps its place.
+        started = now();
+        counted = 0;
+      }
+      progressBefore = progressNow;
+      if (counted >= ctx.options.maxAttempts) throw e.markFinal(attempt, 'max_attempts');
       const delay = retryDelay(e, attempt, ctx.options);
       if (now() - started + delay > ctx.options.maxElapsedMs) throw e.markFinal(attempt, 'max_elapsed');
       ctx.onRetry?.(e, attempt, delay);

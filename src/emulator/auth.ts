@@ -86,6 +86,11 @@ export class TokenService {
     };
   }
 
+  /** The API client a token was issued to, expired or not (changes nothing: the router answers for the token). */
+  clientIdOf(token: string): string | undefined {
+    return this.tokens.get(token)?.clientId;
+  }
+
   /** The caller behind a token, or why there is none. */
   verify(token: string): Caller | 'unknown' | 'expired' | 'disabled' {
     const issued = this.tokens.get(token);

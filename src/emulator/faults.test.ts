@@ -93,6 +93,8 @@ describe('emulator: fault injection and control endpoints', () => {
       drop_rate: 0,
       lost_answer_rate: 0,
       token_lifetime_seconds: 7200,
+      limit_per_second: 0,
+      limit_burst: 0,
     });
     expect((await call(e.url, 'PUT', '/_emulator/faults', { body: { rate_429: 2 } })).status).toBe(400);
     expect((await call(e.url, 'PUT', '/_emulator/faults', { body: { nonsense: 1 } })).status).toBe(400);

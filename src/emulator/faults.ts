@@ -14,6 +14,10 @@ export interface Faults {
   /** Requests processed whose answer is then lost (the connection closes instead). */
   lost_answer_rate: number;
   token_lifetime_seconds: number;
+  /** The platform's rate limit: requests per second per API client and per source address (0: none; see rate-limit.ts). */
+  limit_per_second: number;
+  /** The requests a quiet client may send at once under the limit (0: as many as `limit_per_second`). */
+  limit_burst: number;
 }
 
 /** platform-interface: token lifetime (two hours by default). */
@@ -25,6 +29,8 @@ export const DEFAULT_FAULTS: Faults = {
   drop_rate: 0,
   lost_answer_rate: 0,
   token_lifetime_seconds: 7200,
+  limit_per_second: 0,
+  limit_burst: 0,
 };
 
 export type FaultDecision =

@@ -3,6 +3,7 @@
  * control endpoints onto one `node:http` server.
  */
 import { furnishMspAccount } from './msp-account';
+import { RateLimiter } from './rate-limit';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { channel } from 'node:diagnostics_channel';
@@ -69,6 +70,8 @@ export interface RunningEmulator {
   gather(matches: (r: Arrival) => boolean, count: number): Promise<void>;
   /** The most /api requests handled at once since the emulator started or this was last called. */
   takePeakInFlight(): number;
+  /** Requests refused by the rate limit (`limit_per_second`) since the emulator started. */
+  refusedByLimit(): number;
   world(): WorldSummary;
   close(): Promise<void>;
 }
@@ -178,6 +181,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     return waiting;
   };
   const inFlight = { now: 0, peak: 0 };
+  const limiter = new RateLimiter();
+  /** The buckets a request takes from: its API client's (when its token is one) and its source address's. */
+  const limitKeys = (req: http.IncomingMessage): string[] => {
+    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const clientId = token === undefined ? undefined : tokens.clientIdOf(token);
+    const keys = [`address:${req.socket.remoteAddress ?? ''}`];
+    if (clientId !== undefined) keys.push(`client:${clientId}`);
+    return keys;
+  };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -233,7 +245,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         };
       } else if (path.startsWith('/api/')) {
         const drawn = faults.decide();
-        const decision: typeof drawn = aimedAt({ method, path }) ? { kind: 'lose_answer' } : drawn;
+        const limited = limiter.take(limitKeys(req), {
+          perSecond: faults.faults.limit_per_second,
+          burst: faults.faults.limit_burst || faults.faults.limit_per_second,
+        });
+        const decision: typeof drawn = !limited.allowed
+          ? { kind: 'too_many_requests', retryAfterSeconds: limited.retryAfterSeconds }
+          : aimedAt({ method, path })
+            ? { kind: 'lose_answer' }
+            : drawn;
         const latency = faults.faults.latency_ms;
         if (latency > 0) await sleep(latency);
         if (decision.kind === 'drop') {
@@ -305,6 +325,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     setFaults: (f) => faults.set(f),
     loseAnswer: (matches, nth = 1) => void aimed.push({ matches, left: nth }),
     gather: (matches, count) => new Promise<void>((opened) => gatherings.push({ matches, count, held: [], opened })),
+    refusedByLimit: () => limiter.refused,
     takePeakInFlight: () => {
       const peak = inFlight.peak;
       inFlight.peak = inFlight.now;

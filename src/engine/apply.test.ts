@@ -3,7 +3,7 @@
  * stopping only its dependents, batched writes and an interrupted create.
  */
 import { TestClient } from '../emulator/testing';
-import { requestLine, requestsDuring as requestsWhile, useEngineHarness, type Document } from './testing';
+import { customerEstate, requestLine, requestsDuring as requestsWhile, useEngineHarness, type Document } from './testing';
 
 const harness = useEngineHarness({ seed: 3 });
 
@@ -12,16 +12,8 @@ const NORTHWIND = { tenantform_tenant: { northwind: { name: 'Northwind Partner' 
 
 /** Customers under Northwind, each with an administrator: the shape an MSP's estate has. */
 function estate(keys: readonly string[], extra: Record<string, unknown> = {}): Document {
-  return harness.stack({
-    data: NORTHWIND,
-    resource: {
-      tenantform_tenant: { customer: { ...each(keys), parent_id: '${data.tenantform_tenant.northwind.id}', kind: 'customer', name: 'Engine ${each.key}' } },
-      tenantform_user: {
-        admin: { ...each(keys), tenant_id: '${tenantform_tenant.customer[each.key].id}', login: 'engine-${each.key}', email: '${each.key}@engine.example' },
-      },
-      ...extra,
-    },
-  });
+  const document = customerEstate(harness, keys, 'Engine', 'engine');
+  return { ...document, resource: { ...(document.resource as Record<string, unknown>), ...extra } };
 }
 
 /** The requests the emulator receives while `work` runs, as `METHOD path`. */

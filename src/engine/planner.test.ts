@@ -2,21 +2,19 @@
  * Planning in process: what a plan holds for targets, requested replacements and destroy, and
  * that a configuration the platform would refuse is refused before any request is sent.
  */
-import { requestsDuring, useEngineHarness, type Document } from './testing';
+import { customerEstate, requestsDuring, useEngineHarness, type Document } from './testing';
 
 const harness = useEngineHarness({ seed: 6 });
 
-function estate(keys: readonly string[], name = 'Planner ${each.key}'): Document {
-  const each = { for_each: `\${toset(${JSON.stringify(keys)})}` };
-  return harness.stack({
-    data: { tenantform_tenant: { northwind: { name: 'Northwind Partner' } } },
-    resource: {
-      tenantform_tenant: { customer: { ...each, parent_id: '${data.tenantform_tenant.northwind.id}', kind: 'customer', name } },
-      tenantform_user: {
-        admin: { ...each, tenant_id: '${tenantform_tenant.customer[each.key].id}', login: 'planner-${each.key}', email: '${each.key}@planner.example' },
-      },
-    },
-  });
+function estate(keys: readonly string[], prefix = 'Planner'): Document {
+  return customerEstate(harness, keys, prefix, 'planner');
+}
+
+/** The estate with customers whose name is empty, which the platform would refuse. */
+function unnamed(keys: readonly string[]): Document {
+  const document = estate(keys);
+  const resource = document.resource as { tenantform_tenant: { customer: Record<string, unknown> } };
+  return { ...document, resource: { ...resource, tenantform_tenant: { customer: { ...resource.tenantform_tenant.customer, name: '' } } } };
 }
 
 const actions = (plan: { changes: ReadonlyArray<{ address: string; action: string }> }) =>
@@ -44,13 +42,13 @@ describe('with the estate applied', () => {
 
   test('a value the platform would refuse is an error naming the address and the attribute, before any request', async () => {
     const sent = await requestsDuring(async () => {
-      const problems = await harness.problems(estate(['a', 'b', 'c'], ''));
+      const problems = await harness.problems(unnamed(['a', 'b', 'c']));
       expect(problems.map((p) => [p.address, p.path])).toEqual([
         ['tenantform_tenant.customer["a"]', ['name']],
         ['tenantform_tenant.customer["b"]', ['name']],
         ['tenantform_tenant.customer["c"]', ['name']],
       ]);
-      await expect(harness.plan(estate(['a'], ''))).rejects.toThrow(/does not load/);
+      await expect(harness.plan(unnamed(['a']))).rejects.toThrow(/does not load/);
     });
     expect(sent).toEqual([]);
   });

@@ -2,25 +2,13 @@
  * Refresh in process: what a plan reads of the platform, and how few requests it takes.
  */
 import type { Arrival } from '../emulator/server';
-import { requestsDuring as requestsWhile, useEngineHarness, type Document } from './testing';
+import { customerEstate, requestsDuring as requestsWhile, useEngineHarness } from './testing';
 
 const harness = useEngineHarness({ seed: 4 });
 
 const KEYS = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
 
-const customers: Document = harness.stack({
-  data: { tenantform_tenant: { northwind: { name: 'Northwind Partner' } } },
-  resource: {
-    tenantform_tenant: {
-      customer: {
-        for_each: `\${toset(${JSON.stringify(KEYS)})}`,
-        parent_id: '${data.tenantform_tenant.northwind.id}',
-        kind: 'customer',
-        name: 'Refresh ${each.key}',
-      },
-    },
-  },
-});
+const customers = customerEstate(harness, KEYS, 'Refresh');
 
 /** The /api requests the emulator receives while `work` runs. */
 const requestsDuring = async (work: () => Promise<unknown>): Promise<Arrival[]> =>

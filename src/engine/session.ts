@@ -1,12 +1,20 @@
 import { logExchange, logRoute } from '../logging';
-import { baseUrlProblem, PlatformClient } from '../api';
+import { baseUrlProblem, PlatformClient, type ClientEvent } from '../api';
 import { HttpBackend } from '../backends/http';
 import { hasErrors, withFile, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
 import { TenantformError } from '../errors';
 import { backendErrors } from '../backends/errors';
 import { engineErrors } from './errors';
 import { faultErrors } from '../resources/errors';
-import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ENV, PROVIDER_TYPE, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
+import {
+  DEFAULT_RETRY_TIMEOUT_SECONDS,
+  parseRequestsPerSecond,
+  parseRetryTimeout,
+  PROVIDER_ENV,
+  PROVIDER_TYPE,
+  REQUESTS_PER_SECOND_ENV,
+  RETRY_TIMEOUT_ENV,
+} from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
 import { readRemoteStateTexts } from './remote-states';
 import { folderBackend, readConfiguration } from '../config/document';
@@ -111,7 +119,14 @@ export function clientOfProviderBlock(
     if (typeof v !== 'string' || v === '') throw engineErrors.missingCredential(name, PROVIDER_ENV[name]);
     return v;
   };
-  const seconds = retryTimeoutSeconds ?? retryTimeoutSetting(block.retry_timeout, env[RETRY_TIMEOUT_ENV]);
+  const seconds =
+    retryTimeoutSeconds ??
+    numberSetting(
+      block.retry_timeout,
+      env[RETRY_TIMEOUT_ENV],
+      { parse: parseRetryTimeout, invalid: faultErrors.invalidRetryTimeout, argument: 'retry_timeout', variable: RETRY_TIMEOUT_ENV },
+      DEFAULT_RETRY_TIMEOUT_SECONDS,
+    );
   const baseUrl = setting('base_url');
   const problem = baseUrlProblem(baseUrl);
   if (problem !== undefined) {
@@ -123,20 +138,57 @@ export function clientOfProviderBlock(
     clientId: setting('client_id'),
     clientSecret: setting('client_secret'),
     retry: { maxElapsedMs: seconds * 1000 },
-    onEvent: logExchange,
+    requestsPerSecond: numberSetting(
+      block.requests_per_second,
+      env[REQUESTS_PER_SECOND_ENV],
+      { parse: parseRequestsPerSecond, invalid: faultErrors.invalidRequestsPerSecond, argument: 'requests_per_second', variable: REQUESTS_PER_SECOND_ENV },
+      undefined,
+    ),
+    onEvent: (e) => {
+      logExchange(e);
+      throttleNotice(e);
+    },
     onRoute: logRoute,
   });
 }
 
-function retryTimeoutSetting(configured: unknown, fromEnv: string | undefined): number {
+/** When the last rate-limit notice was written: one at most every ten seconds, so that a throttled run is never silent nor noisy. */
+let lastThrottleNotice = -Infinity;
+
+/** Says on stderr that the run waits for the platform's rate limit, rather than going quiet. */
+function throttleNotice(e: ClientEvent): void {
+  if (e.status !== 429 || e.retryInMs === undefined) return;
+  const now = performance.now();
+  if (now - lastThrottleNotice < 10_000) return;
+  lastThrottleNotice = now;
+  process.stderr.write(
+    `Waiting for the platform's rate limit: ${Math.max(1, Math.round(e.retryInMs / 1000))} s (the requests that follow are spread to stay under it).\n`,
+  );
+}
+
+/**
+ * A number argument of the provider block, else of its environment variable, else `fallback`;
+ * `invalid` names the place of a value `parse` refuses.
+ */
+function numberSetting<F>(
+  configured: unknown,
+  fromEnv: string | undefined,
+  {
+    parse,
+    invalid,
+    argument,
+    variable,
+  }: { parse: (v: unknown) => number | undefined; invalid: (where: string, found: unknown) => Error; argument: string; variable: string },
+  fallback: F,
+): number | F {
   if (configured !== undefined && configured !== null) {
-    const n = parseRetryTimeout(configured);
-    if (n === undefined) throw faultErrors.invalidRetryTimeout('provider.tenantform retry_timeout', configured);
+    const n = parse(configured);
+    if (n === undefined) throw invalid(`provider.tenantform ${argument}`, configured);
     return n;
   }
-  if (fromEnv === undefined || fromEnv === '') return DEFAULT_RETRY_TIMEOUT_SECONDS;
-  const n = parseRetryTimeout(fromEnv);
-  if (n === undefined) throw faultErrors.invalidRetryTimeout(RETRY_TIMEOUT_ENV, fromEnv);
+  if (fromEnv === undefined || fromEnv === '') return fallback;
+  const n = parse(fromEnv);
+  if (n === undefined) throw invalid(variable, fromEnv);
   return n;
 }
 

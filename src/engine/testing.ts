@@ -157,3 +157,26 @@ export async function requestsDuring(work: () => Promise<unknown>): Promise<Arri
 
 /** `METHOD path` of a request, as the tests compare them. */
 export const requestLine = (r: Arrival): string => `${r.method} ${r.path}`;
+
+/**
+ * The shape an MSP's estate has: one customer under Northwind per key, named `${prefix} <key>`,
+ * each with an administrator whose login is `<login>-<key>` when `login` is given.
+ */
+export function customerEstate(harness: Pick<EngineHarness, 'stack'>, keys: readonly string[], prefix: string, login?: string): Document {
+  const each = { for_each: `\${toset(${JSON.stringify(keys)})}` };
+  const admins =
+    login === undefined
+      ? {}
+      : {
+          tenantform_user: {
+            admin: { ...each, tenant_id: '${tenantform_tenant.customer[each.key].id}', login: `${login}-\${each.key}`, email: `\${each.key}@${login}.example` },
+          },
+        };
+  return harness.stack({
+    data: { tenantform_tenant: { northwind: { name: 'Northwind Partner' } } },
+    resource: {
+      tenantform_tenant: { customer: { ...each, parent_id: '${data.tenantform_tenant.northwind.id}', kind: 'customer', name: `${prefix} \${each.key}` } },
+      ...admins,
+    },
+  });
+}

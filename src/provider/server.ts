@@ -12,7 +12,15 @@ import type { KindRegistry } from '../resources/registry';
 import type { OperationResult } from '../resources/operations';
 import { createResource, deleteResource, importResource, readDataSource, readResource, updateResource } from '../resources/operations';
 import { planResource } from '../resources/plan';
-import { DEFAULT_RETRY_TIMEOUT_SECONDS, parseRetryTimeout, PROVIDER_ATTRIBUTES, PROVIDER_ENV, RETRY_TIMEOUT_ENV } from '../resources/provider-config';
+import {
+  DEFAULT_RETRY_TIMEOUT_SECONDS,
+  parseRequestsPerSecond,
+  parseRetryTimeout,
+  PROVIDER_ATTRIBUTES,
+  PROVIDER_ENV,
+  REQUESTS_PER_SECOND_ENV,
+  RETRY_TIMEOUT_ENV,
+} from '../resources/provider-config';
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
 import { fingerprint, isUnknown, normalize } from '../resources/values';
@@ -77,6 +85,7 @@ export interface ProviderOptions {
     clientId: string;
     clientSecret: string;
     retry?: { maxElapsedMs: number };
+    requestsPerSecond?: number;
     onEvent?: typeof logExchange;
     onRoute?: typeof logRoute;
   }) => PlatformClient;
@@ -253,6 +262,18 @@ export class TenantformProvider {
     if (retrySeconds === undefined) {
       problems.push(error('Invalid retry_timeout', `retry_timeout (or ${RETRY_TIMEOUT_ENV}) must be a number of seconds from 0 to 86400.`, ['retry_timeout']));
     }
+    const configuredRate = config.requests_per_second ?? this.#env[REQUESTS_PER_SECOND_ENV];
+    const requestsPerSecond =
+      configuredRate === undefined || configuredRate === null || configuredRate === '' ? undefined : parseRequestsPerSecond(configuredRate);
+    if (requestsPerSecond === undefined && configuredRate !== undefined && configuredRate !== null && configuredRate !== '') {
+      problems.push(
+        error(
+          'Invalid requests_per_second',
+          `requests_per_second (or ${REQUESTS_PER_SECOND_ENV}) must be a number of requests per second above 0 and at most 10000.`,
+          ['requests_per_second'],
+        ),
+      );
+    }
     if (problems.length > 0 || retrySeconds === undefined) return diagnostics(problems);
     try {
       const create =
@@ -265,6 +286,7 @@ export class TenantformProvider {
         clientId: settings.client_id,
         clientSecret: settings.client_secret,
         retry: { maxElapsedMs: retrySeconds * 1000 },
+        requestsPerSecond,
         onEvent: logExchange,
         onRoute: logRoute,
       });

@@ -113,6 +113,16 @@ export const faultErrors = {
       address,
     );
   },
+  invalidRequestsPerSecond(where: string, found: unknown) {
+    return new TenantformError(
+      'invalid_requests_per_second',
+      'Invalid requests per second',
+      `${where} must be a number of requests per second above 0 and at most 10000, found ${JSON.stringify(found)}.`,
+      false,
+      where.startsWith('provider.') ? where.split(' ')[0] : undefined,
+      where.startsWith('provider.') ? ['requests_per_second'] : undefined,
+    );
+  },
   invalidRetryTimeout(where: string, found: unknown) {
     return new TenantformError(
       'invalid_retry_timeout',

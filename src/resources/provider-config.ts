@@ -15,6 +15,15 @@ export const PROVIDER_ENV = {
 export const RETRY_TIMEOUT_ENV = 'TENANTFORM_RETRY_TIMEOUT';
 export const DEFAULT_RETRY_TIMEOUT_SECONDS = 30;
 
+/** A ceiling of requests per second, when neither the block nor a flag sets one. */
+export const REQUESTS_PER_SECOND_ENV = 'TENANTFORM_REQUESTS_PER_SECOND';
+
+/** A ceiling of requests per second (a number, or text of one, above 0 and at most 10,000); undefined when it is none. */
+export function parseRequestsPerSecond(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) && n > 0 && n <= 10_000 ? n : undefined;
+}
+
 /** A retry timeout in seconds (a number, or text of one, from 0 to a day); undefined when it is none. */
 export function parseRetryTimeout(value: unknown): number | undefined {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
@@ -37,6 +46,11 @@ export const PROVIDER_ATTRIBUTES = {
   retry_timeout: attr.number({
     mode: 'optional',
     description:
-      'Seconds that the retries of one request (after a 429, a 5xx, a refused or dropped connection) may take in all. Falls back to TENANTFORM_RETRY_TIMEOUT, then 30.',
+      'Seconds that the retries of one request (after a 429, a 5xx, a refused or dropped connection) may take in all. Falls back to TENANTFORM_RETRY_TIMEOUT, then 30. A request refused by the rate limit while other requests are answered keeps its place instead.',
+  }),
+  requests_per_second: attr.number({
+    mode: 'optional',
+    description:
+      "A ceiling of requests per second to this data center with these credentials, shared by everything the run sends. Falls back to TENANTFORM_REQUESTS_PER_SECOND; without one, the rate is learned from the platform's 429 answers.",
   }),
 } as const;

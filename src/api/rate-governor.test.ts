@@ -1,0 +1,62 @@
+import { RateGovernor } from './rate-governor';
+
+/** A governor on a clock the test moves. */
+function governed(options: { initial?: number; requestsPerSecond?: number } = {}) {
+  const clock = { now: 0 };
+  return { clock, governor: new RateGovernor({ ...options, now: () => clock.now }) };
+}
+
+/** Whether the promise has settled after every pending callback has run. */
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void p.then(() => (done = true));
+  await new Promise((r) => setImmediate(r));
+  return done;
+}
+
+describe('the shared request budget', () => {
+  test('never more in flight than the limit; an answer lets the next in line go, in order', async () => {
+    const { governor } = governed({ initial: 2 });
+    const a = await governor.turn();
+    await governor.turn();
+    const third = governor.turn();
+    const fourth = governor.turn();
+    expect(await settled(third)).toBe(false);
+    governor.answered(a, { throttled: false });
+    expect(await settled(third)).toBe(true);
+    expect(await settled(fourth)).toBe(false);
+  });
+
+  test('a 429 halves the limit once per round trip and holds every request back for its Retry-After', async () => {
+    const { governor, clock } = governed({ initial: 8 });
+    const turns = await Promise.all(Array.from({ length: 8 }, () => governor.turn()));
+    clock.now = 10;
+    governor.answered(turns[0], { throttled: true, retryAfterMs: 1000 });
+    // The others were sent before the limit was halved: their 429s do not halve it again.
+    for (const t of turns.slice(1, 4)) governor.answered(t, { throttled: true, retryAfterMs: 1000 });
+    expect(governor.limit).toBe(4);
+    expect(governor.heldForMs).toBe(1000);
+    const held = governor.turn();
+    expect(await settled(held)).toBe(false);
+    for (const t of turns.slice(4)) governor.answered(t, { throttled: false });
+    expect(await settled(held)).toBe(false); // places are free, but the platform asked to wait
+    clock.now = 1010; // the wait is over when its timer fires
+    await held;
+  });
+
+  test('answers raise the limit by about one per round trip, up to the maximum', async () => {
+    const { governor } = governed({ initial: 2 });
+    for (let i = 0; i < 20; i++) governor.answered(await governor.turn(), { throttled: false });
+    expect(governor.limit).toBeGreaterThan(2);
+    expect(governor.progress).toBe(20);
+  });
+
+  test('a ceiling of requests per second lets one second of requests go at once, then spreads the rest', async () => {
+    const { governor, clock } = governed({ requestsPerSecond: 3 });
+    for (let i = 0; i < 3; i++) governor.answered(await governor.turn(), { throttled: false });
+    const fourth = governor.turn();
+    expect(await settled(fourth)).toBe(false);
+    clock.now = 334; // a third of a second: one more request
+    await fourth;
+  });
+});

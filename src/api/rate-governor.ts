@@ -1,0 +1,205 @@
+/**
+ * One budget of requests per data center and API client, shared by every request the process
+ * sends with those credentials (the platform limits each API client, whatever sends for it):
+ *
+ * - adaptive concurrency, additive increase and multiplicative decrease (AIMD, as TCP and the
+ *   AWS SDK's adaptive retry mode): each answer that is not a 429 raises the number of requests
+ *   allowed in flight by 1/limit (about one per round trip), each 429 halves it, once per round
+ *   trip (the requests already in flight when it was halved do not halve it again);
+ * - a learned rate: a 429 sets a ceiling of requests per second at 70% of the rate sent over
+ *   the last second (or of the ceiling, when lower), which then rises by 5% a second (at least
+ *   one request per second a second) until the next 429, so that a fast platform's limit is met
+ *   rarely rather than at every burst; concurrency alone cannot keep to a rate when answers
+ *   come back in a few milliseconds;
+ * - the platform's `Retry-After`: a 429 holds back every request not yet sent until then;
+ * - an optional ceiling of requests per second (`requests_per_second`), a token bucket that
+ *   lets a quiet client send one second's worth at once.
+ *
+ * Requests wait their turn in the order they asked for it.
+ */
+
+export interface GovernorOptions {
+  /** Requests in flight at first. */
+  readonly initial?: number;
+  /** At most this many in flight, however well the platform keeps up. */
+  readonly max?: number;
+  /** A ceiling of requests per second; none when undefined. */
+  readonly requestsPerSecond?: number;
+  readonly now?: () => number;
+}
+
+export const DEFAULT_CONCURRENCY = 10;
+const MAX_CONCURRENCY = 64;
+
+/** A request's place in the budget, from its turn until its answer. */
+export interface Turn {
+  /** When it was sent (the governor's clock). */
+  readonly sentAt: number;
+}
+
+export class RateGovernor {
+  #limit: number;
+  readonly #max: number;
+  readonly #now: () => number;
+  #inFlight = 0;
+  #heldUntil = 0;
+  #lastDecrease = -Infinity;
+  /** The ceiling the user set (`requests_per_second`). */
+  #configuredRps: number | undefined;
+  /** The ceiling learned from 429s, and when it last rose. */
+  #learnedRps: number | undefined;
+  #learnedAt = 0;
+  /** Tokens of the requests-per-second bucket, and when it was last filled. */
+  #bucket = { tokens: 0, at: 0 };
+  /** When each request of the last second was sent. */
+  readonly #recent: number[] = [];
+  readonly #queue: Array<() => void> = [];
+  #timer: NodeJS.Timeout | undefined;
+  /** Answers that were not 429s: the run makes progress while this grows. */
+  #answered = 0;
+
+  constructor(options: GovernorOptions = {}) {
+    this.#max = Math.max(1, options.max ?? MAX_CONCURRENCY);
+    this.#limit = Math.min(this.#max, Math.max(1, options.initial ?? DEFAULT_CONCURRENCY));
+    this.#now = options.now ?? (() => performance.now());
+    this.setRequestsPerSecond(options.requestsPerSecond);
+  }
+
+  /** The ceiling of requests per second (undefined: none). The lowest one asked for holds. */
+  setRequestsPerSecond(perSecond: number | undefined): void {
+    if (perSecond === undefined || !(perSecond > 0)) return;
+    if (this.#configuredRps !== undefined && this.#configuredRps <= perSecond) return;
+    this.#configuredRps = perSecond;
+    this.#bucket = { tokens: Math.max(1, perSecond), at: this.#now() };
+  }
+
+  /** The ceiling of requests per second in force (undefined: none). */
+  get requestsPerSecond(): number | undefined {
+    const ceilings = [this.#configuredRps, this.#learnedRps].filter((r): r is number => r !== undefined);
+    return ceilings.length === 0 ? undefined : Math.min(...ceilings);
+  }
+
+  /** Requests allowed in flight now. */
+  get limit(): number {
+    return Math.floor(this.#limit);
+  }
+
+  /** Milliseconds until the platform's last `Retry-After` ends (0 when none holds). */
+  get heldForMs(): number {
+    return Math.max(0, this.#heldUntil - this.#now());
+  }
+
+  /** How many answers other than 429 have arrived: a request compares it before and after waiting. */
+  get progress(): number {
+    return this.#answered;
+  }
+
+  /** Waits for a turn to send a request: its place in flight is taken when the turn comes. */
+  async turn(): Promise<Turn> {
+    if (this.#queue.length === 0 && this.#waitMs() === 0) this.#take();
+    else await new Promise<void>((granted) => this.#enqueue(granted));
+    return { sentAt: this.#now() };
+  }
+
+  /** The answer of a request sent on `turn`: a 429 (with the wait it asks for) or anything else. */
+  answered(turn: Turn, outcome: { throttled: false } | { throttled: true; retryAfterMs?: number }): void {
+    this.#inFlight--;
+    const now = this.#now();
+    if (outcome.throttled) {
+      if (turn.sentAt >= this.#lastDecrease) {
+        this.#limit = Math.max(1, this.#limit / 2);
+        this.#lastDecrease = now;
+        const sentLastSecond = this.#sentWithin(now);
+        this.#learnedRps = Math.max(0.5, 0.7 * Math.min(sentLastSecond, this.#learnedRps ?? Infinity));
+        this.#learnedAt = now;
+        this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
+      }
+      if (outcome.retryAfterMs !== undefined) this.#heldUntil = Math.max(this.#heldUntil, now + outcome.retryAfterMs);
+    } else {
+      this.#answered++;
+      this.#limit = Math.min(this.#max, this.#limit + 1 / this.#limit);
+      if (this.#learnedRps !== undefined) {
+        const seconds = (now - this.#learnedAt) / 1000;
+        this.#learnedRps += seconds * Math.max(1, 0.05 * this.#learnedRps);
+        this.#learnedAt = now;
+      }
+    }
+    this.#drain();
+  }
+
+  /** A request that got no answer (a transport failure): its place is free, nothing is learned. */
+  abandoned(): void {
+    this.#inFlight--;
+    this.#drain();
+  }
+
+  #take(): void {
+    this.#inFlight++;
+    const now = this.#now();
+    this.#recent.push(now);
+    this.#sentWithin(now);
+    if (this.requestsPerSecond !== undefined) this.#bucket.tokens -= 1;
+  }
+
+  /** Requests sent in the second before `now` (older ones forgotten). */
+  #sentWithin(now: number): number {
+    let old = 0;
+    while (old < this.#recent.length && this.#recent[old] <= now - 1000) old++;
+    if (old > 0) this.#recent.splice(0, old);
+    return this.#recent.length;
+  }
+
+  /** Milliseconds before the next request may go; 0 when it may go now, Infinity when only an answer frees a place. */
+  #waitMs(): number {
+    const now = this.#now();
+    if (this.#heldUntil > now) return this.#heldUntil - now;
+    if (this.#inFlight >= Math.floor(this.#limit)) return Infinity;
+    const perSecond = this.requestsPerSecond;
+    if (perSecond !== undefined) {
+      // A learned ceiling spreads requests evenly; the configured one allows a second's worth at once.
+      const capacity = this.#learnedRps !== undefined && this.#learnedRps <= perSecond ? 1 : Math.max(1, perSecond);
+      const b = this.#bucket;
+      b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * perSecond);
+      b.at = now;
+      if (b.tokens < 1) return ((1 - b.tokens) / perSecond) * 1000;
+    }
+    return 0;
+  }
+
+  #enqueue(resolve: () => void): void {
+    this.#queue.push(resolve);
+    this.#drain();
+  }
+
+  /** Lets waiting requests go while the budget allows; sets a timer for a wait that only time ends. */
+  #drain(): void {
+    while (this.#queue.length > 0) {
+      const wait = this.#waitMs();
+      if (wait === 0) {
+        this.#take();
+        this.#queue.shift()!();
+        continue;
+      }
+      if (wait !== Infinity && this.#timer === undefined) {
+        this.#timer = setTimeout(() => {
+          this.#timer = undefined;
+          this.#drain();
+        }, Math.ceil(wait));
+      }
+      return;
+    }
+  }
+}
+
+const governors = new Map<string, RateGovernor>();
+
+/** The budget of one data center (its origin) and API client, shared by every client of this process. */
+export function governorFor(origin: string, clientId: string): RateGovernor {
+  const key = `${origin} ${clientId}`;
+  let governor = governors.get(key);
+  if (governor === undefined) {
+    governor = new RateGovernor();
+    governors.set(key, governor);
+  }
+  return governor;
+}

@@ -1,0 +1,41 @@
+/**
+ * The command under the platform's rate limit, as a process: an apply that meets it completes,
+ * says that it waits instead of going quiet, and makes each object once; a ceiling given in the
+ * provider block is checked before anything is sent.
+ */
+import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+
+describe('tenantform under the rate limit', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(() => world.close());
+
+  it('an apply that meets the limit waits for it, says so, and makes each object once', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `Limited storage ${i}`);
+    writeConfig(world, configWith({ tenantform_infra_component: Object.fromEntries(names.map((n, i) => [`c${i}`, infra(n)])) }));
+    world.emulator.setFaults({ limit_per_second: 4, limit_burst: 2 });
+    try {
+      const applied = await run(world, ['apply', '--auto-approve']);
+      expect(applied.stderr).toMatch(/Waiting for the platform's rate limit: \d+ s/);
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toContain('Apply complete! Resources: 12 added, 0 changed, 0 destroyed.');
+    } finally {
+      world.emulator.setFaults({ limit_per_second: 0, limit_burst: 0 });
+    }
+    expect(world.emulator.refusedByLimit()).toBeGreaterThan(0);
+    const created = world.requests.filter((l) => /^POST \/api\/2\/infra 201/.test(l));
+    expect(created).toHaveLength(12);
+  });
+
+  it('a requests_per_second that is no rate is refused naming the provider block, before any request', async () => {
+    const before = world.requests.length;
+    writeConfig(world, { ...configWith({}), provider: { tenantform: [{ requests_per_second: -3 }] } });
+    const planned = await run(world, ['plan']);
+    expect(planned.code).toBe(1);
+    expect(planned.stderr).toContain('provider.tenantform');
+    expect(planned.stderr).toMatch(/requests_per_second must be a number of requests per second above 0/);
+    expect(world.requests.slice(before)).toEqual([]);
+  });
+});
