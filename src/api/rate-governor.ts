@@ -15,7 +15,9 @@
  * - an optional ceiling of requests per second (`requests_per_second`), a token bucket that
  *   lets a quiet client send one second's worth at once.
  *
- * Requests wait their turn in the order they asked for it.
+ * It reacts so only when a quarter or more of the last second's answers are 429s (three at least): going past a
+ * limit refuses most of what is sent, while a 429 now and then is left to that request's own
+ * wait. Requests wait their turn in the order they asked for it.
  */
 
 export interface GovernorOptions {
@@ -29,6 +31,9 @@ export interface GovernorOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 10;
+/** The share of 429s among the last second's answers, and their number, from which the budget takes them as a limit. */
+const LIMITED_SHARE = 0.25;
+const LIMITED_COUNT = 3;
 const MAX_CONCURRENCY = 64;
 
 /** A request's place in the budget, from its turn until its answer. */
@@ -51,6 +56,8 @@ export class RateGovernor {
   #learnedAt = 0;
   /** Tokens of the requests-per-second bucket, and when it was last filled. */
   #bucket = { tokens: 0, at: 0 };
+  /** The answers of the last second: when, and whether each was a 429. */
+  readonly #answers: Array<{ at: number; throttled: boolean }> = [];
   /** When each request of the last second was sent. */
   readonly #recent: number[] = [];
   readonly #queue: Array<() => void> = [];
@@ -105,17 +112,19 @@ export class RateGovernor {
   answered(turn: Turn, outcome: { throttled: false } | { throttled: true; retryAfterMs?: number }): void {
     this.#inFlight--;
     const now = this.#now();
-    if (outcome.throttled) {
+    this.#answers.push({ at: now, throttled: outcome.throttled });
+    while (this.#answers.length > 0 && this.#answers[0].at <= now - 1000) this.#answers.shift();
+    if (outcome.throttled && this.#limited()) {
       if (turn.sentAt >= this.#lastDecrease) {
         this.#limit = Math.max(1, this.#limit / 2);
         this.#lastDecrease = now;
         const sentLastSecond = this.#sentWithin(now);
-        this.#learnedRps = Math.max(0.5, 0.7 * Math.min(sentLastSecond, this.#learnedRps ?? Infinity));
+        this.#learnedRps = Math.max(1, 0.7 * Math.min(sentLastSecond, this.#learnedRps ?? Infinity));
         this.#learnedAt = now;
         this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
       }
       if (outcome.retryAfterMs !== undefined) this.#heldUntil = Math.max(this.#heldUntil, now + outcome.retryAfterMs);
-    } else {
+    } else if (!outcome.throttled) {
       this.#answered++;
       this.#limit = Math.min(this.#max, this.#limit + 1 / this.#limit);
       if (this.#learnedRps !== undefined) {
@@ -125,6 +134,16 @@ export class RateGovernor {
       }
     }
     this.#drain();
+  }
+
+  /**
+   * Whether the answers of the last second show a limit rather than a passing refusal: a quarter or
+   * more of them 429s, three at least. Going past a limit refuses most of what is sent; a platform that turns
+   * away a request now and then is answered by that request's own wait, not by slowing everyone.
+   */
+  #limited(): boolean {
+    const throttled = this.#answers.filter((a) => a.throttled).length;
+    return throttled >= LIMITED_COUNT && throttled / this.#answers.length >= LIMITED_SHARE;
   }
 
   /** A request that got no answer (a transport failure): its place is free, nothing is learned. */
