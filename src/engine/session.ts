@@ -51,6 +51,8 @@ export interface Workspace {
   readonly retryTimeoutSeconds?: number;
   /** For a folder of Terraform files: where each block (and argument) is written, for the diagnostics of what is planned from it. */
   readonly positionOf?: (address: string, path?: AttributePath) => SourcePosition | undefined;
+  /** The command's working directory: where a state its backend did not take is kept. */
+  readonly workingDir?: string;
 }
 
 /**
@@ -87,7 +89,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
       detail: `skip_cert_verification is set for the http backend at ${backend.location}: its credentials and the state (with the secrets it holds) go to whoever answers at that address. Remove it once the server has a certificate this machine trusts.`,
     });
   }
-  return { configuration, diagnostics, backend, positionOf };
+  return { configuration, diagnostics, backend, positionOf, workingDir: opts.cwd };
 }
 
 /**
@@ -202,6 +204,8 @@ export interface StateLockFlags {
    * a configuration alone plan offline.
    */
   readonly checkPlatformFirst?: boolean;
+  /** Where `errored.tfstate` is written when the backend does not take the state (default: the process's directory). */
+  readonly workingDir?: string;
 }
 
 /**
@@ -232,7 +236,7 @@ export async function withLockedState<T>(
         if (flags.checkPlatformFirst !== false) await Promise.all(open.names().map((name) => checkPlatform(open.named(name))));
         return work(state, open.default, open);
       },
-      flags,
+      { ...flags, workingDir: flags.workingDir ?? workspace.workingDir },
     );
   } finally {
     await clients?.close();
@@ -256,7 +260,7 @@ export async function withLockedBackend<T>(
       return work(state);
     });
   } catch (err) {
-    throw await keepUnwrittenState(state, backend, err);
+    throw await keepUnwrittenState(state, backend, err, flags.workingDir);
   } finally {
     await backend.close();
   }
@@ -287,11 +291,11 @@ export const ERRORED_STATE_FILE = 'errored.tfstate';
  * `errored.tfstate`, as Terraform does: it records objects this run created, which exist nowhere
  * else, and `state push` puts it in place.
  */
-async function keepUnwrittenState(state: StateStore | undefined, backend: StateBackend, err: unknown): Promise<unknown> {
+async function keepUnwrittenState(state: StateStore | undefined, backend: StateBackend, err: unknown, workingDir = process.cwd()): Promise<unknown> {
   const unwritten = state?.unwritten();
   if (unwritten === undefined) return err;
   try {
-    await writeAtomically(resolve(ERRORED_STATE_FILE), serializeState(unwritten), { backup: false });
+    await writeAtomically(resolve(workingDir, ERRORED_STATE_FILE), serializeState(unwritten), { backup: false });
   } catch {
     // Nowhere to keep it either (a full disk): the backend's error is what the user must see.
     return err;
