@@ -10,9 +10,18 @@ import { Unknown } from '../resources/values';
 
 type Element = TerraformResource | TerraformDataSource;
 
-/** Replaces cdktf tokens (references resolved at synth) with Unknown for validation. */
+/**
+ * Whether a string holds a Terraform expression: an iterator's `each.key` and a reference written
+ * by hand (`"${tenantform_tenant.customer[each.key].id}"`) synthesize the same text as a token, and
+ * are checked at plan time, once evaluated.
+ */
+function holdsExpression(v: string): boolean {
+  return v.includes('${') || v.includes('%{');
+}
+
+/** Replaces cdktf tokens (references resolved at synth) and written expressions with Unknown for validation. */
 function tokensAsUnknown(v: unknown): unknown {
-  if (typeof v === 'string' && Token.isUnresolved(v)) return Unknown;
+  if (typeof v === 'string' && (Token.isUnresolved(v) || holdsExpression(v))) return Unknown;
   if (typeof v === 'number' && Token.isUnresolved(v)) return Unknown;
   if (Array.isArray(v)) return Token.isUnresolved(v) ? Unknown : v.map(tokensAsUnknown);
   if (v && typeof v === 'object') {
