@@ -22,6 +22,8 @@ import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerRefer
 import { configurationText, hasMetadata, withoutMetadata } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
 import { hasInstance } from './dependencies';
+import { closestName } from '../suggest';
+import { oncePerBlock } from './once-per-block';
 
 export { dependencies, isGroupNode, objectDependencies } from './dependencies';
 /** Addresses are the configuration's vocabulary too: views name objects and their modules with them. */
@@ -319,9 +321,10 @@ export function parseConfiguration(
   references.push(...locals.references);
   for (const o of outputs.values()) for (const reference of o.references) references.push({ address: `output.${o.name}`, reference });
   for (const c of checks) for (const reference of c.references) references.push({ address: `check.${c.name}`, reference });
+  const declaredBlockNames = [...templates.keys()];
   for (const { address, reference } of references) {
     if (reference.target.startsWith(`data.${REMOTE_STATE_TYPE}.`) && remoteStates.has(reference.target.split('.')[2])) continue;
-    const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target));
+    const problem = referenceProblem(address, reference, templates.get(reference.target), blockInstances.get(reference.target), declaredBlockNames);
     if (!problem) continue;
     report(problem);
     unparsed.add(address);
@@ -371,7 +374,8 @@ export function parseConfiguration(
     moveProblems,
   );
   moveProblems.forEach(report);
-  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  if (diagnostics.some((d) => d.severity === 'error'))
+    return { diagnostics: oncePerBlock(diagnostics, (address) => repeatedBlockOf(address, objects, blockInstances)) };
   const provider = providers.get(PROVIDER_TYPE)!;
   let hash: string | undefined;
   return {
@@ -408,6 +412,13 @@ function configurationHash(doc: Record<string, unknown>, variables: ReadonlyMap<
   return createHash('sha256')
     .update(configurationText(doc, inputs, remote))
     .digest('hex');
+}
+
+/** The block of an instance of a repeated block, with all its instances; undefined for any other address. */
+function repeatedBlockOf(address: string, objects: ReadonlyMap<string, DeclaredObject>, blocks: ReadonlyMap<string, BlockInstances>) {
+  const o = objects.get(address);
+  const block = o?.key === undefined ? undefined : blocks.get(o.block);
+  return block && { block: o!.block, instances: block.instances };
 }
 
 /** The declared block a for_each names whole (`${tenantform_tenant.customer}`); undefined for any other value. */
@@ -449,15 +460,23 @@ function instanceKeyOf(address: string): string {
 }
 
 /** Why a reference does not name a declared object's attribute (an instance key first for a repeated block); undefined when it does. */
-function referenceProblem(from: string, ref: Reference, target: DeclaredObject | undefined, block: BlockInstances | undefined): TenantformError | undefined {
-  if (!target || !block) return configErrors.unknownReference(from, ref.at, ref.target);
+function referenceProblem(
+  from: string,
+  ref: Reference,
+  target: DeclaredObject | undefined,
+  block: BlockInstances | undefined,
+  declared: readonly string[],
+): TenantformError | undefined {
+  if (!target || !block) return configErrors.unknownReference(from, ref.at, ref.target, closestName(ref.target, declared));
   let attribute = ref.attribute;
   if (block.each) {
     const key = attribute[0];
     // The whole block, or an instance chosen by an expression: known when evaluated.
     if (key === undefined) return undefined;
     if (typeof key !== (block.each === 'list' ? 'number' : 'string') || !hasInstance(block, instanceAddress(ref.target, key))) {
-      return configErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key));
+      const keys = block.instances.map((i) => i.slice(ref.target.length));
+      const meant = typeof key === 'string' ? closestName(`[${JSON.stringify(key)}]`, keys) : undefined;
+      return configErrors.unknownReference(from, ref.at, instanceAddress(ref.target, key), meant && `${ref.target}${meant}`);
     }
     attribute = attribute.slice(1);
     if (attribute.length === 0) return undefined;
@@ -505,7 +524,10 @@ function declaredObject(
   problems: TenantformError[],
 ): DeclaredObject | undefined {
   const kind = KINDS.ofMode(mode, type);
-  if (!kind) throw configErrors.unknownType(address, KINDS.typeNames());
+  if (!kind) {
+    const ofMode = KINDS.all.filter((k) => (k.kind === 'data') === (mode === 'data')).map((k) => k.type);
+    throw configErrors.unknownType(address, type, KINDS.typeNames(), ofMode);
+  }
   if (!isRecord(body)) throw configErrors.invalidMetaArgument(address, 'block', 'an object of arguments');
   for (const meta of UNSUPPORTED_META) if (body[meta] !== undefined) problems.push(configErrors.unsupportedMetaArgument(address, [meta]));
   const collect = <T>(f: () => T): T | undefined => {

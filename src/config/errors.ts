@@ -1,5 +1,6 @@
 import { type AttributePath, type Diagnostic, formatPath, renderDiagnostic } from '../diagnostics';
 import { TenantformError } from '../errors';
+import { closestName } from '../suggest';
 
 /** The failures of locating, reading and evaluating a configuration (files, modules, the language). */
 
@@ -73,11 +74,11 @@ export const configErrors = {
       path,
     );
   },
-  unknownReference(address: string, path: AttributePath, target: string) {
+  unknownReference(address: string, path: AttributePath, target: string, meant?: string) {
     return new TenantformError(
       'unknown_reference',
       'Reference to an undeclared object',
-      `${target} is not declared in this configuration. Declare it, or fix the reference.`,
+      `${target} is not declared in this configuration.${meant ? ` Did you mean ${meant}?` : ''} Declare it, or fix the reference.`,
       false,
       address,
       path,
@@ -106,11 +107,13 @@ export const configErrors = {
       path,
     );
   },
-  unknownType(address: string, known: readonly string[]) {
+  /** `known` as the types are written in addresses; `ofMode`, the names a block of this mode can have. */
+  unknownType(address: string, type: string, known: readonly string[], ofMode: readonly string[]) {
+    const meant = closestName(type, ofMode);
     return new TenantformError(
       'unknown_type',
       'Unknown resource type',
-      `This version of tenantform has no ${address.split('.').slice(-2, -1)[0]}; known types: ${known.join(', ')}.`,
+      `This version of tenantform has no ${type}.${meant ? ` Did you mean ${meant}?` : ''} Known types: ${known.join(', ')}.`,
       false,
       address,
     );
