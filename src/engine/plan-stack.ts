@@ -41,5 +41,6 @@ export async function planStack(
     replace: opts.replace ?? [],
     refreshOnly: opts.refreshOnly,
     destroy: opts.destroy,
+    asksPlatform: opts.refresh,
   });
 }

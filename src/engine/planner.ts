@@ -35,11 +35,19 @@ export interface PlanOptions {
   readonly replace?: readonly string[];
   /** Objects the `import` blocks adopt (read into `refreshed.live`), by address: their import ids. */
   readonly importing?: ReadonlyMap<string, string>;
+  /**
+   * Whether the kinds may ask the platform what only it knows (a name a sibling has, the items a
+   * tenant is offered). Not with `-refresh=false`: a state and a configuration alone plan offline.
+   */
+  readonly asksPlatform?: boolean;
 }
 
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { configuration, refreshed } = opts;
   const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
+  // The kinds' plan-time questions (many creates under one parent) share their answers.
+  const asking = opts.asksPlatform === false ? undefined : opts.clients.withSharedReads();
+  const ctxOf = (address: string) => asking?.ctx(address);
   const deps = dependencies(configuration);
   const recorded = new Map<string, { address: string; type: string; name: string; attributes: State; tainted?: boolean; sensitive?: readonly string[] }>(
     opts.state
@@ -113,7 +121,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       prior,
       ignoreChanges: o.ignoreChanges,
       replace: tainted || requested,
-      ctx: opts.clients.ctx(address),
+      ctx: ctxOf(address),
     });
     diagnostics.push(...r.diagnostics);
     if (r.action === 'replace' && o.preventDestroy) diagnostics.push(engineErrors.preventDestroy(address, 'replace').toDiagnostic());
@@ -148,7 +156,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       continue;
     }
     if (!kind || !prior) continue; // already gone: apply only forgets it
-    const r = await planResource({ kind, address, config: null, prior, ctx: opts.clients.ctx(address) });
+    const r = await planResource({ kind, address, config: null, prior, ctx: ctxOf(address) });
     diagnostics.push(...r.diagnostics);
     if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(engineErrors.preventDestroy(address, 'destroy').toDiagnostic());
     const change = withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), kind, o.sensitive ?? []);

@@ -319,7 +319,8 @@ export class TenantformProvider {
     const proposed = decodeRaw(req.proposed_new_state);
     const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config);
     const client = this.#client;
-    const plan = await planResource({ kind, address: kind.type, config, prior, ctx: client && { client } });
+    // Terraform plans each instance on its own: their questions to the platform share the answers of this plan's reads.
+    const plan = await planResource({ kind, address: kind.type, config, prior, ctx: client && { client: this.#reads.reads(client) } });
     // Objects without a version field: the plan records a fingerprint of what it saw, and
     // applying re-checks it, so a saved plan never overwrites a change made since.
     const seen = prior && plan.action !== 'no-op' && !versionAttribute(kind) ? { fingerprint: fingerprint(kind.attributes, prior) } : undefined;

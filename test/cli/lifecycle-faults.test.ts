@@ -180,12 +180,15 @@ describe('the customer lifecycle under lost answers', () => {
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
   });
 
-  it('a tenant name taken by a tenant this state does not record is an error naming it and the import that adopts it', async () => {
-    const existing = await world.client.createTenant({ name: 'Northwind Traders', parent_id: world.tenant('Northwind Partner'), kind: 'customer' });
+  it('a tenant name taken after the plan by a tenant this state does not record is an error naming it and the import that adopts it', async () => {
     const config = stack(...declared, {
       tenantform_tenant: { traders: { parent_id: '${data.tenantform_tenant.northwind.id}', kind: 'customer', name: 'Northwind Traders' } },
     });
-    const applied = await run(world, ['apply', '--auto-approve', '--config', writeConfig(world, config)]);
+    const file = writeConfig(world, config);
+    // The plan finds the name free; someone takes it before the saved plan is applied.
+    expect((await run(world, ['plan', '-out=traders.tfplan', '--config', file])).code).toBe(0);
+    const existing = await world.client.createTenant({ name: 'Northwind Traders', parent_id: world.tenant('Northwind Partner'), kind: 'customer' });
+    const applied = await run(world, ['apply', '--config', file, 'traders.tfplan']);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('An object with this name already exists');
     expect(applied.stderr).toContain(`(id ${existing.id})`);

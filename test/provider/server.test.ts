@@ -189,3 +189,12 @@ test('ConfigureProvider refuses plain http to another host, naming base_url, bef
     await other.close();
   }
 });
+
+test("PlanResourceChange refuses a tenant whose name a sibling has, with the import block, as tenantform's own plan does", async () => {
+  const world = emulator.world();
+  const config = Object.fromEntries(Object.keys(KINDS.resource('tenantform_tenant')!.attributes).map((name) => [name, null]));
+  Object.assign(config, { parent_id: world.tenants['Northwind Partner'].id, kind: 'customer', name: 'Acme Manufacturing' });
+  const plan = await rpc.PlanResourceChange({ type_name: 'tenantform_tenant', prior_state: NIL, proposed_new_state: msgpack(config), config: msgpack(config) });
+  expect(plan.diagnostics?.map((d) => d.summary)).toEqual(['An object with this name already exists']);
+  expect(plan.diagnostics?.[0].detail).toContain(`id = "${world.tenants['Acme Manufacturing'].id}"`);
+});

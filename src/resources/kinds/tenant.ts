@@ -159,8 +159,8 @@ export const tenant = defineResource({
     }
     return problems;
   },
-  modifyPlan(_ctx, { prior, planned }) {
-    if (!prior) return {};
+  async modifyPlan(ctx, { prior, planned }) {
+    if (!prior) return ctx && planned ? { diagnostics: await nameTakenAtPlan(ctx, planned) } : {};
     if (!planned) {
       const what = prior.has_children === true ? 'its sub-tenants, their users and data' : 'its users and data';
       const detail = `Destroying ${describe(prior)} disables it, then deletes it with ${what}. The platform keeps nothing that can be restored through its interface.`;
@@ -361,3 +361,17 @@ function describe(s: StateOf<typeof attributes>): string {
 const tenants: VersionedObject<Tenant & { version: number }> = { fetch: fetchOne, describe };
 
 export default tenant;
+
+/**
+ * A create whose name a sibling already has is refused by the plan, with the import that adopts
+ * the sibling, rather than by the apply after the merge. Parents are listed once per plan (the
+ * plan's reads are shared). Best effort: when the listing fails, the apply's own check remains.
+ */
+async function nameTakenAtPlan(ctx: OperationContext, planned: { parent_id: unknown; name: unknown }): Promise<Diagnostic[]> {
+  const { parent_id: parentId, name } = planned;
+  if (typeof parentId !== 'string' || typeof name !== 'string') return [];
+  const siblings = await ctx.client.getTenants({ parentId, lod: 'basic' }).catch(() => []);
+  const taken = siblings.find((t) => t.name === name);
+  if (!taken) return [];
+  return [faultErrors.nameTaken(ctx.address ?? 'the tenant', `a tenant named "${name}" under parent ${parentId}`, taken.id, taken.id).toDiagnostic()];
+}
