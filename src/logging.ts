@@ -94,6 +94,7 @@ export interface LoggedExchange {
   readonly attempt: number;
   readonly ms: number;
   readonly retryInMs?: number;
+  readonly retryLeftMs?: number;
   readonly code?: string;
   readonly requestId?: string;
 }
@@ -113,6 +114,7 @@ export function logExchange(e: LoggedExchange): void {
     attempt: e.attempt,
     reason: e.code,
     retry_in_ms: e.retryInMs,
+    retry_left_ms: e.retryLeftMs,
     request_id: e.requestId,
   });
 }

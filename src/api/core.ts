@@ -42,6 +42,8 @@ export interface ClientEvent {
   ms: number;
   /** Set when the request will be repeated after this many milliseconds. */
   retryInMs?: number;
+  /** With `retryInMs`: the time its retries may still take after that wait. */
+  retryLeftMs?: number;
   /** The path sent, with its query (ids and filters, never a credential). */
   path?: string;
   /** Why the exchange failed: the platform's error code or the transport's. */
@@ -349,7 +351,7 @@ export class PlatformCore {
         {
           idempotent: true,
           options: this.#retry,
-          onRetry: (err, attempt, delay) => this.#emitFailure(err, 'POST', TOKEN_PATH, TOKEN_PATH, attempt, delay),
+          onRetry: (err, attempt, delay, left) => this.#emitFailure(err, 'POST', TOKEN_PATH, TOKEN_PATH, attempt, { delay, left }),
         },
       );
     } catch (e) {
@@ -361,7 +363,7 @@ export class PlatformCore {
     }
   }
 
-  #emitFailure(err: PlatformError, method: string, endpoint: string, path: string, attempt: number, retryInMs: number | undefined): void {
+  #emitFailure(err: PlatformError, method: string, endpoint: string, path: string, attempt: number, retry: { delay: number; left: number } | undefined): void {
     const ms = pendingMs.get(err) ?? 0;
     pendingMs.delete(err);
     this.#emit({
@@ -372,7 +374,7 @@ export class PlatformCore {
       ...(err.status !== 0 ? { status: err.status } : {}),
       attempt,
       ms,
-      ...(retryInMs !== undefined ? { retryInMs } : {}),
+      ...(retry !== undefined ? { retryInMs: retry.delay, retryLeftMs: retry.left } : {}),
     });
   }
 
@@ -436,7 +438,7 @@ export class PlatformCore {
           write: method !== 'GET',
           options: this.#retry,
           progress: () => this.#governor.progress,
-          onRetry: (err, attempt, delay) => this.#emitFailure(err, method, endpoint, path, attempt, delay),
+          onRetry: (err, attempt, delay, left) => this.#emitFailure(err, method, endpoint, path, attempt, { delay, left }),
         },
       );
     } catch (e) {

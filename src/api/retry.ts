@@ -93,8 +93,8 @@ export interface RetryContext {
   write?: boolean;
   options: RetryOptions;
   now?: () => number;
-  /** Called before each wait. */
-  onRetry?: (err: PlatformError, attempt: number, delayMs: number) => void;
+  /** Called before each wait, with what is left of the request's retry time after it. */
+  onRetry?: (err: PlatformError, attempt: number, delayMs: number, leftMs: number) => void;
   /**
    * Answers (not 429) the data center has given so far, to any request: while it grows, a
    * request refused by the rate limit waits its turn again instead of running out of retries.
@@ -134,8 +134,9 @@ export async function withRetry<T>(op: (attempt: number) => Promise<T>, ctx: Ret
       progressBefore = progressNow;
       if (counted >= ctx.options.maxAttempts) throw e.markFinal(attempt, 'max_attempts');
       const delay = retryDelay(e, attempt, ctx.options);
-      if (now() - started + delay > ctx.options.maxElapsedMs) throw e.markFinal(attempt, 'max_elapsed');
-      ctx.onRetry?.(e, attempt, delay);
+      const leftMs = ctx.options.maxElapsedMs - (now() - started) - delay;
+      if (leftMs < 0) throw e.markFinal(attempt, 'max_elapsed');
+      ctx.onRetry?.(e, attempt, delay, leftMs);
       await sleep(delay);
     }
   }

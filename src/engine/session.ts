@@ -1,5 +1,5 @@
 import { logExchange, logRoute } from '../logging';
-import { baseUrlProblem, PlatformClient, type ClientEvent } from '../api';
+import { baseUrlProblem, PlatformClient } from '../api';
 import { HttpBackend } from '../backends/http';
 import { hasErrors, withFile, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
 import { TenantformError } from '../errors';
@@ -27,6 +27,7 @@ import { writeAtomically } from '../state/state-file';
 import { resolve } from 'node:path';
 import { carryOutMoves } from './moves';
 import { TENANTFORM_VERSION } from '../package-root';
+import { requestNotice } from './request-notices';
 
 /** Where a command finds its configuration and state (the flags every command shares). */
 export interface WorkspaceOptions {
@@ -148,24 +149,10 @@ export function clientOfProviderBlock(
     ),
     onEvent: (e) => {
       logExchange(e);
-      throttleNotice(e);
+      requestNotice(e, process.stderr);
     },
     onRoute: logRoute,
   });
-}
-
-/** When the last rate-limit notice was written: one at most every ten seconds, so that a throttled run is never silent nor noisy. */
-let lastThrottleNotice = -Infinity;
-
-/** Says on stderr that the run waits for the platform's rate limit, rather than going quiet. */
-function throttleNotice(e: ClientEvent): void {
-  if (e.status !== 429 || e.retryInMs === undefined) return;
-  const now = performance.now();
-  if (now - lastThrottleNotice < 10_000) return;
-  lastThrottleNotice = now;
-  process.stderr.write(
-    `Waiting for the platform's rate limit: ${Math.max(1, Math.round(e.retryInMs / 1000))} s (the requests that follow are spread to stay under it).\n`,
-  );
 }
 
 /**

@@ -2,9 +2,10 @@
  * The retry time budget: from the command line, the provider block or the environment, and
  * checked before anything is sent.
  */
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configWith, run, startWorld, writeConfig, type World } from './helpers';
+import { CLI, configWith, run, startWorld, writeConfig, type World } from './helpers';
 
 describe('retry timeout', () => {
   let world: World;
@@ -29,6 +30,21 @@ describe('retry timeout', () => {
       expect(r.stdout + r.stderr).toContain('the connection was refused');
       expect(r.stdout + r.stderr).toContain('the retry time budget is spent');
     }
+  });
+
+  it('shows each retry as it happens on a terminal, with the time its retries have left; not in a pipe', async () => {
+    const file = writeConfig(world, configWith({}));
+    const command = [process.execPath, CLI, 'plan', '--config', file, '--retry-timeout', '3'].map((w) => `'${w}'`).join(' ');
+    // `script` gives the command a terminal, as a user at a shell has.
+    const onTerminal = await new Promise<string>((resolve) => {
+      execFile('script', ['-qec', command, '/dev/null'], { cwd: world.dir, env: { ...world.env, TENANTFORM_BASE_URL: refusedUrl } }, (_err, stdout) =>
+        resolve(stdout),
+      );
+    });
+    expect(onTerminal).toMatch(/Retrying POST \/api\/2\/idp\/token \(connection refused\) in \d+ s, \d+ s left\./);
+    expect(onTerminal).toContain('the retry time budget is spent');
+    const piped = await run(world, ['plan', '--config', file, '--retry-timeout', '1'], { TENANTFORM_BASE_URL: refusedUrl });
+    expect(piped.stderr).not.toContain('Retrying');
   });
 
   it('refuses a retry timeout that is not a number of seconds', async () => {
