@@ -39,7 +39,7 @@ describe('tenantform state', () => {
     expect((await state('list', 'tenantform_infra_component.two')).stdout).toBe('tenantform_infra_component.two\n');
     const show = await state('show', 'tenantform_infra_component.one');
     expect(show.stdout).toContain('resource "tenantform_infra_component" "one" {');
-    expect(show.stdout).toContain('name = "State One"');
+    expect(show.stdout).toMatch(/name += "State One"/);
     expect((await state('show', 'tenantform_infra_component.nope')).code).toBe(1);
 
     const pulled = await state('pull');

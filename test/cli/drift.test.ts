@@ -137,7 +137,7 @@ describe('tenantform drift', () => {
     const text = await drift();
     expect(text.code).toBe(2);
     expect(text.stdout).toContain('~ tenantform_infra_component.primary: changed outside tenantform');
-    expect(text.stdout).toContain('name: "Northwind storage" (state) → "Renamed by hand" (live)');
+    expect(text.stdout).toContain('name: "Northwind storage" (state) -> "Renamed by hand" (live)');
     expect(text.stdout).toMatch(
       /In sync \(\d+\):\n( {4}.*\n)* {4}tenantform_infra_component.named_by_hand \(changes of name ignored by lifecycle.ignore_changes\)/,
     );

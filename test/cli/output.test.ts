@@ -35,7 +35,7 @@ describe('tenantform output', () => {
   it('lists every output, a sensitive one masked', async () => {
     const listed = await output();
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toBe('capabilities = ["backup"]\nmonitoring_secret = <sensitive>\nstorage_name = "Output Storage"\n');
+    expect(listed.stdout).toBe('capabilities = [\n  "backup",\n]\nmonitoring_secret = <sensitive>\nstorage_name = "Output Storage"\n');
     const json = JSON.parse((await output('-json')).stdout);
     expect(json.storage_name).toEqual({ sensitive: false, type: 'string', value: 'Output Storage' });
     expect(json.capabilities).toEqual({ sensitive: false, type: ['tuple', ['string']], value: ['backup'] });

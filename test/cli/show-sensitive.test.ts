@@ -26,10 +26,10 @@ describe('show and state show', () => {
     for (const args of [['state', 'show', 'tenantform_infra_component.hidden'], ['show']]) {
       const shown = await run(world, [...args, ...at]);
       expect(shown.code).toBe(0);
-      expect(shown.stdout).toContain('name = (sensitive value)');
+      expect(shown.stdout).toMatch(/name += \(sensitive value\)/);
       expect(shown.stdout).not.toContain(secret);
       // What is not derived from it is shown.
-      expect(shown.stdout).toMatch(/url = "https:\/\//);
+      expect(shown.stdout).toMatch(/url += "https:\/\//);
     }
   });
 });

@@ -31,6 +31,8 @@ export interface TerraformFolderWorld {
   readonly shownPlan: (file: string) => Promise<PlanJson>;
   /** Writes files into the folder (subfolders made as needed). */
   readonly write: (files: Record<string, string>) => void;
+  /** terraform in the folder with exactly these arguments (`state show` and `output` take no `-input`). */
+  readonly terraformExactly: (...args: string[]) => ReturnType<typeof runProcess>;
 }
 
 export async function startTerraformFolder(name: string, files: Record<string, string>): Promise<TerraformFolderWorld> {
@@ -51,5 +53,6 @@ export async function startTerraformFolder(name: string, files: Record<string, s
   const init = await terraform('init');
   if (init.code !== 0) throw new Error(init.output);
   const shownPlan = async (file: string) => JSON.parse((await runProcess('terraform', ['show', '-json', file], { cwd: folder, env })).stdout) as PlanJson;
-  return { world, folder, terraform, shownPlan, write };
+  const terraformExactly = (...args: string[]) => runProcess('terraform', args, { cwd: folder, env });
+  return { world, folder, terraform, shownPlan, write, terraformExactly };
 }

@@ -135,5 +135,6 @@ describe('variable and output blocks, fuzzed against terraform', () => {
     );
     // The configurations drawn hold both kinds: the comparison is never one-sided.
     expect([...seen].sort()).toEqual(['accepted', 'refused']);
-  });
+    // Twenty runs of terraform and of the command: about a minute on a loaded two-core machine, so never the default timeout.
+  }, 300_000);
 });

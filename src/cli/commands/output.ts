@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { withUnlockedState } from '../../engine/session';
 import { stateCommandErrors } from '../errors';
 import { isRecord } from '../../plain-json';
-import { formatValue } from '../views/diff';
+import { outputValueText } from '../views/value-text';
 import { recordedOutputsJson } from '../views/json-document';
 import { backendOf, stateFlags, type StateArgs } from './shared';
 
@@ -50,7 +50,7 @@ export const outputCommand: CommandModule<object, OutputArgs> = {
         process.stdout.write(String(v));
         return;
       }
-      process.stdout.write(args.json ? `${JSON.stringify(output.value)}\n` : `${formatValue(output.value)}\n`);
+      process.stdout.write(args.json ? `${JSON.stringify(output.value)}\n` : `${outputValueText(output.value)}\n`);
     });
   },
 };
@@ -65,5 +65,5 @@ function recordedOutputs(raw: Record<string, unknown>): Map<string, RecordedOutp
 }
 
 function listedText(outputs: ReadonlyMap<string, RecordedOutput>): string {
-  return [...outputs].map(([name, o]) => `${name} = ${o.sensitive ? '<sensitive>' : formatValue(o.value)}\n`).join('');
+  return [...outputs].map(([name, o]) => `${name} = ${o.sensitive ? '<sensitive>' : outputValueText(o.value)}\n`).join('');
 }

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { withUnlockedState } from '../../engine/session';
 import { loadPlan } from '../../plans/planfile';
-import { formatValue } from '../views/diff';
+import { outputValueText } from '../views/value-text';
 import { stateJson } from '../views/json-document';
 import { renderText, serializePlanJson } from '../views';
 import { redactSecrets } from '../redact';
@@ -42,7 +42,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       }
       const outputs = Object.entries(state.outputs()).map(([name, o]) => {
         const recorded = o as { value?: unknown; sensitive?: boolean };
-        return `${name} = ${recorded.sensitive ? '(sensitive value)' : formatValue(recorded.value)}`;
+        return `${name} = ${recorded.sensitive ? '(sensitive value)' : outputValueText(recorded.value)}`;
       });
       process.stdout.write(
         redactSecrets(objects.map((o) => `${renderObject(o)}\n`).join('') + (outputs.length > 0 ? `\nOutputs:\n\n${outputs.join('\n')}\n` : '')),

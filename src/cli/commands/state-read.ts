@@ -5,6 +5,7 @@ import { serializeState } from '../../state/state';
 import { type RecordedObject } from '../../state/model';
 import { stateCommandErrors } from '../errors';
 import { redactSecrets } from '../redact';
+import { stateValueText } from '../views/value-text';
 import { backendOf, stateFlags, type StateArgs } from './shared';
 
 interface ListArgs extends StateArgs {
@@ -50,17 +51,18 @@ export const stateShowCommand: CommandModule<object, ShowArgs> = {
 /** An object as Terraform's `state show` prints it: its block, one attribute a line. */
 export function renderObject(o: RecordedObject): string {
   const kind = resourceKind(o.type);
-  const lines = Object.keys(o.attributes)
-    .sort()
-    .map((name) => {
-      const value = o.attributes[name];
-      const shown =
-        // Sensitive by its kind, or by what it was given (a value derived from a sensitive variable, recorded in sensitive_attributes).
-        (kind?.attributes[name]?.sensitive || o.sensitive.includes(name)) && value !== null && value !== undefined
-          ? '(sensitive value)'
-          : JSON.stringify(value ?? null, null, 4).replace(/\n/g, '\n    ');
-      return `    ${name} = ${shown}`;
-    });
+  // Terraform leaves out what has no value, and aligns the rest.
+  const names = Object.keys(o.attributes)
+    .filter((name) => o.attributes[name] !== null && o.attributes[name] !== undefined)
+    .sort();
+  const width = Math.max(0, ...names.map((name) => name.length));
+  const lines = names.map((name) => {
+    const value = o.attributes[name];
+    const shown =
+      // Sensitive by its kind, or by what it was given (a value derived from a sensitive variable, recorded in sensitive_attributes).
+      kind?.attributes[name]?.sensitive || o.sensitive.includes(name) ? '(sensitive value)' : stateValueText(value, '    ');
+    return `    ${name.padEnd(width)} = ${shown}`;
+  });
   const block = o.mode === 'data' ? 'data' : 'resource';
   return `# ${o.address}:\n${block} "${o.type}" "${o.name}" {\n${lines.join('\n')}\n}\n`;
 }

@@ -234,13 +234,14 @@ export function viewChange(change: PlannedChange, options: ViewOptions = {}): Ch
     const b = before[name];
     const a = after[name];
     if (change.action === 'create') {
-      if (isPresent(a)) attributes.push(whole(name, 'add', a));
+      // A list, set or map of objects is written nested, as on update (Terraform writes it so).
+      if (isPresent(a)) attributes.push({ ...whole(name, 'add', a), ...nestedOf(name, null, a) });
       continue;
     }
     if (change.action === 'delete' || change.action === 'no-op') {
       const listed =
         change.action === 'delete' && isPresent(b) && (options.deleteShows !== 'identifying' || identifying.has(name) || change.identifying.length === 0);
-      if (listed) attributes.push(whole(name, change.action === 'delete' ? 'remove' : 'same', b));
+      if (listed) attributes.push(change.action === 'delete' ? { ...whole(name, 'remove', b), ...nestedOf(name, b, null) } : whole(name, 'same', b));
       else if (isPresent(b)) hiddenUnchanged++;
       continue;
     }

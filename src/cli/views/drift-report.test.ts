@@ -61,12 +61,23 @@ describe('drift reports', () => {
   it('writes text and markdown a person reads', () => {
     const text = renderDriftText(report);
     expect(text).toContain('4 resources: 1 in sync, 2 changed outside tenantform, 1 deleted outside tenantform.');
-    expect(text).toContain('      value.start: "22:00" (state) → "23:00" (live)');
+    expect(text).toContain('      value.start: "22:00" (state) -> "23:00" (live)');
     expect(text).toContain('  - tenantform_infra_component.primary: deleted outside tenantform');
     expect(text).toContain('In sync (1):\n    tenantform_infra_component.named (changes of name ignored by lifecycle.ignore_changes)');
     expect(text).toContain('    tenantform_usage_report.monthly (update)');
     const markdown = renderDriftMarkdown(report);
     expect(markdown).toContain('| `tenantform_infra_component.primary` | deleted outside tenantform | | | |');
+  });
+
+  it('quotes commands in markdown as code, never as backticks behind backslashes (a job summary shows those)', () => {
+    const withProblem: DriftReport = {
+      ...report,
+      diagnostics: [{ severity: 'error', summary: 'Cannot read', detail: 'Run `tenantform plan` to see the reason_code.' }],
+    };
+    const markdown = renderDriftMarkdown(withProblem);
+    expect(markdown).toContain('(not drift; `tenantform plan` shows how):');
+    expect(markdown).toContain('Run `tenantform plan` to see the reason\\_code.');
+    expect(markdown).not.toContain('\\`');
   });
 
   it('puts what needs a person first: deleted, then changed, with a count per kind; the objects in sync after them', () => {

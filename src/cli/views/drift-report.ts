@@ -1,7 +1,7 @@
 /** The drift report as text (terminal, cron mail), markdown (an issue or chat message) and JSON. */
 import { formatPath, hasErrors, renderDiagnostic, type Diagnostic } from '../../diagnostics';
 import { driftLines, formatValue, SENSITIVE_TEXT, type DriftLine } from './diff';
-import { escapeMarkdown, inlineCode } from './markdown';
+import { escapeMarkdown, inlineCode, proseMarkdown } from './markdown';
 import { isDrifted, summarizeDrift, type DriftReport, type DriftSummary, type ResourceDriftReport } from '../../drift/detect';
 import { IGNORE_FILE } from '../../drift/ignore';
 import type { Coverage, UnmanagedObject } from '../../drift/unmanaged';
@@ -124,7 +124,7 @@ export function renderDriftText(report: DriftReport): string {
     else if (r.status === 'unknown') out.push(`  ? ${r.address}: could not be read`);
     else {
       out.push(`  ~ ${r.address}: changed outside tenantform`);
-      for (const c of driftChanges(r)) out.push(`      ${c.path}: ${show(c.state)} (state) → ${show(c.live)} (live)`);
+      for (const c of driftChanges(r)) out.push(`      ${c.path}: ${show(c.state)} (state) -> ${show(c.live)} (live)`);
     }
   }
   if (attention.length > 0 && inSync.length > 0) out.push('');
@@ -172,7 +172,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
     out.push(...inSync.map((r) => `- ${inlineCode(r.address)}${escapeMarkdown(ignoredNote(r))}`), '', '</details>', '');
   }
   if (report.configurationDiffers.length > 0) {
-    out.push(escapeMarkdown(CONFIGURATION_NOTE), '', ...report.configurationDiffers.map((c) => `- ${inlineCode(c.address)} (${c.action})`), '');
+    out.push(proseMarkdown(CONFIGURATION_NOTE), '', ...report.configurationDiffers.map((c) => `- ${inlineCode(c.address)} (${c.action})`), '');
   }
   // Names come from the platform: shown inert (no escape sequence, no line break that starts a heading).
   out.push(
@@ -180,7 +180,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
       (l) => (l.startsWith('- ') || l === '' ? l : escapeMarkdown(l)),
     ),
   );
-  for (const d of report.diagnostics) out.push(`- ${escapeMarkdown(renderDiagnostic(d)).replace(/\n/g, '<br>')}`);
+  for (const d of report.diagnostics) out.push(`- ${proseMarkdown(renderDiagnostic(d)).replace(/\n/g, '<br>')}`);
   if (report.diagnostics.length > 0) out.push('');
   if (hasErrors(report.diagnostics)) out.push(`**${escapeMarkdown(INCOMPLETE)}**`, '');
   if (isDrifted(report)) out.push(...NEXT_STEPS.map((s) => `- ${escapeMarkdown(s)}`), '');

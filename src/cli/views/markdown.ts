@@ -34,6 +34,17 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
 }
 
+/**
+ * Prose that quotes commands between backticks (the diagnostics, the notes): each quoted part as
+ * a code span, the rest escaped, so that no backslash before a backtick reaches the reader.
+ */
+export function proseMarkdown(text: string): string {
+  return text
+    .split(/`([^`\n]+)`/)
+    .map((part, i) => (i % 2 === 1 ? inlineCode(part) : escapeMarkdown(part)))
+    .join('');
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

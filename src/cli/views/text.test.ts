@@ -41,7 +41,7 @@ describe('renderText', () => {
     expect(NO_CHANGES_TEXT).toBe('No changes. Your configuration matches the platform.');
     const withDrift = renderText(noChangesWithDriftPlan, { color: false });
     expect(withDrift.startsWith('Objects have changed outside of tenantform')).toBe(true);
-    expect(withDrift).toContain('channel: "beta" → "stable"');
+    expect(withDrift).toContain('channel: "beta" -> "stable"');
     expect(lastLine(withDrift)).toBe(NO_CHANGES_TEXT);
   });
 

@@ -1,6 +1,7 @@
 import { formatPath, renderDiagnostic } from '../../diagnostics';
 import type { Action } from '../../resources/plan';
 import { nestedAttributeLines } from './nested-text';
+import { changeLines } from './value-text';
 import { changedOutputs, hasChanges, summarize, summaryText, type DriftedResource, type OutputChange, type Plan, type PlannedChange } from '../../plans/model';
 import {
   actionableChanges,
@@ -208,7 +209,7 @@ function renderDrift(drift: DriftedResource, sensitive: ReadonlySet<string>, pai
     `  ${paintMarker(paint, '~')} ${drift.address} ${paint('bold', 'updated')} outside of tenantform`,
     ...lines.map((l) => {
       const show = (v: unknown) => (l.sensitive ? SENSITIVE_TEXT : formatValue(v));
-      return `      ${formatPath(l.path)}: ${show(l.state)} → ${show(l.live)}`;
+      return `      ${formatPath(l.path)}: ${show(l.state)} -> ${show(l.live)}`;
     }),
   ];
 }
@@ -219,11 +220,17 @@ const OUTPUT_MARKERS: Record<OutputChange['action'], string> = { create: '+', up
 export function outputLines(outputs: ReadonlyArray<OutputChange>, paint: Paint = painter(false)): string[] {
   const sorted = [...outputs].sort((a, b) => a.name.localeCompare(b.name));
   const width = Math.max(0, ...sorted.map((o) => o.name.length));
-  return sorted.map((o) => {
+  return sorted.flatMap((o) => {
+    const head = `  ${paintMarker(paint, OUTPUT_MARKERS[o.action])} ${o.name.padEnd(width)} = `;
+    if (!o.sensitive && !o.afterUnknown) {
+      // Objects and lists one member a line, as Terraform writes them.
+      const [first, ...rest] = changeLines(o, '  ', (marker) => paintMarker(paint, marker));
+      return [`${head}${first}`, ...rest];
+    }
     const show = (v: unknown) => (o.sensitive ? SENSITIVE_TEXT : formatValue(v));
     const after = o.afterUnknown ? UNKNOWN_TEXT : show(o.after);
     const value = o.action === 'create' ? after : o.action === 'delete' ? `${show(o.before)} -> null` : `${show(o.before)} -> ${after}`;
-    return `  ${paintMarker(paint, OUTPUT_MARKERS[o.action])} ${o.name.padEnd(width)} = ${value}`;
+    return [`${head}${value}`];
   });
 }
 
