@@ -95,5 +95,6 @@ describe('the command line, fuzzed', () => {
       }),
       { seed: 20261125, numRuns: 40 },
     );
-  });
+    // Forty runs of the command: over the default timeout on a loaded two-core machine.
+  }, 300_000);
 });
