@@ -51,11 +51,13 @@ export const engineErrors = {
   invalidBaseUrl(where: string, problem: string) {
     return new TenantformError('invalid_base_url', 'Invalid base URL', `${where}: ${problem}. Nothing was sent.`, false);
   },
-  missingCredential(argument: string, variable: string) {
+  missingCredentials(missing: ReadonlyArray<{ argument: string; variable: string }>) {
+    const variables = missing.map((m) => m.variable).join(', ');
+    const argumentsInBlock = missing.map((m) => `\`${m.argument}\``).join(', ');
     return new TenantformError(
       'missing_credential',
-      'Missing provider setting',
-      `Set ${variable} (or \`${argument}\` in the tenantform provider block). \`tenantform emulator\` prints values for a local stand-in.`,
+      missing.length === 1 ? 'Missing provider setting' : 'Missing provider settings',
+      `Set ${variables} (or ${argumentsInBlock} in the tenantform provider block). \`tenantform emulator\` prints values for a local stand-in.`,
       false,
     );
   },
