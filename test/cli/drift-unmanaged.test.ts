@@ -5,7 +5,7 @@ import { configWith, infra, run, startWorld, writeConfig, type World } from './h
 interface DriftJson {
   checked_at: string;
   unmanaged: Array<{ type: string; id: string; tenant_id: string; tenant_name: string; label: string }> | null;
-  coverage: { managed: number; unmanaged: number; percent: number } | null;
+  coverage: { managed: number; unmanaged: number; percent: number | null } | null;
   resources: Array<{ address: string; status: string; ignored_changes: string[] }>;
 }
 
@@ -79,6 +79,16 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     expect(summary.startsWith('# Earlier step\n## Drift report for stack `main`')).toBe(true);
     expect(summary).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
     expect(summary).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects/);
+  });
+
+  it('with nothing to compare claims no coverage: "no objects to compare", and null in JSON', async () => {
+    const empty = writeConfig(world, configWith({}), 'empty.tf.json');
+    const text = await run(world, ['drift', '-config', empty, '-state=empty.tfstate']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Coverage: no objects to compare');
+    expect(text.stdout).not.toContain('100%');
+    const json = JSON.parse((await run(world, ['drift', '-config', empty, '-state=empty.tfstate', '-format=json'])).stdout) as DriftJson;
+    expect(json.coverage).toEqual({ managed: 0, unmanaged: 0, percent: null });
   });
 
   it('shows names made on the platform inert: no escape sequence reaches the terminal, no line break the summary', async () => {
