@@ -56,7 +56,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('ignore-unmanaged', {
         type: 'boolean',
         default: false,
-        describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some`,
+        describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some (its syntax: docs/drift.md)`,
       })
       .option('setting', {
         type: 'string',
