@@ -81,6 +81,19 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     expect(summary).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects/);
   });
 
+  it('exits 2 on unmanaged objects with -fail-on-unmanaged, as on drift', async () => {
+    // The hand-made setting of the first test is still there, unmanaged.
+    expect((await driftJson()).code).toBe(0);
+    const failing = await driftJson('-fail-on-unmanaged');
+    expect(failing.json.unmanaged!.length).toBeGreaterThan(0);
+    expect(failing.code).toBe(2);
+    const contradiction = await run(world, ['drift', '-config', file, '-fail-on-unmanaged', '-ignore-unmanaged']);
+    expect(contradiction.code).toBe(1);
+    expect(contradiction.stderr).toContain('-fail-on-unmanaged needs the search that -ignore-unmanaged skips');
+    const help = await run(world, ['drift', '--help']);
+    expect(help.stdout).toContain('--fail-on-unmanaged');
+  });
+
   it('with nothing to compare claims no coverage: "no objects to compare", and null in JSON', async () => {
     const empty = writeConfig(world, configWith({}), 'empty.tf.json');
     const text = await run(world, ['drift', '-config', empty, '-state=empty.tfstate']);
