@@ -22,7 +22,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    args = withDoubleDashes(args, COMMANDS);
+    args = withDoubleDashes(versionFlagAsCommand(args), COMMANDS);
     // The command's name only: its arguments may carry values (`-var`) that are secrets.
     log('info', 'tenantform started', { version: TENANTFORM_VERSION, command: command ?? '', node: process.version });
   } catch (err) {
@@ -43,7 +43,8 @@ export async function main(argv: string[]): Promise<void> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(TENANTFORM_VERSION)
+    // `-v`, `-version` and `--version` are the `version` command (versionFlagAsCommand), as in terraform.
+    .version(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, err) => {
       if (err) throw err;
@@ -75,6 +76,19 @@ function changeDirectory(argv: readonly string[]): string[] {
     throw new Error(`-chdir=${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message}`, { cause: err });
   }
   return argv.slice(match[1] === undefined ? 2 : 1);
+}
+
+const VERSION_FLAGS = new Set(['-v', '-version', '--version']);
+
+/**
+ * Terraform answers a version flag anywhere (before `--`) with its `version` command, keeping
+ * that command's own `-json`: `tenantform -v` prints what `tenantform version` prints.
+ */
+function versionFlagAsCommand(args: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  const options = end === -1 ? args : args.slice(0, end);
+  if (!options.some((a) => VERSION_FLAGS.has(a))) return [...args];
+  return ['version', ...options.filter((a) => /^--?json(=.*)?$/.test(a))];
 }
 
 /** Terraform's commands that tenantform does not have, with where their work is done instead. */
