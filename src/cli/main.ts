@@ -3,7 +3,7 @@ import { TENANTFORM_VERSION } from '../package-root';
 import { COMMANDS } from './commands';
 import { redactSecrets } from './redact';
 import { hasOwn } from '../plain-json';
-import { withDoubleDashes } from './terraform-spellings';
+import { optionSuggestion, withDoubleDashes } from './terraform-spellings';
 import { configureCliLogging, log } from '../logging';
 
 /**
@@ -13,6 +13,8 @@ import { configureCliLogging, log } from '../logging';
 export async function main(argv: string[]): Promise<void> {
   configureCliLogging(process.env);
   let args: string[];
+  /** The arguments as typed (after -chdir), for suggestions in the dashes the user used. */
+  let typed: string[] = [];
   try {
     args = changeDirectory(argv);
     // The command comes first, as in Terraform; a word later is an option's value (a stack named `test`).
@@ -22,6 +24,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
+    typed = args;
     args = withDoubleDashes(versionFlagAsCommand(args), COMMANDS);
     // The command's name only: its arguments may carry values (`-var`) that are secrets.
     log('info', 'tenantform started', { version: TENANTFORM_VERSION, command: command ?? '', node: process.version });
@@ -46,9 +49,13 @@ export async function main(argv: string[]): Promise<void> {
     // `-v`, `-version` and `--version` are the `version` command (versionFlagAsCommand), as in terraform.
     .version(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
+    // Only the spellings the help lists: yargs would also take `--autoApprove` for `--auto-approve`.
+    .parserConfiguration({ 'camel-case-expansion': false })
     .fail((message, err) => {
       if (err) throw err;
-      process.stderr.write(`Error: ${message}\nRun \`tenantform --help\` for usage.\n`);
+      const unknown = /^Unknown arguments?: (.*)$/s.exec(message)?.[1].split(', ') ?? [];
+      const suggestions = unknown.flatMap((name) => optionSuggestion(typed, COMMANDS, name) ?? []);
+      process.stderr.write(`Error: ${message}\n${suggestions.map((s) => `${s}\n`).join('')}Run \`tenantform --help\` for usage.\n`);
       process.exit(1);
     });
   for (const command of COMMANDS) cli.command(command);

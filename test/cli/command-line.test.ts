@@ -24,4 +24,20 @@ describe('the command line as terraform users type it', () => {
     const json = JSON.parse((await run(world, ['-version', '-json'])).stdout) as { tenantform_version: string };
     expect(json.tenantform_version).toMatch(/^\d+\.\d+\.\d+/);
   });
+
+  it('a mistyped flag gets the flag meant, in the dashes typed; camelCase twins of flags are refused', async () => {
+    const doubleDash = await run(world, ['apply', '--auto-aprove']);
+    expect(doubleDash.code).toBe(1);
+    expect(doubleDash.stderr).toContain('Error: Unknown argument: auto-aprove\nDid you mean --auto-approve?');
+    const singleDash = await run(world, ['plan', '-detailed-exitcod']);
+    expect(singleDash.stderr).toContain('Did you mean -detailed-exitcode?');
+    // Nothing near: no guess.
+    expect((await run(world, ['plan', '-frobnicate'])).stderr).not.toContain('Did you mean');
+
+    const camel = await run(world, ['apply', '--autoApprove']);
+    expect(camel.code).toBe(1);
+    expect(camel.stderr).toContain('Unknown argument: autoApprove');
+    expect(camel.stderr).toContain('Did you mean --auto-approve?');
+    expect((await run(world, ['plan', '--help'])).stdout).not.toMatch(/--[a-z]+[A-Z]/);
+  });
 });
