@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run, type CliWorld } from './helpers';
+import { configWith, run, startWorld, writeConfig, type CliWorld, type World } from './helpers';
 
 /** Terraform's command-line conventions, as terraform 1.11 has them; no platform needed. */
 describe('the command line as terraform users type it', () => {
@@ -39,5 +39,39 @@ describe('the command line as terraform users type it', () => {
     expect(camel.stderr).toContain('Unknown argument: autoApprove');
     expect(camel.stderr).toContain('Did you mean --auto-approve?');
     expect((await run(world, ['plan', '--help'])).stdout).not.toMatch(/--[a-z]+[A-Z]/);
+  });
+});
+
+describe("plan's terraform flags", () => {
+  let world: World;
+  let file: string;
+  beforeAll(async () => {
+    world = await startWorld();
+    // A failed check is a warning: the plan carries one.
+    const check = {
+      named: { assert: [{ condition: '${data.tenantform_tenant.northwind.name == "Someone Else"}', error_message: 'Not the partner expected.' }] },
+    };
+    file = writeConfig(world, { ...configWith({}), check });
+  });
+  afterAll(() => world.close());
+
+  it('-compact-warnings prints each warning as one line of its summary', async () => {
+    const full = await run(world, ['plan', '-config', file]);
+    expect(full.code).toBe(0);
+    expect(full.stdout).toContain('Not the partner expected.');
+    const compact = await run(world, ['plan', '-config', file, '-compact-warnings']);
+    expect(compact.code).toBe(0);
+    expect(compact.stdout).toContain('Warnings:\n\n- check.named: Check block assertion failed\n');
+    expect(compact.stdout).not.toContain('Not the partner expected.');
+    expect(compact.stdout).toContain('To see the full warning notes, run tenantform without -compact-warnings.');
+  });
+
+  it('-json is refused with the way to a plan as JSON', async () => {
+    const r = await run(world, ['plan', '-config', file, '-json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('-json');
+    expect(r.stderr).toContain('use -format=json');
+    expect(r.stderr).toContain('tenantform show -json PLANFILE');
+    expect(r.stdout).toBe('');
   });
 });
