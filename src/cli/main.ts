@@ -1,6 +1,7 @@
 import yargs from 'yargs';
 import { TENANTFORM_VERSION } from '../package-root';
 import { COMMANDS } from './commands';
+import { TERRAFORM_SPELLINGS_NOTE } from './commands/help-note';
 import { redactSecrets } from './redact';
 import { hasOwn } from '../plain-json';
 import { optionSuggestion, withDoubleDashes } from './terraform-spellings';
@@ -39,8 +40,10 @@ export async function main(argv: string[]): Promise<void> {
       'tenantform: configuration as code for a multi-tenant cyber-protection platform.\n\n' +
         'Typical flow: `cdktf synth`, then `tenantform plan`, then `tenantform apply`.\n' +
         'Credentials come from TENANTFORM_BASE_URL, TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET\n' +
-        '(or the provider block of the configuration).',
+        '(or the provider block of the configuration).\n' +
+        '-v, -version (or --version): the same as `tenantform version`.',
     )
+    .epilogue(TERRAFORM_SPELLINGS_NOTE)
     .strict()
     .demandCommand(1, 'Name a command; `tenantform --help` lists them.')
     .recommendCommands()

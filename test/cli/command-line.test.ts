@@ -42,6 +42,26 @@ describe('the command line as terraform users type it', () => {
   });
 });
 
+describe('--help', () => {
+  const world: CliWorld = { dir: tmpdir(), env: { PATH: process.env.PATH, NO_COLOR: '1' } };
+
+  it.each([['plan'], ['drift'], ['state', 'list'], ['version']])(
+    "of %s lists no --version, and says that terraform's -flag spellings and -chdir work",
+    async (...command) => {
+      const help = await run(world, [...command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).not.toContain('--version');
+      expect(help.stdout).toContain('Options also take one dash, as terraform writes them');
+      expect(help.stdout).toContain('-chdir=DIR');
+    },
+  );
+
+  it('of tenantform names -version beside the commands', async () => {
+    const help = await run(world, ['--help']);
+    expect(help.stdout).toContain('-v, -version');
+  });
+});
+
 describe("plan's terraform flags", () => {
   let world: World;
   let file: string;
