@@ -27,6 +27,14 @@ export const cliErrors = {
       false,
     );
   },
+  portInUse(port: number) {
+    return new TenantformError(
+      'port_in_use',
+      'Port in use',
+      `Port ${port} on 127.0.0.1 is taken by another program. Run \`tenantform emulator --port 0\` for a free port (the export lines name it), or choose another port.`,
+      false,
+    );
+  },
   synthFailed(app: string, code: number | null) {
     return new TenantformError(
       'synth_failed',

@@ -1,9 +1,10 @@
 import yargs from 'yargs';
 import { TENANTFORM_VERSION } from '../package-root';
 import { COMMANDS } from './commands';
+import { TERRAFORM_SPELLINGS_NOTE } from './commands/help-note';
 import { redactSecrets } from './redact';
 import { hasOwn } from '../plain-json';
-import { withDoubleDashes } from './terraform-spellings';
+import { optionSuggestion, withDoubleDashes } from './terraform-spellings';
 import { configureCliLogging, log } from '../logging';
 
 /**
@@ -13,6 +14,8 @@ import { configureCliLogging, log } from '../logging';
 export async function main(argv: string[]): Promise<void> {
   configureCliLogging(process.env);
   let args: string[];
+  /** The arguments as typed (after -chdir), for suggestions in the dashes the user used. */
+  let typed: string[] = [];
   try {
     args = changeDirectory(argv);
     // The command comes first, as in Terraform; a word later is an option's value (a stack named `test`).
@@ -22,7 +25,8 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    args = withDoubleDashes(args, COMMANDS);
+    typed = args;
+    args = withDoubleDashes(versionFlagAsCommand(args), COMMANDS);
     // The command's name only: its arguments may carry values (`-var`) that are secrets.
     log('info', 'tenantform started', { version: TENANTFORM_VERSION, command: command ?? '', node: process.version });
   } catch (err) {
@@ -36,18 +40,25 @@ export async function main(argv: string[]): Promise<void> {
       'tenantform: configuration as code for a multi-tenant cyber-protection platform.\n\n' +
         'Typical flow: `cdktf synth`, then `tenantform plan`, then `tenantform apply`.\n' +
         'Credentials come from TENANTFORM_BASE_URL, TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET\n' +
-        '(or the provider block of the configuration).',
+        '(or the provider block of the configuration).\n' +
+        '-v, -version (or --version): the same as `tenantform version`.',
     )
+    .epilogue(TERRAFORM_SPELLINGS_NOTE)
     .strict()
     .demandCommand(1, 'Name a command; `tenantform --help` lists them.')
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(TENANTFORM_VERSION)
+    // `-v`, `-version` and `--version` are the `version` command (versionFlagAsCommand), as in terraform.
+    .version(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
+    // Only the spellings the help lists: yargs would also take `--autoApprove` for `--auto-approve`.
+    .parserConfiguration({ 'camel-case-expansion': false })
     .fail((message, err) => {
       if (err) throw err;
-      process.stderr.write(`Error: ${message}\nRun \`tenantform --help\` for usage.\n`);
+      const unknown = /^Unknown arguments?: (.*)$/s.exec(message)?.[1].split(', ') ?? [];
+      const suggestions = unknown.flatMap((name) => optionSuggestion(typed, COMMANDS, name) ?? []);
+      process.stderr.write(`Error: ${message}\n${suggestions.map((s) => `${s}\n`).join('')}Run \`tenantform --help\` for usage.\n`);
       process.exit(1);
     });
   for (const command of COMMANDS) cli.command(command);
@@ -75,6 +86,19 @@ function changeDirectory(argv: readonly string[]): string[] {
     throw new Error(`-chdir=${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message}`, { cause: err });
   }
   return argv.slice(match[1] === undefined ? 2 : 1);
+}
+
+const VERSION_FLAGS = new Set(['-v', '-version', '--version']);
+
+/**
+ * Terraform answers a version flag anywhere (before `--`) with its `version` command, keeping
+ * that command's own `-json`: `tenantform -v` prints what `tenantform version` prints.
+ */
+function versionFlagAsCommand(args: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  const options = end === -1 ? args : args.slice(0, end);
+  if (!options.some((a) => VERSION_FLAGS.has(a))) return [...args];
+  return ['version', ...options.filter((a) => /^--?json(=.*)?$/.test(a))];
 }
 
 /** Terraform's commands that tenantform does not have, with where their work is done instead. */

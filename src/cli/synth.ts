@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { appSources } from './app-sources';
 import { cliErrors } from './errors';
 
 /**
@@ -12,6 +13,8 @@ import { cliErrors } from './errors';
 interface CdktfProject {
   readonly dir: string;
   readonly app?: string;
+  /** cdktf.json's `language` (typescript, python, ...). */
+  readonly language?: string;
   readonly output: string;
   /** Folders that hold no source of the app (generated bindings, the output). */
   readonly generated: string[];
@@ -21,10 +24,16 @@ function readProject(dir: string): CdktfProject | undefined {
   const file = join(dir, 'cdktf.json');
   if (!existsSync(file)) return undefined;
   try {
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as { app?: unknown; output?: unknown; codeMakerOutput?: unknown };
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { app?: unknown; language?: unknown; output?: unknown; codeMakerOutput?: unknown };
     const output = typeof doc.output === 'string' ? doc.output : 'cdktf.out';
     const generated = [output, typeof doc.codeMakerOutput === 'string' ? doc.codeMakerOutput : '.gen'];
-    return { dir, app: typeof doc.app === 'string' ? doc.app : undefined, output, generated: generated.map((g) => resolve(dir, g)) };
+    return {
+      dir,
+      app: typeof doc.app === 'string' ? doc.app : undefined,
+      language: typeof doc.language === 'string' ? doc.language : undefined,
+      output,
+      generated: generated.map((g) => resolve(dir, g)),
+    };
   } catch {
     return undefined; // loading the configuration reports an unreadable cdktf.json
   }
@@ -51,28 +60,13 @@ export async function synthesizeApp(dir: string): Promise<void> {
   if (code !== 0) throw cliErrors.synthFailed(project.app, code);
 }
 
-const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|py|go|java|kt|cs)$/;
-const SKIPPED = new Set(['node_modules', 'dist', 'build', 'bin', 'obj', 'target', '__pycache__', 'venv']);
-
-/** The newest source file of the app (cdktf.json included), skipping dependencies and generated code. */
+/** The newest source file of the app (cdktf.json included). */
 function newestSource(project: CdktfProject): { file: string; mtimeMs: number } | undefined {
   let newest: { file: string; mtimeMs: number } | undefined;
-  const consider = (file: string) => {
+  for (const file of [join(project.dir, 'cdktf.json'), ...appSources(project)]) {
     const mtimeMs = statSync(file).mtimeMs;
     if (!newest || mtimeMs > newest.mtimeMs) newest = { file, mtimeMs };
-  };
-  consider(join(project.dir, 'cdktf.json'));
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && !SKIPPED.has(entry.name) && !project.generated.includes(path)) walk(path);
-      } else if (entry.isFile() && SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.includes('.test.')) {
-        consider(path);
-      }
-    }
-  };
-  walk(project.dir);
+  }
   return newest;
 }
 

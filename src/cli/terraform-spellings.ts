@@ -1,4 +1,5 @@
 import yargs, { type CommandModule } from 'yargs';
+import { closestName } from '../suggest';
 
 /**
  * Terraform spells its options with one dash (`-detailed-exitcode`, `-out=FILE`); yargs
@@ -33,13 +34,8 @@ function commandName(command: CommandModule<unknown, unknown>): string | undefin
  * yargs' double-dash ones. Anything else (short flags, values, words after `--`) is kept.
  */
 export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArray<CommandModule<unknown, unknown>>): string[] {
-  const [name, subName] = argv.filter((a) => !a.startsWith('-'));
-  const group: (CommandModule<unknown, unknown> & { subcommands?: ReadonlyArray<CommandModule<unknown, unknown>> }) | undefined = commands.find(
-    (c) => commandName(c) === name,
-  );
-  // A command with subcommands (`state pull`): the subcommand declares the options.
-  const command = group?.subcommands?.find((c) => commandName(c) === subName) ?? group;
-  const booleans = command ? booleanOptionNames(command) : new Set<string>();
+  const command = commandOf(argv, commands);
+  const booleans = new Set(command ? declaredOptions(command).boolean : []);
   const out: string[] = [];
   let ended = false;
   for (const arg of argv) {
@@ -56,13 +52,36 @@ export function withDoubleDashes(argv: readonly string[], commands: ReadonlyArra
   return out;
 }
 
-/** The boolean options a command declares. */
-function booleanOptionNames(command: CommandModule<unknown, unknown>): Set<string> {
+/** The command (or subcommand: `state pull`) that argv names. */
+function commandOf(argv: readonly string[], commands: ReadonlyArray<CommandModule<unknown, unknown>>): CommandModule<unknown, unknown> | undefined {
+  const [name, subName] = argv.filter((a) => !a.startsWith('-'));
+  const group: (CommandModule<unknown, unknown> & { subcommands?: ReadonlyArray<CommandModule<unknown, unknown>> }) | undefined = commands.find(
+    (c) => commandName(c) === name,
+  );
+  // A command with subcommands (`state pull`): the subcommand declares the options.
+  return group?.subcommands?.find((c) => commandName(c) === subName) ?? group;
+}
+
+/** The options a command declares. */
+function declaredOptions(command: CommandModule<unknown, unknown>): { names: string[]; boolean: string[] } {
   const builder = command.builder;
-  if (typeof builder !== 'function') return new Set();
+  if (typeof builder !== 'function') return { names: [], boolean: [] };
   const y = yargs([]);
   builder(y);
-  return new Set(optionsOf(y).boolean);
+  const declared = optionsOf(y);
+  return { names: Object.keys(declared.key), boolean: declared.boolean };
+}
+
+/**
+ * "Did you mean -auto-approve?" for an option the command does not declare, spelled with the
+ * dashes the user typed; undefined when no declared option is near.
+ */
+export function optionSuggestion(argv: readonly string[], commands: ReadonlyArray<CommandModule<unknown, unknown>>, unknown: string): string | undefined {
+  const command = commandOf(argv, commands);
+  const typed = argv.find((a) => a.replace(/=.*$/s, '').replace(/^--?/, '') === unknown && a.startsWith('-'));
+  if (!command || typed === undefined) return undefined;
+  const meant = closestName(unknown, declaredOptions(command).names);
+  return meant === undefined ? undefined : `Did you mean ${typed.startsWith('--') ? '--' : '-'}${meant}?`;
 }
 
 /** A boolean option's value as Go's flag package reads it (Terraform's -refresh=false); anything else is an error. */

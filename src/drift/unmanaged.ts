@@ -23,8 +23,8 @@ export interface Coverage {
   /** Objects of the managed tenants that the stack manages. */
   readonly managed: number;
   readonly unmanaged: number;
-  /** managed / (managed + unmanaged), in percent, one decimal; 100 when there is nothing. */
-  readonly percent: number;
+  /** managed / (managed + unmanaged), in percent, one decimal; null when there is nothing to compare (no share to claim). */
+  readonly percent: number | null;
 }
 
 export interface UnmanagedOptions {
@@ -76,7 +76,7 @@ export function mergeUnmanaged(parts: ReadonlyArray<{ unmanaged: UnmanagedObject
 
 function coverageOf(managed: number, unmanaged: number): Coverage {
   const total = managed + unmanaged;
-  return { managed, unmanaged, percent: total === 0 ? 100 : Math.round((managed / total) * 1000) / 10 };
+  return { managed, unmanaged, percent: total === 0 ? null : Math.round((managed / total) * 1000) / 10 };
 }
 
 /**

@@ -51,12 +51,47 @@ export const engineErrors = {
   invalidBaseUrl(where: string, problem: string) {
     return new TenantformError('invalid_base_url', 'Invalid base URL', `${where}: ${problem}. Nothing was sent.`, false);
   },
-  missingCredential(argument: string, variable: string) {
+  missingCredentials(missing: ReadonlyArray<{ argument: string; variable: string }>) {
+    const variables = missing.map((m) => m.variable).join(', ');
+    const argumentsInBlock = missing.map((m) => `\`${m.argument}\``).join(', ');
     return new TenantformError(
       'missing_credential',
-      'Missing provider setting',
-      `Set ${variable} (or \`${argument}\` in the tenantform provider block). \`tenantform emulator\` prints values for a local stand-in.`,
+      missing.length === 1 ? 'Missing provider setting' : 'Missing provider settings',
+      `Set ${variables} (or ${argumentsInBlock} in the tenantform provider block). \`tenantform emulator\` prints values for a local stand-in.`,
       false,
+    );
+  },
+  importKeyMissing(block: string, key: string | number, repetition: 'for_each' | 'count', keys: ReadonlyArray<string | number>, closest?: string) {
+    const shown = JSON.stringify(key);
+    const missing =
+      repetition === 'for_each'
+        ? `the key ${shown} is not in its for_each map. Its keys: ${keys.length > 0 ? keys.map((k) => JSON.stringify(k)).join(', ') : 'none (the map is empty)'}.`
+        : `count makes ${keys.length} instance${keys.length === 1 ? '' : 's'}${keys.length > 0 ? `, [0] to [${keys.length - 1}]` : ''}.`;
+    return new TenantformError(
+      'import_not_declared',
+      'No such instance in the configuration',
+      `${block} has no instance [${shown}]: ${missing}${closest ? ` Did you mean ${closest}?` : ''} ` +
+        `Import into one of its instances, or add the key to ${repetition} (then \`cdktf synth\` in a cdktf app) and import again.`,
+      false,
+      block,
+    );
+  },
+  importNeedsInstance(block: string, repetition: 'for_each' | 'count', instances: readonly string[]) {
+    return new TenantformError(
+      'import_not_declared',
+      'Import needs an instance',
+      `${block} has ${repetition}: import one of its instances (${instances.length > 0 ? instances.join(', ') : `none: its ${repetition} makes no instance`}).`,
+      false,
+      block,
+    );
+  },
+  importOfUnrepeated(address: string, block: string) {
+    return new TenantformError(
+      'import_not_declared',
+      'No such instance in the configuration',
+      `${block} has neither count nor for_each, so ${address} does not exist: import into ${block}.`,
+      false,
+      address,
     );
   },
   pendingCreateUnresolved(address: string, detail: string) {

@@ -1,4 +1,6 @@
-import { parseInstanceAddress } from '../state/addresses';
+import { instanceAddress, parseInstanceAddress } from '../state/addresses';
+import { closestName } from '../suggest';
+import { resourceErrors } from '../resources/errors';
 import { hasErrors, type Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import { TenantformError } from '../errors';
@@ -35,8 +37,10 @@ export interface ImportResult {
  */
 export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   const { address, id, state } = opts;
+  const malformed = importIdProblem(address, id, opts.kindOf);
+  if (malformed) return { diagnostics: [malformed] };
   const declared = opts.configuration.objects.get(address);
-  if (!declared || declared.mode !== 'managed') return failed(notDeclared(address, id, opts.configuration.file));
+  if (!declared || declared.mode !== 'managed') return failed(notAnInstance(opts.configuration, address) ?? notDeclared(address, id, opts.configuration.file));
   const kind = declared.kind as ResourceKind;
   const recorded = state.get(address);
   if (recorded) return failed(alreadyManaged(address, kind.identity(recorded.attributes), id));
@@ -60,6 +64,16 @@ export async function importObject(opts: ImportOptions): Promise<ImportResult> {
   state.setProtected(address, declared.preventDestroy);
   await state.save();
   return { value, diagnostics };
+}
+
+/**
+ * A refusal of an id that is not of the form the address's kind takes; checked first, before the
+ * configuration, the state or the platform, as terraform does, so that a typo in it is said as such.
+ */
+export function importIdProblem(address: string, id: string, kindOf: (type: string) => ResourceKind | undefined): Diagnostic | undefined {
+  const kind = kindOf(parseInstanceAddress(address)?.type ?? '');
+  if (!kind || !('importId' in kind) || kind.importId.parse(id)) return undefined;
+  return { ...resourceErrors.invalidImportId(kind.type, id, kind.importId.format).toDiagnostic(), address };
 }
 
 /**
@@ -120,6 +134,22 @@ function notDeclared(address: string, id: string, file: string): TenantformError
       : `${address} is not declared in ${file}. Import adopts an object for a declared resource: add resource "${type}" "${name ?? '<name>'}" ` +
         `${where} (in the cdktf app, then run \`cdktf synth\`), then run \`tenantform import ${address} ${id}\` again.`;
   return new TenantformError('import_not_declared', 'Resource not in the configuration', detail, false, address);
+}
+
+/** The block of the address is declared, but repeated otherwise than the address says: which instances there are. */
+function notAnInstance(configuration: Configuration, address: string): TenantformError | undefined {
+  const parsed = parseInstanceAddress(address);
+  const block = parsed && configuration.blocks.get(parsed.block);
+  if (!parsed || !block || block.mode !== 'managed') return undefined;
+  const keys = block.instances.flatMap((instance) => {
+    const key = parseInstanceAddress(instance)?.key;
+    return key === undefined ? [] : [key];
+  });
+  const repetition = block.each === 'map' ? 'for_each' : block.each === 'list' ? 'count' : undefined;
+  if (parsed.key === undefined) return repetition ? engineErrors.importNeedsInstance(parsed.block, repetition, block.instances) : undefined;
+  if (!repetition) return engineErrors.importOfUnrepeated(address, parsed.block);
+  const closest = typeof parsed.key === 'string' ? closestName(parsed.key, keys.map(String)) : undefined;
+  return engineErrors.importKeyMissing(parsed.block, parsed.key, repetition, keys, closest === undefined ? undefined : instanceAddress(parsed.block, closest));
 }
 
 function alreadyManaged(address: string, recordedIdentity: string, id: string): TenantformError {

@@ -117,11 +117,14 @@ export function clientOfProviderBlock(
   retryTimeoutSeconds?: number,
   provider: string = PROVIDER_TYPE,
 ): PlatformClient {
-  const setting = (name: keyof typeof PROVIDER_ENV): string => {
-    const v = block[name] ?? env[PROVIDER_ENV[name]];
-    if (typeof v !== 'string' || v === '') throw engineErrors.missingCredential(name, PROVIDER_ENV[name]);
-    return v;
-  };
+  const valueOf = (name: keyof typeof PROVIDER_ENV): unknown => block[name] ?? env[PROVIDER_ENV[name]];
+  // Every missing setting named at once, so that one run tells the user all they have to set.
+  const missing = (Object.keys(PROVIDER_ENV) as Array<keyof typeof PROVIDER_ENV>).filter((name) => {
+    const v = valueOf(name);
+    return typeof v !== 'string' || v === '';
+  });
+  if (missing.length > 0) throw engineErrors.missingCredentials(missing.map((argument) => ({ argument, variable: PROVIDER_ENV[argument] })));
+  const setting = (name: keyof typeof PROVIDER_ENV): string => valueOf(name) as string;
   const seconds =
     retryTimeoutSeconds ??
     numberSetting(

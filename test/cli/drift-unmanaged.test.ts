@@ -5,7 +5,7 @@ import { configWith, infra, run, startWorld, writeConfig, type World } from './h
 interface DriftJson {
   checked_at: string;
   unmanaged: Array<{ type: string; id: string; tenant_id: string; tenant_name: string; label: string }> | null;
-  coverage: { managed: number; unmanaged: number; percent: number } | null;
+  coverage: { managed: number; unmanaged: number; percent: number | null } | null;
   resources: Array<{ address: string; status: string; ignored_changes: string[] }>;
 }
 
@@ -79,6 +79,29 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
     expect(summary.startsWith('# Earlier step\n## Drift report for stack `main`')).toBe(true);
     expect(summary).toContain(`- \`tenantform_tenant_setting ${backup}/${northwind}/retention_days\``);
     expect(summary).toMatch(/Coverage: [\d.]+% \(2 of \d+ objects/);
+  });
+
+  it('exits 2 on unmanaged objects with -fail-on-unmanaged, as on drift', async () => {
+    // The hand-made setting of the first test is still there, unmanaged.
+    expect((await driftJson()).code).toBe(0);
+    const failing = await driftJson('-fail-on-unmanaged');
+    expect(failing.json.unmanaged!.length).toBeGreaterThan(0);
+    expect(failing.code).toBe(2);
+    const contradiction = await run(world, ['drift', '-config', file, '-fail-on-unmanaged', '-ignore-unmanaged']);
+    expect(contradiction.code).toBe(1);
+    expect(contradiction.stderr).toContain('-fail-on-unmanaged needs the search that -ignore-unmanaged skips');
+    const help = await run(world, ['drift', '--help']);
+    expect(help.stdout).toContain('--fail-on-unmanaged');
+  });
+
+  it('with nothing to compare claims no coverage: "no objects to compare", and null in JSON', async () => {
+    const empty = writeConfig(world, configWith({}), 'empty.tf.json');
+    const text = await run(world, ['drift', '-config', empty, '-state=empty.tfstate']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Coverage: no objects to compare');
+    expect(text.stdout).not.toContain('100%');
+    const json = JSON.parse((await run(world, ['drift', '-config', empty, '-state=empty.tfstate', '-format=json'])).stdout) as DriftJson;
+    expect(json.coverage).toEqual({ managed: 0, unmanaged: 0, percent: null });
   });
 
   it('shows names made on the platform inert: no escape sequence reaches the terminal, no line break the summary', async () => {

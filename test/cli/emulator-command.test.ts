@@ -4,8 +4,9 @@
  * exported address answers.
  */
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
-import { CLI } from './helpers';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { CLI, run } from './helpers';
 
 test('eval "$(tenantform emulator &)" returns with the address and credentials exported, the emulator running', async () => {
   const script = `eval "$("${process.execPath}" "${CLI}" emulator --port 0 --quiet &)"; printf '%s\\n' "$TENANTFORM_BASE_URL" "$TENANTFORM_CLIENT_ID"`;
@@ -56,3 +57,17 @@ test('a connection kept alive by a client of the emulator started that way is cl
     }
   }
 }, 30_000);
+
+test('a port already taken is refused with the way to a free one, --port 0', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const r = await run({ dir: tmpdir(), env: { PATH: process.env.PATH } }, ['emulator', '--port', String(port), '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is taken`);
+    expect(r.stderr).toContain('tenantform emulator --port 0');
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+});

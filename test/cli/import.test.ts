@@ -170,4 +170,32 @@ describe('tenantform import', () => {
     expect(readFileSync(join(world.dir, 'imported.tfstate')).equals(before)).toBe(true);
     expect(existsSync(join(world.dir, 'fresh.tfstate'))).toBe(false);
   });
+
+  it('names a key missing from for_each, with the keys there are, and checks the id before anything else', async () => {
+    const sites = writeConfig(
+      world,
+      configWith({ tenantform_infra_component: { site: { for_each: { alpha: 'A', beta: 'B' }, ...infra('Site ${each.value}') } } }),
+      'sites.tf.json',
+    );
+    const id = ids.get('tenantform_infra_component.storage')!;
+    const importInto = (address: string, objectId = id) => run(world, ['import', address, objectId, '--config', sites, '--state', 'sites.tfstate']);
+
+    const missingKey = await importInto('tenantform_infra_component.site["alpah"]');
+    expect(missingKey.code).toBe(1);
+    expect(missingKey.stderr).toContain('tenantform_infra_component.site has no instance ["alpah"]: the key "alpah" is not in its for_each map');
+    expect(missingKey.stderr).toContain('Its keys: "alpha", "beta". Did you mean tenantform_infra_component.site["alpha"]?');
+    expect(missingKey.stderr).not.toContain('add resource');
+
+    const unkeyed = await importInto('tenantform_infra_component.site');
+    expect(unkeyed.stderr).toContain('tenantform_infra_component.site has for_each: import one of its instances');
+
+    // A malformed id is refused before the configuration is looked at or the platform asked.
+    world.requests.length = 0;
+    const malformed = await importInto('tenantform_infra_component.site["alpah"]', 'not-an-id');
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain('"not-an-id" is not an import id of tenantform_infra_component');
+    expect(malformed.stderr).not.toContain('for_each');
+    expect(world.requests).toEqual([]);
+    expect(existsSync(join(world.dir, 'sites.tfstate'))).toBe(false);
+  });
 });

@@ -36,6 +36,13 @@ describe('tenantform plan and apply options', () => {
     expect(`${missing.stdout}${missing.stderr}`).not.toContain(world.env.TENANTFORM_CLIENT_SECRET);
   });
 
+  it('names every missing credential in one error, not only the first', async () => {
+    const file = writeConfig(world, configWith({}));
+    const missing = await run(world, ['plan', '--config', file], { TENANTFORM_BASE_URL: '', TENANTFORM_CLIENT_ID: '', TENANTFORM_CLIENT_SECRET: '' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Set TENANTFORM_BASE_URL, TENANTFORM_CLIENT_ID, TENANTFORM_CLIENT_SECRET');
+  });
+
   it('a targeted plan sees the other objects as the state has them: their outputs do not change, and nothing to do exits 0', async () => {
     const file = writeConfig(
       world,

@@ -1,4 +1,4 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, runOnTerminal, startWorld, writeConfig, type World } from './helpers';
 
@@ -49,6 +49,27 @@ describe('progress, --synth and the stale stack warning', () => {
     const failing = await run(world, ['plan', '--synth'], { PATH: '' });
     expect(failing.code).toBe(1);
     expect(failing.stderr).toContain('The app failed to synthesize');
+  });
+
+  it("counts only the app's own sources as newer: not tests, configuration files or other scripts", async () => {
+    writeApp(world, 'https://third.example.com');
+    // The app's entry requires a module of its own: an edit there is an edit of the app.
+    writeFileSync(join(world.dir, 'naming.js'), "module.exports = { prefix: 'Synth' };\n");
+    writeFileSync(join(world.dir, 'app.js'), `require('./naming');\n${readFileSync(join(world.dir, 'app.js'), 'utf8')}`);
+    expect((await run(world, ['apply', '-synth', '-auto-approve'])).code).toBe(0);
+    const later = new Date(Date.now() + 5_000);
+    mkdirSync(join(world.dir, '__tests__'), { recursive: true });
+    for (const file of ['plan-note.mjs', 'jest.config.js', 'app.test.js', join('__tests__', 'app.js')]) {
+      writeFileSync(join(world.dir, file), '// not part of the app\n');
+      utimesSync(join(world.dir, file), later, later);
+    }
+    const untouched = await run(world, ['plan']);
+    expect(untouched.code).toBe(0);
+    expect(untouched.stderr).not.toContain('is newer than');
+
+    utimesSync(join(world.dir, 'naming.js'), later, later);
+    const edited = await run(world, ['plan']);
+    expect(edited.stderr).toContain('Warning: naming.js is newer than the synthesized stack out/stacks/main/cdk.tf.json');
   });
 
   it('without a terminal: a line per phase, and "Still reading..." every ten seconds', async () => {

@@ -71,6 +71,7 @@ test('the tarball holds the built package and leaves sources, tests and fixtures
   expect(files).toEqual(
     expect.arrayContaining([
       'package/package.json',
+      'package/LICENSE',
       'package/bin/tenantform.js',
       'package/dist/cli/main.js',
       'package/dist/index.d.ts',

@@ -94,7 +94,11 @@ export async function planApproveApply(args: ApproveArgs & { planfile?: string }
         await assertPlanFresh({ saved: result, configuration: ws.configuration, state, clients, parallelism: args.parallelism, kindOf: resourceKind });
       } else {
         result = await makePlan(ws, args, state, clients, { destroy: flavour.destroy });
-        await writeChunks(process.stdout, renderTextChunks(result.plan, { color: shouldColor(process.stdout, process.env, args.color) }), redactSecrets);
+        await writeChunks(
+          process.stdout,
+          renderTextChunks(result.plan, { color: shouldColor(process.stdout, process.env, args.color), compactWarnings: args['compact-warnings'] }),
+          redactSecrets,
+        );
         if (hasErrors(result.plan.diagnostics)) {
           process.exitCode = 1;
           return;

@@ -26,6 +26,7 @@ interface DriftArgs extends StateArgs, VariableArgs {
   color: boolean;
   synth: boolean;
   'ignore-unmanaged': boolean;
+  'fail-on-unmanaged': boolean;
   'summary-file'?: string;
   setting?: string[];
 }
@@ -47,7 +48,8 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           'Nothing is changed: not the platform, not the state. The state lock is not taken (the state file is\n' +
           'only ever replaced whole, so it is read consistently), so a drift check never blocks an apply; a\n' +
           'warning says when an operation held the lock meanwhile.\n\n' +
-          'Exit codes: 0 in sync, 2 drift found, 1 error (also when the platform cannot be reached).',
+          'Exit codes: 0 in sync, 2 drift found (or, with --fail-on-unmanaged, unmanaged objects), 1 error (also when the\n' +
+          'platform cannot be reached).',
       )
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
@@ -56,7 +58,12 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .option('ignore-unmanaged', {
         type: 'boolean',
         default: false,
-        describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some`,
+        describe: `Do not look for unmanaged objects (on the platform in the managed tenants, declared by no configuration); patterns in ${IGNORE_FILE} leave out some (its syntax: docs/drift.md)`,
+      })
+      .option('fail-on-unmanaged', {
+        type: 'boolean',
+        default: false,
+        describe: 'Exit 2, as on drift, when unmanaged objects are found (those the ignore file leaves out do not count)',
       })
       .option('setting', {
         type: 'string',
@@ -80,6 +87,8 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       })
       .check((a) => {
         if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
+        if (a['fail-on-unmanaged'] && a['ignore-unmanaged'])
+          throw new Error('-fail-on-unmanaged needs the search that -ignore-unmanaged skips: pass one of them.');
         return true;
       })
       .example('tenantform drift', 'Check the only synthesized stack')
@@ -133,9 +142,9 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
             `Warning: the state was locked by ${describeHolder(lock)} during this check; what it changes may show as drift. Run the check again once it is done.\n`,
           );
         if (!state.existed) process.stderr.write(`Warning: there is no state in ${ws.backend.location}: nothing has been applied yet.\n`);
-        const drifted = isDrifted(report);
+        const driftFound = isDrifted(report) || (args['fail-on-unmanaged'] && (report.unmanaged?.length ?? 0) > 0);
         if (args.alert && !hasErrors(report.diagnostics)) await alert(centers, report);
-        process.exitCode = hasErrors(report.diagnostics) ? 1 : drifted ? 2 : 0;
+        process.exitCode = hasErrors(report.diagnostics) ? 1 : driftFound ? 2 : 0;
       });
     } finally {
       await clients?.close();

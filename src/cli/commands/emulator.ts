@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { devNull } from 'node:os';
 import type { CommandModule } from 'yargs';
 import { emulatorEnvLines, startEmulator } from '../../emulator';
+import { cliErrors } from '../errors';
 
 interface Args {
   port: number;
@@ -43,6 +44,8 @@ export const emulatorCommand: CommandModule<object, Args> = {
       versions: args.versions,
       account: args.account,
       log: args.quiet ? undefined : (line) => process.stderr.write(`${line}\n`),
+    }).catch((err: unknown) => {
+      throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? cliErrors.portInUse(args.port) : err;
     });
     const exports = `${emulatorEnvLines(emulator).join('\n')}\n`;
     if (process.stdout.isTTY) process.stdout.write(exports);

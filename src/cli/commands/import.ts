@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { hasErrors } from '../../diagnostics';
-import { importObject } from '../../engine/import';
+import { importIdProblem, importObject } from '../../engine/import';
 import { withLockedState } from '../../engine/session';
 import { KINDS, resourceKind } from '../../resources/registry';
 import {
@@ -40,6 +40,12 @@ export const importCommand: CommandModule<object, ImportArgs> = {
       .positional('id', { type: 'string', demandOption: true, describe: "The object's import id (see the list above)" })
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' }),
   handler: async (args) => {
+    const malformed = importIdProblem(args.address, args.id, resourceKind);
+    if (malformed) {
+      printDiagnostics([malformed]);
+      process.exitCode = 1;
+      return;
+    }
     const ws = await workspaceOrProblems(args);
     if (!ws) return;
     await withLockedState(

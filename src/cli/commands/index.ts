@@ -16,6 +16,7 @@ import { versionCommand } from './version';
 import { outputCommand } from './output';
 import { validateCommand } from './validate';
 import { showCommand } from './show';
+import { withHelpNote } from './help-note';
 
 /** Every `tenantform` command, one module each; add a command here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,4 +38,4 @@ export const COMMANDS: ReadonlyArray<CommandModule<any, any>> = [
   outputCommand,
   validateCommand,
   showCommand,
-];
+].map(withHelpNote);

@@ -125,7 +125,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
 function render({ plan }: PlanResult, args: PlanArgs, context: PlanJsonContext): Iterable<string> {
   if (args.format === 'json') return [serializePlanJson(plan, context)];
   if (args.format === 'markdown') return [renderComments(plan, { runUrl: ciRunUrl() }).join('\n---\n\n')];
-  return renderTextChunks(plan, { color: shouldColor(process.stdout, process.env, args.color) });
+  return renderTextChunks(plan, { color: shouldColor(process.stdout, process.env, args.color), compactWarnings: args['compact-warnings'] });
 }
 
 /** One file per comment, and nothing left of an earlier, longer plan. */

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { withHelpNote } from './help-note';
 
 interface InstallArgs {
   dir?: string;
@@ -31,6 +32,6 @@ const installCommand: CommandModule<object, InstallArgs> = {
 export const providerCommand: CommandModule<object, object> = {
   command: 'provider',
   describe: 'Manage the Terraform provider (plugin protocol 6) for terraform and cdktf deploy',
-  builder: (y) => y.command(installCommand).demandCommand(1, 'Name a provider command, e.g. `tenantform provider install`.'),
+  builder: (y) => y.command(withHelpNote(installCommand)).demandCommand(1, 'Name a provider command, e.g. `tenantform provider install`.'),
   handler: () => undefined,
 };

@@ -89,6 +89,7 @@ export interface WorkspaceArgs extends LockArgs, StateArgs, VariableArgs {
   color: boolean;
   /** Run the cdktf app first (as `cdktf diff` does). */
   synth?: boolean;
+  'compact-warnings': boolean;
 }
 
 /** `--var` and `--var-file`, for every command that evaluates the configuration (Terraform's `-var`, `-var-file`). */
@@ -119,6 +120,12 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
     .option('input', { type: 'boolean', default: true, describe: 'Ask for approval on a terminal; --input=false never asks' })
     .option('color', { type: 'boolean', default: true, describe: 'Colour on a terminal (or with FORCE_COLOR); --no-color for none' })
     .option('synth', SYNTH_OPTION)
+    .option('compact-warnings', { type: 'boolean', default: false, describe: "Warnings as one line each, their summaries (errors stay whole), as terraform's" })
+    .option('json', {
+      type: 'boolean',
+      hidden: true,
+      describe: "Refused with the way to a plan as JSON: tenantform has no terraform's streaming -json output",
+    })
     .option('refresh-only', {
       type: 'boolean',
       default: false,
@@ -134,6 +141,11 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
       }
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
+      if (a.json !== undefined)
+        throw new Error(
+          "-json (terraform's streaming messages) is not implemented. For the plan as JSON use -format=json (the document of " +
+            '`terraform show -json`), or save it with -out=PLANFILE and run `tenantform show -json PLANFILE`.',
+        );
       return true;
     });
 }

@@ -1,10 +1,11 @@
 import type { CommandModule } from 'yargs';
+import { withHelpNote } from './help-note';
 import { stateListCommand, statePullCommand, stateShowCommand } from './state-read';
 import { stateMvCommand, statePushCommand, stateRmCommand } from './state-edit';
 
-const STATE_COMMANDS = [stateListCommand, stateShowCommand, statePullCommand, statePushCommand, stateRmCommand, stateMvCommand] as ReadonlyArray<
-  CommandModule<never, never>
->;
+const STATE_COMMANDS = [stateListCommand, stateShowCommand, statePullCommand, statePushCommand, stateRmCommand, stateMvCommand].map(
+  withHelpNote,
+) as ReadonlyArray<CommandModule<never, never>>;
 
 export const stateCommand: CommandModule<object, object> & { subcommands: typeof STATE_COMMANDS } = {
   command: 'state <command>',

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { withHelpNote } from './help-note';
 import { listWorkspaces, workspaceOf } from '../../backends';
 import { locateConfiguration } from '../../config/config';
 import { folderBackend } from '../../config/document';
@@ -52,7 +53,7 @@ const WORKSPACE_COMMANDS = [
   workspaceChoiceCommand('select', 'Use another workspace (set TF_WORKSPACE)'),
   workspaceChoiceCommand('new', 'Make a workspace (set TF_WORKSPACE, then apply)'),
   workspaceChoiceCommand('delete', 'Delete a workspace (terraform does)'),
-] as ReadonlyArray<CommandModule<never, never>>;
+].map(withHelpNote) as ReadonlyArray<CommandModule<never, never>>;
 
 export const workspaceCommand: CommandModule<object, object> & { subcommands: typeof WORKSPACE_COMMANDS } = {
   command: 'workspace <command>',

@@ -71,7 +71,10 @@ function unmanagedLines(report: DriftReport, item: (u: UnmanagedObject) => strin
   const { unmanaged, coverage } = report;
   if (!unmanaged || !coverage) return [];
   const total = coverage.managed + coverage.unmanaged;
-  const head = `Coverage: ${coverage.percent}% (${coverage.managed} of ${total} objects in the managed tenants are managed by this stack).`;
+  const head =
+    coverage.percent === null
+      ? 'Coverage: no objects to compare (none found in the tenants this stack manages).'
+      : `Coverage: ${coverage.percent}% (${coverage.managed} of ${total} objects in the managed tenants are managed by this stack).`;
   if (unmanaged.length === 0) return [head, ''];
   return [
     head,

@@ -20,6 +20,8 @@ import {
 
 export interface TextOptions {
   readonly color: boolean;
+  /** Warnings as one line each (their summaries), as terraform's -compact-warnings; errors stay whole. */
+  readonly compactWarnings?: boolean;
 }
 
 export const NO_CHANGES_TEXT = 'No changes. Your configuration matches the platform.';
@@ -289,10 +291,16 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
 
   if (plan.diagnostics.length > 0) {
     const secrets = secretTexts(plan);
-    for (const d of plan.diagnostics) {
+    const compacted = options.compactWarnings ? plan.diagnostics.filter((d) => d.severity === 'warning') : [];
+    for (const d of plan.diagnostics.filter((d) => !compacted.includes(d))) {
       const text = scrubSecrets(renderDiagnostic(d), secrets);
       const [head, ...rest] = text.split('\n');
       out.push(paint(d.severity === 'error' ? 'red' : 'yellow', head), ...rest, '');
+    }
+    if (compacted.length > 0) {
+      out.push(paint('yellow', 'Warnings:'), '');
+      for (const d of compacted) out.push(scrubSecrets(`- ${d.address ? `${d.address}: ` : ''}${d.summary}`, secrets));
+      out.push('', 'To see the full warning notes, run tenantform without -compact-warnings.', '');
     }
   }
 
