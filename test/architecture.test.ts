@@ -11,7 +11,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // errors.ts, diagnostics.ts, plain-json.ts: the vocabulary every layer shares.
   '.': [],
   // How connections are made (proxies, trusted certificates): below everything that opens one.
-  network: [],
+  // Of tenantform it knows only how an input file is read (input-file.ts).
+  network: ['.'],
   // The platform client depends on nothing of tenantform but its connections; the emulator only on its schemas.
   api: ['network'],
   emulator: ['api'],

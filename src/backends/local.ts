@@ -39,7 +39,8 @@ export class LocalBackend implements StateBackend {
     readonly path: string,
     env: NodeJS.ProcessEnv,
   ) {
-    this.file = localStateFile(path);
+    // A locked file keeps its inode: the lock (and a terraform waiting on it) stays on it.
+    this.file = localStateFile(path, (text) => (this.held?.token === undefined ? writeAtomically(path, text, { backup: false }) : rewriteLocked(path, text)));
     this.tenantformOnlyLock = env[TENANTFORM_ONLY_LOCK.variable] === TENANTFORM_ONLY_LOCK.value;
   }
 
@@ -156,6 +157,12 @@ async function writeInPlace(path: string, text: string): Promise<void> {
   if (!isBlank(previous)) await writeAtomically(`${path}.backup`, previous, { backup: false });
   const recovery = `${path}.writing`;
   await writeAtomically(recovery, text, { backup: false });
+  await rewriteLocked(path, text);
+  await fs.rm(recovery, { force: true });
+}
+
+/** The locked file's content replaced, durably. */
+async function rewriteLocked(path: string, text: string): Promise<void> {
   const handle = await fs.open(path, 'r+');
   try {
     await handle.truncate(0);
@@ -164,5 +171,4 @@ async function writeInPlace(path: string, text: string): Promise<void> {
   } finally {
     await handle.close();
   }
-  await fs.rm(recovery, { force: true });
 }

@@ -201,6 +201,18 @@ export const folderErrors = {
       false,
     );
   },
+  /** The HCL converter's WebAssembly program could not reserve its memory: `what` is V8's message. */
+  converterOutOfMemory(what: string) {
+    return new TenantformError(
+      'hcl_converter_out_of_memory',
+      'Cannot start the converter of .tf files',
+      `Reading .tf files starts a WebAssembly program, and it could not reserve its memory (${what.replace(/^\w+\.\w+\(\): /, '')}). ` +
+        'The likely cause is a limit on the address space of processes (`ulimit -v`): WebAssembly reserves about 10 GB of address space, ' +
+        'far more than it uses. Run without the limit (`ulimit -v unlimited`), or give the configuration as Terraform JSON ' +
+        '(.tf.json files, or the stack `cdktf synth` writes), which needs no converter.',
+      false,
+    );
+  },
   /** `--config main.tf`: Terraform reads every file of a folder, never one .tf file. */
   singleHclFile(file: string, dir: string) {
     return new TenantformError(

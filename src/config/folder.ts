@@ -6,6 +6,7 @@ import { folderErrors } from './errors';
 import { readInputFile } from '../input-file';
 import { isRecord, parsePlainJson, plainObject } from '../plain-json';
 import { normalizeHcl } from './hcl';
+import { hclConverter } from './hcl-converter';
 import { SourceLines } from './source-lines';
 
 /**
@@ -111,20 +112,11 @@ function jsonDocument(text: string, name: string): { document: Record<string, un
   return isRecord(doc) ? { document: doc } : { refused: folderErrors.unreadable(name, 'the file does not hold a JSON object') };
 }
 
-interface HclConverter {
-  parse(filename: string, contents: string): Promise<Record<string, unknown>>;
-}
-
-let converter: Promise<HclConverter> | undefined;
-
-/**
- * One `.tf` file as the converter writes it, or each problem it found in the file. Loaded on first
- * use: it starts a WebAssembly program that JSON stacks never need.
- */
+/** One `.tf` file as the converter writes it, or each problem it found in the file. */
 async function convertHcl(name: string, text: string): Promise<Record<string, unknown> | Array<{ refused: TenantformError; line?: number }>> {
-  converter ??= import('@cdktn/hcl2json');
+  const converter = await hclConverter();
   try {
-    const converted = await (await converter).parse(name, text);
+    const converted = await converter.parse(name, text);
     return isRecord(converted) ? converted : {};
   } catch (err) {
     // "parse config: [main.tf:3,7-8: Invalid expression; ... main.tf:5,1-2: ...]": each problem's file, line and column, then what is wrong.

@@ -5,9 +5,10 @@
  * authority (a proxy that inspects TLS signs with one). As in Go, a block that is not a
  * certificate is passed over. Without either variable nothing is read.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import { InputFileError, readInputFile } from '../input-file';
 import { NetworkSetupError } from './failure';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -16,18 +17,29 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
 const base64Of = (pem: string): string => pem.replace(/-----[A-Z ]+-----|\s+/g, '');
 
 function reason(err: unknown): string {
-  const code = (err as { code?: unknown }).code;
+  // An unreadable input file carries the system's code as its message.
+  const code = err instanceof InputFileError ? err.message : (err as { code?: unknown }).code;
   if (code === 'ENOENT') return 'no such file or directory';
   if (code === 'EACCES') return 'permission denied';
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The PEM certificates of one file. */
+/** Why `file` was not read: not a regular file or too large, or what the system said. */
+function unreadable(file: string, err: unknown): string {
+  if (err instanceof InputFileError && err.code !== 'unreadable') return `${file} cannot be read: ${err.message}`;
+  return `${file} cannot be read (${reason(err)})`;
+}
+
+/**
+ * The PEM certificates of one file, read as every input file is: a FIFO or a device such as
+ * /dev/zero is refused at once instead of blocking the run (beyond the reach of SIGTERM) or
+ * filling its memory.
+ */
 function certificatesIn(file: string, variable: string): string[] {
   try {
-    return readFileSync(file, 'utf8').match(PEM_CERTIFICATE) ?? [];
+    return readInputFile(file).match(PEM_CERTIFICATE) ?? [];
   } catch (err) {
-    throw new NetworkSetupError({ kind: 'setting', variable, what: `${file} cannot be read (${reason(err)})` });
+    throw new NetworkSetupError({ kind: 'setting', variable, what: unreadable(file, err) });
   }
 }
 
@@ -88,7 +100,7 @@ function withAuthorities(found: readonly string[]): SecureContext {
  */
 function nodeExtraCertificates(env: NodeJS.ProcessEnv): string[] {
   try {
-    return env.NODE_EXTRA_CA_CERTS ? (readFileSync(env.NODE_EXTRA_CA_CERTS, 'utf8').match(PEM_CERTIFICATE) ?? []) : [];
+    return env.NODE_EXTRA_CA_CERTS ? (readInputFile(env.NODE_EXTRA_CA_CERTS).match(PEM_CERTIFICATE) ?? []) : [];
   } catch {
     return [];
   }

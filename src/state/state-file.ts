@@ -3,13 +3,20 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { stateErrors } from './errors';
 import { fileKind } from '../input-file';
-import { isBlank } from '../plain-json';
+import { isBlank, parsePlainJson } from '../plain-json';
+import { stateProblem } from './state-schema';
 import type { JournalStore, StateStorage } from './model';
 
 /** A state kept in a local file: read as it is, replaced atomically and durably. */
 
-/** A state file read and written as it is, without a lock. */
-export function localStateFile(path: string): StateStorage {
+/**
+ * A state file read and written as it is, without a lock. `putInPlace` writes a state recovered
+ * from an interrupted rewrite over the file (a locked file is rewritten in place, not replaced).
+ */
+export function localStateFile(
+  path: string,
+  putInPlace: (text: string) => Promise<void> = (text) => writeAtomically(path, text, { backup: false }),
+): StateStorage {
   return {
     location: path,
     journal: journalFile(path),
@@ -18,36 +25,62 @@ export function localStateFile(path: string): StateStorage {
       const text = await readStateText(path);
       // Terraform creates the file empty when it takes its lock on a new state.
       const state = text === undefined || isBlank(text) ? undefined : text;
-      const interrupted = await readStateText(`${path}.writing`);
-      if (interrupted !== undefined && !isBlank(interrupted)) refuseInterruptedWrite(path, state, interrupted);
-      return state;
+      const writing = `${path}.writing`;
+      const interrupted = await readStateText(writing);
+      if (interrupted === undefined || isBlank(interrupted)) return state;
+      const recovered = await recoverableWrite(path, state, interrupted);
+      if (recovered === undefined) return state;
+      await putInPlace(interrupted);
+      await fs.rm(writing, { force: true });
+      process.stderr.write(
+        `Warning: the last write of ${path} was interrupted. ${writing} held the complete state being written ` +
+          `(serial ${recovered.serial}, the same lineage), newer than ${state === undefined ? 'the empty state' : 'the state'}: it is now in place.\n`,
+      );
+      return interrupted;
     },
     write: (text) => writeAtomically(path, text),
   };
 }
 
+/** Lineage and serial of a state's text; undefined when it is not JSON. */
+function header(text: string | undefined): { lineage?: unknown; serial?: unknown } | undefined {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as { lineage?: unknown; serial?: unknown });
+  } catch {
+    return undefined;
+  }
+}
+
+function isCompleteState(text: string): boolean {
+  try {
+    return stateProblem(parsePlainJson(text)) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `<path>.writing` is left behind only by a rewrite of the locked file that was interrupted (see
- * the local backend). When it is newer than the state (or the state is empty or damaged), the
- * state must not be read as it is: objects recorded only in the newer one would be created again.
- * A `.writing` no newer than the state (written over since, by Terraform say) changes nothing.
+ * the local backend). When it is a complete state newer than the state (or, the state being empty
+ * or damaged, than `<path>.backup`, the state the rewrite replaced), and of the same lineage, it is
+ * what the state should be: its serial is returned. When it is newer but that is not proven, the
+ * state must not be read as it is (objects recorded only in the newer one would be created again):
+ * refused. A `.writing` no newer than the state (written over since, by Terraform say) changes nothing.
  */
-function refuseInterruptedWrite(path: string, state: string | undefined, interrupted: string): void {
-  const header = (text: string | undefined): { lineage?: unknown; serial?: unknown } | undefined => {
-    try {
-      return text === undefined ? undefined : (JSON.parse(text) as { lineage?: unknown; serial?: unknown });
-    } catch {
-      return undefined;
-    }
-  };
+async function recoverableWrite(path: string, state: string | undefined, interrupted: string): Promise<{ serial: number } | undefined> {
   const newer = header(interrupted);
-  if (newer === undefined || typeof newer.serial !== 'number') return; // not a state: nothing to recover from it
+  if (newer === undefined || typeof newer.serial !== 'number') return undefined; // not a state: nothing to recover from it
+  const serial = newer.serial;
   const current = header(state);
-  if (state === undefined) throw stateErrors.stateWriteInterrupted(path, 'is empty', newer.serial);
-  if (current === undefined) throw stateErrors.stateWriteInterrupted(path, 'is damaged', newer.serial);
-  if (current.lineage === newer.lineage && typeof current.serial === 'number' && newer.serial > current.serial) {
-    throw stateErrors.stateWriteInterrupted(path, `is at the older serial ${current.serial}`, newer.serial);
+  const proven = (before: { lineage?: unknown; serial?: unknown } | undefined): boolean =>
+    before !== undefined && before.lineage === newer.lineage && typeof before.serial === 'number' && serial >= before.serial && isCompleteState(interrupted);
+  if (state !== undefined && current !== undefined) {
+    if (current.lineage !== newer.lineage || typeof current.serial !== 'number' || serial <= current.serial) return undefined;
+    if (proven(current)) return { serial };
+    throw stateErrors.stateWriteInterrupted(path, `is at the older serial ${current.serial}`, serial);
   }
+  if (proven(header(await readStateText(`${path}.backup`)))) return { serial };
+  throw stateErrors.stateWriteInterrupted(path, state === undefined ? 'is empty' : 'is damaged', serial);
 }
 
 /** The text of a state-side file (the state, its journal); undefined when there is none. */

@@ -54,6 +54,21 @@ describe('http backend', () => {
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(server.password);
     expect(JSON.parse(server.state('userinfo') ?? '{}').resources.map((x: { name: string }) => x.name)).toContain('site');
+
+    // Given both, the username and password settings win over stale credentials in the address.
+    const stale = server.url.replace('://', '://old-user:0ld-Pa55word@');
+    const both = writeConfig(
+      world,
+      {
+        ...configWith({ tenantform_infra_component: { site: infra('Userinfo Site') } }),
+        terraform: { backend: { http: gitlabBackend(server, 'userinfo', stale) } },
+      },
+      'userinfo-both.tf.json',
+    );
+    const plan = await run(world, ['plan', '--config', both, '--detailed-exitcode'], auth());
+    expect(plan.code).toBe(0);
+    expect(plan.stdout + plan.stderr).not.toMatch(/0ld-Pa55word|old-user/);
+    expect(plan.stdout + plan.stderr).not.toContain(server.password);
   });
 
   it('groups the whole-state writes of objects recorded together, there being no journal on http', async () => {

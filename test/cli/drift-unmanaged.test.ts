@@ -105,7 +105,7 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
   });
 
   it('shows names made on the platform inert: no escape sequence reaches the terminal, no line break the summary', async () => {
-    const hostile = '\u001b[2J\u001b]52;c;cGF5bG9hZA==\u0007Evil\n## Forged heading\u202e';
+    const hostile = '\u001b[2J\u001b]52;c;cGF5bG9hZA==\u0007Evil\n## Forged heading\u202e \u0085\u009b2J \u2066\u200f';
     const made = await world.client.createTenant({ name: hostile, parent_id: northwind, kind: 'customer' });
     try {
       const text = await run(world, ['drift', '-config', file, LOOK_FOR]);
@@ -115,6 +115,11 @@ describe('drift: unmanaged objects, coverage and the ignore file', () => {
       const markdown = await run(world, ['drift', '-config', file, '-format=markdown', LOOK_FOR]);
       expect(markdown.stdout).not.toMatch(/^## Forged heading/m);
       expect(markdown.stdout).not.toContain('\u001b');
+      // JSON.stringify leaves C1 controls and bidirectional marks as they are: written as escapes, read back the same.
+      const json = await run(world, ['drift', '-config', file, '-format=json', LOOK_FOR]);
+      expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+      expect(json.stdout).toContain('\\u202e \\u0085\\u009b2J \\u2066\\u200f');
+      expect((JSON.parse(json.stdout) as DriftJson).unmanaged!.map((u) => u.label)).toContainEqual(expect.stringContaining(hostile));
     } finally {
       await world.client.updateTenant(made.id, { version: made.version ?? 1, enabled: false });
       await world.client.deleteTenant(made.id, (made.version ?? 1) + 1);

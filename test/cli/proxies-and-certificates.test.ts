@@ -5,6 +5,7 @@
  * connection fails. `platform.test` resolves nowhere but in the proxy, so a run that does not go
  * through it cannot reach the platform at all.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -53,7 +54,8 @@ describe('proxies and certificates', () => {
     rmSync(keys, { recursive: true, force: true });
   });
 
-  const config = () => writeConfig(world, configWith({ tenantform_infra_component: { proxied: infra('Proxied Site') } }), 'proxied.tf.json');
+  /** A configuration and, with `file`, a state of its own: a run left hanging holds no lock the others wait for. */
+  const config = (file = 'proxied.tf.json') => writeConfig(world, configWith({ tenantform_infra_component: { proxied: infra('Proxied Site') } }), file);
   const behindProxy = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
     TENANTFORM_BASE_URL: 'https://platform.test',
     HTTPS_PROXY: proxyWithCredentials,
@@ -192,5 +194,25 @@ describe('proxies and certificates', () => {
     const r = await run(world, ['plan', '--config', config()], behindProxy({ SSL_CERT_FILE: missing }));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`Error: SSL_CERT_FILE cannot be used: ${missing} cannot be read (no such file or directory). Correct or unset SSL_CERT_FILE`);
+  });
+
+  it('refuses a device as SSL_CERT_FILE at once, naming the variable and the path, instead of reading it until memory runs out', async () => {
+    const r = await run(world, ['plan', '--config', config('device.tf.json')], behindProxy({ SSL_CERT_FILE: '/dev/zero' }));
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'Error: SSL_CERT_FILE cannot be used: /dev/zero cannot be read: it is a device, not a regular file. Correct or unset SSL_CERT_FILE',
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a FIFO as SSL_CERT_FILE at once, where reading it would block the run beyond the reach of SIGTERM', async () => {
+    // Nothing ever writes to it: a run that opened it to read would wait forever (the test's timeout fails it).
+    const fifo = join(keys, 'authority.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = await run(world, ['plan', '--config', config('fifo.tf.json')], behindProxy({ SSL_CERT_FILE: fifo }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Error: SSL_CERT_FILE cannot be used: ${fifo} cannot be read: it is a FIFO, not a regular file. Correct or unset SSL_CERT_FILE`);
+    noSecrets(r);
   });
 });

@@ -231,26 +231,52 @@ describe('an interrupted rewrite of the local state', () => {
   });
 
   // What a kill leaves when it lands between writing `<state>.writing` and rewriting the locked file in place.
-  it('refuses to plan over an empty state beside a complete .writing, and plans nothing once it is in place', async () => {
+  it('puts a complete, newer .writing in place by itself, saying so, over an empty or an older state', async () => {
     const complete = readFileSync(statePath(), 'utf8');
-    writeFileSync(`${statePath()}.writing`, complete);
-    writeFileSync(statePath(), '');
-    const refused = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('The last write of the state was interrupted');
-    expect(refused.stderr).toContain(`mv '${statePath()}.writing' '${statePath()}'`);
-    expect(refused.stdout).not.toContain('will be created');
-
-    renameSync(`${statePath()}.writing`, statePath());
-    expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
+    const { lineage, serial } = JSON.parse(complete) as { lineage: string; serial: number };
+    const interruptedOver = async (left: string, writing: string): Promise<void> => {
+      writeFileSync(`${statePath()}.writing`, writing);
+      writeFileSync(statePath(), left);
+      const plan = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+      expect(plan.stderr).toContain(`Warning: the last write of ${statePath()} was interrupted. ${statePath()}.writing held the complete state being written`);
+      expect(plan.code).toBe(0);
+      expect(plan.stdout).not.toContain('will be created');
+      expect(readFileSync(statePath(), 'utf8')).toBe(writing);
+      expect(existsSync(`${statePath()}.writing`)).toBe(false);
+      // Once in place, nothing more to say.
+      const again = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+      expect(again.code).toBe(0);
+      expect(again.stderr).not.toContain('Warning');
+    };
+    // Killed after the locked file was emptied: the state it replaced is the .backup (same lineage, not newer).
+    expect(JSON.parse(readFileSync(`${statePath()}.backup`, 'utf8'))).toMatchObject({ lineage });
+    await interruptedOver('', complete);
+    // Killed before the locked file was touched: it still holds the older state.
+    await interruptedOver(complete, JSON.stringify({ ...JSON.parse(complete), serial: serial + 1 }, null, 2));
   });
 
-  it('refuses an older complete state beside a newer .writing of the same lineage, and ignores an older .writing', async () => {
-    const state = JSON.parse(readFileSync(statePath(), 'utf8'));
-    writeFileSync(`${statePath()}.writing`, JSON.stringify({ ...state, serial: state.serial + 1 }));
-    const refused = await run(world, ['plan', '--config', file]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`is at the older serial ${state.serial}`);
+  it('refuses a .writing whose being newer is not proven, naming the mv that puts it in place, and ignores an older .writing', async () => {
+    const complete = readFileSync(statePath(), 'utf8');
+    const state = JSON.parse(complete);
+    // An empty state beside a .backup of another lineage: nothing says the .writing continues it.
+    const backup = readFileSync(`${statePath()}.backup`, 'utf8');
+    writeFileSync(`${statePath()}.backup`, JSON.stringify({ ...state, lineage: 'another-lineage' }));
+    writeFileSync(`${statePath()}.writing`, complete);
+    writeFileSync(statePath(), '');
+    const empty = await run(world, ['plan', '--config', file, '--detailed-exitcode']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('The last write of the state was interrupted');
+    expect(empty.stderr).toContain(`mv '${statePath()}.writing' '${statePath()}'`);
+    expect(empty.stdout).not.toContain('will be created');
+    writeFileSync(`${statePath()}.backup`, backup);
+    renameSync(`${statePath()}.writing`, statePath());
+
+    // A newer serial of the same lineage that is not a whole state.
+    writeFileSync(`${statePath()}.writing`, JSON.stringify({ lineage: state.lineage, serial: state.serial + 1 }));
+    const partial = await run(world, ['plan', '--config', file]);
+    expect(partial.code).toBe(1);
+    expect(partial.stderr).toContain(`is at the older serial ${state.serial}`);
+    expect(readFileSync(statePath(), 'utf8')).toBe(complete);
 
     writeFileSync(`${statePath()}.writing`, JSON.stringify({ ...state, serial: state.serial - 1 }));
     expect((await run(world, ['plan', '--config', file, '--detailed-exitcode'])).code).toBe(0);
