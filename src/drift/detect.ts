@@ -9,6 +9,7 @@ import type { AttributeDrift, DriftedResource } from '../plans/model';
 import { buildPlan } from '../engine/planner';
 import { refresh, type Refreshed } from '../engine/refresh';
 import type { StateStore } from '../state/state';
+import { isNamedByTarget } from '../state/addresses';
 import type { Action } from '../resources/plan';
 import { sensitiveNames, versionAttribute, type ResourceKind, type State } from '../resources/declaration';
 import type { Coverage, UnmanagedObject } from './unmanaged';
@@ -57,10 +58,13 @@ export interface DetectOptions {
   readonly kindOf: (type: string) => ResourceKind | undefined;
   /** Called as each recorded object has been read. */
   readonly onRead?: (address: string) => void;
+  /** `-target`: only these addresses are reported (a block's address names its instances, a module's everything in it). */
+  readonly targets?: readonly string[];
 }
 
 export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
-  const common = { configuration: opts.configuration, state: opts.state, clients: opts.clients, kindOf: opts.kindOf, targets: [] };
+  const targets = opts.targets ?? [];
+  const common = { configuration: opts.configuration, state: opts.state, clients: opts.clients, kindOf: opts.kindOf, targets };
   const refreshed = await refresh({ ...common, parallelism: opts.parallelism, refresh: true, onRead: opts.onRead });
   const { plan } = await buildPlan({ ...common, refreshed });
   const diagnostics = distinct(plan.diagnostics);
@@ -74,7 +78,7 @@ export async function detectDrift(opts: DetectOptions): Promise<DriftReport> {
   const planned = new Map(plan.changes.map((c) => [c.address, c]));
   const resources = opts.state
     .objects()
-    .filter((o) => o.mode === 'managed')
+    .filter((o) => o.mode === 'managed' && (targets.length === 0 || targets.some((t) => isNamedByTarget(o.address, t))))
     .map((o) => {
       const kind = opts.kindOf(o.type);
       // What the configuration marks sensitive now, and what the state marked when it was applied.

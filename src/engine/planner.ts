@@ -10,7 +10,7 @@ import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/
 import { dependencies, isGroupNode, objectDependencies, type Configuration, type DeclaredObject } from '../config/config';
 import { dependencyOrder, withDependencies } from '../graph/graph';
 import type { AttributeDrift, DriftedResource, Plan, PlannedChange, PlanResult } from '../plans/model';
-import { blockOf, isDataAddress, isModulePath, parseInstanceAddress } from '../state/addresses';
+import { blockOf, isDataAddress, isNamedByTarget, parseInstanceAddress } from '../state/addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
 import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
@@ -241,7 +241,7 @@ function selectTargets(
   const deps = dependencies(configuration);
   const everything = new Set([...[...deps.keys()].filter((a) => !isGroupNode(configuration, a)), ...recorded.keys()]);
   // A block's address targets all its instances, and a module's everything inside it, as in Terraform.
-  const within = (a: string, t: string) => (blockOf(a) === t && a !== t) || (isModulePath(t) && (a.startsWith(`${t}.`) || a.startsWith(`${t}[`)));
+  const within = (a: string, t: string) => a !== t && isNamedByTarget(a, t);
   const targets = opts.targets.flatMap((t) => (everything.has(t) ? [t] : [...everything].filter((a) => within(a, t))));
   for (const t of opts.targets) {
     if (!everything.has(t) && !targets.some((a) => within(a, t))) {

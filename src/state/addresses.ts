@@ -48,6 +48,11 @@ export function blockOf(address: string): string {
   return parseInstanceAddress(address)?.block ?? address;
 }
 
+/** Whether `-target=target` names the object at `address`: itself, the block it is an instance of, or a module it is in. */
+export function isNamedByTarget(address: string, target: string): boolean {
+  return address === target || blockOf(address) === target || (isModulePath(target) && (address.startsWith(`${target}.`) || address.startsWith(`${target}[`)));
+}
+
 /** A block's address from its parts: the module path, then `data.` for a data source. */
 export function blockAddress(r: { readonly module?: string; readonly mode: 'managed' | 'data'; readonly type: string; readonly name: string }): string {
   return `${r.module ? `${r.module}.` : ''}${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;

@@ -149,6 +149,15 @@ describe('tenantform drift', () => {
     expect(readFileSync(join(world.dir, STATE)).equals(before)).toBe(true);
   });
 
+  it("-target reports only what it names, and terraform's lock flags are taken (drift never waits for the lock)", async () => {
+    const { result, json } = await driftJson('-target=tenantform_infra_component.primary', '-lock-timeout=5m', '-lock=false');
+    expect(result.code).toBe(2);
+    expect(json.resources.map((r) => [r.address, r.status])).toEqual([['tenantform_infra_component.primary', 'drifted']]);
+    const unknown = await drift('-target=tenantform_infra_component.nowhere');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout + unknown.stderr).toContain('tenantform_infra_component.nowhere is neither declared in the configuration nor recorded in the state');
+  });
+
   it('raises one alert while drift lasts, not one per run', async () => {
     const alerted = await drift('--alert');
     expect(alerted.code).toBe(2);

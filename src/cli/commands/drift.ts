@@ -29,6 +29,7 @@ interface DriftArgs extends StateArgs, VariableArgs {
   'fail-on-unmanaged': boolean;
   'summary-file'?: string;
   setting?: string[];
+  target?: string[];
 }
 
 export const driftCommand: CommandModule<object, DriftArgs> = {
@@ -52,6 +53,10 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           'platform cannot be reached).',
       )
       .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
+      .option('target', { type: 'string', array: true, describe: 'Report only this address (a block: its instances; a module: what is in it); repeatable' })
+      // Pipelines pass terraform's lock flags everywhere; a drift check takes no lock, so it never waits for one.
+      .option('lock', { type: 'boolean', default: true, describe: 'Accepted as terraform takes it: drift reads the state without its lock' })
+      .option('lock-timeout', { type: 'string', describe: 'Accepted as terraform takes it: drift never waits for the lock' })
       .option('format', { choices: ['text', 'markdown', 'json'] as const, default: 'text' as const, describe: 'Report format' })
       .option('synth', SYNTH_OPTION)
       .option('color', { type: 'boolean', default: true, describe: 'Accepted for scripts that pass -no-color everywhere (the report has no colour)' })
@@ -108,7 +113,15 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         await checkPlatform(client);
         const recorded = state.objects().filter((o) => o.mode === 'managed').length;
         const detected = await withReadProgress(recorded, (onRead) =>
-          detectDrift({ configuration: ws.configuration, state, clients: clients!, parallelism: args.parallelism, kindOf: resourceKind, onRead }),
+          detectDrift({
+            configuration: ws.configuration,
+            state,
+            clients: clients!,
+            parallelism: args.parallelism,
+            kindOf: resourceKind,
+            onRead,
+            targets: args.target ?? [],
+          }),
         );
         const rules = IgnoreRules.load(join(process.cwd(), IGNORE_FILE));
         const identityOf = (address: string) => {
