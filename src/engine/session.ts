@@ -42,14 +42,22 @@ export interface WorkspaceOptions {
   readonly providerMirror?: (stackDir: string) => string;
 }
 
+/** Platform client settings given on the command line, which win over provider blocks and environment variables. */
+export interface CommandLineSettings {
+  /** `--retry-timeout`: seconds the retries of one request may take. */
+  readonly retryTimeoutSeconds?: number;
+  /** `--requests-per-second`: the most requests a second to send to a data center. */
+  readonly requestsPerSecond?: number;
+}
+
 export interface Workspace {
   readonly configuration: Configuration;
   /** Where the state lives: the stack's `terraform.backend` (nothing connected yet). */
   readonly backend: StateBackend;
   /** Warnings found while loading the configuration. */
   readonly diagnostics: Diagnostic[];
-  /** Seconds the retries of one request may take (the command line's choice, when made). */
-  readonly retryTimeoutSeconds?: number;
+  /** What the command line sets for every platform client, over the provider blocks and the environment. */
+  readonly commandLine?: CommandLineSettings;
   /** For a folder of Terraform files: where each block (and argument) is written, for the diagnostics of what is planned from it. */
   readonly positionOf?: (address: string, path?: AttributePath) => SourcePosition | undefined;
   /** The command's working directory: where a state its backend did not take is kept. */
@@ -95,16 +103,16 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
 
 /**
  * The platform client of a provider configuration (`tenantform` or `tenantform.<alias>`): each
- * argument from its provider block, else its environment variable; the retry timeout from the
+ * argument from its provider block, else its environment variable; the retry timeout and the request rate from the
  * command line first.
  */
 export function platformClient(
   configuration: Configuration,
   env: NodeJS.ProcessEnv,
-  retryTimeoutSeconds?: number,
+  commandLine: CommandLineSettings = {},
   provider: string = PROVIDER_TYPE,
 ): PlatformClient {
-  return clientOfProviderBlock(configuration.providers.get(provider) ?? configuration.provider, env, retryTimeoutSeconds, provider);
+  return clientOfProviderBlock(configuration.providers.get(provider) ?? configuration.provider, env, commandLine, provider);
 }
 
 /**
@@ -114,7 +122,7 @@ export function platformClient(
 export function clientOfProviderBlock(
   block: Readonly<Record<string, unknown>>,
   env: NodeJS.ProcessEnv,
-  retryTimeoutSeconds?: number,
+  commandLine: CommandLineSettings = {},
   provider: string = PROVIDER_TYPE,
 ): PlatformClient {
   const valueOf = (name: keyof typeof PROVIDER_ENV): unknown => block[name] ?? env[PROVIDER_ENV[name]];
@@ -126,7 +134,7 @@ export function clientOfProviderBlock(
   if (missing.length > 0) throw engineErrors.missingCredentials(missing.map((argument) => ({ argument, variable: PROVIDER_ENV[argument] })));
   const setting = (name: keyof typeof PROVIDER_ENV): string => valueOf(name) as string;
   const seconds =
-    retryTimeoutSeconds ??
+    commandLine.retryTimeoutSeconds ??
     numberSetting(
       block.retry_timeout,
       env[RETRY_TIMEOUT_ENV],
@@ -144,12 +152,14 @@ export function clientOfProviderBlock(
     clientId: setting('client_id'),
     clientSecret: setting('client_secret'),
     retry: { maxElapsedMs: seconds * 1000 },
-    requestsPerSecond: numberSetting(
-      block.requests_per_second,
-      env[REQUESTS_PER_SECOND_ENV],
-      { parse: parseRequestsPerSecond, invalid: faultErrors.invalidRequestsPerSecond, argument: 'requests_per_second', variable: REQUESTS_PER_SECOND_ENV },
-      undefined,
-    ),
+    requestsPerSecond:
+      commandLine.requestsPerSecond ??
+      numberSetting(
+        block.requests_per_second,
+        env[REQUESTS_PER_SECOND_ENV],
+        { parse: parseRequestsPerSecond, invalid: faultErrors.invalidRequestsPerSecond, argument: 'requests_per_second', variable: REQUESTS_PER_SECOND_ENV },
+        undefined,
+      ),
     onEvent: (e) => {
       logExchange(e);
       requestNotice(e, process.stderr);
@@ -210,7 +220,7 @@ export async function withLockedState<T>(
   flags: StateLockFlags = {},
 ): Promise<T> {
   refuseWriteThroughTerraform(workspace.backend, operation);
-  const connect = (provider: string) => platformClient(workspace.configuration, env, workspace.retryTimeoutSeconds, provider);
+  const connect = (provider: string) => platformClient(workspace.configuration, env, workspace.commandLine, provider);
   // Credentials are checked before the lock is taken.
   ProviderClients.check(workspace.configuration, connect);
   let clients: ProviderClients | undefined;

@@ -3,6 +3,8 @@
  * says that it waits instead of going quiet, and makes each object once; a ceiling given in the
  * provider block is checked before anything is sent.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
 
 describe('tenantform under the rate limit', () => {
@@ -27,6 +29,27 @@ describe('tenantform under the rate limit', () => {
     expect(world.emulator.refusedByLimit()).toBeGreaterThan(0);
     const created = world.requests.filter((l) => /^POST \/api\/2\/infra 201/.test(l));
     expect(created).toHaveLength(12);
+  });
+
+  it('--requests-per-second keeps an apply under a limit it is told, so that the platform refuses nothing', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `Paced storage ${i}`);
+    // A folder of its own: the other tests' stack is the main folder's.
+    mkdirSync(join(world.dir, 'paced'), { recursive: true });
+    writeConfig(world, configWith({ tenantform_infra_component: Object.fromEntries(names.map((n, i) => [`p${i}`, infra(n)])) }), 'paced/main.tf.json');
+    const refusedBefore = world.emulator.refusedByLimit();
+    // The platform's limit is well above the rate asked for, and its burst above the client's (its rate) and a token request.
+    world.emulator.setFaults({ limit_per_second: 5, limit_burst: 3 });
+    try {
+      const applied = await run(world, ['-chdir=paced', 'apply', '--auto-approve', '--requests-per-second', '2']);
+      expect(applied.code).toBe(0);
+      expect(applied.stderr).not.toContain("Waiting for the platform's rate limit");
+    } finally {
+      world.emulator.setFaults({ limit_per_second: 0, limit_burst: 0 });
+    }
+    expect(world.emulator.refusedByLimit()).toBe(refusedBefore);
+    const refused = await run(world, ['-chdir=paced', 'plan', '--requests-per-second', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--requests-per-second must be a number of requests greater than 0.');
   });
 
   it('a requests_per_second that is no rate is refused naming the provider block, before any request', async () => {

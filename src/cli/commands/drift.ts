@@ -108,7 +108,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         carryOutMoves(ws.configuration.moves, state);
         if (ws.backend.readOnly) process.stderr.write(ws.backend.readOnly.notice);
         const lockedBefore = await ws.backend.currentLock();
-        clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.retryTimeoutSeconds, provider));
+        clients = ProviderClients.open(ws.configuration, state, (provider) => platformClient(ws.configuration, process.env, ws.commandLine, provider));
         const client = clients.default;
         await checkPlatform(client);
         const recorded = state.objects().filter((o) => o.mode === 'managed').length;

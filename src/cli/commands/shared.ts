@@ -11,7 +11,7 @@ import { renderDiagnostic, type Diagnostic } from '../../diagnostics';
 import { openWorkspace, stackBackend, type StateLockFlags, type Workspace } from '../../engine/session';
 import { cliErrors } from '../errors';
 import { installProvider } from '../../provider/install';
-import { parseRetryTimeout } from '../../resources/provider-config';
+import { parseRequestsPerSecond, parseRetryTimeout } from '../../resources/provider-config';
 import { redactSecrets } from '../redact';
 import { staleStackWarning, synthesizeApp } from '../synth';
 
@@ -83,6 +83,7 @@ export interface WorkspaceArgs extends LockArgs, StateArgs, VariableArgs {
   replace?: string[];
   'refresh-only'?: boolean;
   'retry-timeout'?: number;
+  'requests-per-second'?: number;
   /** false: never ask a question (Terraform's -input=false). */
   input: boolean;
   /** false: no colour (Terraform's -no-color). */
@@ -135,9 +136,17 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
       type: 'number',
       describe: 'Seconds the retries of one request may take in all (default: provider retry_timeout, TENANTFORM_RETRY_TIMEOUT, or 30)',
     })
+    .option('requests-per-second', {
+      type: 'number',
+      describe:
+        'The most requests a second sent to a data center (default: provider requests_per_second, TENANTFORM_REQUESTS_PER_SECOND, or learned from its rate limit)',
+    })
     .check((a) => {
       if (a['retry-timeout'] !== undefined && parseRetryTimeout(a['retry-timeout']) === undefined) {
         throw new Error('--retry-timeout must be a number of seconds from 0 to 86400.');
+      }
+      if (a['requests-per-second'] !== undefined && parseRequestsPerSecond(a['requests-per-second']) === undefined) {
+        throw new Error('--requests-per-second must be a number of requests greater than 0.');
       }
       if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
@@ -157,7 +166,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
 
 /** Opens the workspace; prints the problems and returns undefined when the configuration is invalid. */
 export async function workspaceOrProblems(
-  args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'var' | 'var-file'>,
+  args: Pick<WorkspaceArgs, 'stack' | 'config' | 'state' | 'retry-timeout' | 'requests-per-second' | 'var' | 'var-file'>,
 ): Promise<Workspace | undefined> {
   const variables = inputVariables(args);
   const ws = await openWorkspace({
@@ -176,7 +185,7 @@ export async function workspaceOrProblems(
     return undefined;
   }
   printDiagnostics(ws.diagnostics);
-  return args['retry-timeout'] === undefined ? ws : { ...ws, retryTimeoutSeconds: args['retry-timeout'] };
+  return { ...ws, commandLine: { retryTimeoutSeconds: args['retry-timeout'], requestsPerSecond: args['requests-per-second'] } };
 }
 
 /**
