@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { backendErrors } from './errors';
 import type { BackendSettings } from './settings';
 import type { ForceUnlockOutcome, LockAttempt, StateBackend } from './types';
@@ -49,6 +51,16 @@ export class ThroughTerraformBackend implements StateBackend {
   }
 
   async read(): Promise<string | undefined> {
+    // A folder terraform has initialised keeps the backend as it was set up, with the values given
+    // at `terraform init` (-backend-config, TF_CLI_ARGS_init) that the block leaves out: it is read
+    // as it is. Only a folder terraform asks to initialise (again) is.
+    if (!this.initialized && existsSync(join(this.opts.stackDir, '.terraform', 'terraform.tfstate'))) {
+      const text = await this.terraform(['state', 'pull']).catch(() => undefined);
+      if (text !== undefined) {
+        this.initialized = true;
+        return hasState(text) ? text : undefined;
+      }
+    }
     if (!this.initialized) {
       const mirror = this.opts.providerMirror?.(this.opts.stackDir);
       // No -upgrade: the providers the lock file records; -reconfigure: a changed backend block is read, never migrated.

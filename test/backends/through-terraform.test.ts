@@ -102,6 +102,28 @@ describe('a backend tenantform reads through terraform (s3)', () => {
     expect(await leftoverProviders(marker)).toEqual([]);
   });
 
+  it('reads a backend configured in part, the rest given at terraform init: in the folder terraform initialised, or with TF_CLI_ARGS_init', async () => {
+    // The block without its key, as teams write it when each environment gives its own key at init.
+    const partial = { ...(s3.backend('northwind/partial.tfstate').s3 as Record<string, unknown>) };
+    delete partial.key;
+    const config = stack('partial', { s3: partial });
+    const terraform = (...args: string[]) =>
+      run('terraform', [...args, '-input=false', '-no-color'], { cwd: join(world.dir, 'partial'), env: { ...tfEnv, ...s3.credentials } });
+    expect((await terraform('init', '-backend-config=key=northwind/partial.tfstate')).code).toBe(0);
+    expect((await terraform('apply', '-auto-approve')).output).toContain('1 added');
+    const planned = await command(['plan', '--config', config, '--detailed-exitcode']);
+    expect(planned.stdout).toContain('No changes.');
+    expect(planned.code).toBe(0);
+    // A runner's fresh checkout, the key given as terraform users give it there.
+    const runner = stack('partial-runner', { s3: partial });
+    const fresh = await command(['state', 'list', '--config', runner], {
+      ...s3.credentials,
+      TF_CLI_ARGS_init: '-backend-config=key=northwind/partial.tfstate',
+    });
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout.split('\n')).toContain('tenantform_infra_component.site');
+  });
+
   it("names the backend, the terraform command and terraform's message when the credentials or the bucket are missing", async () => {
     const config = stack('runner', s3.backend('northwind/harbour.tfstate'));
     const noCredentials = await command(['plan', '--config', config], { AWS_REGION: 'us-east-1' });
