@@ -2,6 +2,7 @@ import type { Construct } from 'constructs';
 import type { Attributes, OutputsOf, PropsOf } from '../resources/attributes';
 import { TerraformDataSource, type TerraformMetaArguments, TerraformProvider, TerraformResource, Token } from './cdk';
 import type { MetaArguments } from './meta-arguments';
+import type { ElementMembers } from './element-members';
 import type { AnyKind, DataSourceKind, ResourceKind, State } from '../resources/declaration';
 import { camelCase, snakeAttributes } from '../resources/naming';
 import { PROVIDER_ATTRIBUTES, PROVIDER_SOURCE, PROVIDER_TYPE } from '../resources/provider-config';
@@ -72,17 +73,13 @@ function split(attributes: Attributes, props: Record<string, unknown>) {
   return { meta: meta as TerraformMetaArguments, attributes: snakeAttributes(attributes, rest) as State };
 }
 
-export type ResourceConstruct<As extends Attributes> = new (
-  scope: Construct,
-  id: string,
-  props: PropsOf<As> & MetaArguments,
-) => TerraformResource & OutputsOf<As>;
+export type ResourceConstruct<As extends Attributes> = new (scope: Construct, id: string, props: PropsOf<As> & MetaArguments) => ElementMembers & OutputsOf<As>;
 
 export type DataSourceConstruct<As extends Attributes> = new (
   scope: Construct,
   id: string,
   props: PropsOf<As> & MetaArguments,
-) => TerraformDataSource & OutputsOf<As>;
+) => ElementMembers & OutputsOf<As>;
 
 // `cdktf deploy` requires a version constraint for every provider it installs.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

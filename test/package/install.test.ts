@@ -134,23 +134,27 @@ describe.each(FLAVOURS)('a project on $name', (flavour) => {
         join(dir, 'tsconfig.json'),
         JSON.stringify({ compilerOptions: { strict: true, module: 'commonjs', target: 'ES2022', noEmit: true, skipLibCheck: true }, files: ['app.ts'] }),
       );
-      const app = (tenantProps: string, rolesProps: string) =>
+      const app = (tenantProps: string, rolesProps: string, unitParent: string) =>
         [
-          "import { App, TerraformStack } from 'cdktn';",
+          "import { App, TerraformIterator, TerraformStack } from 'cdktn';",
           "import { Tenant, UserRoles } from 'tenantform';",
           'const stack = new TerraformStack(new App(), "s");',
           `const t = new Tenant(stack, 't', ${tenantProps});`,
           `new UserRoles(stack, 'r', ${rolesProps});`,
-          'export { t };',
+          // The construct's attributes are typed, and it goes wherever cdktn takes an element.
+          `const unit = new Tenant(stack, 'u', { name: 'Unit', parentId: ${unitParent}, kind: 'unit', dependsOn: [t] });`,
+          'const each = TerraformIterator.fromResources(unit);',
+          'const id: string = unit.id;',
+          'export { t, each, id };',
         ].join('\n');
       writeFileSync(
         join(dir, 'app.ts'),
-        app("{ name: 'Contoso', parentId: 'p', kind: 'customer' }", "{ userId: 'u', roles: [{ tenantId: t.id, roleId: 'company_admin' }] }"),
+        app("{ name: 'Contoso', parentId: 'p', kind: 'customer' }", "{ userId: 'u', roles: [{ tenantId: t.id, roleId: 'company_admin' }] }", 't.id'),
       );
       await typecheck(dir);
       writeFileSync(
         join(dir, 'app.ts'),
-        app("{ nmae: 'Contoso', parentId: 'p', kind: 'customer' }", "{ userId: 'u', roles: [{ tenantId: 1, roleId: 'company_admin' }] }"),
+        app("{ nmae: 'Contoso', parentId: 'p', kind: 'customer' }", "{ userId: 'u', roles: [{ tenantId: 1, roleId: 'company_admin' }] }", 't.tenantId'),
       );
       const refused = await expectRun(
         process.execPath,
@@ -160,6 +164,7 @@ describe.each(FLAVOURS)('a project on $name', (flavour) => {
       );
       expect(refused.output).toMatch(/'nmae' does not exist/);
       expect(refused.output).toMatch(/tenantId[\s\S]*number[\s\S]*string|Type 'number' is not assignable to type 'string'/);
+      expect(refused.output).toMatch(/Property 'tenantId' does not exist/);
     }, 120_000);
   }
 
