@@ -6,6 +6,7 @@ import { redactSecrets } from './redact';
 import { hasOwn } from '../plain-json';
 import { optionSuggestion, withDoubleDashes } from './terraform-spellings';
 import { configureCliLogging, log } from '../logging';
+import { projectKind, type ProjectKind } from './project-kind';
 
 /**
  * The `tenantform` command. Each command sets process.exitCode itself, following
@@ -101,28 +102,39 @@ function versionFlagAsCommand(args: readonly string[]): string[] {
   return ['version', ...options.filter((a) => /^--?json(=.*)?$/.test(a))];
 }
 
-/** Terraform's commands that tenantform does not have, with where their work is done instead. */
-const TERRAFORM_ONLY: Readonly<Record<string, string>> = {
-  init: 'tenantform needs no init: it reads the synthesized stack and the backend the stack declares.',
-  fmt: 'tenantform reads what `cdktf synth` writes: format the app with your own formatter.',
-  refresh: '`tenantform apply --refresh-only` accepts what changed on the platform into the state.',
-  taint: '`-replace=ADDRESS` on plan and apply replaces an object.',
-  untaint: 'an object marked tainted by terraform is replaced by the next apply.',
-  console: '',
-  graph: '',
-  providers: '',
-  get: '',
-  test: '',
-  login: '',
-  logout: '',
-  metadata: '',
-  modules: '',
+/**
+ * Terraform's commands that tenantform does not have, with where their work is done instead: in
+ * a folder of Terraform files, or in a cdktf / CDK Terrain app (`synth`, its CLI's command).
+ */
+const TERRAFORM_ONLY: Readonly<Record<string, (project: ProjectKind) => string>> = {
+  init: (p) =>
+    p.kind === 'terraform-files'
+      ? "tenantform needs no init: it reads this folder's .tf files and the backend they declare."
+      : 'tenantform needs no init: it reads the synthesized stack and the backend the stack declares.',
+  fmt: (p) =>
+    p.kind === 'terraform-files'
+      ? "tenantform reads this folder's .tf files as they are written."
+      : `tenantform reads what \`${p.library} synth\` writes: format the app with your own formatter.`,
+  refresh: () => '`tenantform apply --refresh-only` accepts what changed on the platform into the state.',
+  taint: () => '`-replace=ADDRESS` on plan and apply replaces an object.',
+  untaint: () => 'an object marked tainted by terraform is replaced by the next apply.',
+  console: () => '',
+  graph: () => '',
+  providers: () => '',
+  get: () => '',
+  test: () => '',
+  login: () => '',
+  logout: () => '',
+  metadata: () => '',
+  modules: () => '',
 };
 
 function terraformOnly(command: string): string {
-  const instead = TERRAFORM_ONLY[command];
+  const project = projectKind(process.cwd());
+  const instead = TERRAFORM_ONLY[command](project);
+  const where = project.kind === 'terraform-files' ? 'in this folder' : "in the stack's folder (cdktf.out/stacks/<stack>)";
   return (
     `\`${command}\` is a Terraform command that tenantform does not have. ${instead ? `${instead} Or run` : 'Run'} ` +
-    `\`terraform ${command}\` in the stack's folder (cdktf.out/stacks/<stack>) with tenantform's provider.`
+    `\`terraform ${command}\` ${where} with tenantform's provider.`
   );
 }

@@ -9,7 +9,7 @@ export const configErrors = {
     return new TenantformError(
       'config_not_found',
       'No configuration found',
-      `${looked}. Run \`cdktf synth\` first, or name a folder of Terraform files with --config DIR (or -chdir=DIR), or a Terraform JSON file with --config FILE.`,
+      `${looked}. Synthesize the app first (\`cdktn synth\`, or \`cdktf synth\`), or name a folder of Terraform files with --config DIR (or -chdir=DIR), or a Terraform JSON file with --config FILE.`,
       false,
     );
   },
@@ -25,12 +25,17 @@ export const configErrors = {
     return new TenantformError(
       'stack_not_found',
       'No such stack',
-      `There is no stack "${stack}" in cdktf.out/stacks (found: ${stacks.join(', ') || 'none'}). Run \`cdktf synth\`, or check --stack.`,
+      `There is no stack "${stack}" in cdktf.out/stacks (found: ${stacks.join(', ') || 'none'}). Synthesize the app (\`cdktn synth\`, or \`cdktf synth\`), or check --stack.`,
       false,
     );
   },
   configUnreadable(file: string, reason: string) {
-    return new TenantformError('config_unreadable', 'Cannot read the configuration', `${file}: ${reason}. Re-run \`cdktf synth\`, or fix the file.`, false);
+    return new TenantformError(
+      'config_unreadable',
+      'Cannot read the configuration',
+      `${file}: ${reason}. Synthesize the app again (\`cdktn synth\`, or \`cdktf synth\`), or fix the file.`,
+      false,
+    );
   },
   /** A provider argument that cannot be known before anything is read. `sensitive`: the expression is never quoted (it may be, or hold, a secret). */
   unsupportedExpression(address: string, path: AttributePath, expression: string, sensitive = false) {

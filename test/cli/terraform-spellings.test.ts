@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
 
@@ -69,9 +69,25 @@ describe("Terraform's single-dash spellings", () => {
     expect(init.stderr).toContain('`init` is a Terraform command that tenantform does not have. tenantform needs no init');
     expect(init.stderr).not.toContain('Did you mean');
     const graph = await run(world, ['graph']);
-    expect(graph.stderr).toContain("Run `terraform graph` in the stack's folder");
+    expect(graph.stderr).toContain('Run `terraform graph` in this folder'); // the test's folder holds Terraform JSON files
     const typo = await run(world, ['plna']);
     expect(typo.stderr).toContain('Did you mean plan?');
+  });
+
+  it('init and fmt speak of what the folder is: Terraform files, or a CDK Terrain app and its own CLI', async () => {
+    mkdirSync(join(world.dir, 'hcl'), { recursive: true });
+    writeFileSync(join(world.dir, 'hcl', 'main.tf'), 'terraform {}\n');
+    const hclInit = await run(world, ['-chdir=hcl', 'init']);
+    expect(hclInit.stderr).toContain(
+      "tenantform needs no init: it reads this folder's .tf files and the backend they declare. Or run `terraform init` in this folder",
+    );
+    expect((await run(world, ['-chdir=hcl', 'fmt'])).stderr).toContain("tenantform reads this folder's .tf files as they are written.");
+    mkdirSync(join(world.dir, 'app'), { recursive: true });
+    writeFileSync(join(world.dir, 'app', 'cdktf.json'), '{}');
+    writeFileSync(join(world.dir, 'app', 'package.json'), JSON.stringify({ devDependencies: { cdktn: '^0.24.0' } }));
+    const appFmt = await run(world, ['-chdir=app', 'fmt']);
+    expect(appFmt.stderr).toContain('tenantform reads what `cdktn synth` writes');
+    expect(appFmt.stderr).toContain("in the stack's folder (cdktf.out/stacks/<stack>)");
   });
 
   it('version and version -json', async () => {

@@ -1,10 +1,10 @@
-import { existsSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, lstatSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import type { Diagnostic } from '../../diagnostics';
 import { UUID_PATTERN } from '../../resources/attributes';
-import { exportTenant, renderHcl, renderImportList, renderTerraformJson, renderTypescript, writeExportState, type CdkLibrary } from '../../export';
+import { exportTenant, renderHcl, renderImportList, renderTerraformJson, renderTypescript, writeExportState } from '../../export';
 import { redactSecrets } from '../redact';
+import { projectCdkLibrary } from '../project-kind';
 import { clientOfProviderBlock } from '../../engine/session';
 
 interface Args {
@@ -98,28 +98,6 @@ export const exportCommand: CommandModule<object, Args> = {
     }
   },
 };
-
-/**
- * The CDK library of the project the app is exported into: the one its nearest package.json
- * depends on (CDK Terrain first, the maintained line), else CDK Terrain.
- */
-export function projectCdkLibrary(dir: string): CdkLibrary {
-  for (let at = resolve(dir); ; at = dirname(at)) {
-    const file = join(at, 'package.json');
-    if (existsSync(file)) {
-      try {
-        const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
-        const declared = { ...manifest.dependencies, ...manifest.devDependencies };
-        if ('cdktn' in declared) return 'cdktn';
-        if ('cdktf' in declared) return 'cdktf';
-      } catch {
-        // Not a manifest this can read: the default.
-      }
-      return 'cdktn';
-    }
-    if (dirname(at) === at) return 'cdktn';
-  }
-}
 
 function report(diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) {
