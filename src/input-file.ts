@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 /** Why a file given to tenantform to read was not read; the caller names the option it came from. */
 export class InputFileError extends Error {
   constructor(
-    readonly code: 'not_a_regular_file' | 'too_large' | 'unreadable',
+    readonly code: 'not_a_regular_file' | 'too_large' | 'unreadable' | 'not_utf8',
     message: string,
   ) {
     super(message);
@@ -40,7 +40,7 @@ export function fileKind(stats: { isSymbolicLink(): boolean; isDirectory(): bool
  * file is opened without blocking and checked on the open descriptor, so what is checked is what
  * is read.
  */
-export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string {
+export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES, encoding: 'utf8' | 'strict utf8' = 'utf8'): string {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -67,11 +67,29 @@ export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string 
       if (total > maxBytes) throw tooLarge();
       chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    const bytes = Buffer.concat(chunks, total);
+    const text = bytes.toString('utf8');
+    if (encoding === 'strict utf8') refuseInvalidUtf8(bytes, text);
+    return text;
   } catch (err) {
     if (err instanceof InputFileError) throw err;
     throw new InputFileError('unreadable', (err as NodeJS.ErrnoException).code ?? (err as Error).message);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Terraform reads configuration files as UTF-8 and refuses other bytes: decoding would turn
+ * them into U+FFFD silently. Names the line of the first byte that is not UTF-8.
+ */
+function refuseInvalidUtf8(bytes: Buffer, text: string): void {
+  const REPLACEMENT = '\uFFFD';
+  for (let i = text.indexOf(REPLACEMENT); i !== -1; i = text.indexOf(REPLACEMENT, i + 1)) {
+    const at = Buffer.byteLength(text.slice(0, i));
+    // A U+FFFD written in the file is three bytes EF BF BD; anything else stood for bytes that are not UTF-8.
+    if (bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) continue;
+    const line = text.slice(0, i).split('\n').length;
+    throw new InputFileError('not_utf8', `line ${line} holds bytes that are not UTF-8 (byte 0x${bytes[at].toString(16)}): save the file as UTF-8`);
   }
 }

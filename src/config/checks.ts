@@ -1,7 +1,7 @@
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { type TenantformError } from '../errors';
 import { languageErrors } from './language-errors';
-import type { EvalContext } from '../expressions';
+import { asBool, parseTemplate, referencesOf, type EvalContext } from '../expressions';
 import { isRecord } from '../plain-json';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue, referencesIn, type Reference } from './expression-scope';
@@ -47,6 +47,9 @@ export function parseChecks(raw: unknown, names: DeclaredNames, problems: Tenant
     if (body.assert === undefined || (Array.isArray(body.assert) && body.assert.length === 0))
       problems.push(languageErrors.invalidCheck(at, 'a check block holds at least one `assert` block', ['assert']));
     const asserts = assertionsIn(body.assert, at, ['assert'], (where, why, path) => problems.push(languageErrors.invalidCheck(where, why, path)));
+    asserts.forEach((a, i) => {
+      if (!refersToSomething(a.condition)) problems.push(languageErrors.conditionChecksNothing(at, ['assert', i, 'condition']));
+    });
     const references = referencesIn(
       asserts.map((a) => [a.condition, a.errorMessage]),
       at,
@@ -57,6 +60,14 @@ export function parseChecks(raw: unknown, names: DeclaredNames, problems: Tenant
     checks.push({ name, asserts, references });
   }
   return checks;
+}
+
+/** A condition that names nothing of the configuration has one result whatever is planned: Terraform refuses it. */
+function refersToSomething(condition: unknown): boolean {
+  if (typeof condition !== 'string') return false;
+  const parsed = parseTemplate(condition);
+  // A condition that does not parse is reported where it is evaluated.
+  return 'problem' in parsed || referencesOf(parsed.expr).length > 0;
 }
 
 /** The assertion blocks under a body (`assert`, `precondition`, `postcondition`): one object or a list. */
@@ -84,6 +95,8 @@ export function assertionsIn(raw: unknown, at: string, path: AttributePath, refu
 export interface AssertionOutcome {
   readonly failed: Array<{ readonly path: AttributePath; readonly message: string }>;
   readonly problems: Diagnostic[];
+  /** Conditions whose result is not a bool: an error wherever the assertion is, as in Terraform. */
+  readonly invalid: Diagnostic[];
 }
 
 /**
@@ -91,12 +104,15 @@ export interface AssertionOutcome {
  * is neither passed nor failed, and waits for the apply, as in Terraform.
  */
 export function evaluateAssertions(asserts: readonly CheckAssertion[], context: EvalContext, address: string, at: AttributePath): AssertionOutcome {
-  const outcome: AssertionOutcome = { failed: [], problems: [] };
+  const outcome: AssertionOutcome = { failed: [], problems: [], invalid: [] };
   asserts.forEach((a, i) => {
     const path = [...at, i, 'condition'];
     const condition = evaluateValue(a.condition, context, address, path);
     if (condition.diagnostics.length > 0) return void outcome.problems.push(...condition.diagnostics);
-    if (containsUnknown(condition.value) || condition.value !== false) return;
+    if (containsUnknown(condition.value)) return;
+    const result = typeof condition.value === 'string' || typeof condition.value === 'boolean' ? asBool(condition.value) : undefined;
+    if (result === undefined) return void outcome.invalid.push(languageErrors.invalidConditionResult(address, path, condition.value).toDiagnostic());
+    if (result) return;
     const message = evaluateValue(a.errorMessage, context, address, [...at, i, 'error_message']);
     const known = typeof message.value === 'string' && message.diagnostics.length === 0 && message.sensitive.length === 0;
     outcome.failed.push({ path, message: known ? message.value : String(a.errorMessage) });
@@ -115,9 +131,10 @@ export function conditionErrors(
   address: string,
 ): Diagnostic[] {
   if (asserts.length === 0) return [];
-  const { failed, problems } = evaluateAssertions(asserts, context, address, ['lifecycle', which]);
+  const { failed, problems, invalid } = evaluateAssertions(asserts, context, address, ['lifecycle', which]);
   return [
     ...problems,
+    ...invalid,
     ...failed.map((f) => ({
       severity: 'error' as const,
       summary: `Resource ${which} failed`,
@@ -138,7 +155,8 @@ export function checkWarnings(checks: readonly DeclaredCheck[], context: EvalCon
   const warnings: Diagnostic[] = [];
   for (const check of checks) {
     const address = `check.${check.name}`;
-    const { failed, problems } = evaluateAssertions(check.asserts, context, address, ['assert']);
+    const { failed, problems, invalid } = evaluateAssertions(check.asserts, context, address, ['assert']);
+    warnings.push(...invalid);
     warnings.push(...problems.map((d) => ({ ...d, severity: 'warning' as const, summary: `Check block assertion could not be evaluated: ${d.summary}` })));
     for (const f of failed)
       warnings.push({ severity: 'warning', summary: 'Check block assertion failed', detail: f.message, address, path: f.path, code: 'check_failed' });

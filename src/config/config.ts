@@ -15,6 +15,7 @@ import { expandModules, moduleArgumentProblems, type ModuleSources } from './mod
 import { dirname } from 'node:path';
 import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRequest } from './remote-state';
 import { repetitionOf } from './repetition';
+import { requiredVersionProblems } from './required-version';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, holderOf, referencesIn, rootNameOf, rootOf, type LocalConversion, type Reference } from './expression-scope';
 import { declaredNames, entriesOf, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
@@ -235,6 +236,7 @@ export function parseConfiguration(
   const outputs = parseOutputs(doc.output, names, locals, languageProblems);
   const checks = parseChecks(doc.check, names, languageProblems);
   languageProblems.forEach(report);
+  requiredVersionProblems(doc.terraform).forEach(report);
   const objects = new Map<string, DeclaredObject>();
   const templates = new Map<string, DeclaredObject>();
   const blockInstances = new Map<string, BlockInstances>();

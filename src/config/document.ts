@@ -1,6 +1,6 @@
 import { hasErrors, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
 import { configErrors, folderErrors } from './errors';
-import { readInputFile } from '../input-file';
+import { MAX_INPUT_BYTES, readInputFile } from '../input-file';
 import { isRecord, ownValue } from '../plain-json';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -85,7 +85,7 @@ export function backendValueOf(document: Record<string, unknown>): unknown {
 export function readConfigDocument(file: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readInputFile(file);
+    text = readInputFile(file, MAX_INPUT_BYTES, 'strict utf8');
   } catch (err) {
     throw configErrors.configUnreadable(file, (err as Error).message);
   }

@@ -149,6 +149,30 @@ export const configErrors = {
   },
 };
 
+/** The failures of the `terraform` block's settings. */
+export const settingsErrors = {
+  unsupportedTerraformVersion(constraint: string, version: string) {
+    return new TenantformError(
+      'unsupported_terraform_version',
+      'Unsupported Terraform Core version',
+      `The configuration's required_version "${constraint}" is not met by the Terraform language tenantform reads (${version}). Change the constraint, or plan this configuration with a Terraform release that meets it.`,
+      false,
+      'terraform',
+      ['required_version'],
+    );
+  },
+  invalidRequiredVersion(constraint: string) {
+    return new TenantformError(
+      'invalid_required_version',
+      'Invalid required_version constraint',
+      `"${constraint}" is not a version constraint: write it as Terraform does, e.g. ">= 1.5, < 2.0".`,
+      false,
+      'terraform',
+      ['required_version'],
+    );
+  },
+};
+
 export const folderErrors = {
   /** What the HCL converter refused: its message names the file, line and column. */
   unreadable(file: string, reason: string) {

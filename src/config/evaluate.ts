@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics';
 import type { State } from '../resources/declaration';
-import { fromPlain, isTemplate, SensitiveValue, type EvalContext } from '../expressions';
+import { fromPlain, hasTemplateKey, isTemplate, SensitiveValue, type EvalContext } from '../expressions';
 import { validateConfig } from '../resources/validate';
 import { NO_ITEMS, sharedIfEmpty } from '../plain-json';
 import type { DeclaredObject } from './config';
@@ -54,7 +54,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 function isConstant(value: unknown): boolean {
   if (typeof value === 'string') return !isTemplate(value) && (ASCII.test(value) || value.normalize('NFC') === value);
   if (Array.isArray(value)) return value.every(isConstant);
-  if (value !== null && typeof value === 'object') return Object.values(value).every(isConstant);
+  if (value !== null && typeof value === 'object') return !hasTemplateKey(value) && Object.values(value).every(isConstant);
   return true;
 }
 

@@ -2,7 +2,20 @@ import { dirname } from 'node:path';
 import type { AttributePath, Diagnostic } from '../diagnostics';
 import { type TenantformError } from '../errors';
 import { languageErrors } from './language-errors';
-import { evaluate, fromPlain, isTemplate, parseTemplate, referencesOf, SensitiveValue, SetValue, UNKNOWN, type EvalContext, type Value } from '../expressions';
+import {
+  evaluate,
+  evaluateConfigValue,
+  fromPlain,
+  hasTemplateKey,
+  isTemplate,
+  parseTemplate,
+  referencesOf,
+  SensitiveValue,
+  SetValue,
+  UNKNOWN,
+  type EvalContext,
+  type Value,
+} from '../expressions';
 import { attributeNames, type AnyKind, type State } from '../resources/declaration';
 import { groupBy } from '../group-by';
 import { plainObject } from '../plain-json';
@@ -262,7 +275,10 @@ function lazyLocals(
     if (values.has(name)) return values.get(name);
     if (!raws.has(name) || evaluating.has(name)) return undefined;
     evaluating.add(name);
-    const value = converted(evaluateRaw(raws.get(name), context) ?? UNKNOWN, conversions?.get(name));
+    const raw = raws.get(name);
+    // A local that is null is known; one that failed, or a module variable not given, is unknown.
+    const evaluated = raw === undefined ? undefined : evaluateRaw(raw, context);
+    const value = converted(evaluated === undefined ? UNKNOWN : evaluated, conversions?.get(name));
     evaluating.delete(name);
     values.set(name, value);
     return value;
@@ -348,6 +364,15 @@ export function evaluateValue(raw: unknown, context: EvalContext, address: strin
     }
     if (Array.isArray(v)) return v.map((x, i) => visit(x, [...path, i]));
     if (v !== null && typeof v === 'object') {
+      if (hasTemplateKey(v)) {
+        // A key written as an expression: the object's keys are known only once evaluated.
+        const r = evaluateConfigValue(v, context, path);
+        if ('problem' in r) {
+          diagnostics.push(languageErrors.expression(address, r.problem.path, r.problem).toDiagnostic());
+          return UNKNOWN;
+        }
+        return plainOf(r.value, path, sensitive);
+      }
       const out = plainObject<unknown>();
       for (const [k, x] of Object.entries(v)) out[k] = visit(x, [...path, k]);
       return out;
@@ -359,25 +384,8 @@ export function evaluateValue(raw: unknown, context: EvalContext, address: strin
 
 /** Evaluates a raw value to an expression value (for locals); undefined when it fails. */
 function evaluateRaw(raw: unknown, context: EvalContext): Value | undefined {
-  if (typeof raw === 'string') {
-    const parsed = parseTemplate(raw);
-    const r = 'problem' in parsed ? parsed : evaluate(parsed.expr, context);
-    return 'problem' in r ? undefined : r.value;
-  }
-  if (Array.isArray(raw)) {
-    const items = raw.map((x) => evaluateRaw(x, context));
-    return items.some((i) => i === undefined) ? undefined : (items as Value[]);
-  }
-  if (raw !== null && typeof raw === 'object') {
-    const out = plainObject<Value>();
-    for (const [k, x] of Object.entries(raw)) {
-      const v = evaluateRaw(x, context);
-      if (v === undefined) return undefined;
-      out[k] = v;
-    }
-    return out;
-  }
-  return fromPlain(raw);
+  const r = evaluateConfigValue(raw, context);
+  return 'problem' in r ? undefined : r.value;
 }
 
 /** An expression value as plain configuration data: sets as lists, sensitive marks removed and their paths noted. */
@@ -412,6 +420,7 @@ function walkTemplates(value: unknown, at: AttributePath, visit: (text: string, 
       // By index, as in normalize (resources/values.ts): every declared object passes here.
       const keys = Object.keys(v);
       for (let i = 0; i < keys.length; i++) {
+        if (isTemplate(keys[i])) visit(keys[i], [...path]);
         path.push(keys[i]);
         walk((v as Record<string, unknown>)[keys[i]]);
         path.pop();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AttributePath, Diagnostic, SourcePosition } from '../diagnostics';
 import { type TenantformError } from '../errors';
 import { folderErrors } from './errors';
-import { readInputFile } from '../input-file';
+import { MAX_INPUT_BYTES, readInputFile } from '../input-file';
 import { isRecord, parsePlainJson, plainObject } from '../plain-json';
 import { normalizeHcl } from './hcl';
 import { hclConverter } from './hcl-converter';
@@ -58,7 +58,7 @@ export async function readTerraformFolder(dir: string): Promise<TerraformFolder>
 async function readFile(merged: MergedDocument, file: string, name: string): Promise<void> {
   let text: string;
   try {
-    text = readInputFile(file);
+    text = readInputFile(file, MAX_INPUT_BYTES, 'strict utf8');
   } catch (err) {
     return merged.refuse(folderErrors.unreadable(name, (err as Error).message), name);
   }
@@ -232,6 +232,8 @@ class MergedDocument {
     for (const [key, setting] of Object.entries(value)) {
       if (key === 'backend' || key === 'cloud') this.declare('terraform.backend', 'backend configuration', file);
       if (key === 'required_providers' && isRecord(setting)) Object.assign(this.holder('required_providers', holder), setting);
+      // Every file's constraint holds, as Terraform checks each.
+      else if (key === 'required_version' && holder[key] !== undefined) holder[key] = [holder[key], setting].flat();
       else holder[key] = setting;
     }
   }

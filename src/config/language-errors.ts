@@ -123,6 +123,15 @@ export const languageErrors = {
   unreadableVarFile(file: string, reason: string) {
     return new TenantformError('var_file_unreadable', 'Cannot read the variable file', `${file}: ${reason.replace(/\.$/, '')}.`, false);
   },
+  /** Terraform's "Function calls not allowed": a variable file holds constant values. */
+  callInVarFile(file: string, line: number, name: string, call: string) {
+    return new TenantformError(
+      'var_file_unreadable',
+      'Function calls not allowed',
+      `${file}: line ${line}, ${name}: functions may not be called here (found ${call}(...)); write the value itself.`,
+      false,
+    );
+  },
   undeclaredName(address: string, path: AttributePath, name: string) {
     return new TenantformError('unknown_reference', 'Reference to an undeclared name', `${name} is not declared in this configuration.`, false, address, path);
   },
@@ -131,6 +140,22 @@ export const languageErrors = {
   },
   remoteState(address: string, path: AttributePath, reason: string) {
     return new TenantformError('remote_state_unreadable', 'Cannot read the remote state', `${reason}.`.replace(/\.\.$/, '.'), false, address, path);
+  },
+  /** Terraform's "Invalid condition result": a condition must be true or false (its value is not quoted: it may be secret). */
+  invalidConditionResult(address: string, path: AttributePath, value: unknown) {
+    const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+    return new TenantformError('invalid_condition', 'Invalid condition result', `The condition must be true or false, not ${found}.`, false, address, path);
+  },
+  /** Terraform's "Invalid assert expression": a condition that names nothing checks nothing. */
+  conditionChecksNothing(address: string, path: AttributePath) {
+    return new TenantformError(
+      'invalid_check',
+      'Invalid assert expression',
+      `The condition must refer to at least one object of the configuration, or else its result would not be checking anything.`,
+      false,
+      address,
+      path,
+    );
   },
   cycle(addresses: readonly string[]) {
     return new TenantformError('cycle', 'Cycle', `These refer to each other: ${addresses.join(', ')}.`, false, addresses[0]);

@@ -329,11 +329,11 @@ class Expander {
     caller: ModuleScope,
     instance: CallInstance | undefined,
   ): unknown {
-    // A missing argument is reported, and its variable is null so that nothing else reports it again.
+    // A missing argument is reported, and its variable is unknown (no value) so that nothing else reports it again.
     if (Object.hasOwn(body, name)) return rewriteValue(body[name], caller, this.problems, instance);
     const d = isRecord(declaration) ? declaration : {};
     if (Object.hasOwn(d, 'default')) return literal(d.default);
     this.problems.push(moduleErrors.missingArgument(call, name));
-    return null;
+    return undefined;
   }
 }

@@ -1,19 +1,7 @@
 import type { AttributePath } from '../diagnostics';
 import { type TenantformError } from '../errors';
 import { languageErrors } from './language-errors';
-import {
-  containsSensitive,
-  evaluate,
-  isKnown,
-  parseTemplate,
-  SensitiveValue,
-  SetValue,
-  unmarkDeep,
-  UNKNOWN,
-  type EvalContext,
-  type Value,
-} from '../expressions';
-import { fromPlain } from '../expressions';
+import { containsSensitive, evaluateConfigValue, isKnown, SensitiveValue, SetValue, unmarkDeep, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import type { InstanceKey } from '../state/addresses';
 
 /**
@@ -104,11 +92,10 @@ function unknown(address: string, argument: 'count' | 'for_each', problems: Tena
 }
 
 function valueOf(address: string, raw: unknown, path: AttributePath, context: EvalContext, problems: TenantformError[]): Value | undefined {
-  if (typeof raw !== 'string') return fromPlain(raw);
-  const parsed = parseTemplate(raw);
-  const r = 'problem' in parsed ? parsed : evaluate(parsed.expr, context);
+  // A map written out (`{ (local.k) = ... }`) holds templates in its keys and values too.
+  const r = evaluateConfigValue(raw, context);
   if ('problem' in r) {
-    problems.push(languageErrors.expression(address, path, r.problem));
+    problems.push(languageErrors.expression(address, [...path, ...r.problem.path], r.problem));
     return undefined;
   }
   return r.value;

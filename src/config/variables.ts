@@ -4,7 +4,7 @@ import type { Diagnostic } from '../diagnostics';
 import { type TenantformError } from '../errors';
 import { configErrors } from './errors';
 import { languageErrors } from './language-errors';
-import { contextOf, evaluateTemplate, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
+import { contextOf, evaluateTemplate, firstCall, fromPlain, isKnown, parseExpression, evaluate, SensitiveValue, unmarkDeep, type Value } from '../expressions';
 import { isRecord, ownValue, parsePlainJson } from '../plain-json';
 import { BLOCK_ARGUMENTS, boolArgument, extraneousArguments, notCarriedOut, stringArgument } from './block-arguments';
 import { convertTo, parseTypeConstraint, takesRawText, type TypeConstraint } from './variable-types';
@@ -214,6 +214,12 @@ function varFile(file: string, report: (e: TenantformError) => void): Array<[str
       continue;
     }
     const parsed = parseExpression(source);
+    // A variable file holds constant values only, as Terraform reads it.
+    const call = 'problem' in parsed ? undefined : firstCall(parsed.expr);
+    if (call !== undefined) {
+      report(languageErrors.callInVarFile(file, line, name, call));
+      continue;
+    }
     const evaluated = 'problem' in parsed ? parsed : evaluate(parsed.expr, contextOf({}));
     if ('problem' in evaluated) report(languageErrors.unreadableVarFile(file, `line ${line}, ${name}: ${evaluated.problem.message}`));
     else out.push([name, evaluated.value]);

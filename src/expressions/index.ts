@@ -32,4 +32,6 @@ export {
 
 export { isTemplate, parseTemplate, evaluate, evaluateTemplate, contextOf, parseExpression } from './language';
 
-export { evaluateConfigValue, referencesInConfigValue, type ConfigProblem } from './config-value';
+export { evaluateConfigValue, hasTemplateKey, referencesInConfigValue, type ConfigProblem } from './config-value';
+export { asBool } from './convert';
+export { firstCall } from './calls';

@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
-import type { Diagnostic } from '../../diagnostics';
+import { withFile, type Diagnostic } from '../../diagnostics';
+import { dependencyCycleProblems, valueProblemsWithoutInputs } from '../../config/validate-values';
 import { openWorkspace } from '../../engine/session';
 import { redactSecrets } from '../redact';
 import { inputVariables, printDiagnostics, stateFlags, variableFlags, type StateArgs, type VariableArgs } from './shared';
@@ -21,7 +22,8 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   handler: async (args) => {
     const variables = inputVariables(args);
     const ws = await openWorkspace({ cwd: process.cwd(), stack: args.stack, config: args.config, env: process.env, variables });
-    const diagnostics = ws.diagnostics;
+    const found = 'configuration' in ws ? [...valueProblemsWithoutInputs(ws.configuration), ...dependencyCycleProblems(ws.configuration)] : [];
+    const diagnostics = [...ws.diagnostics, ...('positionOf' in ws && ws.positionOf ? found.map((d) => withFile(d, ws.positionOf!)) : found)];
     const valid = !diagnostics.some((d) => d.severity === 'error');
     if (args.json) process.stdout.write(redactSecrets(`${JSON.stringify(validateJson(valid, diagnostics), null, 2)}\n`));
     else {
