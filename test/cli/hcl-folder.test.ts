@@ -187,7 +187,7 @@ describe('a folder of Terraform files (HCL)', () => {
     const misspelt = await run(world, ['-chdir=customers', 'validate']);
     expect(misspelt.code).toBe(1);
     expect(misspelt.stderr).toContain(
-      'Error: tenantform_tenant.customer["contoso"]: contact.emal: Invalid value for contact.emal\n  on customers.tf line 12\n',
+      'Error: tenantform_tenant.customer: contact.emal: Invalid value for contact.emal\n  on customers.tf line 12\n',
     );
     expect(world.requests.slice(before)).toEqual([]);
 
