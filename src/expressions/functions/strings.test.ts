@@ -27,6 +27,17 @@ describe('string functions', () => {
     expect(run(source)).toBe(expected);
   });
 
+  it.each([
+    ['indent(1e9, "x\\ny")', 'indent'],
+    ['indent(300000000, "x\\ny\\nz")', 'indent'],
+    ['format("%1000000000d", 1)', 'format'],
+    ['formatlist("%1000000000d", [1])', 'formatlist'],
+  ])('%s, too long to build, fails as a call', (source, construct) => {
+    const problem = problemOf(source);
+    expect(problem).toMatchObject({ code: 'invalid_argument', construct });
+    expect(problem.message).toMatch(new RegExp(`^Call to function "${construct}" failed: .*(longer|larger) than`));
+  });
+
   it('splits and tests prefixes', () => {
     expect(run('split(",", "a,,b")')).toEqual(['a', '', 'b']);
     expect(run('split("", "a🌍")')).toEqual(['a', '🌍']);
