@@ -178,6 +178,15 @@ export const folderErrors = {
   unreadable(file: string, reason: string) {
     return new TenantformError('config_unreadable', 'Cannot read the configuration', `${file}: ${reason.replace(/\.$/, '')}.`, false);
   },
+  /** A `.tf` file nested so deeply that reading it would exhaust the stack. */
+  nestedTooDeeplyToRead(file: string, limit: number) {
+    return new TenantformError(
+      'config_too_deep',
+      'Cannot read the configuration',
+      `${file}: an expression or block is nested more than ${limit} levels deep. Flatten it: no configuration needs that depth.`,
+      false,
+    );
+  },
   /** The same block declared twice (in one file or two), as Terraform refuses it. */
   duplicate(what: string, address: string, first: string, second: string) {
     const where = first === second ? `twice in ${first}` : `in ${first} and again in ${second}`;

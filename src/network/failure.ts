@@ -48,9 +48,12 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 /** Codes of a connection that never reached the proxy. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** Codes of an answer that is not a proxy's: refused by the HTTP parser (HTTPParserError, HPE_...) or, after a false "connected", by TLS. */
+const NOT_A_PROXY = /^(HPE_\w+|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG|ERR_SSL_RECORD_LAYER_FAILURE)$/;
+
 /** An error and the errors it was caused by (undici wraps some), nearest first. */
-function causes(err: unknown): Array<{ code?: unknown; message?: unknown }> {
-  const chain: Array<{ code?: unknown; message?: unknown }> = [];
+function causes(err: unknown): Array<{ code?: unknown; message?: unknown; name?: unknown }> {
+  const chain: Array<{ code?: unknown; message?: unknown; name?: unknown }> = [];
   let e: unknown = err;
   for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
     chain.push(e);
@@ -73,6 +76,14 @@ export function networkFailure(err: unknown, route: Route): NetworkFailure | und
     if (!route.proxy) continue;
     // Through a proxy, tenantform connects to nothing else: a connection that fails is the proxy's.
     if (UNREACHABLE.has(code)) return { kind: 'proxy', proxy: route.proxy, what: `cannot be reached (${code})`, retryable: true };
+    // A server that is not a proxy answers CONNECT with something else: text the HTTP parser refuses, or bytes the TLS layer does.
+    if (NOT_A_PROXY.test(code) || e.name === 'HTTPParserError')
+      return {
+        kind: 'proxy',
+        proxy: route.proxy,
+        what: `did not answer as a proxy when asked to connect to ${route.host}${code ? ` (${code})` : ''}: check that the proxy variable names the proxy's address and port`,
+        retryable: false,
+      };
     const answered = /Proxy response \((\d+)\)|Proxy Authentication Required \((\d+)\)/.exec(message);
     if (answered) {
       const status = Number(answered[1] ?? answered[2]);

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy';
@@ -187,6 +187,23 @@ describe('proxies and certificates', () => {
       'Error: HTTPS_PROXY cannot be used: Its value is not a URL (such as http://proxy.example.com:3128). Correct or unset HTTPS_PROXY',
     );
     expect(bogus.stderr).not.toContain('hidden-pass');
+  });
+
+  it.each([
+    ['plain text', 'hello, this is a web page\n'],
+    ['a web page, as if connected', 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello, this is a web page\n'],
+  ])('names the proxy that answers %s, never its credentials', async (_, answer) => {
+    const notProxy = createNetServer((socket) => socket.once('data', () => socket.end(answer)));
+    await new Promise<void>((r) => notProxy.listen(0, '127.0.0.1', () => r()));
+    const address = `http://127.0.0.1:${(notProxy.address() as AddressInfo).port}`;
+    try {
+      const r = await run(world, ['plan', '--config', config()], behindProxy({ HTTPS_PROXY: address.replace('http://', 'http://ci:hidden-pass@') }));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Error: Cannot connect through the proxy ${address}: It did not answer as a proxy when asked to connect to platform.test`);
+      expect(r.stderr).not.toContain('hidden-pass');
+    } finally {
+      await new Promise<void>((r) => notProxy.close(() => r()));
+    }
   });
 
   it('names SSL_CERT_FILE when the file it names cannot be read', async () => {

@@ -3,7 +3,8 @@ import type { AttributePath } from '../../diagnostics';
 import type { AttributeDrift, Plan, PlannedChange } from '../../plans/model';
 import type { NestedAttribute } from '../../resources/attributes';
 import { KINDS } from '../../resources/registry';
-import { containsUnknown, elementKey, isUnknown, parseJson } from '../../resources/values';
+import { containsUnknown, elementKey, isUnknown } from '../../resources/values';
+import { parsePlainJson } from '../../plain-json';
 import { displayText } from '../../api/display-text';
 
 /**
@@ -52,12 +53,20 @@ export interface ViewOptions {
 export const SENSITIVE_TEXT = '(sensitive value)';
 export const UNKNOWN_TEXT = '(known after apply)';
 
-/** The parsed value of a string holding a JSON object or array; undefined otherwise. */
+/**
+ * The parsed value of a string holding a JSON object or array; undefined otherwise. JSON nested
+ * past the plain-data limit stays a string, since showing it opened would recurse without bound.
+ */
 export function jsonStructure(value: unknown): object | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trimStart();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
-  const parsed = parseJson(value);
+  let parsed: unknown;
+  try {
+    parsed = parsePlainJson(value);
+  } catch {
+    return undefined;
+  }
   return parsed !== null && typeof parsed === 'object' ? parsed : undefined;
 }
 

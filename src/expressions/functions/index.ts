@@ -7,7 +7,7 @@ import { collectionFunctions } from './collections';
 import { conversionFunctions } from './conversions';
 import { encodingFunctions } from './encoding';
 import { numericFunctions } from './numeric';
-import { convertArgument, type Call, type FunctionSpec } from './spec';
+import { callFailed, convertArgument, type Call, type FunctionSpec } from './spec';
 import { stringFunctions } from './strings';
 
 const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map(
@@ -47,7 +47,7 @@ export function callFunction(e: CallExpr, scope: Scope, evaluate: Evaluator): Va
   const result = hidingSecrets(sensitive, () => {
     const fixed = plain.slice(0, spec.params.length).map((v, i) => convertArgument(v, spec.params[i], call));
     const rest = spec.variadic ? plain.slice(spec.params.length).map((v) => convertArgument(v, spec.variadic!, call)) : [];
-    return spec.body(fixed, rest, call);
+    return bodyWithinStringLimit(spec, fixed, rest, call);
   });
   // Terraform keeps every string in Unicode normal form C.
   return markIf(typeof result === 'string' ? result.normalize('NFC') : result, sensitive);
@@ -91,4 +91,18 @@ function tryOrCan(e: CallExpr, scope: Scope, evaluate: Evaluator): Value {
     }
   }
   return fail('invalid_argument', 'try', e.range, `No expression in try() could be evaluated; the last one failed: ${lastProblem!.problem.message}`);
+}
+
+/** V8's words when a string or list would pass the longest it can build. */
+const TOO_LONG = /^(Invalid string length|Invalid array length)$/;
+
+/** A result too long to build (indent(1e9, ...), join of huge strings) is the call's failure, not an engine error. */
+function bodyWithinStringLimit(spec: FunctionSpec, fixed: Value[], rest: Value[], call: Call): Value {
+  try {
+    return spec.body(fixed, rest, call);
+  } catch (err) {
+    if (err instanceof RangeError && TOO_LONG.test(err.message))
+      callFailed(call, 'the result would be longer than the longest string or list that can be built.');
+    throw err;
+  }
 }

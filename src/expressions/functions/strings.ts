@@ -7,10 +7,66 @@ import { callFailed, define } from './spec';
 /** Made when first needed: loading the break rules takes a noticeable part of a launch. */
 let graphemeSegmenter: Intl.Segmenter | undefined;
 
-/** The user-perceived characters of a string, as Terraform counts them in length and substr. */
+/** Characters handed to the segmenter at once: each of its steps costs time in proportion to the text it was given. */
+const GRAPHEME_WINDOW = 256;
+
+/** Between two ASCII characters there is always a break, but for CR LF: no rule joins them. */
+function certainBreakAt(s: string, i: number): boolean {
+  return s.charCodeAt(i - 1) < 0x80 && s.charCodeAt(i) < 0x80 && !(s[i - 1] === '\r' && s[i] === '\n');
+}
+
+/**
+ * The user-perceived characters of a string, as Terraform counts them in length and substr.
+ * V8's segmenter takes time in proportion to its whole text at each step, so runs of ASCII are
+ * split without it, and the rest is segmented a window at a time: a break depends only on the
+ * text before it and the character after, so every break but a window's last is final.
+ */
 export function graphemes(s: string): string[] {
+  const found: string[] = [];
+  let start = 0;
+  while (start < s.length) {
+    if (start + 1 === s.length || certainBreakAt(s, start + 1)) {
+      found.push(s[start]);
+      start++;
+      continue;
+    }
+    let end = start + 1;
+    while (end < s.length && !certainBreakAt(s, end)) end++;
+    for (const g of segmentedInWindows(s.slice(start, end))) found.push(g);
+    start = end;
+  }
+  return found;
+}
+
+function segmentedInWindows(s: string): string[] {
   graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return Array.from(graphemeSegmenter.segment(s), (g) => g.segment);
+  const found: string[] = [];
+  let start = 0;
+  let window = GRAPHEME_WINDOW;
+  while (start < s.length) {
+    let end = Math.min(s.length, start + window);
+    // A window never splits a surrogate pair: half a character would read as a break before it.
+    if (end < s.length && isHighSurrogate(s.charCodeAt(end - 1))) end++;
+    const segments = Array.from(graphemeSegmenter.segment(s.slice(start, end)), (g) => g.segment);
+    if (end < s.length) {
+      // One character longer than the window: widened until the window holds more than it.
+      if (segments.length === 1) {
+        window *= 2;
+        continue;
+      }
+      segments.pop();
+    }
+    for (const g of segments) {
+      found.push(g);
+      start += g.length;
+    }
+    window = GRAPHEME_WINDOW;
+  }
+  return found;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** Case mapping one character at a time, as Go does: "ß" stays "ß" in upper case instead of becoming "SS". */
