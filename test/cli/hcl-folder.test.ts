@@ -186,9 +186,7 @@ describe('a folder of Terraform files (HCL)', () => {
     writeFileSync(customers, FILES['customers.tf'].replace('email      = each.value.email', 'emal       = each.value.email'));
     const misspelt = await run(world, ['-chdir=customers', 'validate']);
     expect(misspelt.code).toBe(1);
-    expect(misspelt.stderr).toContain(
-      'Error: tenantform_tenant.customer: contact.emal: Invalid value for contact.emal\n  on customers.tf line 12\n',
-    );
+    expect(misspelt.stderr).toContain('Error: tenantform_tenant.customer: contact.emal: Invalid value for contact.emal\n  on customers.tf line 12\n');
     expect(world.requests.slice(before)).toEqual([]);
 
     // A problem found while planning, once the platform is read, names its file too.
