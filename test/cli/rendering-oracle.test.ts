@@ -1,7 +1,7 @@
 /**
  * What tenantform prints of values is what terraform prints, line for line, on the same folder and
  * state: `state show` of an object with a list of objects, `output` of a map, the plan's changes
- * to a map output, and a list of objects in a create.
+ * to a map output, and an object created with a list of objects.
  */
 import { run, type World } from './helpers';
 import { startTerraformFolder, type TerraformFolderWorld } from './terraform-folder';
@@ -59,7 +59,7 @@ describe('values rendered as terraform renders them', () => {
     }
   });
 
-  it("a map output's change, key by key, and a list of objects in a create", async () => {
+  it("a map output's change, key by key, and an object created with a list of objects, attributes by name", async () => {
     folder.write({
       'outputs.tf': output('{ a = 2, long_name = "x", c = [1, 3], d = { x = 1 } }'),
       'more.tf': `
@@ -74,11 +74,11 @@ resource "tenantform_offering_items" "monitoring" {
     const ours = (await inFolder('plan')).stdout;
     const theirs = (await folder.terraform('plan')).stdout;
     expect(section(ours, 'Changes to Outputs:')).toBe(section(theirs, 'Changes to Outputs:'));
-    // The list from its opening line to its closing bracket.
-    const items = (text: string) => {
-      const block = section(text.slice(text.indexOf('tenantform_offering_items.monitoring will be created')), '      + items').split('\n');
-      return block.slice(0, block.indexOf('        ]') + 1).join('\n');
+    // The created object's block, from its comment to its closing brace.
+    const created = (text: string) => {
+      const lines = text.slice(text.indexOf('  # tenantform_offering_items.monitoring will be created')).split('\n');
+      return lines.slice(0, lines.indexOf('    }') + 1).join('\n');
     };
-    expect(items(ours)).toBe(items(theirs));
+    expect(created(ours)).toBe(created(theirs));
   });
 });

@@ -198,8 +198,9 @@ function setLeafChanges(a: NestedAttribute, before: unknown, after: unknown): Le
   return out;
 }
 
+/** The attributes of both sides, sorted by name as terraform's plan lists them. */
 function attributeNames(change: PlannedChange): string[] {
-  return [...new Set([...Object.keys(change.before ?? {}), ...Object.keys(change.after ?? {})])];
+  return [...new Set([...Object.keys(change.before ?? {}), ...Object.keys(change.after ?? {})])].sort();
 }
 
 function structureOf(before: unknown, after: unknown): AttributeChange['structure'] {
@@ -213,7 +214,7 @@ function isPresent(value: unknown): boolean {
   return value !== null && value !== undefined;
 }
 
-/** The attributes a renderer shows for one planned change, in schema order. */
+/** The attributes a renderer shows for one planned change, by name. */
 export function viewChange(change: PlannedChange, options: ViewOptions = {}): ChangeView {
   const before = change.before ?? {};
   const after = change.after ?? {};
