@@ -5,6 +5,7 @@
 import { inspect } from 'node:util';
 import type { z } from 'zod';
 import { displayText } from './display-text';
+import { SPOKEN_INTERFACES } from './interfaces';
 import { contextRetryAfterMs, interfaceOf, parseErrorBody, PlatformError, ResponseShapeError } from './errors';
 import {
   AnswerTooLargeError,
@@ -88,10 +89,10 @@ export interface CallSpec<T extends z.ZodType | null> {
 
 export type Result<T extends z.ZodType | null> = T extends z.ZodType ? z.infer<T> : undefined;
 
-export const AM = '/api/2';
-export const AGENTS = '/api/agent_manager/v2';
-export const EVENTS = '/api/event_manager/v1';
-export const ALERTS = '/api/alert_manager/v1';
+export const AM = SPOKEN_INTERFACES.account_management.prefix;
+export const AGENTS = SPOKEN_INTERFACES.agent_manager.prefix;
+export const EVENTS = SPOKEN_INTERFACES.event_manager.prefix;
+export const ALERTS = SPOKEN_INTERFACES.alert_manager.prefix;
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];

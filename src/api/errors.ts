@@ -7,6 +7,7 @@
  */
 
 import type { NetworkFailure } from '../network/failure';
+import { SPOKEN_INTERFACES } from './interfaces';
 
 /** Which of the platform's interfaces a path belongs to. */
 export type PlatformInterface =
@@ -38,14 +39,14 @@ export function interfaceOf(path: string): PlatformInterface {
   const p = path.split('?')[0] ?? '';
   if (p.endsWith('/idp/token')) return 'token';
   if (p.includes('/api/2/idp/device_authorization')) return 'device_authorization';
-  if (p.includes('/api/2/')) return 'account_management';
+  if (p.includes(`${SPOKEN_INTERFACES.account_management.prefix}/`)) return 'account_management';
   if (p.includes('/api/mdr/v1/')) return 'incidents';
-  if (p.includes('/api/agent_manager/v2/')) return 'agent_manager';
+  if (p.includes(`${SPOKEN_INTERFACES.agent_manager.prefix}/`)) return 'agent_manager';
   if (p.includes('/api/task_manager/v2/')) return 'task_management';
-  if (p.includes('/api/alert_manager/v1/')) return 'alert_manager';
+  if (p.includes(`${SPOKEN_INTERFACES.alert_manager.prefix}/`)) return 'alert_manager';
   if (p.includes('/api/price_sync/v1/')) return 'price_list';
   if (p.includes('/api/dr/v2/')) return 'disaster_recovery';
-  if (p.includes('/api/event_manager/v1/')) return 'event_manager';
+  if (p.includes(`${SPOKEN_INTERFACES.event_manager.prefix}/`)) return 'event_manager';
   if (/\/v1\/(audit_log|devices|sync_and_share_nodes)/.test(p)) return 'file_sync_share';
   return 'unknown';
 }

@@ -6,6 +6,7 @@
  */
 import { OS_FAMILIES, resolveMaster, vendorAgent, type VendorAgent } from './agent-view';
 import { agentBadRequest, agentError } from './errors';
+import { SPOKEN_INTERFACES } from '../api/interfaces';
 import { decodeCursor, encodeCursor, isObject, json, noContent, queryBool, UUID_RE, type InterfaceRoutes, type Reply, type RequestContext } from './router';
 import type { Agent, AgentUpdateSettings, MaintenanceWindow, Store, Tenant } from './store';
 
@@ -14,7 +15,7 @@ const VIEW_AGENTS = [AM('agent_viewer'), AM('admin')];
 const VIEW_SETTINGS = [AM('agent_update_settings_viewer'), AM('admin')];
 const MODIFY_SETTINGS = [AM('agent_update_settings_modifier'), AM('admin')];
 
-const PREFIX = '/api/agent_manager/v2';
+const PREFIX = SPOKEN_INTERFACES.agent_manager.prefix;
 
 // ---------------------------------------------------------------- tenant visibility
 

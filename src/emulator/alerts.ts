@@ -3,13 +3,14 @@
  * tenantform raises an alert when drift is found.
  */
 import { alertError } from './errors';
+import { SPOKEN_INTERFACES } from '../api/interfaces';
 import { isObject, json, noContent, queryList, type InterfaceRoutes, type Reply, type RequestContext } from './router';
 import type { Alert, AlertType } from './store';
 
 const ADMIN = ['urn:vendor::alert_manager::admin'];
 const VIEWER = ['urn:vendor::alert_manager::viewer', 'urn:vendor::alert_manager::admin'];
 
-const PREFIX = '/api/alert_manager/v1';
+const PREFIX = SPOKEN_INTERFACES.alert_manager.prefix;
 const SEVERITIES = ['ok', 'information', 'warning', 'error', 'critical'];
 
 const badRequest = (message: string, context: Record<string, unknown> = {}) => alertError(400, 'badRequest', message, context);

@@ -3,6 +3,7 @@
  * the subscription offset (the only documented existence check, GAPS: reading a subscription back).
  */
 import { eventBadRequest, eventError } from './errors';
+import { SPOKEN_INTERFACES } from '../api/interfaces';
 import { isObject, json, queryBool, UUID_RE, type InterfaceRoutes, type Reply, type RequestContext } from './router';
 import type { Subscription } from './store';
 
@@ -10,7 +11,7 @@ import type { Subscription } from './store';
 const PUBLISHER_OR_SUBSCRIBER = ['urn:vendor:event_manager:*:publisher', 'urn:vendor:event_manager:*:subscriber'];
 const SUBSCRIBER = ['urn:vendor:event_manager:*:subscriber'];
 
-const PREFIX = '/api/event_manager/v1';
+const PREFIX = SPOKEN_INTERFACES.event_manager.prefix;
 
 const TOPIC_PREFIX = 'cti.a.p.em.topic.v1.0~';
 const TYPE_PREFIXES = ['cti.a.p.em.event.v1.0~', 'cti.a.p.em.msg.v1.0~'];

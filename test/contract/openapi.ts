@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { SPOKEN_INTERFACES } from '../../src/api/interfaces';
 
 /** One problem of an exchange, as data: which operation, what kind, where, and what. */
 export interface Violation {
@@ -70,12 +71,7 @@ interface CompiledOperation {
 }
 
 /** Where each reference is served: its paths are relative to these prefixes. */
-const REFERENCES = [
-  { file: 'account-management-v2.openapi.json', prefix: '/api/2' },
-  { file: 'agents-v2.openapi.json', prefix: '/api/agent_manager/v2' },
-  { file: 'events-v1.openapi.json', prefix: '/api/event_manager/v1' },
-  { file: 'alerts-v1.openapi.json', prefix: '/api/alert_manager/v1' },
-] as const;
+const REFERENCES = Object.values(SPOKEN_INTERFACES).map((i) => ({ file: i.reference, prefix: i.prefix }));
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
 

@@ -2,6 +2,7 @@
 import { accountBadRequest, accountConflict, accountError, accountNotFound, tenantNotFound } from '../errors';
 import { isObject, type RequestContext } from '../router';
 import type { Tenant } from '../store';
+import { SPOKEN_INTERFACES } from '../../api/interfaces';
 
 const AS = (role: string): string => `urn:vendor::account-server::${role}`;
 
@@ -13,7 +14,7 @@ export const ADMIN_INFRA = ['root_admin', 'partner_admin'].map(AS);
 export const VIEW_REPORTS = ['root_admin', 'partner_admin', 'company_admin', 'unit_admin', 'readonly_admin'].map(AS);
 export const ADMIN_REPORTS = ['root_admin', 'partner_admin', 'company_admin', 'unit_admin'].map(AS);
 
-export const PREFIX = '/api/2';
+export const PREFIX = SPOKEN_INTERFACES.account_management.prefix;
 
 /** platform-interface: caller's subtree. A tenant the caller may see, else 404 1104. */
 export function visibleTenant(ctx: RequestContext, id: string): Tenant {
