@@ -368,7 +368,9 @@ export function evaluateValue(raw: unknown, context: EvalContext, address: strin
         // A key written as an expression: the object's keys are known only once evaluated.
         const r = evaluateConfigValue(v, context, path);
         if ('problem' in r) {
-          diagnostics.push(languageErrors.expression(address, r.problem.path, r.problem).toDiagnostic());
+          // A problem of the object itself is the key's: named by it, as an argument's would be.
+          const at = r.problem.path.length > 0 ? r.problem.path : [...path, Object.keys(v).find(isTemplate) ?? ''];
+          diagnostics.push(languageErrors.expression(address, at, r.problem).toDiagnostic());
           return UNKNOWN;
         }
         return plainOf(r.value, path, sensitive);
@@ -420,7 +422,8 @@ function walkTemplates(value: unknown, at: AttributePath, visit: (text: string, 
       // By index, as in normalize (resources/values.ts): every declared object passes here.
       const keys = Object.keys(v);
       for (let i = 0; i < keys.length; i++) {
-        if (isTemplate(keys[i])) visit(keys[i], [...path]);
+        // A key written as an expression is named by itself, as the value under it is.
+        if (isTemplate(keys[i])) visit(keys[i], [...path, keys[i]]);
         path.push(keys[i]);
         walk((v as Record<string, unknown>)[keys[i]]);
         path.pop();

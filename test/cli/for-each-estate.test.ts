@@ -64,10 +64,11 @@ describe('an estate declared with for_each', () => {
   });
 
   it('one customer that fails stops only its own objects; the others are applied, and the next apply finishes the estate', async () => {
-    // A tenant of that name exists already and is not in the state: Bravo's create is refused.
-    const taken = await world.client.createTenant({ name: 'Estate Bravo', parent_id: world.tenant('Northwind Partner'), kind: 'customer' });
     const file = writeConfig(world, estate(CUSTOMERS));
-    const applied = await run(world, ['apply', '--auto-approve', '--config', file]);
+    // The reviewed plan; then someone makes a tenant of Bravo's name, not in the state: Bravo's create is refused at apply.
+    expect((await run(world, ['plan', '--config', file, '--out', 'estate-first.plan'])).code).toBe(0);
+    const taken = await world.client.createTenant({ name: 'Estate Bravo', parent_id: world.tenant('Northwind Partner'), kind: 'customer' });
+    const applied = await run(world, ['apply', '--config', file, 'estate-first.plan']);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('tenantform_tenant.customer["bravo"]');
     expect(applied.stderr).toContain(`(id ${taken.id})`);
