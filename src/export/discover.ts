@@ -4,13 +4,12 @@
  * as its kind and import id; reading it is left to `importResource`, so that exported state is
  * exactly what `tenantform import` records.
  */
-import type { Application, PlatformClient, Tenant } from '../api';
-import type { ResourceKind, State } from '../resources/declaration';
-import { DISCOVERY_CONCURRENCY, mapLimit, type DiscoveryScope, type ListedObject, type TenantInfo } from '../resources/discovery';
+import type { Application, PlatformClient } from '../api';
+import type { ResourceKind } from '../resources/declaration';
+import { DISCOVERY_CONCURRENCY, mapLimit, subtreeScope, type DiscoverOptions, type ListedObject, type TenantInfo } from '../resources/discovery';
 import { KINDS } from '../resources/registry';
-import { groupBy } from '../group-by';
 
-export { mapLimit, type TenantInfo };
+export { mapLimit, type DiscoverOptions, type TenantInfo };
 
 export interface Discovered extends Omit<ListedObject, 'identity'> {
   readonly kind: ResourceKind;
@@ -28,23 +27,8 @@ export interface Discovery {
   readonly objects: readonly Discovered[];
 }
 
-export interface DiscoverOptions {
-  /**
-   * The setting names to look for. The platform lists no tenant's settings (the reference reads,
-   * writes and deletes one setting by name), so only these names are read, for every application
-   * each tenant has.
-   */
-  readonly settingNames?: readonly string[];
-  /** The objects the state records: kinds the platform cannot list look for these too. */
-  readonly recorded?: ReadonlyArray<{ readonly type: string; readonly attributes: State }>;
-}
-
 export async function discover(client: PlatformClient, rootTenantId: string, opts: DiscoverOptions = {}): Promise<Discovery> {
-  const [subtree, applications] = await Promise.all([client.getTenants({ subtreeRootId: rootTenantId, lod: 'basic' }), client.listApplications()]);
-  const tenants = treeOrder(subtree.map(toInfo), rootTenantId);
-  const root = tenants[0];
-  if (!root || root.id !== rootTenantId) throw new Error(`Tenant ${rootTenantId} is not visible to this API client.`);
-  const scope = discoveryScope(client, rootTenantId, tenants, applications, opts);
+  const { root, tenants, applications, scope } = await subtreeScope(client, rootTenantId, opts);
   const ranks = rankGroups(KINDS.resources);
   const perTenant = await mapLimit(tenants, DISCOVERY_CONCURRENCY, async (tenant) => {
     const found: Discovered[] = [];
@@ -59,39 +43,6 @@ export async function discover(client: PlatformClient, rootTenantId: string, opt
     return found;
   });
   return { root, tenants, applications, objects: perTenant.flat() };
-}
-
-function discoveryScope(
-  client: PlatformClient,
-  rootTenantId: string,
-  tenants: readonly TenantInfo[],
-  applications: readonly Application[],
-  opts: DiscoverOptions,
-): DiscoveryScope {
-  const appById = new Map(applications.map((a) => [a.id, a]));
-  const reads = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
-    if (!reads.has(key)) reads.set(key, read());
-    return reads.get(key) as Promise<T>;
-  };
-  const applicationLabel = (id: string) => appById.get(id)?.type ?? id;
-  // Grouped once: every tenant's listing asks for a kind's recorded objects.
-  const recordedByType = new Map([...groupBy(opts.recorded ?? [], (o) => o.type)].map(([type, objects]) => [type, objects.map((o) => o.attributes)]));
-  return {
-    client,
-    rootTenantId,
-    tenants,
-    settingNames: opts.settingNames ?? [],
-    recorded: (type) => recordedByType.get(type) ?? [],
-    applications: appById,
-    applicationLabel,
-    applicationsOf: (tenant) =>
-      once(`applications of ${tenant.id}`, async () => {
-        const bound = tenant.parentId === null ? applications.map((a) => a.id) : await client.listTenantApplications(tenant.id);
-        return bound.filter((id) => appById.has(id)).sort((a, b) => applicationLabel(a).localeCompare(applicationLabel(b)));
-      }),
-    once,
-  };
 }
 
 /** The kinds that list their objects, grouped by rank, lowest first. */
@@ -122,27 +73,4 @@ function compareLabels(a: readonly string[], b: readonly string[]): number {
     if (c !== 0) return c;
   }
   return a.length - b.length;
-}
-
-function toInfo(t: Tenant): TenantInfo {
-  // The platform's root tenant is its own parent.
-  return { id: t.id, name: t.name ?? t.id, kind: t.kind ?? 'tenant', parentId: t.parent_id === t.id ? null : t.parent_id };
-}
-
-/** Parents before children, siblings by name then id, starting at the root. */
-function treeOrder(tenants: readonly TenantInfo[], rootId: string): TenantInfo[] {
-  const children = new Map<string, TenantInfo[]>();
-  for (const t of tenants) {
-    if (t.parentId !== null) children.set(t.parentId, [...(children.get(t.parentId) ?? []), t]);
-  }
-  const root = tenants.find((t) => t.id === rootId);
-  if (!root) return [];
-  const out: TenantInfo[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const t = queue.shift() as TenantInfo;
-    out.push(t);
-    queue.push(...(children.get(t.id) ?? []).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)));
-  }
-  return out;
 }

@@ -5,7 +5,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { loadProtocol } from './protocol';
-import type { DiagnosticsResponse, ProviderService } from './messages';
+import { STREAMING_CALLS, type DiagnosticsResponse, type ProviderService } from './messages';
 import { createServerIdentity, handshakeCertificate } from './tls';
 
 export const MAGIC_COOKIE_KEY = 'TF_PLUGIN_MAGIC_COOKIE';
@@ -62,6 +62,13 @@ export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
   let handlers: ProviderService | undefined;
   const providerService: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(providerDefinition)) {
+    if (STREAMING_CALLS.has(name)) {
+      providerService[name] = (call: grpc.ServerWritableStream<unknown, unknown>) => {
+        handlers ??= opts.handlers();
+        void streamAnswer(handlers, name, call, opts.log);
+      };
+      continue;
+    }
     providerService[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const answerError = (summary: string, detail: string) =>
         callback(null, { diagnostics: [{ severity: 'ERROR', summary, detail }] } satisfies DiagnosticsResponse);
@@ -169,6 +176,30 @@ async function bind(server: grpc.Server, credentials: grpc.ServerCredentials, ra
     }
   }
   return bindOnce(server, credentials, 0);
+}
+
+/**
+ * Writes a streamed answer event by event; stops reading when Terraform cancels the call (it
+ * has the results it asked for). A failure ends the stream with an event carrying the error,
+ * as the protocol carries errors in a stream (its `diagnostic` field).
+ */
+async function streamAnswer(service: ProviderService, name: string, call: grpc.ServerWritableStream<unknown, unknown>, log: (line: string) => void) {
+  let cancelled = false;
+  call.on('cancelled', () => (cancelled = true));
+  try {
+    const events = (service[name as keyof ProviderService] as (request: unknown) => AsyncIterable<unknown>)(call.request);
+    for await (const event of events) {
+      if (cancelled) break;
+      call.write(event);
+    }
+  } catch (err) {
+    log(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (!cancelled) {
+      const detail = err instanceof Error ? err.message : String(err);
+      call.write({ diagnostic: [{ severity: 'ERROR', summary: `The tenantform provider failed in ${name}`, detail }] });
+    }
+  }
+  if (!cancelled) call.end();
 }
 
 /**

@@ -68,6 +68,7 @@ export interface ServerCapabilities {
   plan_destroy: boolean;
   get_provider_schema_optional: boolean;
   move_resource_state: boolean;
+  generate_resource_config?: boolean;
 }
 
 /** What every answer may carry; an answer of diagnostics alone is a well-formed answer to any call. */
@@ -83,6 +84,7 @@ export interface GetMetadata_Response extends DiagnosticsResponse {
   data_sources?: { type_name: string }[];
   functions?: { name: string }[];
   ephemeral_resources?: { type_name: string }[];
+  list_resources?: { type_name: string }[];
 }
 
 export interface GetProviderSchema_Response extends DiagnosticsResponse {
@@ -93,6 +95,7 @@ export interface GetProviderSchema_Response extends DiagnosticsResponse {
   /** Always empty: tenantform has no functions. */
   functions?: Record<string, never>;
   ephemeral_resource_schemas?: Record<string, Schema>;
+  list_resource_schemas?: Record<string, Schema>;
 }
 
 export interface ValidateProviderConfig_Request {
@@ -126,11 +129,13 @@ export interface ReadResource_Request {
   type_name?: string;
   current_state?: DynamicValue | null;
   private?: Uint8Array;
+  current_identity?: ResourceIdentityData | null;
 }
 
 export interface ReadResource_Response extends DiagnosticsResponse {
   new_state?: DynamicValue;
   private?: Uint8Array;
+  new_identity?: ResourceIdentityData | null;
 }
 
 export interface PlanResourceChange_Request {
@@ -139,12 +144,14 @@ export interface PlanResourceChange_Request {
   proposed_new_state?: DynamicValue | null;
   config?: DynamicValue | null;
   prior_private?: Uint8Array;
+  prior_identity?: ResourceIdentityData | null;
 }
 
 export interface PlanResourceChange_Response extends DiagnosticsResponse {
   planned_state?: DynamicValue;
   requires_replace?: AttributePath[];
   planned_private?: Uint8Array;
+  planned_identity?: ResourceIdentityData | null;
 }
 
 export interface ApplyResourceChange_Request {
@@ -153,22 +160,27 @@ export interface ApplyResourceChange_Request {
   planned_state?: DynamicValue | null;
   config?: DynamicValue | null;
   planned_private?: Uint8Array;
+  planned_identity?: ResourceIdentityData | null;
 }
 
 export interface ApplyResourceChange_Response extends DiagnosticsResponse {
   new_state?: DynamicValue;
   private?: Uint8Array;
+  new_identity?: ResourceIdentityData | null;
 }
 
 export interface ImportResourceState_Request {
   type_name?: string;
+  /** Empty when Terraform 1.12 or newer imports by identity. */
   id?: string;
+  identity?: ResourceIdentityData | null;
 }
 
 export interface ImportResourceState_ImportedResource {
   type_name: string;
   state: DynamicValue;
   private: Uint8Array;
+  identity?: ResourceIdentityData | null;
 }
 
 export interface ImportResourceState_Response extends DiagnosticsResponse {
@@ -191,6 +203,8 @@ export interface MoveResourceState_Request {
   source_state?: RawState | null;
   target_type_name?: string;
   source_private?: Uint8Array;
+  source_identity?: RawState | null;
+  source_identity_schema_version?: number;
 }
 
 export interface ValidateEphemeralResourceConfig_Request {
@@ -249,4 +263,79 @@ export interface ProviderService {
   GetFunctions(req: Empty): Promise<GetFunctions_Response>;
   CallFunction(req: CallFunction_Request): Promise<CallFunction_Response>;
   StopProvider(req: Empty): Promise<StopProvider_Response>;
+  GetResourceIdentitySchemas(req: Empty): Promise<GetResourceIdentitySchemas_Response>;
+  UpgradeResourceIdentity(req: UpgradeResourceIdentity_Request): Promise<UpgradeResourceIdentity_Response>;
+  GenerateResourceConfig(req: GenerateResourceConfig_Request): Promise<GenerateResourceConfig_Response>;
+  /** Streams its answer: one event per object found, then the end of the stream. */
+  ListResource(req: ListResource_Request): AsyncIterable<ListResource_Event>;
+  ValidateListResourceConfig(req: ValidateListResourceConfig_Request): Promise<DiagnosticsResponse>;
+}
+
+/** The calls whose answer is a stream of messages. */
+export const STREAMING_CALLS: ReadonlySet<string> = new Set<keyof ProviderService>(['ListResource']);
+
+/** Resource identity (Terraform 1.12, protocol 6.9): the data naming one object, beside its state. */
+export interface ResourceIdentityData {
+  identity_data?: DynamicValue | null;
+}
+
+export interface ResourceIdentitySchema_IdentityAttribute {
+  name: string;
+  type: Uint8Array;
+  required_for_import: boolean;
+  optional_for_import: boolean;
+  description: string;
+}
+
+export interface ResourceIdentitySchema {
+  version: number;
+  identity_attributes: ResourceIdentitySchema_IdentityAttribute[];
+}
+
+export interface GetResourceIdentitySchemas_Response extends DiagnosticsResponse {
+  identity_schemas?: Record<string, ResourceIdentitySchema>;
+}
+
+export interface UpgradeResourceIdentity_Request {
+  type_name?: string;
+  version?: number;
+  raw_identity?: RawState | null;
+}
+
+export interface UpgradeResourceIdentity_Response extends DiagnosticsResponse {
+  upgraded_identity?: ResourceIdentityData | null;
+}
+
+/** Terraform 1.14 (protocol 6.10): the configuration that declares an object, from its state. */
+export interface GenerateResourceConfig_Request {
+  type_name?: string;
+  state?: DynamicValue | null;
+}
+
+export interface GenerateResourceConfig_Response extends DiagnosticsResponse {
+  config?: DynamicValue | null;
+}
+
+/** Terraform 1.14 (protocol 6.10): `list` blocks of `terraform query`. */
+export interface ListResource_Request {
+  type_name?: string;
+  /** The `config` block of the list block, in the list resource schema. */
+  config?: DynamicValue | null;
+  include_resource_object?: boolean;
+  limit?: number;
+}
+
+export interface ListResource_Event {
+  identity?: ResourceIdentityData | null;
+  display_name?: string;
+  resource_object?: DynamicValue | null;
+  /** Named in the singular by the protocol; an error ends the listing. */
+  diagnostic?: Diagnostic[];
+}
+
+export interface ValidateListResourceConfig_Request {
+  type_name?: string;
+  config?: DynamicValue | null;
+  include_resource_object?: DynamicValue | null;
+  limit?: DynamicValue | null;
 }

@@ -4,7 +4,8 @@
  * Kept as .proto text in a constant so that the compiled provider needs no file beside it.
  * Field numbers follow the protocol's published definitions; messages Terraform 1.11 never
  * sends to this provider (ephemeral resources, functions) are declared so that their calls
- * get a well-formed answer.
+ * get a well-formed answer. Resource identity (Terraform 1.12, protocol 6.9) and list resources
+ * with generated configuration (Terraform 1.14, protocol 6.10) follow the same definitions.
  */
 import type { PackageDefinition } from '@grpc/proto-loader';
 
@@ -146,6 +147,7 @@ message ServerCapabilities {
   bool plan_destroy = 1;
   bool get_provider_schema_optional = 2;
   bool move_resource_state = 3;
+  bool generate_resource_config = 4;
 }
 
 message ClientCapabilities {
@@ -189,6 +191,11 @@ service Provider {
   rpc GetFunctions(GetFunctions.Request) returns (GetFunctions.Response);
   rpc CallFunction(CallFunction.Request) returns (CallFunction.Response);
   rpc StopProvider(StopProvider.Request) returns (StopProvider.Response);
+  rpc GetResourceIdentitySchemas(GetResourceIdentitySchemas.Request) returns (GetResourceIdentitySchemas.Response);
+  rpc UpgradeResourceIdentity(UpgradeResourceIdentity.Request) returns (UpgradeResourceIdentity.Response);
+  rpc GenerateResourceConfig(GenerateResourceConfig.Request) returns (GenerateResourceConfig.Response);
+  rpc ListResource(ListResource.Request) returns (stream ListResource.Event);
+  rpc ValidateListResourceConfig(ValidateListResourceConfig.Request) returns (ValidateListResourceConfig.Response);
 }
 
 message GetMetadata {
@@ -200,6 +207,10 @@ message GetMetadata {
     repeated ResourceMetadata resources = 4;
     repeated FunctionMetadata functions = 5;
     repeated EphemeralResourceMetadata ephemeral_resources = 6;
+    repeated ListResourceMetadata list_resources = 7;
+  }
+  message ListResourceMetadata {
+    string type_name = 1;
   }
   message EphemeralResourceMetadata {
     string type_name = 1;
@@ -226,6 +237,7 @@ message GetProviderSchema {
     ServerCapabilities server_capabilities = 6;
     map<string, Function> functions = 7;
     map<string, Schema> ephemeral_resource_schemas = 8;
+    map<string, Schema> list_resource_schemas = 9;
   }
 }
 
@@ -299,12 +311,14 @@ message ReadResource {
     bytes private = 3;
     DynamicValue provider_meta = 4;
     ClientCapabilities client_capabilities = 5;
+    ResourceIdentityData current_identity = 6;
   }
   message Response {
     DynamicValue new_state = 1;
     repeated Diagnostic diagnostics = 2;
     bytes private = 3;
     Deferred deferred = 4;
+    ResourceIdentityData new_identity = 5;
   }
 }
 
@@ -317,6 +331,7 @@ message PlanResourceChange {
     bytes prior_private = 5;
     DynamicValue provider_meta = 6;
     ClientCapabilities client_capabilities = 7;
+    ResourceIdentityData prior_identity = 8;
   }
   message Response {
     DynamicValue planned_state = 1;
@@ -325,6 +340,7 @@ message PlanResourceChange {
     repeated Diagnostic diagnostics = 4;
     bool legacy_type_system = 5;
     Deferred deferred = 6;
+    ResourceIdentityData planned_identity = 7;
   }
 }
 
@@ -336,12 +352,14 @@ message ApplyResourceChange {
     DynamicValue config = 4;
     bytes planned_private = 5;
     DynamicValue provider_meta = 6;
+    ResourceIdentityData planned_identity = 7;
   }
   message Response {
     DynamicValue new_state = 1;
     bytes private = 2;
     repeated Diagnostic diagnostics = 3;
     bool legacy_type_system = 4;
+    ResourceIdentityData new_identity = 5;
   }
 }
 
@@ -350,11 +368,13 @@ message ImportResourceState {
     string type_name = 1;
     string id = 2;
     ClientCapabilities client_capabilities = 3;
+    ResourceIdentityData identity = 4;
   }
   message ImportedResource {
     string type_name = 1;
     DynamicValue state = 2;
     bytes private = 3;
+    ResourceIdentityData identity = 4;
   }
   message Response {
     repeated ImportedResource imported_resources = 1;
@@ -371,11 +391,14 @@ message MoveResourceState {
     RawState source_state = 4;
     string target_type_name = 5;
     bytes source_private = 6;
+    RawState source_identity = 7;
+    int64 source_identity_schema_version = 8;
   }
   message Response {
     DynamicValue target_state = 1;
     repeated Diagnostic diagnostics = 2;
     bytes target_private = 3;
+    ResourceIdentityData target_identity = 4;
   }
 }
 
@@ -446,6 +469,80 @@ message CallFunction {
   message Response {
     DynamicValue result = 1;
     FunctionError error = 2;
+  }
+}
+
+message ResourceIdentitySchema {
+  message IdentityAttribute {
+    string name = 1;
+    bytes type = 2;
+    bool required_for_import = 3;
+    bool optional_for_import = 4;
+    string description = 5;
+  }
+  int64 version = 1;
+  repeated IdentityAttribute identity_attributes = 2;
+}
+
+message ResourceIdentityData {
+  DynamicValue identity_data = 1;
+}
+
+message GetResourceIdentitySchemas {
+  message Request {}
+  message Response {
+    map<string, ResourceIdentitySchema> identity_schemas = 1;
+    repeated Diagnostic diagnostics = 2;
+  }
+}
+
+message UpgradeResourceIdentity {
+  message Request {
+    string type_name = 1;
+    int64 version = 2;
+    RawState raw_identity = 3;
+  }
+  message Response {
+    ResourceIdentityData upgraded_identity = 1;
+    repeated Diagnostic diagnostics = 2;
+  }
+}
+
+message GenerateResourceConfig {
+  message Request {
+    string type_name = 1;
+    DynamicValue state = 2;
+  }
+  message Response {
+    DynamicValue config = 1;
+    repeated Diagnostic diagnostics = 2;
+  }
+}
+
+message ListResource {
+  message Request {
+    string type_name = 1;
+    DynamicValue config = 2;
+    bool include_resource_object = 3;
+    int64 limit = 4;
+  }
+  message Event {
+    ResourceIdentityData identity = 1;
+    string display_name = 2;
+    optional DynamicValue resource_object = 3;
+    repeated Diagnostic diagnostic = 4;
+  }
+}
+
+message ValidateListResourceConfig {
+  message Request {
+    string type_name = 1;
+    DynamicValue config = 2;
+    DynamicValue include_resource_object = 3;
+    DynamicValue limit = 4;
+  }
+  message Response {
+    repeated Diagnostic diagnostics = 1;
   }
 }
 `;

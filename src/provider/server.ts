@@ -24,6 +24,8 @@ import {
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
 import { fingerprint, isUnknown, normalize } from '../resources/values';
+import { withIdentity, type IdentityCalls } from './identity';
+import { withListResources, type ListCalls } from './list-resources';
 import { ReadCoalescer } from './read-coalescer';
 import type * as tfplugin6 from './messages';
 import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull } from './values';
@@ -124,6 +126,13 @@ export class TenantformProvider {
 
   /** The RPCs of `tfplugin6.Provider`, keyed by method name. */
   handlers(): tfplugin6.ProviderService {
+    const kinds = () => this.kinds();
+    const client = () => this.#client;
+    return withListResources(kinds, withIdentity(kinds, this.#calls()), { wireSchema, wireDiagnostic, client });
+  }
+
+  /** The RPCs of Terraform 1.11 and older; identity and list resources are added around them. */
+  #calls(): Omit<tfplugin6.ProviderService, IdentityCalls | ListCalls> {
     return {
       GetMetadata: async () => this.getMetadata(),
       GetProviderSchema: async () => this.getProviderSchema(),

@@ -10,6 +10,7 @@ import { TenantformProvider } from '../../src/provider/server';
 import { decodeMsgpack } from '../../src/provider/values';
 import { KINDS } from '../../src/resources/registry';
 import { onRequest } from '../helpers/moments';
+import { infraConfig as infraConfigOf } from './grpc';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -52,20 +53,7 @@ afterAll(async () => {
   await emulator.close();
 });
 
-const infraConfig = () => ({
-  id: null,
-  owner_tenant_id: owner,
-  name: 'Stop test',
-  url: 'https://stop.example.com',
-  capabilities: ['backup'],
-  location_id: '11111111-2222-4333-8444-555555555555',
-  content_url: null,
-  content_mobile_url: null,
-  backend_type: null,
-  version: null,
-  platform_owned: null,
-  readonly: null,
-});
+const infraConfig = () => infraConfigOf(owner, 'Stop test', 'https://stop.example.com');
 
 async function createInfra(): Promise<Any> {
   const plan = await rpc.PlanResourceChange({

@@ -80,6 +80,7 @@ export const tenantSetting = defineResource({
   identity: (s) => `${s.application_id}/${s.tenant_id}/${s.name}`,
   discover: {
     rank: 30,
+    byName: true,
     async list(scope, tenant) {
       // The platform lists no tenant's settings: the names looked for are those asked for and those
       // the state records anywhere (a name managed on one tenant and set by hand on another is found).

@@ -129,6 +129,7 @@ export const tenant = defineResource({
   identity: (s) => s.id,
   discover: {
     rank: 10,
+    ownedByParent: true,
     // The tenant an export starts from is a given, not one of its objects; a sub-tenant belongs to its parent's configuration.
     list: async (scope, tenant) =>
       tenant.parentId === null || tenant.id === scope.rootTenantId ? [] : [{ identity: { id: tenant.id }, label: ['tenant'], ownerTenantId: tenant.parentId }],
