@@ -1,5 +1,7 @@
 import type { Attribute, Attributes } from './attributes';
-import type { AnyKind } from './declaration';
+import type { AnyKind, ResourceKind } from './declaration';
+import { IDENTITY_VERSION, identityAttributes } from './identity';
+import { listAttributes } from './list';
 import { camelCase, constructName } from './naming';
 import { PROVIDER_ATTRIBUTES, PROVIDER_ENV } from './provider-config';
 import { ALL_KINDS } from './registry.generated';
@@ -150,9 +152,62 @@ function renderKind(kind: AnyKind): string {
     lines.push('With the command, which records the object in the state at once:', '', '```sh');
     lines.push(`tenantform import ${to} <id>`);
     lines.push(`terraform import ${to} <id>`, '```', '');
+    lines.push(...identitySection(kind, to));
+    if (kind.discover) lines.push(...listSection(kind));
     if (kind.deleteOnlyForgets) lines.push('## Removal', '', kind.deleteOnlyForgets, '');
   }
   return lines.join('\n');
+}
+
+/** The identity Terraform 1.12 and later keep beside the object, and the import block that names it. */
+function identitySection(kind: ResourceKind, to: string): string[] {
+  const attributes = identityAttributes(kind);
+  return [
+    '## Identity (Terraform 1.12 and later)',
+    '',
+    `Version ${IDENTITY_VERSION}. Terraform records it beside the state; an \`import\` block may name the object by it instead of \`id\`.`,
+    '',
+    '| Identity attribute | Type | Read from | Description |',
+    '|---|---|---|---|',
+    ...attributes.map((a) => `| \`${a.name}\` | string | \`${a.from}\` | ${a.description} |`),
+    '',
+    '```hcl',
+    'import {',
+    `  to = ${to}`,
+    '  identity = {',
+    hclMembers(Object.fromEntries(attributes.map((a) => [a.name, `<${a.name}>`])), '    '),
+    '  }',
+    '}',
+    '```',
+    '',
+  ];
+}
+
+/** The list resource of a kind (Terraform 1.14 and later, `terraform query`), with a `.tfquery.hcl` example. */
+function listSection(kind: ResourceKind): string[] {
+  const config = kind.discover?.byName ? { include_subtree: true, names: ['<name>'] } : { include_subtree: true };
+  return [
+    '## List resource (Terraform 1.14 and later)',
+    '',
+    `\`terraform query\` lists the live objects of a tenant (by default the API client's own) or of its subtree, each with its display name and identity; with \`include_resource = true\`, the object as an import records it. \`terraform query -generate-config-out=generated.tf\` writes a resource and an \`import\` block for each.`,
+    '',
+    table(listAttributes(kind)),
+    '',
+    'In a `.tfquery.hcl` file:',
+    '',
+    '```hcl',
+    `list "${kind.type}" "all" {`,
+    '  provider         = tenantform',
+    '  include_resource = true',
+    '  limit            = 50',
+    '',
+    '  config {',
+    hclMembers(config, '    '),
+    '  }',
+    '}',
+    '```',
+    '',
+  ];
 }
 
 function renderProvider(): string {
