@@ -60,7 +60,38 @@ describe('import blocks', () => {
       'import[2]: `id` is a string known when planning (variables, locals and each only).',
       'import[4]: tenantform_infra_component.primary is imported by import[3] already.',
       'import[5]: `to` is a managed resource address; with for_each its index is `[each.key]` or `[each.value]`.',
-      'import[6]: an import block takes only `to`, `id`, `for_each` and `provider`, not `lifecycle`.',
+      'import[6]: an import block takes only `to`, `id`, `identity`, `for_each` and `provider`, not `lifecycle`.',
+    ]);
+  });
+
+  it('takes an identity in place of the id, as Terraform 1.12 does, and refuses one that names no object', () => {
+    const PRIMARY = 'c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f';
+    const { configuration, diagnostics } = parseConfiguration(
+      doc([
+        { to: 'tenantform_infra_component.primary', identity: { component_id: PRIMARY } },
+        { for_each: '${var.sites}', to: 'tenantform_infra_component.site[each.key]', identity: { component_id: '${each.value}' } },
+      ]),
+      at,
+    );
+    expect(diagnostics).toEqual([]);
+    expect(configuration!.imports.map((i) => [i.to, i.id])).toEqual([
+      ['tenantform_infra_component.primary', PRIMARY],
+      ['tenantform_infra_component.site["eu"]', ID],
+      ['tenantform_infra_component.site["us"]', '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f'],
+    ]);
+
+    const refused = parseConfiguration(
+      doc([
+        { to: 'tenantform_infra_component.primary', identity: { id: ID } },
+        { to: 'tenantform_infra_component.other', id: ID, identity: { component_id: ID } },
+        { to: 'tenantform_infra_component.other', identity: 'x' },
+      ]),
+      at,
+    );
+    expect(refused.diagnostics.map((d) => d.detail)).toEqual([
+      'import[0]: The identity of tenantform_infra_component needs `component_id`.',
+      'import[1]: give `id` or `identity`, not both.',
+      'import[2]: `identity` is an object known when planning: { component_id }.',
     ]);
   });
 });

@@ -1,12 +1,17 @@
-import { type TenantformError } from '../errors';
+import type { TenantformError } from '../errors';
 import { languageErrors } from './language-errors';
 import type { EvalContext } from '../expressions';
+import { identityAttributes, importIdOf } from '../resources/identity';
+import { KINDS } from '../resources/registry';
 import { parseInstanceAddress, instanceAddress } from '../state/addresses';
 import { evaluateValue } from './expression-scope';
 import { eachBlock, type Declared } from './moves';
 import { repetitionOf, type Instance } from './repetition';
 
-/** An `import` block (one instance of it, with for_each): adopt the object `id` as `to` when the state has nothing there. */
+/**
+ * An `import` block (one instance of it, with for_each): adopt the object `id` as `to` when the
+ * state has nothing there. An `identity` in place of `id` (Terraform 1.12) names the same object.
+ */
 export interface ImportTarget {
   /** The resource instance address the object is recorded at. */
   readonly to: string;
@@ -42,7 +47,7 @@ export function parseImports(raw: unknown, declared: Declared, contextFor: (inst
   eachBlock(
     raw,
     'import',
-    ['to', 'id', 'for_each', 'provider'],
+    ['to', 'id', 'identity', 'for_each', 'provider'],
     (at, why) => problems.push(languageErrors.invalidImport(at, why)),
     (block, at, refuse) => {
       if (typeof block.to !== 'string') return refuse('`to` is a resource address, such as `tenantform_tenant.acme`');
@@ -58,9 +63,9 @@ export function parseImports(raw: unknown, declared: Declared, contextFor: (inst
           return refuse('`to` is a managed resource address; with for_each its index is `[each.key]` or `[each.value]`');
         if (!targetDeclared(address))
           return problems.push(languageErrors.invalidImport(where, `there is no configuration for ${address}: declare the resource it imports into`, ['to']));
-        const id = evaluateValue(block.id, contextFor(instance), where, ['id']);
-        if (id.diagnostics.length > 0 || typeof id.value !== 'string' || id.value === '')
-          return problems.push(languageErrors.invalidImport(where, '`id` is a string known when planning (variables, locals and each only)', ['id']));
+        const id =
+          block.identity === undefined ? importId(block.id, contextFor(instance), where) : idOfIdentity(parsed.type, block, contextFor(instance), where);
+        if (typeof id.value !== 'string') return problems.push(id.value);
         const earlier = seen.get(address);
         if (earlier !== undefined) return problems.push(languageErrors.invalidImport(where, `${address} is imported by ${earlier} already`, ['to']));
         const object = `${parsed.type} ${block.provider ?? ''} ${id.value}`;
@@ -80,6 +85,27 @@ export function parseImports(raw: unknown, declared: Declared, contextFor: (inst
     },
   );
   return targets;
+}
+
+/** The id of a block's `id`, known when planning; the problem when it is not. */
+function importId(raw: unknown, ctx: EvalContext, where: string): { value: string | TenantformError } {
+  const id = evaluateValue(raw, ctx, where, ['id']);
+  if (id.diagnostics.length === 0 && typeof id.value === 'string' && id.value !== '') return { value: id.value };
+  return { value: languageErrors.invalidImport(where, '`id` is a string known when planning (variables, locals and each only)', ['id']) };
+}
+
+/** The import id a block's `identity` names (the kind's identity attributes); the problem when it names none. */
+function idOfIdentity(type: string, block: Record<string, unknown>, ctx: EvalContext, where: string): { value: string | TenantformError } {
+  if (block.id !== undefined) return { value: languageErrors.invalidImport(where, 'give `id` or `identity`, not both', ['identity']) };
+  const kind = KINDS.resource(type);
+  const identity = evaluateValue(block.identity, ctx, where, ['identity']);
+  const value = identity.value;
+  if (!kind || identity.diagnostics.length > 0 || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const names = kind ? identityAttributes(kind).map((a) => a.name) : [];
+    return { value: languageErrors.invalidImport(where, `\`identity\` is an object known when planning: { ${names.join(', ')} }`, ['identity']) };
+  }
+  const named = importIdOf(kind, value as Record<string, unknown>);
+  return { value: 'id' in named ? named.id : languageErrors.invalidImport(where, named.problem.replace(/\.$/, ''), ['identity']) };
 }
 
 function withEachIndex(to: string, instance: Instance): string | undefined {

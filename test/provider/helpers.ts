@@ -4,7 +4,7 @@
  * process outlives a command.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -173,5 +173,28 @@ export async function terraformEnvironment(
     TENANTFORM_CLIENT_ID: emulator.clientId,
     TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
     TENANTFORM_PROVIDER_TEST_RUN: marker,
+  };
+}
+
+export interface TerraformFolder {
+  readonly dir: string;
+  /** Runs `terraform` in the folder, then checks that none of its provider processes is left. */
+  terraform(...args: string[]): Promise<RunResult>;
+  remove(): void;
+}
+
+/** A temporary folder Terraform runs in against `emulator`, with the provider installed as a user installs it. */
+export async function terraformFolder(name: string, emulator: Parameters<typeof terraformEnvironment>[1]): Promise<TerraformFolder> {
+  const marker = `${process.pid}-${Date.now()}-${name}`;
+  const dir = mkdtempSync(join(tmpdir(), `tenantform-${name}-`));
+  const env = await terraformEnvironment(dir, emulator, marker);
+  return {
+    dir,
+    terraform: async (...args) => {
+      const r = await run('terraform', args, { cwd: dir, env });
+      expect(await leftoverProviders(marker)).toEqual([]);
+      return r;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
