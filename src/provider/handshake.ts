@@ -63,10 +63,8 @@ export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
   const providerService: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(providerDefinition)) {
     if (STREAMING_CALLS.has(name)) {
-      providerService[name] = (call: grpc.ServerWritableStream<unknown, unknown>) => {
-        handlers ??= opts.handlers();
-        void streamAnswer(handlers, name, call, opts.log);
-      };
+      providerService[name] = (call: grpc.ServerWritableStream<unknown, unknown>) =>
+        void streamAnswer(() => (handlers ??= opts.handlers()), name, call, opts.log);
       continue;
     }
     providerService[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
@@ -183,11 +181,11 @@ async function bind(server: grpc.Server, credentials: grpc.ServerCredentials, ra
  * has the results it asked for). A failure ends the stream with an event carrying the error,
  * as the protocol carries errors in a stream (its `diagnostic` field).
  */
-async function streamAnswer(service: ProviderService, name: string, call: grpc.ServerWritableStream<unknown, unknown>, log: (line: string) => void) {
+async function streamAnswer(service: () => ProviderService, name: string, call: grpc.ServerWritableStream<unknown, unknown>, log: (line: string) => void) {
   let cancelled = false;
   call.on('cancelled', () => (cancelled = true));
   try {
-    const events = (service[name as keyof ProviderService] as (request: unknown) => AsyncIterable<unknown>)(call.request);
+    const events = (service()[name as keyof ProviderService] as (request: unknown) => AsyncIterable<unknown>)(call.request);
     for await (const event of events) {
       if (cancelled) break;
       call.write(event);
