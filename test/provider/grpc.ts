@@ -27,8 +27,8 @@ export function decoded(value: { msgpack?: Uint8Array | null } | null | undefine
 export interface ProviderOverGrpc {
   /** A unary call of `tfplugin6.Provider`. */
   call(name: string, request: object): Promise<Any>;
-  /** A streaming call, read to its end (or to `take` events, then cancelled, as Terraform does at its limit). */
-  stream(name: string, request: object, take?: number): Promise<Any[]>;
+  /** A streaming call, read to its end. */
+  stream(name: string, request: object): Promise<Any[]>;
   close(): Promise<void>;
 }
 
@@ -46,19 +46,13 @@ export async function serveOverGrpc(env: Record<string, string>): Promise<Provid
   const client = new pkg.tfplugin6.Provider(plugin.address, grpc.credentials.createInsecure()) as grpc.Client & Record<string, any>;
   return {
     call: (name, request) => new Promise((resolve, reject) => client[name](request, (e: Error | null, v: Any) => (e ? reject(e) : resolve(v)))),
-    stream: (name, request, take = Infinity) =>
+    stream: (name, request) =>
       new Promise((resolve, reject) => {
         const events: Any[] = [];
         const call = client[name](request) as grpc.ClientReadableStream<Any>;
-        call.on('data', (event: Any) => {
-          events.push(event);
-          if (events.length >= take) {
-            call.cancel();
-            resolve(events);
-          }
-        });
+        call.on('data', (event: Any) => events.push(event));
         call.on('end', () => resolve(events));
-        call.on('error', (e: grpc.ServiceError) => (e.code === grpc.status.CANCELLED ? resolve(events) : reject(e)));
+        call.on('error', reject);
       }),
     close: async () => {
       client.close();

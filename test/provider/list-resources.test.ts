@@ -4,6 +4,7 @@
  * the listing streamed event by event with `limit` and `include_resource`, an error in the
  * middle of a listing, and GenerateResourceConfig. The listing is the one `tenantform export` makes.
  */
+import { PlatformClient } from '../../src/api';
 import { onRequest } from '../helpers/moments';
 import { decoded, msgpack, serveWithEmulator, type Emulator, type ProviderOverGrpc } from './grpc';
 
@@ -122,4 +123,30 @@ test('Terraform 1.14: an error in the middle of a listing ends the stream with a
   } finally {
     stop();
   }
+});
+
+test('Terraform 1.14: users and components of the subtree are listed with include_subtree only', async () => {
+  const globex = emulator.world().tenants['Globex Retail'].id;
+  const api = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
+  let user: { id: string };
+  let component: { id: string };
+  try {
+    user = await api.createUser({ tenant_id: globex, login: 'listed-admin', contact: { email: 'listed@globex.example' } });
+    component = await api.createInfra({ owner_tenant_id: globex, name: 'Listed storage', url: 'https://listed.example.com', capabilities: ['backup'] });
+  } finally {
+    await api.close();
+  }
+  const list = (type: string, include_subtree: boolean) =>
+    provider.stream('ListResource', { type_name: type, config: listConfig({ tenant_id: northwind, include_subtree }), limit: 100 });
+
+  // Northwind itself has none: they are Globex's.
+  expect(await list('tenantform_user', false)).toEqual([]);
+  const users = await list('tenantform_user', true);
+  expect(names(users)).toContain('Globex Retail / user listed-admin');
+  expect(decoded(users.find((e) => e.display_name === 'Globex Retail / user listed-admin')!.identity.identity_data)).toEqual({ user_id: user.id });
+
+  expect(await list('tenantform_infra_component', false)).toEqual([]);
+  const components = await list('tenantform_infra_component', true);
+  expect(names(components)).toEqual(['Globex Retail / Listed storage']);
+  expect(decoded(components[0].identity.identity_data)).toEqual({ component_id: component.id });
 });
