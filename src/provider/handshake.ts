@@ -62,6 +62,11 @@ export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
   let handlers: ProviderService | undefined;
   const providerService: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(providerDefinition)) {
+    if (providerDefinition[name].responseStream) {
+      providerService[name] = (call: grpc.ServerWritableStream<unknown, unknown>) =>
+        void serveStream(() => rpcStream((handlers ??= opts.handlers()), name), call, name, opts.log);
+      continue;
+    }
     providerService[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const answerError = (summary: string, detail: string) =>
         callback(null, { diagnostics: [{ severity: 'ERROR', summary, detail }] } satisfies DiagnosticsResponse);
@@ -179,3 +184,43 @@ function rpcHandler(service: ProviderService, name: string): ((request: unknown)
   if (!Object.hasOwn(service, name)) return undefined;
   return service[name as keyof ProviderService] as (request: unknown) => Promise<unknown>;
 }
+
+/** The provider's handler of a call whose answer is a stream of messages (InvokeAction). */
+function rpcStream(service: ProviderService, name: string): ((request: unknown) => AsyncIterable<unknown>) | undefined {
+  if (!Object.hasOwn(service, name)) return undefined;
+  return service[name as keyof ProviderService] as (request: unknown) => AsyncIterable<unknown>;
+}
+
+/**
+ * Writes each message of the handler's stream as it comes, then ends the stream. A handler puts its
+ * own failures in its messages; one that throws ends the stream with an error, which Terraform
+ * shows as the call's diagnostic. A stream the caller cancelled is not written further.
+ */
+async function serveStream(
+  handlerOf: () => ((request: unknown) => AsyncIterable<unknown>) | undefined,
+  call: grpc.ServerWritableStream<unknown, unknown>,
+  name: string,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    const handler = handlerOf();
+    if (!handler) {
+      call.destroy(Object.assign(new Error(`The tenantform provider does not implement ${name}.`), { code: UNIMPLEMENTED }));
+      return;
+    }
+    for await (const message of handler(call.request)) {
+      if (call.cancelled) return;
+      call.write(message);
+    }
+    call.end();
+  } catch (err) {
+    log(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    call.destroy(
+      Object.assign(new Error(`The tenantform provider failed in ${name}: ${err instanceof Error ? err.message : String(err)}`), { code: INTERNAL }),
+    );
+  }
+}
+
+/** gRPC status codes (grpc-js loads only after the handshake line). */
+const UNIMPLEMENTED = 12;
+const INTERNAL = 13;

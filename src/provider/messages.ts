@@ -43,6 +43,9 @@ export interface Schema_Attribute {
   optional: boolean;
   computed: boolean;
   sensitive: boolean;
+  deprecated?: boolean;
+  /** Protocol 6.11 (Terraform 1.15 shows it); older Terraform reads `deprecated` alone. */
+  deprecation_message?: string;
 }
 
 export interface Schema_Object {
@@ -83,6 +86,7 @@ export interface GetMetadata_Response extends DiagnosticsResponse {
   data_sources?: { type_name: string }[];
   functions?: { name: string }[];
   ephemeral_resources?: { type_name: string }[];
+  actions?: { type_name: string }[];
 }
 
 export interface GetProviderSchema_Response extends DiagnosticsResponse {
@@ -93,6 +97,7 @@ export interface GetProviderSchema_Response extends DiagnosticsResponse {
   /** Always empty: tenantform has no functions. */
   functions?: Record<string, never>;
   ephemeral_resource_schemas?: Record<string, Schema>;
+  action_schemas?: Record<string, ActionSchema>;
 }
 
 export interface ValidateProviderConfig_Request {
@@ -120,6 +125,7 @@ export interface UpgradeResourceState_Response extends DiagnosticsResponse {
 export interface ConfigureProvider_Request {
   terraform_version?: string;
   config?: DynamicValue | null;
+  client_capabilities?: ClientCapabilities | null;
 }
 
 export interface ReadResource_Request {
@@ -131,6 +137,7 @@ export interface ReadResource_Request {
 export interface ReadResource_Response extends DiagnosticsResponse {
   new_state?: DynamicValue;
   private?: Uint8Array;
+  deferred?: Deferred | null;
 }
 
 export interface PlanResourceChange_Request {
@@ -143,6 +150,7 @@ export interface PlanResourceChange_Request {
 
 export interface PlanResourceChange_Response extends DiagnosticsResponse {
   planned_state?: DynamicValue;
+  deferred?: Deferred | null;
   requires_replace?: AttributePath[];
   planned_private?: Uint8Array;
 }
@@ -227,6 +235,41 @@ export interface StopProvider_Response {
   Error: string;
 }
 
+/** What the calling Terraform can take in answers (1.9 and later send it). */
+export interface ClientCapabilities {
+  deferral_allowed?: boolean;
+  write_only_attributes_allowed?: boolean;
+}
+
+export interface Deferred {
+  reason: 'UNKNOWN' | 'RESOURCE_CONFIG_UNKNOWN' | 'PROVIDER_CONFIG_UNKNOWN' | 'ABSENT_PREREQ';
+}
+
+export interface ActionSchema {
+  schema: Schema;
+}
+
+export interface ValidateActionConfig_Request {
+  type_name?: string;
+  config?: DynamicValue | null;
+}
+
+export interface PlanAction_Request {
+  action_type?: string;
+  config?: DynamicValue | null;
+  client_capabilities?: ClientCapabilities | null;
+}
+
+export interface PlanAction_Response extends DiagnosticsResponse {
+  deferred?: Deferred | null;
+}
+
+/** InvokeAction.Request has the same fields. */
+export type InvokeAction_Request = PlanAction_Request;
+
+/** One message of InvokeAction's stream: progress, then exactly one completed (the last). */
+export type InvokeAction_Event = { progress: { message: string } } | { completed: { diagnostics: Diagnostic[] } };
+
 /** The calls of `tfplugin6.Provider`, each with its request and answer. */
 export interface ProviderService {
   GetMetadata(req: Empty): Promise<GetMetadata_Response>;
@@ -249,4 +292,8 @@ export interface ProviderService {
   GetFunctions(req: Empty): Promise<GetFunctions_Response>;
   CallFunction(req: CallFunction_Request): Promise<CallFunction_Response>;
   StopProvider(req: Empty): Promise<StopProvider_Response>;
+  ValidateActionConfig(req: ValidateActionConfig_Request): Promise<DiagnosticsResponse>;
+  PlanAction(req: PlanAction_Request): Promise<PlanAction_Response>;
+  /** A stream: each event is sent as it is yielded. */
+  InvokeAction(req: InvokeAction_Request): AsyncIterable<InvokeAction_Event>;
 }

@@ -3,8 +3,8 @@
  * go-plugin's `plugin.GRPCController` and `plugin.GRPCStdio`, and the gRPC health service.
  * Kept as .proto text in a constant so that the compiled provider needs no file beside it.
  * Field numbers follow the protocol's published definitions; messages Terraform 1.11 never
- * sends to this provider (ephemeral resources, functions) are declared so that their calls
- * get a well-formed answer.
+ * sends to this provider (ephemeral resources, functions, and the actions of protocol 6.10) are
+ * declared so that their calls get a well-formed answer.
  */
 import type { PackageDefinition } from '@grpc/proto-loader';
 
@@ -71,6 +71,7 @@ message Schema {
     string description = 4;
     StringKind description_kind = 5;
     bool deprecated = 6;
+    string deprecation_message = 7;
   }
 
   message Attribute {
@@ -85,6 +86,7 @@ message Schema {
     StringKind description_kind = 8;
     bool deprecated = 9;
     bool write_only = 11;
+    string deprecation_message = 12;
   }
 
   message NestedBlock {
@@ -189,6 +191,9 @@ service Provider {
   rpc GetFunctions(GetFunctions.Request) returns (GetFunctions.Response);
   rpc CallFunction(CallFunction.Request) returns (CallFunction.Response);
   rpc StopProvider(StopProvider.Request) returns (StopProvider.Response);
+  rpc PlanAction(PlanAction.Request) returns (PlanAction.Response);
+  rpc InvokeAction(InvokeAction.Request) returns (stream InvokeAction.Event);
+  rpc ValidateActionConfig(ValidateActionConfig.Request) returns (ValidateActionConfig.Response);
 }
 
 message GetMetadata {
@@ -200,6 +205,10 @@ message GetMetadata {
     repeated ResourceMetadata resources = 4;
     repeated FunctionMetadata functions = 5;
     repeated EphemeralResourceMetadata ephemeral_resources = 6;
+    repeated ActionMetadata actions = 9;
+  }
+  message ActionMetadata {
+    string type_name = 1;
   }
   message EphemeralResourceMetadata {
     string type_name = 1;
@@ -226,6 +235,7 @@ message GetProviderSchema {
     ServerCapabilities server_capabilities = 6;
     map<string, Function> functions = 7;
     map<string, Schema> ephemeral_resource_schemas = 8;
+    map<string, ActionSchema> action_schemas = 11;
   }
 }
 
@@ -446,6 +456,54 @@ message CallFunction {
   message Response {
     DynamicValue result = 1;
     FunctionError error = 2;
+  }
+}
+
+// Actions (protocol 6.10, Terraform 1.14): \`action\` blocks, run by \`terraform apply -invoke\`
+// or by a resource's \`lifecycle.action_trigger\`.
+message ActionSchema {
+  Schema schema = 1;
+}
+
+message PlanAction {
+  message Request {
+    string action_type = 1;
+    DynamicValue config = 2;
+    ClientCapabilities client_capabilities = 3;
+  }
+  message Response {
+    repeated Diagnostic diagnostics = 1;
+    Deferred deferred = 2;
+  }
+}
+
+message InvokeAction {
+  message Request {
+    string action_type = 1;
+    DynamicValue config = 2;
+    ClientCapabilities client_capabilities = 3;
+  }
+  message Event {
+    message Progress {
+      string message = 1;
+    }
+    message Completed {
+      repeated Diagnostic diagnostics = 1;
+    }
+    oneof type {
+      Progress progress = 1;
+      Completed completed = 2;
+    }
+  }
+}
+
+message ValidateActionConfig {
+  message Request {
+    string type_name = 1;
+    DynamicValue config = 2;
+  }
+  message Response {
+    repeated Diagnostic diagnostics = 1;
   }
 }
 `;
