@@ -17,6 +17,7 @@ import { TenantformProvider } from '../../src/provider/server';
 import { attr } from '../../src/resources/attributes';
 import type { DataSourceKind } from '../../src/resources/declaration';
 import { KindRegistry, KINDS } from '../../src/resources/registry';
+import { onRequest } from '../helpers/moments';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 type Any = Record<string, any>;
@@ -243,6 +244,33 @@ test('Terraform 1.14: an error mid-stream ends the invocation with a diagnostic 
   expect((await api.getUser(user.id)).activated).toBe(true);
   // Nothing of the credentials reaches the stream.
   expect(JSON.stringify(events)).not.toContain(emulator.clientSecret);
+});
+
+test('Terraform 1.14: StopProvider during an invocation (Ctrl-C) ends it after the step in flight; the rest is not started', async () => {
+  const s = await configured();
+  const tenant = emulator.world().tenants['Globex Retail'].id;
+  const users = [];
+  for (const login of ['actions-stop-1', 'actions-stop-2'])
+    users.push(await api.createUser({ tenant_id: tenant, login, contact: { email: `${login}@example.com` } }));
+  recorded = [];
+  // When the first email's request reaches the platform, Terraform asks the provider to stop:
+  // what the StopProvider call does, done at that very moment (the call itself would race the answer).
+  const unwatch = onRequest(
+    'arrival',
+    (r) => r.method === 'POST' && r.path.endsWith('/send-activation-email'),
+    1,
+    () => s.provider.stop(),
+  );
+  const events = await s.invoke({
+    action_type: 'tenantform_send_activation_email',
+    config: msgpack({ user_ids: users.map((u) => u.id) }),
+    client_capabilities: CAPABILITIES,
+  });
+  unwatch();
+  expect(events.map((e) => e.type)).toEqual(['progress', 'completed']);
+  expect(events[1].completed.diagnostics.map((d: Any) => d.summary)).toEqual(['Stopped']);
+  expect(apiRequests().map((r) => r.path)).toEqual([`/api/2/users/${users[0].id}/send-activation-email`]);
+  expect((await api.getUser(users[1].id)).activated).toBe(false);
 });
 
 test('Terraform 1.14: forcing an agent update and dismissing alerts change the platform', async () => {
