@@ -190,6 +190,7 @@ export interface ReadDataSource_Request {
 
 export interface ReadDataSource_Response extends DiagnosticsResponse {
   state?: DynamicValue;
+  deferred?: Deferred | null;
 }
 
 export interface MoveResourceState_Request {

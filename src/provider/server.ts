@@ -29,7 +29,7 @@ import { ACTIONS } from './actions';
 import type { ActionDeclaration } from './actions/declaration';
 import { ActionService } from './actions/service';
 import type * as tfplugin6 from './messages';
-import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull } from './values';
+import { conformObject, decodeRaw, decodeState, encodeState, encodeUnknown, unknownsAsNull } from './values';
 
 export function wirePath(path: AttributePath): tfplugin6.AttributePath {
   return { steps: path.map((step) => (typeof step === 'number' ? { element_key_int: step } : { attribute_name: step })) };
@@ -460,6 +460,8 @@ export class TenantformProvider {
   async readDataSource(req: tfplugin6.ReadDataSource_Request): Promise<tfplugin6.ReadDataSource_Response> {
     const kind = this.#dataSource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'data');
+    // Read in a later round: the whole result is not known yet.
+    if (this.#configurationDeferred) return { state: encodeUnknown(), diagnostics: [], deferred: PROVIDER_CONFIG_UNKNOWN };
     const config = decodeState(kind.attributes, req.config) ?? {};
     const result = await this.#run((ctx) =>
       readDataSource({ kind, address: kind.type, ctx: { ...ctx, client: this.#reads.reads(ctx.client) }, config: unknownsAsNull(config) }),

@@ -62,7 +62,7 @@ async function serve(opts: { kinds?: KindRegistry; env?: NodeJS.ProcessEnv } = {
   const definition: Any = grpc.loadPackageDefinition(loadProtocol());
   const client = new definition.tfplugin6.Provider(plugin.address, grpc.credentials.createInsecure()) as grpc.Client & Any;
   const call: Record<string, Unary> = {};
-  for (const name of ['GetMetadata', 'GetProviderSchema', 'ConfigureProvider', 'ValidateActionConfig', 'PlanAction', 'PlanResourceChange']) {
+  for (const name of ['GetMetadata', 'GetProviderSchema', 'ConfigureProvider', 'ValidateActionConfig', 'PlanAction', 'PlanResourceChange', 'ReadDataSource']) {
     call[name] = (request) =>
       new Promise((resolve, reject) => client[name](request, (err: Error | null, answer: Any) => (err ? reject(err) : resolve(answer))));
   }
@@ -338,7 +338,7 @@ test('Terraform 1.15: a deprecated argument carries its message to the schema (d
   expect(all.flatMap((k) => k.block.attributes).filter((a: Any) => a.deprecated && a !== name)).toEqual([]);
 });
 
-test('Terraform 1.16 client capabilities: with deferral allowed, an unknown provider configuration defers plans instead of failing', async () => {
+test('Terraform 1.16 client capabilities: with deferral allowed, an unknown provider configuration defers plans and reads instead of failing', async () => {
   const s = await serve();
   const config = {
     msgpack: Buffer.concat([
@@ -385,6 +385,13 @@ test('Terraform 1.16 client capabilities: with deferral allowed, an unknown prov
     client_capabilities: { deferral_allowed: true },
   });
   expect(resource.deferred).toEqual({ reason: 'PROVIDER_CONFIG_UNKNOWN' });
+  const read = await s.call.ReadDataSource({
+    type_name: 'tenantform_application',
+    config: msgpack({ type: 'backup', name: null, id: null, usages: null, api_base_url: null }),
+    client_capabilities: { deferral_allowed: true },
+  });
+  expect(read).toMatchObject({ diagnostics: [], deferred: { reason: 'PROVIDER_CONFIG_UNKNOWN' } });
+  expect([...read.state.msgpack]).toEqual([...UNKNOWN_MSGPACK]);
   // Invoked anyway, the action sends nothing.
   const events = await s.invoke({ ...action, client_capabilities: { deferral_allowed: true } });
   expect(events[0].completed.diagnostics[0].summary).toBe('The provider is not configured');
