@@ -78,6 +78,10 @@ export class ActionService {
       return;
     }
     const signal = this.host.signal();
+    if (signal.aborted) {
+      yield completed([stopped(address)]);
+      return;
+    }
     try {
       for await (const message of action.invoke(config, { client, signal })) {
         yield { progress: { message } };
