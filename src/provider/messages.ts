@@ -44,7 +44,7 @@ export interface Schema_Attribute {
   computed: boolean;
   sensitive: boolean;
   deprecated?: boolean;
-  /** Protocol 6.11 (Terraform 1.15 shows it); older Terraform reads `deprecated` alone. */
+  /** Schema.Attribute field 12: Terraform 1.15 and later show it; older Terraform reads `deprecated` alone (and ignores the field). */
   deprecation_message?: string;
 }
 

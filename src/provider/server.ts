@@ -61,7 +61,7 @@ function wireAttribute(a: SchemaAttribute): tfplugin6.Schema_Attribute {
     optional: a.optional,
     computed: a.computed,
     sensitive: a.sensitive,
-    // Terraform before 1.15 reads `deprecated` alone; 1.15 (protocol 6.11) shows the message too.
+    // Terraform before 1.15 reads `deprecated` alone (and skips field 12); 1.15 and later show the message too.
     deprecated: a.deprecationMessage !== undefined,
     deprecation_message: a.deprecationMessage ?? '',
   };
@@ -268,6 +268,8 @@ export class TenantformProvider {
    * provider stays unconfigured and answers the plans and reads of this round as deferred
    * (PROVIDER_CONFIG_UNKNOWN), as PlanAction does, and Terraform plans them again once it is known.
    * `write_only_attributes_allowed` changes nothing here: no tenantform attribute is write-only.
+   * Capability fields newer than these two are skipped when the request is decoded, so a newer
+   * Terraform's requests are read as before.
    */
   configureProvider(req: tfplugin6.ConfigureProvider_Request): tfplugin6.DiagnosticsResponse {
     const config = decodeState(PROVIDER_ATTRIBUTES, req.config) ?? {};
