@@ -23,7 +23,7 @@ import {
 } from '../resources/provider-config';
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
-import { fingerprint, isUnknown, normalize } from '../resources/values';
+import { fingerprint, isUnknown, normalize, Unknown } from '../resources/values';
 import { ReadCoalescer } from './read-coalescer';
 import { ACTIONS } from './actions';
 import type { ActionDeclaration } from './actions/declaration';
@@ -361,7 +361,7 @@ export class TenantformProvider {
   async planResourceChange(req: tfplugin6.PlanResourceChange_Request): Promise<tfplugin6.PlanResourceChange_Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
-    if (this.#configurationDeferred) return { planned_state: req.proposed_new_state ?? undefined, diagnostics: [], deferred: PROVIDER_CONFIG_UNKNOWN };
+    if (this.#configurationDeferred) return { planned_state: deferredPlan(kind, req.proposed_new_state), diagnostics: [], deferred: PROVIDER_CONFIG_UNKNOWN };
     const prior = decodeState(kind.attributes, req.prior_state);
     const proposed = decodeRaw(req.proposed_new_state);
     const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config);
@@ -529,6 +529,14 @@ function decodePrivate(bytes: Uint8Array | undefined): PlanPrivate {
   } catch {
     return {};
   }
+}
+
+/** The plan of a deferred change: the proposed object, what the platform would set not known yet. */
+function deferredPlan(kind: ResourceKind, proposed: tfplugin6.DynamicValue | null | undefined): tfplugin6.DynamicValue {
+  const planned = decodeState(kind.attributes, proposed);
+  if (!planned) return encodeState(kind.attributes, null);
+  for (const [name, a] of Object.entries(kind.attributes)) if (planned[name] === null && schemaAttributes({ [name]: a })[0].computed) planned[name] = Unknown;
+  return encodeState(kind.attributes, planned);
 }
 
 function diagnostics(list: Diagnostic[]): { diagnostics: tfplugin6.Diagnostic[] } {

@@ -17,6 +17,8 @@ import { TenantformProvider } from '../../src/provider/server';
 import { attr } from '../../src/resources/attributes';
 import type { DataSourceKind } from '../../src/resources/declaration';
 import { KindRegistry, KINDS } from '../../src/resources/registry';
+import { Unknown } from '../../src/resources/values';
+import { decodeMsgpack } from '../../src/provider/values';
 import { onRequest } from '../helpers/moments';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -385,6 +387,8 @@ test('Terraform 1.16 client capabilities: with deferral allowed, an unknown prov
     client_capabilities: { deferral_allowed: true },
   });
   expect(resource.deferred).toEqual({ reason: 'PROVIDER_CONFIG_UNKNOWN' });
+  // What the platform would set (the id) is not known yet; what the configuration says is planned as it is.
+  expect(decodeMsgpack(resource.planned_state.msgpack)).toMatchObject({ id: Unknown, name: 'x', value: '1' });
   const read = await s.call.ReadDataSource({
     type_name: 'tenantform_application',
     config: msgpack({ type: 'backup', name: null, id: null, usages: null, api_base_url: null }),
