@@ -1,6 +1,6 @@
 /**
  * Writes what is derived from the kind declarations: the registry of kinds and the
- * reference docs. `npm run generate` after adding a file to src/resources/kinds/;
+ * reference docs (and the actions page, from the action declarations). `npm run generate` after adding a file to src/resources/kinds/;
  * `npm run generate -- --check` fails when anything is out of date (CI runs it).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,6 +70,9 @@ emit(
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderDocs } = require('../src/resources/docs') as typeof import('../src/resources/docs');
 for (const [path, text] of renderDocs()) emit(path, text);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { renderActionDocs } = require('../src/provider/actions/docs') as typeof import('../src/provider/actions/docs');
+for (const [path, text] of renderActionDocs()) emit(path, text);
 
 if (stale.length > 0) {
   console.error(`Out of date (run \`npm run generate\`):\n  ${stale.join('\n  ')}`);

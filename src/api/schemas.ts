@@ -298,6 +298,10 @@ export const OfferingItem = z.looseObject({
 });
 export type OfferingItem = z.infer<typeof OfferingItem>;
 
+/** platform-interface: a service's edition. The answer to a switch: the service's items (the shape is ours). */
+export const EditionSwitch = z.looseObject({ items: z.array(OfferingItem).optional() });
+export type EditionSwitch = z.infer<typeof EditionSwitch>;
+
 export const OfferingItemList = z.looseObject({ items: z.array(OfferingItem) });
 
 export const User = z.looseObject({

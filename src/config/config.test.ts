@@ -77,6 +77,7 @@ describe('configuration', () => {
   it('refuses every top-level block its plan does not carry out, by name, instead of passing over it', () => {
     const blocks = {
       ephemeral: { tenantform_token: { x: {} } },
+      action: { tenantform_dismiss_alerts: { x: { config: { alert_ids: [] } } } },
       resources: {},
     };
     const { configuration, diagnostics } = parseConfiguration({ ...structuredClone(valid), ...blocks }, at);
@@ -85,6 +86,7 @@ describe('configuration', () => {
       Object.keys(blocks).map((b) => ['unsupported_block', b, `Unsupported block type "${b}"`]),
     );
     expect(diagnostics.find((d) => d.address === 'ephemeral')!.detail).toContain('terraform plan');
+    expect(diagnostics.find((d) => d.address === 'action')!.detail).toContain('terraform plan');
     expect(diagnostics.find((d) => d.address === 'resources')!.detail).toContain('not a block of the Terraform language');
   });
 

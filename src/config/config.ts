@@ -170,8 +170,11 @@ export const CARRIED_OUT_BLOCKS: ReadonlySet<string> = new Set([
   'check',
   'module',
 ]);
-/** The other top-level blocks of the Terraform language: refused by name, with the provider path as the way out. */
-export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['ephemeral']);
+/**
+ * The other top-level blocks of the Terraform language: refused by name, with the provider path as
+ * the way out (the provider serves `action` blocks to Terraform 1.14 and later: docs/actions.md).
+ */
+export const TERRAFORM_BLOCKS: ReadonlySet<string> = new Set(['ephemeral', 'action']);
 
 /** Variables, modules expanded, and locals, and the context they make before any object is known. */
 function languagePrelude(

@@ -307,4 +307,38 @@ describe('emulator: agent management', () => {
       expect((await api.put(`${BASE}/agent_update_settings`, { items: [all] })).status).toBe(204);
     });
   });
+
+  describe('forced update (spec 02: POST /agents/update:force)', () => {
+    const upToDate = async (id: string): Promise<boolean> => {
+      const dumped = await api.get('/_emulator/dump', { token: null });
+      return (dumped.json.agents as Array<{ id: string; up_to_date: boolean }>).find((a) => a.id === id)?.up_to_date ?? false;
+    };
+    const outdated = async (): Promise<string[]> => {
+      const dumped = await api.get('/_emulator/dump', { token: null });
+      return (dumped.json.agents as Array<{ id: string; up_to_date: boolean }>).filter((a) => !a.up_to_date).map((a) => a.id);
+    };
+
+    it('accepts the named agents with 202 and no body; they are up to date', async () => {
+      const [id] = await outdated();
+      const res = await api.post(`${BASE}/agents/update:force`, { agent_ids: [id.toUpperCase()] });
+      expect([res.status, res.text]).toEqual([202, '']);
+      expect(await upToDate(id)).toBe(true);
+    });
+
+    it('refuses an id that is no agent with 400 naming it, and updates none of the others', async () => {
+      const [id] = await outdated();
+      const missing = '5b0f6f58-0000-4000-8000-000000000009';
+      const res = await api.post(`${BASE}/agents/update:force`, { agent_ids: [id, missing] });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ code: 'BAD_REQUEST', domain: 'AGENT_MANAGER' });
+      expect(res.json.debug.msg).toContain(missing);
+      expect(await upToDate(id)).toBe(false);
+    });
+
+    it('refuses a body without agent_ids', async () => {
+      const res = await api.post(`${BASE}/agents/update:force`, { agents: [] });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('UNMARSHALLING_ERROR');
+    });
+  });
 });

@@ -14,6 +14,7 @@ const AM = (role: string): string => `urn:vendor::agent_manager::${role}`;
 const VIEW_AGENTS = [AM('agent_viewer'), AM('admin')];
 const VIEW_SETTINGS = [AM('agent_update_settings_viewer'), AM('admin')];
 const MODIFY_SETTINGS = [AM('agent_update_settings_modifier'), AM('admin')];
+const FORCE_UPDATE = [AM('agent_registrar'), AM('admin')];
 
 const PREFIX = SPOKEN_INTERFACES.agent_manager.prefix;
 
@@ -261,11 +262,38 @@ function deleteSettings(ctx: RequestContext, id: string | null): Reply {
   return noContent();
 }
 
+// ---------------------------------------------------------------- forced update
+
+/**
+ * Spec 02: `POST /agents/update:force` with `{agent_ids}`; an empty list makes every agent of the
+ * caller's tenants a candidate. The emulator runs no agents: a forced update completes at once
+ * (`up_to_date` turns true). An id that is no agent the caller sees answers 400 naming it, and
+ * nothing is updated (platform-interface: forced agent update).
+ */
+function forceUpdate(ctx: RequestContext): Reply {
+  const body = ctx.body;
+  if (!isObject(body) || !Array.isArray(body.agent_ids) || body.agent_ids.some((id) => typeof id !== 'string')) {
+    throw agentError(400, 'UNMARSHALLING_ERROR', 'body must be {agent_ids: [string, ...]}');
+  }
+  const seen = tenantsSeenFrom(ctx.store, ctx.caller.tenantId);
+  const ids = body.agent_ids as string[];
+  const agents = ids.length === 0 ? ctx.store.world.agents.filter((a) => seen.has(a.tenant_id)) : [];
+  for (const id of ids) {
+    const agent = ctx.store.agent(id.toLowerCase());
+    if (agent === undefined || !seen.has(agent.tenant_id)) throw agentBadRequest(`agent_ids: ${id} is not a registered agent`);
+    agents.push(agent);
+  }
+  for (const agent of agents) agent.up_to_date = true;
+  ctx.store.save();
+  return { status: 202 };
+}
+
 export const agentRoutes: InterfaceRoutes = {
   name: 'agent',
   prefix: `${PREFIX}/`,
   routes: [
     { method: 'GET', pattern: `${PREFIX}/agents`, scopes: VIEW_AGENTS, handler: listAgents },
+    { method: 'POST', pattern: `${PREFIX}/agents/update:force`, scopes: FORCE_UPDATE, jsonBody: true, handler: forceUpdate },
     { method: 'PUT', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, jsonBody: true, handler: putSettings },
     { method: 'GET', pattern: `${PREFIX}/agent_update_settings/:id`, scopes: VIEW_SETTINGS, handler: getSettings },
     { method: 'DELETE', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, handler: (ctx) => deleteSettings(ctx, ctx.query.get('id')) },

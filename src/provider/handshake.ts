@@ -5,7 +5,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { loadProtocol } from './protocol';
-import { STREAMING_CALLS, type DiagnosticsResponse, type ProviderService } from './messages';
+import { STREAM_FAILURE_EVENTS, type DiagnosticsResponse, type ProviderService } from './messages';
 import { createServerIdentity, handshakeCertificate } from './tls';
 
 export const MAGIC_COOKIE_KEY = 'TF_PLUGIN_MAGIC_COOKIE';
@@ -62,9 +62,9 @@ export async function servePlugin(opts: ServeOptions): Promise<RunningPlugin> {
   let handlers: ProviderService | undefined;
   const providerService: grpc.UntypedServiceImplementation = {};
   for (const name of Object.keys(providerDefinition)) {
-    if (STREAMING_CALLS.has(name)) {
+    if (providerDefinition[name].responseStream) {
       providerService[name] = (call: grpc.ServerWritableStream<unknown, unknown>) =>
-        void streamAnswer(() => (handlers ??= opts.handlers()), name, call, opts.log);
+        void serveStream(() => rpcStream((handlers ??= opts.handlers()), name), call, name, opts.log);
       continue;
     }
     providerService[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
@@ -177,30 +177,6 @@ async function bind(server: grpc.Server, credentials: grpc.ServerCredentials, ra
 }
 
 /**
- * Writes a streamed answer event by event; stops reading when Terraform cancels the call (it
- * has the results it asked for). A failure ends the stream with an event carrying the error,
- * as the protocol carries errors in a stream (its `diagnostic` field).
- */
-async function streamAnswer(service: () => ProviderService, name: string, call: grpc.ServerWritableStream<unknown, unknown>, log: (line: string) => void) {
-  let cancelled = false;
-  call.on('cancelled', () => (cancelled = true));
-  try {
-    const events = (service()[name as keyof ProviderService] as (request: unknown) => AsyncIterable<unknown>)(call.request);
-    for await (const event of events) {
-      if (cancelled) break;
-      call.write(event);
-    }
-  } catch (err) {
-    log(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    if (!cancelled) {
-      const detail = err instanceof Error ? err.message : String(err);
-      call.write({ diagnostic: [{ severity: 'ERROR', summary: `The tenantform provider failed in ${name}`, detail }] });
-    }
-  }
-  if (!cancelled) call.end();
-}
-
-/**
  * The provider's handler of the call `name`, taking the request as it arrives: proto-loader has
  * decoded it as that call's request message, which the handler's parameter declares.
  */
@@ -208,3 +184,51 @@ function rpcHandler(service: ProviderService, name: string): ((request: unknown)
   if (!Object.hasOwn(service, name)) return undefined;
   return service[name as keyof ProviderService] as (request: unknown) => Promise<unknown>;
 }
+
+/** The provider's handler of a call whose answer is a stream of messages (ListResource, InvokeAction). */
+function rpcStream(service: ProviderService, name: string): ((request: unknown) => AsyncIterable<unknown>) | undefined {
+  if (!Object.hasOwn(service, name)) return undefined;
+  return service[name as keyof ProviderService] as (request: unknown) => AsyncIterable<unknown>;
+}
+
+/**
+ * Writes each message of the handler's stream as it comes, then ends the stream. A handler puts its
+ * own failures in its messages; one that throws (or a provider that fails to load) ends the stream
+ * with the event its protocol message carries errors in, which Terraform shows as a diagnostic. A
+ * stream the caller cancelled is not written further.
+ */
+async function serveStream(
+  handlerOf: () => ((request: unknown) => AsyncIterable<unknown>) | undefined,
+  call: grpc.ServerWritableStream<unknown, unknown>,
+  name: string,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    const handler = handlerOf();
+    if (!handler) {
+      call.destroy(Object.assign(new Error(`The tenantform provider does not implement ${name}.`), { code: UNIMPLEMENTED }));
+      return;
+    }
+    for await (const message of handler(call.request)) {
+      if (call.cancelled) return;
+      call.write(message);
+    }
+    call.end();
+  } catch (err) {
+    log(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const failureEvent = STREAM_FAILURE_EVENTS[name];
+    if (failureEvent && !call.cancelled) {
+      const detail = err instanceof Error ? err.message : String(err);
+      call.write(failureEvent({ severity: 'ERROR', summary: `The tenantform provider failed in ${name}`, detail }));
+      call.end();
+      return;
+    }
+    call.destroy(
+      Object.assign(new Error(`The tenantform provider failed in ${name}: ${err instanceof Error ? err.message : String(err)}`), { code: INTERNAL }),
+    );
+  }
+}
+
+/** gRPC status codes (grpc-js loads only after the handshake line). */
+const UNIMPLEMENTED = 12;
+const INTERNAL = 13;

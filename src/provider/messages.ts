@@ -43,6 +43,9 @@ export interface Schema_Attribute {
   optional: boolean;
   computed: boolean;
   sensitive: boolean;
+  deprecated?: boolean;
+  /** Schema.Attribute field 12: Terraform 1.15 and later show it; older Terraform reads `deprecated` alone (and ignores the field). */
+  deprecation_message?: string;
 }
 
 export interface Schema_Object {
@@ -85,6 +88,7 @@ export interface GetMetadata_Response extends DiagnosticsResponse {
   functions?: { name: string }[];
   ephemeral_resources?: { type_name: string }[];
   list_resources?: { type_name: string }[];
+  actions?: { type_name: string }[];
 }
 
 export interface GetProviderSchema_Response extends DiagnosticsResponse {
@@ -96,6 +100,7 @@ export interface GetProviderSchema_Response extends DiagnosticsResponse {
   functions?: Record<string, never>;
   ephemeral_resource_schemas?: Record<string, Schema>;
   list_resource_schemas?: Record<string, Schema>;
+  action_schemas?: Record<string, ActionSchema>;
 }
 
 export interface ValidateProviderConfig_Request {
@@ -123,6 +128,7 @@ export interface UpgradeResourceState_Response extends DiagnosticsResponse {
 export interface ConfigureProvider_Request {
   terraform_version?: string;
   config?: DynamicValue | null;
+  client_capabilities?: ClientCapabilities | null;
 }
 
 export interface ReadResource_Request {
@@ -136,6 +142,7 @@ export interface ReadResource_Response extends DiagnosticsResponse {
   new_state?: DynamicValue;
   private?: Uint8Array;
   new_identity?: ResourceIdentityData | null;
+  deferred?: Deferred | null;
 }
 
 export interface PlanResourceChange_Request {
@@ -149,6 +156,7 @@ export interface PlanResourceChange_Request {
 
 export interface PlanResourceChange_Response extends DiagnosticsResponse {
   planned_state?: DynamicValue;
+  deferred?: Deferred | null;
   requires_replace?: AttributePath[];
   planned_private?: Uint8Array;
   planned_identity?: ResourceIdentityData | null;
@@ -194,6 +202,7 @@ export interface ReadDataSource_Request {
 
 export interface ReadDataSource_Response extends DiagnosticsResponse {
   state?: DynamicValue;
+  deferred?: Deferred | null;
 }
 
 export interface MoveResourceState_Request {
@@ -241,6 +250,41 @@ export interface StopProvider_Response {
   Error: string;
 }
 
+/** What the calling Terraform can take in answers (1.9 and later send it). */
+export interface ClientCapabilities {
+  deferral_allowed?: boolean;
+  write_only_attributes_allowed?: boolean;
+}
+
+export interface Deferred {
+  reason: 'UNKNOWN' | 'RESOURCE_CONFIG_UNKNOWN' | 'PROVIDER_CONFIG_UNKNOWN' | 'ABSENT_PREREQ';
+}
+
+export interface ActionSchema {
+  schema: Schema;
+}
+
+export interface ValidateActionConfig_Request {
+  type_name?: string;
+  config?: DynamicValue | null;
+}
+
+export interface PlanAction_Request {
+  action_type?: string;
+  config?: DynamicValue | null;
+  client_capabilities?: ClientCapabilities | null;
+}
+
+export interface PlanAction_Response extends DiagnosticsResponse {
+  deferred?: Deferred | null;
+}
+
+/** InvokeAction.Request has the same fields. */
+export type InvokeAction_Request = PlanAction_Request;
+
+/** One message of InvokeAction's stream: progress, then exactly one completed (the last). */
+export type InvokeAction_Event = { progress: { message: string } } | { completed: { diagnostics: Diagnostic[] } };
+
 /** The calls of `tfplugin6.Provider`, each with its request and answer. */
 export interface ProviderService {
   GetMetadata(req: Empty): Promise<GetMetadata_Response>;
@@ -269,10 +313,20 @@ export interface ProviderService {
   /** Streams its answer: one event per object found, then the end of the stream. */
   ListResource(req: ListResource_Request): AsyncIterable<ListResource_Event>;
   ValidateListResourceConfig(req: ValidateListResourceConfig_Request): Promise<DiagnosticsResponse>;
+  ValidateActionConfig(req: ValidateActionConfig_Request): Promise<DiagnosticsResponse>;
+  PlanAction(req: PlanAction_Request): Promise<PlanAction_Response>;
+  /** A stream: each event is sent as it is yielded. */
+  InvokeAction(req: InvokeAction_Request): AsyncIterable<InvokeAction_Event>;
 }
 
-/** The calls whose answer is a stream of messages. */
-export const STREAMING_CALLS: ReadonlySet<string> = new Set<keyof ProviderService>(['ListResource']);
+/**
+ * The event that ends a streamed call whose handler failed, in the field its protocol message
+ * carries errors in (a listing's `diagnostic`, an action's `completed`).
+ */
+export const STREAM_FAILURE_EVENTS: Readonly<Record<string, (diagnostic: Diagnostic) => unknown>> = {
+  ListResource: (diagnostic) => ({ diagnostic: [diagnostic] }),
+  InvokeAction: (diagnostic) => ({ completed: { diagnostics: [diagnostic] } }),
+};
 
 /** Resource identity (Terraform 1.12, protocol 6.9): the data naming one object, beside its state. */
 export interface ResourceIdentityData {

@@ -4,8 +4,9 @@
  * Kept as .proto text in a constant so that the compiled provider needs no file beside it.
  * Field numbers follow the protocol's published definitions; messages Terraform 1.11 never
  * sends to this provider (ephemeral resources, functions) are declared so that their calls
- * get a well-formed answer. Resource identity (Terraform 1.12, protocol 6.9) and list resources
- * with generated configuration (Terraform 1.14, protocol 6.10) follow the same definitions.
+ * get a well-formed answer. Resource identity (Terraform 1.12, protocol 6.9), list resources
+ * with generated configuration and actions (Terraform 1.14, protocol 6.10) follow the same
+ * definitions.
  */
 import type { PackageDefinition } from '@grpc/proto-loader';
 
@@ -72,6 +73,7 @@ message Schema {
     string description = 4;
     StringKind description_kind = 5;
     bool deprecated = 6;
+    string deprecation_message = 7;
   }
 
   message Attribute {
@@ -86,6 +88,7 @@ message Schema {
     StringKind description_kind = 8;
     bool deprecated = 9;
     bool write_only = 11;
+    string deprecation_message = 12;
   }
 
   message NestedBlock {
@@ -196,6 +199,9 @@ service Provider {
   rpc GenerateResourceConfig(GenerateResourceConfig.Request) returns (GenerateResourceConfig.Response);
   rpc ListResource(ListResource.Request) returns (stream ListResource.Event);
   rpc ValidateListResourceConfig(ValidateListResourceConfig.Request) returns (ValidateListResourceConfig.Response);
+  rpc PlanAction(PlanAction.Request) returns (PlanAction.Response);
+  rpc InvokeAction(InvokeAction.Request) returns (stream InvokeAction.Event);
+  rpc ValidateActionConfig(ValidateActionConfig.Request) returns (ValidateActionConfig.Response);
 }
 
 message GetMetadata {
@@ -208,8 +214,12 @@ message GetMetadata {
     repeated FunctionMetadata functions = 5;
     repeated EphemeralResourceMetadata ephemeral_resources = 6;
     repeated ListResourceMetadata list_resources = 7;
+    repeated ActionMetadata actions = 9;
   }
   message ListResourceMetadata {
+    string type_name = 1;
+  }
+  message ActionMetadata {
     string type_name = 1;
   }
   message EphemeralResourceMetadata {
@@ -238,6 +248,7 @@ message GetProviderSchema {
     map<string, Function> functions = 7;
     map<string, Schema> ephemeral_resource_schemas = 8;
     map<string, Schema> list_resource_schemas = 9;
+    map<string, ActionSchema> action_schemas = 11;
   }
 }
 
@@ -540,6 +551,48 @@ message ValidateListResourceConfig {
     DynamicValue config = 2;
     DynamicValue include_resource_object = 3;
     DynamicValue limit = 4;
+// Actions (protocol 6.10, Terraform 1.14): \`action\` blocks, run by \`terraform apply -invoke\`
+// or by a resource's \`lifecycle.action_trigger\`.
+message ActionSchema {
+  Schema schema = 1;
+}
+
+message PlanAction {
+  message Request {
+    string action_type = 1;
+    DynamicValue config = 2;
+    ClientCapabilities client_capabilities = 3;
+  }
+  message Response {
+    repeated Diagnostic diagnostics = 1;
+    Deferred deferred = 2;
+  }
+}
+
+message InvokeAction {
+  message Request {
+    string action_type = 1;
+    DynamicValue config = 2;
+    ClientCapabilities client_capabilities = 3;
+  }
+  message Event {
+    message Progress {
+      string message = 1;
+    }
+    message Completed {
+      repeated Diagnostic diagnostics = 1;
+    }
+    oneof type {
+      Progress progress = 1;
+      Completed completed = 2;
+    }
+  }
+}
+
+message ValidateActionConfig {
+  message Request {
+    string type_name = 1;
+    DynamicValue config = 2;
   }
   message Response {
     repeated Diagnostic diagnostics = 1;

@@ -23,12 +23,15 @@ import {
 } from '../resources/provider-config';
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
-import { fingerprint, isUnknown, normalize } from '../resources/values';
 import { withIdentity, type IdentityCalls } from './identity';
 import { withListResources, type ListCalls } from './list-resources';
+import { fingerprint, isUnknown, normalize, Unknown } from '../resources/values';
 import { ReadCoalescer } from './read-coalescer';
+import { ACTIONS } from './actions';
+import type { ActionDeclaration } from './actions/declaration';
+import { ActionService } from './actions/service';
 import type * as tfplugin6 from './messages';
-import { conformObject, decodeRaw, decodeState, encodeState, unknownsAsNull } from './values';
+import { conformObject, decodeRaw, decodeState, encodeState, encodeUnknown, unknownsAsNull } from './values';
 
 export function wirePath(path: AttributePath): tfplugin6.AttributePath {
   return { steps: path.map((step) => (typeof step === 'number' ? { element_key_int: step } : { attribute_name: step })) };
@@ -60,6 +63,9 @@ function wireAttribute(a: SchemaAttribute): tfplugin6.Schema_Attribute {
     optional: a.optional,
     computed: a.computed,
     sensitive: a.sensitive,
+    // Terraform before 1.15 reads `deprecated` alone (and skips field 12); 1.15 and later show the message too.
+    deprecated: a.deprecationMessage !== undefined,
+    deprecation_message: a.deprecationMessage ?? '',
   };
 }
 
@@ -69,6 +75,9 @@ function wireSchema(version: number, description: string, attributes: SchemaAttr
     block: { version, attributes: attributes.map(wireAttribute), block_types: [], description, description_kind: 'MARKDOWN' },
   };
 }
+
+/** The answer of a plan or read while the provider's configuration is not known yet (see configureProvider). */
+const PROVIDER_CONFIG_UNKNOWN: tfplugin6.Deferred = { reason: 'PROVIDER_CONFIG_UNKNOWN' };
 
 const SERVER_CAPABILITIES: tfplugin6.ServerCapabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false };
 
@@ -92,6 +101,8 @@ export interface ProviderOptions {
     onRoute?: typeof logRoute;
   }) => PlatformClient;
   readonly log?: (line: string) => void;
+  /** The actions served (Terraform 1.14 and later); every declared action by default. */
+  readonly actions?: readonly ActionDeclaration[];
 }
 
 export class TenantformProvider {
@@ -99,13 +110,23 @@ export class TenantformProvider {
   #schemaResponse?: tfplugin6.GetProviderSchema_Response;
   #client?: PlatformClient;
   #stop = new AbortController();
+  /** ConfigureProvider met settings not known yet, and Terraform allowed deferral (see configureProvider). */
+  #configurationDeferred = false;
   readonly #reads = new ReadCoalescer();
+  readonly #actions: ActionService;
   readonly #opts: ProviderOptions;
   readonly #env: NodeJS.ProcessEnv;
 
   constructor(opts: ProviderOptions) {
     this.#opts = opts;
     this.#env = opts.env ?? process.env;
+    this.#actions = new ActionService({
+      actions: opts.actions ?? ACTIONS,
+      client: () => this.#client,
+      signal: () => this.#stop.signal,
+      configurationDeferred: () => this.#configurationDeferred,
+      wire: wireDiagnostic,
+    });
   }
 
   /** Loads the kinds now (the entry point does it right after the handshake line). */
@@ -163,6 +184,9 @@ export class TenantformProvider {
         this.stop();
         return { Error: '' };
       },
+      ValidateActionConfig: async (req) => this.#actions.validate(req),
+      PlanAction: async (req) => this.#actions.plan(req),
+      InvokeAction: (req) => this.#actions.invoke(req),
     };
   }
 
@@ -174,6 +198,7 @@ export class TenantformProvider {
       data_sources: this.kinds().dataSources.map((k) => ({ type_name: k.type })),
       functions: [],
       ephemeral_resources: [],
+      actions: this.#actions.declarations.map((a) => ({ type_name: a.type })),
     };
   }
 
@@ -193,6 +218,9 @@ export class TenantformProvider {
         server_capabilities: SERVER_CAPABILITIES,
         functions: {},
         ephemeral_resource_schemas: {},
+        action_schemas: Object.fromEntries(
+          this.#actions.declarations.map((a) => [a.type, { schema: wireSchema(0, a.description, schemaAttributes(a.attributes)) }]),
+        ),
       };
     }
     return this.#schemaResponse;
@@ -242,12 +270,28 @@ export class TenantformProvider {
     return { upgraded_state: encodeState(kind.attributes, upgraded), diagnostics: [] };
   }
 
+  /**
+   * Client capabilities (ConfigureProvider.Request field 3, sent by Terraform 1.9 and later, and so
+   * by 1.14 to 1.16): `deferral_allowed` is honoured. A setting not known yet (it depends on a
+   * resource created in the same run) is an error, unless Terraform allows deferral: then the
+   * provider stays unconfigured and answers the plans and reads of this round as deferred
+   * (PROVIDER_CONFIG_UNKNOWN), as PlanAction does, and Terraform plans them again once it is known.
+   * `write_only_attributes_allowed` changes nothing here: no tenantform attribute is write-only.
+   * Capability fields newer than these two are skipped when the request is decoded, so a newer
+   * Terraform's requests are read as before.
+   */
   configureProvider(req: tfplugin6.ConfigureProvider_Request): tfplugin6.DiagnosticsResponse {
     const config = decodeState(PROVIDER_ATTRIBUTES, req.config) ?? {};
     const settings: Record<string, string> = {};
     const problems: Diagnostic[] = [];
+    const deferrable = req.client_capabilities?.deferral_allowed === true;
+    this.#configurationDeferred = false;
     for (const [name, variable] of Object.entries(PROVIDER_ENV)) {
       const configured = config[name];
+      if (isUnknown(configured) && deferrable) {
+        this.#configurationDeferred = true;
+        continue;
+      }
       if (isUnknown(configured)) {
         problems.push(
           error(`${name} is not known yet`, `The provider needs \`${name}\` before planning; it cannot depend on a resource created in the same run.`, [name]),
@@ -283,7 +327,7 @@ export class TenantformProvider {
         ),
       );
     }
-    if (problems.length > 0 || retrySeconds === undefined) return diagnostics(problems);
+    if (problems.length > 0 || retrySeconds === undefined || this.#configurationDeferred) return diagnostics(problems);
     try {
       const create =
         this.#opts.createClient ??
@@ -311,6 +355,8 @@ export class TenantformProvider {
     if (!kind) return this.#unknownType(req.type_name, 'resource');
     const state = decodeState(kind.attributes, req.current_state);
     if (!state) return { new_state: encodeState(kind.attributes, null), private: req.private, diagnostics: [] };
+    if (this.#configurationDeferred)
+      return { new_state: req.current_state ?? undefined, private: req.private, diagnostics: [], deferred: PROVIDER_CONFIG_UNKNOWN };
     const result = await this.#run((ctx) => this.#reads.read(ctx, { kind, address: kind.type, state }));
     const failed = result.diagnostics.some((d) => d.severity === 'error');
     return {
@@ -324,6 +370,7 @@ export class TenantformProvider {
   async planResourceChange(req: tfplugin6.PlanResourceChange_Request): Promise<tfplugin6.PlanResourceChange_Response> {
     const kind = this.#resource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'resource');
+    if (this.#configurationDeferred) return { planned_state: deferredPlan(kind, req.proposed_new_state), diagnostics: [], deferred: PROVIDER_CONFIG_UNKNOWN };
     const prior = decodeState(kind.attributes, req.prior_state);
     const proposed = decodeRaw(req.proposed_new_state);
     const config = proposed === null || proposed === undefined ? null : decodeState(kind.attributes, req.config);
@@ -424,6 +471,8 @@ export class TenantformProvider {
   async readDataSource(req: tfplugin6.ReadDataSource_Request): Promise<tfplugin6.ReadDataSource_Response> {
     const kind = this.#dataSource(req.type_name);
     if (!kind) return this.#unknownType(req.type_name, 'data');
+    // Read in a later round: the whole result is not known yet.
+    if (this.#configurationDeferred) return { state: encodeUnknown(), diagnostics: [], deferred: PROVIDER_CONFIG_UNKNOWN };
     const config = decodeState(kind.attributes, req.config) ?? {};
     const result = await this.#run((ctx) =>
       readDataSource({ kind, address: kind.type, ctx: { ...ctx, client: this.#reads.reads(ctx.client) }, config: unknownsAsNull(config) }),
@@ -489,6 +538,14 @@ function decodePrivate(bytes: Uint8Array | undefined): PlanPrivate {
   } catch {
     return {};
   }
+}
+
+/** The plan of a deferred change: the proposed object, what the platform would set not known yet. */
+function deferredPlan(kind: ResourceKind, proposed: tfplugin6.DynamicValue | null | undefined): tfplugin6.DynamicValue {
+  const planned = decodeState(kind.attributes, proposed);
+  if (!planned) return encodeState(kind.attributes, null);
+  for (const [name, a] of Object.entries(kind.attributes)) if (planned[name] === null && schemaAttributes({ [name]: a })[0].computed) planned[name] = Unknown;
+  return encodeState(kind.attributes, planned);
 }
 
 function diagnostics(list: Diagnostic[]): { diagnostics: tfplugin6.Diagnostic[] } {

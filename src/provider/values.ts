@@ -114,6 +114,11 @@ export function encodeState(attributes: Attributes, state: State | null | undefi
   return { msgpack: encodeMsgpack(toWire(attributes, state)) };
 }
 
+/** A value not known yet, as a whole (an object of any schema). */
+export function encodeUnknown(): { msgpack: Buffer } {
+  return { msgpack: encodeMsgpack(UNKNOWN_EXT) };
+}
+
 export function encodeMsgpack(value: unknown): Buffer {
   const bytes = encode(value);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

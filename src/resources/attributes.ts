@@ -42,6 +42,11 @@ interface BaseAttribute {
    * set): sensitive whenever that argument is given a sensitive value.
    */
   readonly sensitiveWith?: string;
+  /**
+   * Set when the argument is on its way out: the message tells what to use instead. It reaches
+   * the schema (Terraform warns where a configuration sets the argument), the description and the docs.
+   */
+  readonly deprecated?: string;
 }
 
 export interface StringAttribute extends BaseAttribute {

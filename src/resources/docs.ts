@@ -29,7 +29,9 @@ function rows(attributes: Attributes, prefix = ''): string[] {
   for (const [name, a] of Object.entries(attributes)) {
     const full = `${prefix}${name}`;
     const type = a.type === 'list' ? 'list of string' : a.type === 'json' ? 'string (JSON)' : a.type === 'nested' ? `${a.nesting} of object` : a.type;
-    const flags = [modeWords(a), a.sensitive ? 'sensitive' : '', a.forceNew ? 'forces replacement' : ''].filter(Boolean).join(', ');
+    const flags = [modeWords(a), a.sensitive ? 'sensitive' : '', a.forceNew ? 'forces replacement' : '', a.deprecated !== undefined ? 'deprecated' : '']
+      .filter(Boolean)
+      .join(', ');
     const expects = 'expects' in a && a.expects ? ` Expects ${a.expects}.` : '';
     out.push(`| \`${full}\` (\`${camelCase(name)}\`) | ${type} | ${flags} | ${describe(a, a.forceNew === true)}${expects} |`);
     if (a.type === 'object') out.push(...rows(a.attributes, `${full}.`));
@@ -39,7 +41,7 @@ function rows(attributes: Attributes, prefix = ''): string[] {
   return out;
 }
 
-function table(attributes: Attributes): string {
+export function table(attributes: Attributes): string {
   return ['| Attribute (cdktf prop) | Type | Use | Description |', '|---|---|---|---|', ...rows(attributes)].join('\n');
 }
 
@@ -88,7 +90,7 @@ function hclLiteral(value: unknown, indent: string): string {
  * `name = value` lines aligned as `terraform fmt` aligns them: a run of one-line values shares
  * one width; a value over several lines is not padded and ends the run.
  */
-function hclMembers(members: Record<string, unknown>, indent: string): string {
+export function hclMembers(members: Record<string, unknown>, indent: string): string {
   const lines = Object.entries(members).map(([name, v]) => ({ name, value: hclLiteral(v, indent) }));
   const out: string[] = [];
   for (let i = 0; i < lines.length;) {

@@ -17,6 +17,8 @@ export interface SchemaAttribute {
   readonly optional: boolean;
   readonly computed: boolean;
   readonly sensitive: boolean;
+  /** The declaration's deprecation message, when the attribute is deprecated. */
+  readonly deprecationMessage?: string;
 }
 
 export interface Schema {
@@ -47,6 +49,7 @@ function schemaAttribute(name: string, a: Attribute): SchemaAttribute {
     // A default is filled in by the provider, which Terraform treats as computed.
     computed: a.mode === 'computed' || a.mode === 'optional_computed' || a.default !== undefined,
     sensitive: Boolean(a.sensitive),
+    ...(a.deprecated === undefined ? {} : { deprecationMessage: a.deprecated }),
   };
   if (a.type === 'object') {
     return { ...common, nested: { nesting: 'SINGLE', attributes: schemaAttributes(a.attributes) } };
@@ -88,6 +91,7 @@ function objectType(attributes: Attributes): CtyType {
  */
 export function describe(a: Attribute, replacementShown = false): string {
   const notes: string[] = [];
+  if (a.deprecated !== undefined) notes.push(`**Deprecated**: ${a.deprecated}`);
   if (a.default !== undefined) notes.push(`Defaults to \`${JSON.stringify(a.default)}\`.`);
   if (a.forceNew && !replacementShown && !/Changing it replaces/.test(a.description)) notes.push('Changing it replaces the object.');
   if (a.version) notes.push('The platform increments it on every change; tenantform sends it back to detect concurrent changes.');

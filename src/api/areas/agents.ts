@@ -52,6 +52,16 @@ export const agentsMethods = {
     });
   },
 
+  /**
+   * Spec 02: `POST /agents/update:force` starts an update of the named agents now (202). Never
+   * called with no id: the platform reads an empty list as every agent of the tenant.
+   */
+  async forceAgentUpdate(this: PlatformCore, agentIds: readonly string[]): Promise<void> {
+    if (agentIds.length === 0) throw new Error('forceAgentUpdate needs at least one agent id');
+    // Starting the same update twice is harmless, so a lost answer may be asked again.
+    await this[call]({ method: 'POST', endpoint: `${AGENTS}/agents/update:force`, json: { agent_ids: [...agentIds] }, schema: null, idempotent: true });
+  },
+
   /** Every agent matching the filters, page after page. platform-interface: agents listing. */
   agents(this: PlatformCore, opts: ListAgentsOptions = {}): AsyncGenerator<S.Agent, void, undefined> {
     return this[paged](`${AGENTS}/agents`, { tenant_id: opts.tenantId, hostname: opts.hostname, limit: opts.limit }, S.AgentPage);

@@ -78,4 +78,10 @@ export const alertsMethods = {
   async dismissAlerts(this: PlatformCore, filter: { type: string | string[]; id?: string[] }): Promise<void> {
     await this[call]({ method: 'DELETE', endpoint: `${ALERTS}/alerts`, query: { type: filter.type, id: filter.id }, schema: null });
   },
+
+  /** Spec 03 and GAPS (`DELETE /alerts` filters): dismisses the alerts with these ids, never all of them. */
+  async dismissAlertsById(this: PlatformCore, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) throw new Error('dismissAlertsById needs at least one alert id');
+    await this[call]({ method: 'DELETE', endpoint: `${ALERTS}/alerts`, query: { id: [...ids] }, schema: null });
+  },
 };

@@ -70,4 +70,18 @@ export const offeringItemsMethods = {
     });
     return r.items;
   },
+
+  /**
+   * Moves a tenant's items of a service to another edition (`PUT /tenants/{id}/edition`, the body
+   * as the vendor's guide sends it; platform-interface: a service's edition).
+   */
+  switchEdition(this: PlatformCore, tenantId: string, body: { application_id: string; target_edition: string }): Promise<S.EditionSwitch> {
+    return this[call]({
+      method: 'PUT',
+      endpoint: `${AM}/tenants/{tenant_id}/edition`,
+      params: { tenant_id: tenantId },
+      json: body,
+      schema: S.EditionSwitch,
+    });
+  },
 };
