@@ -3,10 +3,12 @@
  * each limit (10, 50 and 200 requests a second per API client, and none), the apply from empty
  * and the plan of tenantform, and `terraform plan` through tenantform's provider, each with its
  * wall time, its requests, how many the platform refused, and its ratio to the bound (the time the
- * requests take at the limit, or 10 at a time at 20 ms each, whichever is longer). tenantform
- * learns the limit from the 429s and shares one budget per data center and client, so a run
- * under a limit ends near the bound with few refusals; `--requests-per-second` at the limit is
- * measured beside it (no refusal at all is expected there).
+ * requests take at the limit, or 10 at a time at 20 ms each, whichever is longer), and how many
+ * times faster tenantform's plan is than terraform's, and the most requests in flight at once. tenantform learns the limit from the 429s
+ * and shares one budget per data center and client, so a run under a limit ends near the bound
+ * with few refusals; `--requests-per-second` at the limit is measured beside it (no refusal at
+ * all is expected there). tenantform runs without `--parallelism`, so that the budget sets how
+ * much goes at once (and goes above 10 with no limit); terraform with its default, 10.
  *
  * Needs a build (`npm run build`) and `terraform` on PATH for the provider's column.
  *
@@ -31,6 +33,8 @@ interface Row {
   readonly ms: number;
   readonly requests: number;
   readonly refused: number;
+  /** The most requests the emulator handled at once. */
+  readonly peak: number;
 }
 
 async function main(): Promise<void> {
@@ -48,15 +52,18 @@ async function main(): Promise<void> {
   /** One command's figures: its wall time, the requests the emulator saw, and the refused ones among them. */
   const measure = async (label: string, command: string, args: string[], cwd: string, commandEnv: NodeJS.ProcessEnv, codes: number[]): Promise<Row> => {
     const [sent, refused] = [requests, emulator.refusedByLimit()];
+    emulator.takePeakInFlight();
     const o = expectCode(await exec(command, args, cwd, commandEnv), codes, label);
-    return { label, ms: o.ms, requests: requests - sent, refused: emulator.refusedByLimit() - refused };
+    return { label, ms: o.ms, requests: requests - sent, refused: emulator.refusedByLimit() - refused, peak: emulator.takePeakInFlight() };
   };
   const lines: string[] = [];
   const say = (line: string): void => {
     lines.push(line);
     console.error(line);
   };
-  say(`${CUSTOMERS} customers, ${CUSTOMERS * PER_CUSTOMER} objects, ${LATENCY_MS} ms per request, -parallelism ${PARALLELISM}`);
+  say(
+    `${CUSTOMERS} customers, ${CUSTOMERS * PER_CUSTOMER} objects, ${LATENCY_MS} ms per request; terraform -parallelism=${PARALLELISM}, tenantform its budget`,
+  );
   try {
     for (const [i, limit] of LIMITS.entries()) {
       const cwd = join(dir, `limit-${limit ?? 'none'}`);
@@ -65,7 +72,7 @@ async function main(): Promise<void> {
       emulator.setFaults({ latency_ms: LATENCY_MS, limit_per_second: limit ?? 0, limit_burst: limit ?? 0 });
       const rows: Row[] = [];
       const native = (label: string, args: string[], codes: number[]) =>
-        measure(label, process.execPath, [CLI, ...args, '--parallelism', String(PARALLELISM), '--config', 'main.tf.json'], cwd, env, codes);
+        measure(label, process.execPath, [CLI, ...args, '--config', 'main.tf.json'], cwd, env, codes);
       rows.push(await native('tenantform apply', ['apply', '--auto-approve'], [0]));
       rows.push(await native('tenantform plan', ['plan', '--detailed-exitcode'], [0]));
       if (limit !== undefined)
@@ -87,9 +94,11 @@ async function main(): Promise<void> {
       for (const r of rows) {
         const bound = Math.max(batchingBound(r.requests, PARALLELISM, LATENCY_MS), limit === undefined ? 0 : (r.requests / limit) * 1000);
         say(
-          `    ${r.label.padEnd(28)} ${seconds(r.ms).padStart(9)} ${String(r.requests).padStart(6)} requests ${String(r.refused).padStart(5)} refused (${((100 * r.refused) / Math.max(1, r.requests)).toFixed(1)}%)  ${(r.ms / bound).toFixed(2)}x the bound`,
+          `    ${r.label.padEnd(28)} ${seconds(r.ms).padStart(9)} ${String(r.requests).padStart(6)} requests ${String(r.refused).padStart(5)} refused (${((100 * r.refused) / Math.max(1, r.requests)).toFixed(1)}%)  ${(r.ms / bound).toFixed(2)}x the bound, at most ${r.peak} at once`,
         );
       }
+      const plans = ['tenantform plan', 'terraform plan + provider'].map((label) => rows.find((r) => r.label === label));
+      if (plans[0] && plans[1]) say(`    tenantform plan ${(plans[1].ms / plans[0].ms).toFixed(1)}x faster than terraform plan`);
     }
   } finally {
     emulator.setFaults({ latency_ms: 0, limit_per_second: 0, limit_burst: 0 });

@@ -21,10 +21,13 @@ describe('the shared request budget', () => {
     await governor.turn();
     const third = governor.turn();
     const fourth = governor.turn();
+    const fifth = governor.turn();
     expect(await settled(third)).toBe(false);
+    // The answer frees a place and raises the limit to 3: the next two in line go, the fifth waits.
     governor.answered(a, { throttled: false });
     expect(await settled(third)).toBe(true);
-    expect(await settled(fourth)).toBe(false);
+    expect(await settled(fourth)).toBe(true);
+    expect(await settled(fifth)).toBe(false);
   });
 
   test('a 429 halves the limit once per round trip and holds every request back for its Retry-After', async () => {
@@ -42,6 +45,44 @@ describe('the shared request budget', () => {
     expect(await settled(held)).toBe(false); // places are free, but the platform asked to wait
     clock.now = 1010; // the wait is over when its timer fires
     await held;
+  });
+
+  test('until the platform pushes back, each answer raises the limit by one: it doubles every round trip', async () => {
+    const { governor, clock } = governed({ initial: 4 });
+    const turns = await Promise.all(Array.from({ length: 4 }, () => governor.turn()));
+    clock.now = 20;
+    for (const t of turns) governor.answered(t, { throttled: false });
+    expect(governor.limit).toBe(8);
+  });
+
+  test('when answers come back ever slower, the limit falls by a tenth a round trip, to no lower than it started', async () => {
+    const { governor, clock } = governed({ initial: 10 });
+    // A platform that keeps up, at 20 ms a request: the limit rises to 40.
+    for (let i = 0; i < 2; i++) {
+      const turns = await Promise.all(Array.from({ length: governor.limit }, () => governor.turn()));
+      clock.now += 20;
+      for (const t of turns) governor.answered(t, { throttled: false });
+    }
+    expect(governor.limit).toBe(40);
+    // Then each answer takes 200 ms: requests queue at the platform.
+    const limits: number[] = [];
+    for (let round = 0; round < 30; round++) {
+      const turns = await Promise.all(Array.from({ length: governor.limit }, () => governor.turn()));
+      clock.now += 200;
+      for (const t of turns) governor.answered(t, { throttled: false });
+      limits.push(governor.limit);
+    }
+    expect(limits[0]).toBeLessThan(40);
+    expect(limits.every((l, i) => i === 0 || l <= limits[i - 1])).toBe(true);
+    expect(limits.at(-1)).toBe(10);
+    // Fast answers again: the limit rises, by about one a round trip now.
+    for (let round = 0; round < 5; round++) {
+      const turns = await Promise.all(Array.from({ length: governor.limit }, () => governor.turn()));
+      clock.now += 20;
+      for (const t of turns) governor.answered(t, { throttled: false });
+    }
+    expect(governor.limit).toBeGreaterThan(10);
+    expect(governor.limit).toBeLessThan(20);
   });
 
   test('answers raise the limit by about one per round trip, up to the maximum', async () => {

@@ -3,9 +3,15 @@
  * sends with those credentials (the platform limits each API client, whatever sends for it):
  *
  * - adaptive concurrency, additive increase and multiplicative decrease (AIMD, as TCP and the
- *   AWS SDK's adaptive retry mode): each answer that is not a 429 raises the number of requests
- *   allowed in flight by 1/limit (about one per round trip), each 429 halves it, once per round
- *   trip (the requests already in flight when it was halved do not halve it again);
+ *   AWS SDK's adaptive retry mode): it starts where the run's parallelism says; until the
+ *   platform first pushes back, each answer that is not a 429 raises the number of requests
+ *   allowed in flight by one (doubling it every round trip, as TCP's slow start), then by 1/limit
+ *   (about one per round trip); each 429 halves it, once per round trip (the requests already in
+ *   flight when it was halved do not halve it again);
+ * - the platform's answer time: when the usual round trip (smoothed, as TCP smooths it) grows
+ *   past twice the fastest one seen and 10 ms more, requests queue at the platform rather than
+ *   being served; the limit then falls by a tenth once per round trip, to no lower than where it
+ *   started (a platform that is slow without refusing anything is not sent less than before);
  * - a learned rate: a 429 sets a ceiling of requests per second at 70% of the rate sent over
  *   the last second (or of the ceiling, when lower), which then rises by 5% a second (at least
  *   one request per second a second) until the next 429, so that a fast platform's limit is met
@@ -31,6 +37,11 @@ export interface GovernorOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 10;
+/** The smoothed round trip counts as grown past `SLOWED_FACTOR` times the fastest one and `SLOWED_MARGIN_MS` more. */
+const SLOWED_FACTOR = 2;
+const SLOWED_MARGIN_MS = 10;
+/** The weight of a new round trip in the smoothed one (TCP's). */
+const RTT_GAIN = 1 / 8;
 /** The share of 429s among the last second's answers, and their number, from which the budget takes them as a limit. */
 const LIMITED_SHARE = 0.25;
 const LIMITED_COUNT = 3;
@@ -44,7 +55,14 @@ export interface Turn {
 
 export class RateGovernor {
   #limit: number;
+  /** Where the limit started: answers that slow down lower it no further. */
+  readonly #initial: number;
   readonly #max: number;
+  /** Each answer raises the limit by one until the platform first pushes back. */
+  #slowStart = true;
+  /** The fastest round trip seen, and the smoothed one (milliseconds). */
+  #fastestRtt = Infinity;
+  #smoothedRtt: number | undefined;
   readonly #now: () => number;
   #inFlight = 0;
   #heldUntil = 0;
@@ -68,6 +86,7 @@ export class RateGovernor {
   constructor(options: GovernorOptions = {}) {
     this.#max = Math.max(1, options.max ?? MAX_CONCURRENCY);
     this.#limit = Math.min(this.#max, Math.max(1, options.initial ?? DEFAULT_CONCURRENCY));
+    this.#initial = this.#limit;
     this.#now = options.now ?? (() => performance.now());
     this.setRequestsPerSecond(options.requestsPerSecond);
   }
@@ -115,7 +134,8 @@ export class RateGovernor {
     this.#answers.push({ at: now, throttled: outcome.throttled });
     while (this.#answers.length > 0 && this.#answers[0].at <= now - 1000) this.#answers.shift();
     if (outcome.throttled && this.#limited()) {
-      if (turn.sentAt >= this.#lastDecrease) {
+      this.#slowStart = false;
+      if (this.#decreases(turn)) {
         this.#limit = Math.max(1, this.#limit / 2);
         this.#lastDecrease = now;
         const sentLastSecond = this.#sentWithin(now);
@@ -126,7 +146,15 @@ export class RateGovernor {
       if (outcome.retryAfterMs !== undefined) this.#heldUntil = Math.max(this.#heldUntil, now + outcome.retryAfterMs);
     } else if (!outcome.throttled) {
       this.#answered++;
-      this.#limit = Math.min(this.#max, this.#limit + 1 / this.#limit);
+      if (this.#slowed(now - turn.sentAt)) {
+        this.#slowStart = false;
+        if (this.#decreases(turn) && this.#limit > this.#initial) {
+          this.#limit = Math.max(this.#initial, this.#limit * 0.9);
+          this.#lastDecrease = now;
+        }
+      } else {
+        this.#limit = Math.min(this.#max, this.#limit + (this.#slowStart ? 1 : 1 / this.#limit));
+      }
       if (this.#learnedRps !== undefined) {
         const seconds = (now - this.#learnedAt) / 1000;
         this.#learnedRps += seconds * Math.max(1, 0.05 * this.#learnedRps);
@@ -134,6 +162,18 @@ export class RateGovernor {
       }
     }
     this.#drain();
+  }
+
+  /** Whether a request's answer may lower the limit: it was sent after the last decrease (once per round trip). */
+  #decreases(turn: Turn): boolean {
+    return turn.sentAt >= this.#lastDecrease;
+  }
+
+  /** Takes in a round trip; whether the usual one has grown well past the fastest (requests queue at the platform). */
+  #slowed(rtt: number): boolean {
+    this.#fastestRtt = Math.min(this.#fastestRtt, rtt);
+    this.#smoothedRtt = this.#smoothedRtt === undefined ? rtt : this.#smoothedRtt + RTT_GAIN * (rtt - this.#smoothedRtt);
+    return this.#smoothedRtt > SLOWED_FACTOR * this.#fastestRtt + SLOWED_MARGIN_MS;
   }
 
   /**

@@ -54,7 +54,8 @@ export interface DetectOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
   readonly clients: ProviderClients;
-  readonly parallelism: number;
+  /** `-parallelism` when given (a cap); undefined: the data centers' request budgets decide (see `ProviderClients.atOnce`). */
+  readonly parallelism?: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
   /** Called as each recorded object has been read. */
   readonly onRead?: (address: string) => void;

@@ -27,7 +27,8 @@ export interface ApplyOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
   readonly clients: ProviderClients;
-  readonly parallelism: number;
+  /** `-parallelism` when given (a cap); undefined: the data centers' request budgets decide (see `ProviderClients.atOnce`). */
+  readonly parallelism?: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
   readonly progress: Progress;
 }
@@ -42,8 +43,8 @@ export interface ApplyResult {
 }
 
 /**
- * Applies a plan: dependency order (deletes in reverse), at most `parallelism` at a time, the
- * state written as each object completes. A failure stops only what depends on it; everything
+ * Applies a plan: dependency order (deletes in reverse), as many at a time as `parallelism` (or,
+ * without it, the request budgets) allow, the state written as each object completes. A failure stops only what depends on it; everything
  * that succeeded stays recorded.
  */
 export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
@@ -157,7 +158,7 @@ class ApplyRun {
       writesInBatch: (type) => this.opts.kindOf(type)?.writeBatch !== undefined,
       isGroupNode: (address) => isGroupNode(this.opts.configuration, address),
     });
-    const { failed, skipped } = await runInOrder(nodes, this.opts.parallelism, (node) => this.run(node));
+    const { failed, skipped } = await runInOrder(nodes, this.opts.clients.atOnce(this.opts.parallelism), (node) => this.run(node));
     for (const node of skipped) {
       for (const address of this.membersOf(node)) {
         this.diagnostics.push({

@@ -4,6 +4,7 @@ import type { OperationContext } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
 import type { Configuration } from '../config/config';
 import type { StateStore } from '../state/state';
+import type { AtOnce } from '../graph/graph';
 
 /**
  * One platform client per provider configuration (`tenantform`, `tenantform.us`, ...): every
@@ -72,6 +73,17 @@ export class ProviderClients {
   /** The same data centers, each client's reads shared: for a plan, which writes nothing meanwhile. */
   withSharedReads(): ProviderClients {
     return new ProviderClients(new Map([...this.byName].map(([name, client]) => [name, withReadCache(client)])), this.resolveProvider);
+  }
+
+  /**
+   * How many objects are read or changed at once. `-parallelism` when it is given: a cap, as
+   * Terraform users take it. Else as many as the data centers' shared request budgets allow in
+   * flight now: 10 at first, more while the platform keeps up, fewer when it refuses or slows.
+   */
+  atOnce(parallelism: number | undefined): AtOnce {
+    if (parallelism !== undefined) return parallelism;
+    const budgets = [...new Set([...this.byName.values()].map((c) => c.governor))];
+    return () => budgets.reduce((sum, budget) => sum + budget.limit, 0);
   }
 
   get default(): PlatformClient {

@@ -16,7 +16,8 @@ export interface ImportsOptions {
   readonly state: StateStore;
   readonly clients: ProviderClients;
   readonly refreshed: Refreshed;
-  readonly parallelism: number;
+  /** `-parallelism` when given (a cap); undefined: the data centers' request budgets decide (see `ProviderClients.atOnce`). */
+  readonly parallelism?: number;
 }
 
 /** What the plan imports: the objects read, as `refreshed.live` holds recorded ones, and the id of each. */
@@ -44,7 +45,7 @@ export async function readImports(opts: ImportsOptions): Promise<Imported> {
   for (const o of state.objects())
     if (o.mode === 'managed') managedAt.set(`${o.type} ${resourceKind(o.type)?.identity(o.attributes) ?? String(o.attributes.id)}`, o.address);
 
-  const reads = await mapLimited(pending, opts.parallelism, async (target) => {
+  const reads = await mapLimited(pending, opts.clients.atOnce(opts.parallelism), async (target) => {
     const declared = configuration.objects.get(target.to)!;
     const kind = declared.kind as ResourceKind;
     return { target, kind, declared, read: await importResource({ kind, address: target.to, ctx: opts.clients.ctx(target.to), id: target.id }) };

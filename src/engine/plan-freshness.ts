@@ -18,7 +18,8 @@ export interface FreshnessCheck {
   readonly configuration: Configuration;
   readonly state: StateStore;
   readonly clients: ProviderClients;
-  readonly parallelism: number;
+  /** `-parallelism` when given (a cap); undefined: the data centers' request budgets decide (see `ProviderClients.atOnce`). */
+  readonly parallelism?: number;
   readonly kindOf: (type: string) => ResourceKind | undefined;
 }
 
@@ -94,7 +95,7 @@ function seenDeleted(saved: PlanResult, address: string): boolean {
  */
 async function liveReasons({ saved, state, clients, parallelism, kindOf }: FreshnessCheck): Promise<string[]> {
   const recreated = saved.plan.changes.filter((c) => c.mode === 'managed' && c.action === 'create' && seenDeleted(saved, c.address));
-  const back = await mapLimited(recreated, parallelism, async (c) => {
+  const back = await mapLimited(recreated, clients.atOnce(parallelism), async (c) => {
     const kind = kindOf(c.type);
     const recorded = state.get(c.address);
     if (!kind || !recorded) return undefined;
@@ -105,7 +106,7 @@ async function liveReasons({ saved, state, clients, parallelism, kindOf }: Fresh
       : `${c.address} was deleted outside tenantform when the plan was made, but it exists again: creating it would make a second one.`;
   });
   const touched = saved.plan.changes.filter((c) => c.mode === 'managed' && c.action !== 'no-op' && c.before && c.seen);
-  const reasons = await mapLimited(touched, parallelism, async (c) => {
+  const reasons = await mapLimited(touched, clients.atOnce(parallelism), async (c) => {
     const kind = kindOf(c.type);
     if (!kind) return `${c.address} has type ${c.type}, which this version of tenantform does not know.`;
     const r = await readResource({ kind, address: c.address, ctx: clients.ctx(c.address), state: c.before! });

@@ -9,7 +9,8 @@ import { refresh } from './refresh';
 
 /** What a plan of a stack is asked for: the flags `plan` and `apply` share. */
 export interface PlanStackOptions {
-  readonly parallelism: number;
+  /** `-parallelism` when given (a cap); undefined: the data centers' request budgets decide (see `ProviderClients.atOnce`). */
+  readonly parallelism?: number;
   /** false: take the recorded state as live (`--refresh=false`). */
   readonly refresh: boolean;
   readonly refreshOnly?: boolean;

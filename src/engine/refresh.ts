@@ -32,7 +32,8 @@ export interface RefreshOptions {
   readonly configuration: Configuration;
   readonly state: StateStore;
   readonly clients: ProviderClients;
-  readonly parallelism: number;
+  /** `-parallelism` when given (a cap); undefined: the data centers' request budgets decide (see `ProviderClients.atOnce`). */
+  readonly parallelism?: number;
   /** false: take the recorded state as live (`--refresh=false`). */
   readonly refresh: boolean;
   readonly kindOf: (type: string) => ResourceKind | undefined;
@@ -46,7 +47,7 @@ export interface RefreshOptions {
  * parallelism bound, and no request sent twice (the reads of one refresh share their answers).
  */
 export async function refresh(opts: RefreshOptions): Promise<Refreshed> {
-  const limiter = new Limiter(opts.parallelism);
+  const limiter = new Limiter(opts.clients.atOnce(opts.parallelism));
   // Refresh writes nothing, so every read describes the same moment and can be shared (per data center).
   const contexts = new Map(
     opts.clients.names().map((name) => [name, { client: opts.refresh ? withReadCache(opts.clients.named(name)) : opts.clients.named(name) }]),
@@ -111,7 +112,7 @@ async function readDataSources(
   const unreadable = new Set<string>();
   const all = dependencies(opts.configuration);
   const dataOnly = new Map([...all].filter(([a]) => isDataAddress(a)));
-  await runInOrder(dataOnly, opts.parallelism, async (address) => {
+  await runInOrder(dataOnly, opts.clients.atOnce(opts.parallelism), async (address) => {
     const declared = opts.configuration.objects.get(address);
     if (!declared) return true; // a group node: all its instances were read
     const { config, diagnostics: invalid } = evaluateArguments(declared, lookupIn(opts.configuration, values));

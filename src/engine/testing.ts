@@ -111,7 +111,7 @@ export function useEngineHarness(emulatorOptions: EmulatorOptions = {}): EngineH
     );
   };
 
-  const planOptions = (opts: HarnessRunOptions): PlanStackOptions => ({ parallelism: 10, refresh: true, ...opts });
+  const planOptions = (opts: HarnessRunOptions): PlanStackOptions => ({ refresh: true, ...opts });
 
   return {
     get emulator() {

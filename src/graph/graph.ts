@@ -3,6 +3,11 @@ import { graphErrors } from './errors';
 /** Dependencies by address: each entry lists the addresses it needs first. */
 export type DependencyMap = ReadonlyMap<string, ReadonlySet<string>>;
 
+/** How many run at once: a number, or a function read whenever one starts or ends (a bound that follows the platform). */
+export type AtOnce = number | (() => number);
+
+const atOnceNow = (bound: AtOnce): number => (typeof bound === 'number' ? bound : Math.max(1, bound()));
+
 /**
  * Orders addresses so that each comes after everything it depends on (dependencies that are
  * not in the map are ignored). Ties keep the order of the map, so plans are stable.
@@ -49,14 +54,14 @@ export interface SchedulerMeter {
 
 /**
  * Runs `work` for every address once all its dependencies succeeded, at most `parallelism`
- * at a time. An address whose dependency failed (or was skipped) is skipped, not run, and so is
+ * at a time (read again as each one ends, when it is a function). An address whose dependency failed (or was skipped) is skipped, not run, and so is
  * everything after it; nothing else waits on a failure. Each address keeps a count of the
  * dependencies it still waits on, so that the work is proportional to the addresses and their
  * dependencies. Returns the addresses that failed and those skipped.
  */
 export async function runInOrder(
   deps: DependencyMap,
-  parallelism: number,
+  parallelism: AtOnce,
   work: (address: string) => Promise<boolean>,
   meter: SchedulerMeter = { edges: 0, nodes: 0 },
 ): Promise<{ failed: string[]; skipped: string[] }> {
@@ -98,7 +103,7 @@ export async function runInOrder(
   };
   return new Promise((resolve, reject) => {
     const pump = (): void => {
-      while (running < parallelism && next < ready.length) {
+      while (next < ready.length && running < atOnceNow(parallelism)) {
         const address = ready[next++];
         meter.nodes++;
         running++;
@@ -129,15 +134,13 @@ export async function runInOrder(
 }
 
 /** Maps items with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(items: readonly T[], limit: AtOnce, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  const independent = new Map(items.map((_, i) => [String(i), new Set<string>()]));
+  await runInOrder(independent, limit, async (key) => {
+    const i = Number(key);
+    out[i] = await fn(items[i]);
+    return true;
+  });
   return out;
 }

@@ -7,6 +7,7 @@ import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
 
 export const ROOT = join(__dirname, '..', '..');
 export const PROVIDER_MAIN = join(ROOT, 'dist', 'provider', 'main.js');
@@ -197,4 +198,53 @@ export async function terraformFolder(name: string, emulator: Parameters<typeof 
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** A stack for terraform against the emulator: the emulator, its folder, and terraform's environment. */
+export interface TerraformStack {
+  readonly emulator: RunningEmulator;
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** In the environment of this stack's provider processes (see `providerProcesses`). */
+  readonly marker: string;
+}
+
+/**
+ * Before the calling file's tests: the emulator on port 0 (its log lines to `log`), a folder
+ * holding `mainTf`, the provider installed for it, and `terraform init` run there; all of it
+ * closed after them.
+ */
+export function useTerraformStack(opts: { name: string; seed: number; mainTf: string; log?: (line: string) => void }): TerraformStack {
+  // Filled in before the tests run; they read it then.
+  const held = { marker: `${process.pid}-${Date.now()}-${opts.name}` } as { -readonly [K in keyof TerraformStack]: TerraformStack[K] };
+  beforeAll(async () => {
+    requireTerraform();
+    await ensureBuilt();
+    held.emulator = await startEmulator({ port: 0, seed: opts.seed, ...(opts.log ? { log: opts.log } : {}) });
+    held.dir = mkdtempSync(join(tmpdir(), `tenantform-${opts.name}-`));
+    held.env = await terraformEnvironment(held.dir, held.emulator, held.marker);
+    writeFileSync(join(held.dir, 'main.tf'), opts.mainTf);
+    const init = await run('terraform', ['init', '-input=false', '-no-color'], { cwd: held.dir, env: held.env });
+    if (init.code !== 0) throw new Error(init.output);
+  });
+  afterAll(async () => {
+    await held.emulator?.close();
+    if (held.dir) rmSync(held.dir, { recursive: true, force: true });
+  });
+  return held;
+}
+
+/** `count` infrastructure components named `<prefix> <index>` owned by the tenant `owner` (an HCL expression). */
+export function infraComponentsHcl(label: string, count: number, owner: string, prefix: string): string {
+  const slug = prefix.toLowerCase();
+  return `
+resource "tenantform_infra_component" "${label}" {
+  count           = ${count}
+  owner_tenant_id = ${owner}
+  name            = "${prefix} \${count.index}"
+  url             = "https://${slug}-\${count.index}.example.com"
+  capabilities    = ["backup"]
+  location_id     = "11111111-2222-4333-8444-555555555555"
+}
+`;
 }

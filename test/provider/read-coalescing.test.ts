@@ -3,11 +3,9 @@
  * provider gathers those calls into the kinds' batch reads and shares listings within the
  * refresh; the emulator counts what reaches the platform.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator } from '../../src/emulator';
-import { ensureBuilt, leftoverProviders, requireTerraform, run, terraformEnvironment, type RunResult, PROVIDER_HCL } from './helpers';
+import { infraComponentsHcl, leftoverProviders, run, useTerraformStack, type RunResult, PROVIDER_HCL } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -35,46 +33,22 @@ resource "tenantform_tenant_setting" "many" {
   value          = jsonencode(count.index)
 }
 
-resource "tenantform_infra_component" "many" {
-  count           = ${COMPONENTS}
-  owner_tenant_id = data.tenantform_tenant.globex.id
-  name            = "Component \${count.index}"
-  url             = "https://component-\${count.index}.example.com"
-  capabilities    = ["backup"]
-  location_id     = "11111111-2222-4333-8444-555555555555"
-}
-`;
+${infraComponentsHcl('many', COMPONENTS, 'data.tenantform_tenant.globex.id', 'Component')}`;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let dir: string;
-let env: NodeJS.ProcessEnv;
 const requests: string[] = [];
-const marker = `${process.pid}-${Date.now()}-coalescing`;
+const stack = useTerraformStack({ name: 'coalescing', seed: 5, mainTf: MAIN_TF, log: (line) => requests.push(line.split(' ').slice(0, 2).join(' ')) });
 
 async function terraform(...args: string[]): Promise<RunResult> {
-  const r = await run('terraform', [...args, '-input=false', '-no-color'], { cwd: dir, env });
-  expect(await leftoverProviders(marker)).toEqual([]);
+  const r = await run('terraform', [...args, '-input=false', '-no-color'], { cwd: stack.dir, env: stack.env });
+  expect(await leftoverProviders(stack.marker)).toEqual([]);
   return r;
 }
 
 beforeAll(async () => {
-  requireTerraform();
-  await ensureBuilt();
-  emulator = await startEmulator({ port: 0, seed: 5, log: (line) => requests.push(line.split(' ').slice(0, 2).join(' ')) });
-  dir = mkdtempSync(join(tmpdir(), 'tenantform-coalescing-'));
-  env = await terraformEnvironment(dir, emulator, marker);
-  writeFileSync(join(dir, 'main.tf'), MAIN_TF);
-  const init = await terraform('init');
-  if (init.code !== 0) throw new Error(init.output);
   const apply = await terraform('apply', '-auto-approve');
   if (apply.code !== 0) throw new Error(apply.output);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 test('terraform plan reads the objects in batches and sends no request twice', async () => {
@@ -90,7 +64,7 @@ test('terraform plan reads the objects in batches and sends no request twice', a
   expect(settingReads).toHaveLength(SETTINGS);
   expect(to('GET /api/2/tenants/{id}/applications')).toHaveLength(1);
   // Each component is asked for once, in requests that gather the calls of one moment.
-  const ids = JSON.parse(readFileSync(join(dir, 'terraform.tfstate'), 'utf8'))
+  const ids = JSON.parse(readFileSync(join(stack.dir, 'terraform.tfstate'), 'utf8'))
     .resources.filter((r: { type: string }) => r.type === 'tenantform_infra_component')
     .flatMap((r: { instances: Array<{ attributes: { id: string } }> }) => r.instances.map((i) => i.attributes.id));
   expect(ids).toHaveLength(COMPONENTS);

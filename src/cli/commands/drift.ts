@@ -20,7 +20,7 @@ import { redactSecrets } from '../redact';
 import { openSynthesizedWorkspace, printDiagnostics, stateFlags, SYNTH_OPTION, variableFlags, type StateArgs, type VariableArgs } from './shared';
 
 interface DriftArgs extends StateArgs, VariableArgs {
-  parallelism: number;
+  parallelism?: number;
   format: 'text' | 'markdown' | 'json';
   alert: boolean;
   color: boolean;
@@ -52,7 +52,10 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           'Exit codes: 0 in sync, 2 drift found (or, with --fail-on-unmanaged, unmanaged objects), 1 error (also when the\n' +
           'platform cannot be reached).',
       )
-      .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read at once' })
+      .option('parallelism', {
+        type: 'number',
+        describe: 'How many objects are read at once, at most (default: 10 at first, more while the platform keeps up, fewer when it refuses or slows)',
+      })
       .option('target', { type: 'string', array: true, describe: 'Report only this address (a block: its instances; a module: what is in it); repeatable' })
       // Pipelines pass terraform's lock flags everywhere; a drift check takes no lock, so it never waits for one.
       .option('lock', { type: 'boolean', default: true, describe: 'Accepted as terraform takes it: drift reads the state without its lock' })
@@ -91,7 +94,8 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           'tenant): raised when drift is first found, left as it is while drift lasts, dismissed when a check finds the stack in sync.',
       })
       .check((a) => {
-        if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
+        if (a.parallelism !== undefined && (!Number.isInteger(a.parallelism) || a.parallelism < 1))
+          throw new Error('--parallelism must be a whole number of at least 1.');
         if (a['fail-on-unmanaged'] && a['ignore-unmanaged'])
           throw new Error('-fail-on-unmanaged needs the search that -ignore-unmanaged skips: pass one of them.');
         return true;

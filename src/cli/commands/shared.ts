@@ -77,7 +77,7 @@ function providerMirror(stackDir: string): string {
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
 export interface WorkspaceArgs extends LockArgs, StateArgs, VariableArgs {
-  parallelism: number;
+  parallelism?: number;
   refresh: boolean;
   target?: string[];
   replace?: string[];
@@ -114,7 +114,11 @@ export const SYNTH_OPTION = { type: 'boolean', default: false, describe: "Run th
 
 export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
   return variableFlags(stateFlags(lockFlags(y)))
-    .option('parallelism', { type: 'number', default: 10, describe: 'How many objects are read or changed at once' })
+    .option('parallelism', {
+      type: 'number',
+      describe:
+        'How many objects are read or changed at once, at most (default: 10 at first, more while the platform keeps up, fewer when it refuses or slows)',
+    })
     .option('refresh', { type: 'boolean', default: true, describe: 'Read the platform first; --refresh=false trusts the state' })
     .option('target', { type: 'string', array: true, describe: 'Only this address and what it depends on (repeatable)' })
     .option('replace', { type: 'string', array: true, describe: 'Replace this object although nothing forces it, as terraform -replace (repeatable)' })
@@ -148,7 +152,8 @@ export function workspaceFlags<T>(y: Argv<T>): Argv<T & WorkspaceArgs> {
       if (a['requests-per-second'] !== undefined && parseRequestsPerSecond(a['requests-per-second']) === undefined) {
         throw new Error('--requests-per-second must be a number of requests greater than 0.');
       }
-      if (!Number.isInteger(a.parallelism) || a.parallelism < 1) throw new Error('--parallelism must be a whole number of at least 1.');
+      if (a.parallelism !== undefined && (!Number.isInteger(a.parallelism) || a.parallelism < 1))
+        throw new Error('--parallelism must be a whole number of at least 1.');
       if (a['refresh-only'] && !a.refresh) throw new Error('--refresh-only reads the platform: it cannot be combined with --refresh=false.');
       if (a.json !== undefined)
         throw new Error(
