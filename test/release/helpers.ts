@@ -37,6 +37,17 @@ function inputsHash(): string {
   return hash.digest('hex').slice(0, 24);
 }
 
+/** A day: builds of other sources older than that (about 100 MB each) are removed before a new one is made. */
+const KEEP_MS = 24 * 3600_000;
+
+function pruneOlderBuilds(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (Date.now() - statSync(path).mtimeMs > KEEP_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
+
 /**
  * The single executable for each platform, built from the sources as they are, or taken from the
  * cache when a build of the same sources is there. Returns their paths by platform.
@@ -52,6 +63,7 @@ export async function cachedExecutables(platforms: readonly string[]): Promise<M
     else missing.push(platform);
   }
   if (missing.length === 0) return found;
+  pruneOlderBuilds(join(cacheDir, 'executables'));
   const workDir = mkdtempSync(join(tmpdir(), 'tenantform-release-test-'));
   try {
     const built = await buildExecutables({ platforms: missing, workDir, cacheDir });
