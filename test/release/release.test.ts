@@ -201,7 +201,7 @@ describe('the release layout', () => {
 });
 
 describe('the single executable as the command', () => {
-  test('tenantform plan reads HCL (the converter is an asset of the executable), with no Node on PATH', async () => {
+  test('tenantform plan reads HCL (the converter is an asset of the executable), with no Node on PATH; provider install points to the release', async () => {
     const p = project('command', 'tenantform/tenantform', DIRECT);
     const version = await run(executable, ['version'], p);
     expect(version.stdout).toContain(`tenantform v${VERSION}`);
@@ -209,6 +209,11 @@ describe('the single executable as the command', () => {
     const plan = await run(executable, ['plan', '--detailed-exitcode'], { cwd: p.cwd, env: { ...p.env, TENANTFORM_LOCAL_LOCK: 'tenantform-only' } });
     expect(plan.output).toContain('tenantform_infra_component.storage');
     expect(plan.code).toBe(2);
+    // No package folder to point a launcher at: the release is the executable's mirror.
+    const install = await run(executable, ['provider', 'install', '--dir', join(p.cwd, 'mirror')], p);
+    expect(install.stderr).toContain('Terraform installs it as its provider from the release itself');
+    expect(install.code).toBe(1);
+    expect(existsSync(join(p.cwd, 'mirror'))).toBe(false);
   });
 
   test('a failure inside the provider is logged with the TypeScript sources of its stack', async () => {
