@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -83,14 +83,31 @@ export async function cachedExecutables(platforms: readonly string[]): Promise<M
   return found;
 }
 
-/** A throwaway signing key in a GNUPGHOME of its own, for the environment gpg runs with. */
-export function throwawayKeyring(): { env: NodeJS.ProcessEnv; fingerprint: string; close: () => void } {
+/** A throwaway signing key (with `passphrase`, or none) in a GNUPGHOME of its own, for the environment gpg runs with. */
+export function throwawayKeyring(passphrase = ''): { env: NodeJS.ProcessEnv; fingerprint: string; close: () => void } {
   const home = mkdtempSync(join(tmpdir(), 'tf-gpg-'));
   const env = { ...process.env, GNUPGHOME: home };
-  execFileSync('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', 'tenantform release test <release@tenantform.invalid>', 'ed25519', 'sign', 'never'], {
-    env,
-    stdio: 'ignore',
-  });
+  // The agent keeps no passphrase: each signature needs the one it is given.
+  writeFileSync(join(home, 'gpg-agent.conf'), 'default-cache-ttl 0\nmax-cache-ttl 0\n');
+  execFileSync(
+    'gpg',
+    [
+      '--batch',
+      '--pinentry-mode',
+      'loopback',
+      '--passphrase',
+      passphrase,
+      '--quick-gen-key',
+      'tenantform release test <release@tenantform.invalid>',
+      'ed25519',
+      'sign',
+      'never',
+    ],
+    {
+      env,
+      stdio: 'ignore',
+    },
+  );
   const listing = execFileSync('gpg', ['--batch', '--with-colons', '--list-secret-keys'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const fingerprint = listing
     .split('\n')
