@@ -8,22 +8,27 @@
  *     through the launcher of two package folders: one with the compiled modules the package
  *     ships, one with them bundled into one file (see packageFolder): the bundle would earn
  *     its place only by launching faster,
+ *   - the same two commands through the single executable (`npm run release`, built here),
  *   - the provider's handshake line (what Terraform waits for before connecting),
  *   - the provider ready: handshake, mutual-TLS connection and the schema answered (what
- *     Terraform waits for before its first real step), then Shutdown.
- * and reports the medians, their ratio to bare node, and the bundle's ratio to the modules.
- * Needs a build (`npm run build`).
+ *     Terraform waits for before its first real step), then Shutdown; launched by Node from
+ *     the package, and as the single executable,
+ * and reports the medians, their ratio to bare node, the bundle's ratio to the modules, and the
+ * single executable's size. Needs a build (`npm run build`).
  *
  *   npx tsx bench/startup.ts [launches]
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { buildSync } from 'esbuild';
+import { buildExecutables } from '../scripts/release/build';
+import { defaultCacheDir } from '../scripts/release/tools';
 import { startEmulator } from '../src/emulator';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../src/provider/handshake';
+import { terraformPlatform } from '../src/provider/install';
 import { loadProtocol } from '../src/provider/protocol';
 import { createServerIdentity, toPem } from '../src/provider/tls';
 import { createsStack, terraformJson } from './mix';
@@ -81,10 +86,10 @@ const protocol = grpc.loadPackageDefinition(loadProtocol()) as any;
 const elapsed = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e6;
 
 /** Spawns, waits for the first stdout line, and hands it over with the start time. */
-function launch(args: string[]): Promise<{ line: string; started: bigint; child: ReturnType<typeof spawn> }> {
+function launch(args: string[], command: string = process.execPath): Promise<{ line: string; started: bigint; child: ReturnType<typeof spawn> }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let seen = '';
     child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
@@ -106,24 +111,29 @@ async function bareNode(): Promise<number> {
   return ms;
 }
 
-/** The time from spawn to exit of the launcher of `pkg`; a failed command fails the run. */
-function cli(pkg: string, args: string[], cwd: string, cliEnv: NodeJS.ProcessEnv): Promise<number> {
+/** How a form of tenantform is started: Node on a package folder's launcher, or the single executable itself. */
+const starter = (form: string) => (form.endsWith('.js') ? { command: process.execPath, first: [form] } : { command: form, first: [] });
+
+/** The time from spawn to exit of `tenantform` (a package's launcher, or the executable); a failed command fails the run. */
+function cli(tenantform: string, args: string[], cwd: string, cliEnv: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [join(pkg, 'bin', 'tenantform.js'), ...args], { cwd, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const { command, first } = starter(tenantform);
+    const child = spawn(command, [...first, ...args], { cwd, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code) => {
       const ms = elapsed(started);
       if (code === 0) resolve(ms);
-      else reject(new Error(`tenantform ${args.join(' ')} (${pkg}) exited with ${code}:\n${stderr}`));
+      else reject(new Error(`tenantform ${args.join(' ')} (${tenantform}) exited with ${code}:\n${stderr}`));
     });
   });
 }
 
-async function provider(): Promise<{ handshake: number; ready: number }> {
-  const { line, started, child } = await launch([MAIN]);
+async function provider(form: string): Promise<{ handshake: number; ready: number }> {
+  const { command, first } = starter(form);
+  const { line, started, child } = await launch(first, command);
   const handshake = elapsed(started);
   const [, , , address, , certificate] = line.split('|');
   const credentials = grpc.credentials.createSsl(
@@ -157,7 +167,15 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-startup-'));
   const emulator = await startEmulator({ port: 0, seed: 11, log: () => undefined });
   try {
-    const forms = { bundle: packageFolder(dir, 'bundle'), modules: packageFolder(dir, 'modules') };
+    const platform = terraformPlatform();
+    const built = await buildExecutables({ platforms: [platform], workDir: join(dir, 'single-executable'), cacheDir: defaultCacheDir() });
+    const executable = built.get(platform)!;
+    const forms = {
+      bundle: join(packageFolder(dir, 'bundle'), 'bin', 'tenantform.js'),
+      modules: join(packageFolder(dir, 'modules'), 'bin', 'tenantform.js'),
+      'single executable': executable,
+    };
+    const providers = { 'node, package': MAIN, 'single executable': executable };
     const cliEnv = {
       PATH: process.env.PATH,
       HOME: dir,
@@ -174,8 +192,8 @@ async function main(): Promise<void> {
     const commands = { '--version': ['--version'], 'plan (10 objects)': ['plan', ...files] };
 
     const bare: number[] = [];
-    const handshake: number[] = [];
-    const ready: number[] = [];
+    const handshake = new Map<string, number[]>();
+    const ready = new Map<string, number[]>();
     const times = new Map<string, number[]>();
     const record = (key: string, ms: number) => times.set(key, [...(times.get(key) ?? []), ms]);
     for (let i = 0; i < launches; i++) {
@@ -183,13 +201,15 @@ async function main(): Promise<void> {
       for (const [command, args] of Object.entries(commands)) {
         for (const [form, pkg] of Object.entries(forms)) record(`${command} ${form}`, await cli(pkg, args, stack, cliEnv));
       }
-      const p = await provider();
-      handshake.push(p.handshake);
-      ready.push(p.ready);
+      for (const [form, launched] of Object.entries(providers)) {
+        const p = await provider(launched);
+        handshake.set(form, [...(handshake.get(form) ?? []), p.handshake]);
+        ready.set(form, [...(ready.get(form) ?? []), p.ready]);
+      }
     }
     const b = median(bare);
     const row = (label: string, values: number[]) =>
-      `${label.padEnd(40)} median ${median(values).toFixed(1).padStart(6)} ms   min ${Math.min(...values)
+      `${label.padEnd(50)} median ${median(values).toFixed(1).padStart(6)} ms   min ${Math.min(...values)
         .toFixed(1)
         .padStart(6)} ms   ${(median(values) / b).toFixed(2)}x bare node`;
     console.log(`${launches} launches each, interleaved (Node ${process.versions.node})`);
@@ -199,10 +219,14 @@ async function main(): Promise<void> {
       const modules = times.get(`${command} modules`)!;
       console.log(row(`tenantform ${command}: bundle`, bundle));
       console.log(row(`tenantform ${command}: modules`, modules));
-      console.log(`${''.padEnd(40)} bundle / modules ${(median(bundle) / median(modules)).toFixed(2)}`);
+      console.log(row(`tenantform ${command}: single executable`, times.get(`${command} single executable`)!));
+      console.log(`${''.padEnd(50)} bundle / modules ${(median(bundle) / median(modules)).toFixed(2)}`);
     }
-    console.log(row('provider: handshake line', handshake));
-    console.log(row('provider: schema answered (mTLS)', ready));
+    for (const form of Object.keys(providers)) {
+      console.log(row(`provider (${form}): handshake line`, handshake.get(form)!));
+      console.log(row(`provider (${form}): schema answered`, ready.get(form)!));
+    }
+    console.log(`single executable: ${(statSync(executable).size / 1e6).toFixed(1)} MB (Node ${process.versions.node} and the application)`);
   } finally {
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });

@@ -16,5 +16,9 @@ export function packageRoot(from: string = __dirname): string {
   }
 }
 
-/** This release of tenantform (its package.json version). */
-export const TENANTFORM_VERSION: string = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+/**
+ * This release of tenantform (its package.json version). Required, not read from the package
+ * folder: a bundle (the single executable) holds it, having no package folder around it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const TENANTFORM_VERSION: string = (require('../package.json') as { version: string }).version;

@@ -33,8 +33,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cli: ['.', 'api', 'emulator', 'resources', 'state', 'backends', 'config', 'engine', 'plans', 'export', 'drift', 'provider', 'cli/views'],
 };
 
-/** Entry points that gather the layers for a reader outside: the package's cdktf library. */
-const ENTRY_POINTS = new Set(['index.ts']);
+/** Entry points that gather the layers for a reader outside: the package's cdktf library, and the single executable (the command and the provider). */
+const ENTRY_POINTS = new Set(['index.ts', 'executable.ts']);
 
 /** Test support beside the code it drives (it starts the emulator); kept out of the package. */
 const isTestSupport = (file: string): boolean => /(\.test|\/testing|\/fixtures)\.ts$/.test(file);

@@ -19,6 +19,14 @@ export const cliErrors = {
       false,
     );
   },
+  providerInstallInSingleExecutable() {
+    return new TenantformError(
+      'provider_install_in_single_executable',
+      'The single executable is installed as a provider by terraform init',
+      "This tenantform is the single executable of a release: Terraform installs it as its provider from the release itself (its registry, network mirror or filesystem mirror), and `terraform init` finds it there. `tenantform provider install` is the npm package's way.",
+      false,
+    );
+  },
   synthImpossible(dir: string) {
     return new TenantformError(
       'synth_impossible',

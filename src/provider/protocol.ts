@@ -652,14 +652,22 @@ service Health {
 /** The options the protocol's values rely on: field names as written, int64 as numbers. */
 export const LOADER_OPTIONS = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true } as const;
 
+/** Defined (as true) by the bundle of the single executable, where no package is resolved from a folder. */
+declare const TENANTFORM_BUNDLED: true | undefined;
+
 /** Parses the three .proto texts into one package definition for grpc-js. */
 export function loadProtocol(): PackageDefinition {
-  // protobufjs is proto-loader's own parser; resolving it through proto-loader uses that copy.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const loader = require('@grpc/proto-loader') as typeof import('@grpc/proto-loader');
-  const protobufPath = require.resolve('protobufjs', { paths: [require.resolve('@grpc/proto-loader')] });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const protobuf = require(protobufPath) as { Root: new () => unknown; parse: (source: string, root: unknown, options: object) => unknown };
+  // protobufjs is proto-loader's own parser; resolving it through proto-loader uses that copy. A
+  // bundle holds one copy, which proto-loader and this code both name.
+  const protobuf = (
+    typeof TENANTFORM_BUNDLED !== 'undefined'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require('protobufjs')
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require(require.resolve('protobufjs', { paths: [require.resolve('@grpc/proto-loader')] }))
+  ) as { Root: new () => unknown; parse: (source: string, root: unknown, options: object) => unknown };
   const root = new protobuf.Root() as { toJSON(): object };
   for (const source of [TFPLUGIN6_PROTO, GO_PLUGIN_PROTO, HEALTH_PROTO]) protobuf.parse(source, root, { keepCase: true });
   return loader.fromJSON(root.toJSON(), LOADER_OPTIONS);

@@ -7,8 +7,6 @@ import { PlatformClient } from '../../api';
 import { startEmulator, type RunningEmulator } from '../../emulator';
 import { packageRoot } from '../../package-root';
 
-const PROJECT_ROOT = packageRoot();
-const CLI = join(PROJECT_ROOT, 'bin/tenantform.js');
 const STACK = 'msp-onboarding';
 
 interface Step {
@@ -28,6 +26,9 @@ export const demoCommand: CommandModule = {
   command: 'demo',
   describe: 'Run the whole flow on the emulator: synth, plan, apply, an outside change, repair, empty plan',
   handler: async () => {
+    // The demo runs the example of a checkout of tenantform, found when the command runs.
+    const root = packageRoot();
+    const cli = join(root, 'bin/tenantform.js');
     const work = mkdtempSync(join(tmpdir(), 'tenantform-demo-'));
     const emulator = await startEmulator({ port: 0, seed: 1 });
     const env = {
@@ -43,19 +44,19 @@ export const demoCommand: CommandModule = {
     const tenantform = (title: string, args: string[], expect: number[]): Step => ({
       title,
       command: process.execPath,
-      args: [CLI, ...args, ...where],
+      args: [cli, ...args, ...where],
       expect,
     });
     try {
       banner(`Emulator on ${emulator.url}`);
-      await run({ title: 'Synthesize examples/msp-onboarding', command: 'npx', args: ['cdktf', 'synth', '--output', out], expect: [0] }, env);
-      await run(tenantform('Plan', ['plan', '--detailed-exitcode'], [2]), env);
-      await run(tenantform('Apply', ['apply', '--auto-approve'], [0]), env);
+      await run({ title: 'Synthesize examples/msp-onboarding', command: 'npx', args: ['cdktf', 'synth', '--output', out], expect: [0] }, env, root);
+      await run(tenantform('Plan', ['plan', '--detailed-exitcode'], [2]), env, root);
+      await run(tenantform('Apply', ['apply', '--auto-approve'], [0]), env, root);
       banner('An administrator changes a setting, the DR site and the new customer in the console');
       await changeOutsideTenantform(emulator);
-      await run(tenantform('Plan: the change outside tenantform, and its repair', ['plan', '--detailed-exitcode'], [2]), env);
-      await run(tenantform('Apply the repair', ['apply', '--auto-approve'], [0]), env);
-      await run(tenantform('Plan: nothing left to do', ['plan', '--detailed-exitcode'], [0]), env);
+      await run(tenantform('Plan: the change outside tenantform, and its repair', ['plan', '--detailed-exitcode'], [2]), env, root);
+      await run(tenantform('Apply the repair', ['apply', '--auto-approve'], [0]), env, root);
+      await run(tenantform('Plan: nothing left to do', ['plan', '--detailed-exitcode'], [0]), env, root);
       banner('Done: the platform matches the configuration.');
     } catch (err) {
       process.stderr.write(`\nThe demo stopped: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -71,10 +72,10 @@ function banner(text: string): void {
   process.stdout.write(`\n=== ${text}\n`);
 }
 
-function run(step: Step, env: NodeJS.ProcessEnv): Promise<void> {
+function run(step: Step, env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
   banner(step.title);
   return new Promise((resolve, reject) => {
-    const child = spawn(step.command, step.args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(step.command, step.args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== null && step.expect.includes(code)) resolve();

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { cliErrors } from '../errors';
 import { withHelpNote } from './help-note';
 
 interface InstallArgs {
@@ -20,6 +21,8 @@ const installCommand: CommandModule<object, InstallArgs> = {
       .example('tenantform provider install', 'Install into ~/.terraform.d/plugins; then `terraform init`')
       .example('tenantform provider install --dir ./mirror --print-cli-config > tf.rc', 'Use a mirror of its own with TF_CLI_CONFIG_FILE=tf.rc'),
   handler: async (args) => {
+    // The single executable has no package folder to point a launcher at; the release is its mirror.
+    if ((await import('node:sea')).isSea()) throw cliErrors.providerInstallInSingleExecutable();
     const { installProvider, cliConfig } = await import('../../provider/install');
     const installed = installProvider({ dir: args.dir });
     process.stderr.write(`Installed tenantform provider ${installed.version} (${installed.platform}) at ${installed.executable}\n`);

@@ -1,0 +1,145 @@
+/**
+ * tenantform's single executable: the command and the Terraform provider (src/executable.ts)
+ * bundled by esbuild into one script, written with its source map and the HCL converter's
+ * WebAssembly program (assets.ts) into a copy of Node as a single executable application.
+ * Nothing else is needed where it runs: no Node, no package folder, no shell.
+ */
+import { execFile } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { build, type Plugin } from 'esbuild';
+import { BUNDLE_ASSET, HCL_WASM_ASSET, LINE_INDEX_ASSET, MAPPINGS_ASSET, type LineIndex } from './assets';
+import { indexLines } from './line-index';
+import { ROOT, SEA_FUSE } from './tools';
+
+const run = promisify(execFile);
+
+const HCL_PACKAGE = join(ROOT, 'node_modules', '@cdktn', 'hcl2json');
+
+/**
+ * The HCL converter reads its program from a file beside its own code (`main.wasm.gz`); in the
+ * executable that file is an asset. The line that reads it is replaced, and a converter that no
+ * longer has that line fails the build rather than the first HCL file read.
+ */
+const hclProgramFromAsset: Plugin = {
+  name: 'hcl-program-from-asset',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@cdktn[\\/]hcl2json[\\/]build[\\/]bridge\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const read = 'await fs.readFile((0, path_1.join)(__dirname, "..", "main.wasm.gz"))';
+      if (!source.includes(read))
+        throw new Error(`${args.path} no longer reads its program as the release build expects: update scripts/release/executable.ts.`);
+      return { contents: source.replace(read, `Buffer.from(require("node:sea").getAsset(${JSON.stringify(HCL_WASM_ASSET)}))`), loader: 'js' };
+    });
+  },
+};
+
+/** A source's name in stack traces: its path in a checkout of tenantform (`src/cli/main.ts`, `node_modules/yargs/...`). */
+function sourceName(absolute: string): string {
+  const marker = `${sep}node_modules${sep}`;
+  const at = absolute.lastIndexOf(marker);
+  const name = at >= 0 ? `node_modules/${absolute.slice(at + marker.length)}` : relative(ROOT, absolute);
+  return name.split(sep).join('/');
+}
+
+/** The bundle and the assets its source map is written to. */
+export interface Bundled {
+  readonly bundle: string;
+  readonly mappings: string;
+  readonly lineIndex: string;
+}
+
+/**
+ * Bundles src/executable.ts into `dir/tenantform.js`, and writes its source map as the loader
+ * reads it: the `mappings`, and the sources (named as in a checkout of tenantform) with the
+ * line index.
+ */
+export async function bundleExecutable(dir: string): Promise<Bundled> {
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, BUNDLE_ASSET);
+  const result = await build({
+    entryPoints: [join(ROOT, 'src', 'executable.ts')],
+    outfile,
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // pg's native binding is optional and absent; the converter asks for `performance` only where Node lacks it.
+    external: ['pg-native', 'performance'],
+    define: { TENANTFORM_BUNDLED: 'true' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'external',
+    sourcesContent: false,
+    plugins: [hclProgramFromAsset],
+    logLevel: 'error',
+  });
+  const code = result.outputFiles.find((f) => f.path === outfile);
+  const map = result.outputFiles.find((f) => f.path === `${outfile}.map`);
+  if (!code || !map) throw new Error('esbuild wrote no bundle or no source map');
+  const sourceMap = JSON.parse(map.text) as { sources: string[]; mappings: string };
+  // The map is read by the loader (sea-main.ts), not found through the bundle's comment.
+  writeFileSync(outfile, code.text.replace(/\/\/# sourceMappingURL=\S+\s*$/, ''));
+  const bundled = { bundle: outfile, mappings: join(dir, MAPPINGS_ASSET), lineIndex: join(dir, LINE_INDEX_ASSET) };
+  writeFileSync(bundled.mappings, sourceMap.mappings);
+  const index: LineIndex = { sources: sourceMap.sources.map((s) => sourceName(resolve(dir, s))), starts: indexLines(sourceMap.mappings) };
+  writeFileSync(bundled.lineIndex, JSON.stringify(index));
+  return bundled;
+}
+
+/** Bundles the loader (scripts/release/sea-main.ts), the script Node runs first in the executable. */
+async function bundleLoader(dir: string): Promise<string> {
+  const outfile = join(dir, 'sea-main.js');
+  await build({
+    entryPoints: [join(__dirname, 'sea-main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
+/**
+ * The preparation blob Node writes from a configuration (`--experimental-sea-config`): the loader
+ * as main script, the bundle, its source map and the converter's program as assets. Written by the Node running
+ * this build, whose version the executables' Node must have.
+ */
+export async function seaBlob(dir: string, bundled: Bundled): Promise<string> {
+  const loader = await bundleLoader(dir);
+  const blob = join(dir, 'sea-prep.blob');
+  const config = join(dir, 'sea-config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: loader,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      assets: {
+        [BUNDLE_ASSET]: bundled.bundle,
+        [MAPPINGS_ASSET]: bundled.mappings,
+        [LINE_INDEX_ASSET]: bundled.lineIndex,
+        [HCL_WASM_ASSET]: join(HCL_PACKAGE, 'main.wasm.gz'),
+      },
+    }),
+  );
+  await run(process.execPath, ['--experimental-sea-config', config], { cwd: dir });
+  if (!existsSync(blob)) throw new Error(`node --experimental-sea-config wrote no ${blob}`);
+  return blob;
+}
+
+/** Writes the blob into a copy of `node` at `output` (an executable). */
+export async function injectBlob(opts: { node: string; blob: string; output: string; postject: string }): Promise<void> {
+  mkdirSync(dirname(opts.output), { recursive: true });
+  copyFileSync(opts.node, opts.output);
+  chmodSync(opts.output, 0o755);
+  await run(process.execPath, [opts.postject, opts.output, 'NODE_SEA_BLOB', opts.blob, '--sentinel-fuse', SEA_FUSE], { maxBuffer: 16 * 1024 * 1024 }).catch(
+    (e: Error & { stderr?: string }) => {
+      throw new Error(`postject could not write the application into ${opts.output}: ${e.stderr ?? e.message}`);
+    },
+  );
+}
