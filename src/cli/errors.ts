@@ -19,6 +19,14 @@ export const cliErrors = {
       false,
     );
   },
+  invalidProviderSource(source: string) {
+    return new TenantformError(
+      'invalid_provider_source',
+      'Invalid provider source address',
+      `--source "${source}" is not a provider source address: write it as the configuration's required_providers does, [hostname/]namespace/type, e.g. "registry.example.com/platform-team/tenantform".`,
+      false,
+    );
+  },
   providerInstallInSingleExecutable() {
     return new TenantformError(
       'provider_install_in_single_executable',

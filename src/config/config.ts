@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import { remoteStateRequests, remoteStateValues, REMOTE_STATE_TYPE, type RemoteStateRequest } from './remote-state';
 import { repetitionOf } from './repetition';
 import { requiredVersionProblems } from './required-version';
+import { declaredProviderAddress } from './provider-source';
 import { lookupIn, evaluateArguments } from './evaluate';
 import { contextFor, evaluateValue, holderOf, referencesIn, rootNameOf, rootOf, type LocalConversion, type Reference } from './expression-scope';
 import { declaredNames, entriesOf, parseLocals, parseOutputs, targetsThroughLocals, type DeclaredNames, type DeclaredOutput, type Locals } from './language';
@@ -97,6 +98,8 @@ export interface Configuration {
   readonly remoteStates: ReadonlyMap<string, Value>;
   /** `terraform.backend` as written (checked when the backend is opened). */
   readonly backend: unknown;
+  /** The provider address `required_providers.tenantform.source` names, in full; undefined when none is named. */
+  readonly providerAddress: string | undefined;
   /** The `moved` blocks, in order: recorded objects get their new addresses before anything is planned. */
   readonly moves: readonly Move[];
   /** The `check` blocks: assertions reported as warnings after a plan and after an apply. */
@@ -240,6 +243,7 @@ export function parseConfiguration(
   const checks = parseChecks(doc.check, names, languageProblems);
   languageProblems.forEach(report);
   requiredVersionProblems(doc.terraform).forEach(report);
+  const providerAddress = declaredProviderAddress(doc.terraform, report);
   const objects = new Map<string, DeclaredObject>();
   const templates = new Map<string, DeclaredObject>();
   const blockInstances = new Map<string, BlockInstances>();
@@ -402,6 +406,7 @@ export function parseConfiguration(
       blocks: blockInstances,
       remoteStates,
       backend: backendValueOf(doc),
+      providerAddress,
       moves,
       removals,
       imports,

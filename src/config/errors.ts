@@ -171,6 +171,26 @@ export const settingsErrors = {
       ['required_version'],
     );
   },
+  invalidProviderSource(source: string) {
+    return new TenantformError(
+      'invalid_provider_source',
+      'Invalid provider source address',
+      `"${source}" is not a provider source address: write it as Terraform does, [hostname/]namespace/type, e.g. "tenantform/tenantform" or "registry.example.com/platform-team/tenantform".`,
+      false,
+      'terraform',
+      ['required_providers', 'tenantform', 'source'],
+    );
+  },
+  conflictingProviderSources(first: string, second: string) {
+    return new TenantformError(
+      'conflicting_provider_sources',
+      'Conflicting provider source addresses',
+      `The terraform blocks name two sources for tenantform: "${first}" and "${second}". Keep one.`,
+      false,
+      'terraform',
+      ['required_providers', 'tenantform', 'source'],
+    );
+  },
 };
 
 export const folderErrors = {

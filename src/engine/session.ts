@@ -229,6 +229,8 @@ export async function withLockedState<T>(
       workspace.backend,
       operation,
       async (state) => {
+        // Objects are recorded with the provider address the configuration names, as terraform records them.
+        state.providerSource = workspace.configuration.providerAddress;
         carryOutMoves(workspace.configuration.moves, state);
         // The state adds the providers of objects no longer declared.
         const open = ProviderClients.open(workspace.configuration, state, connect);

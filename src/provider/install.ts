@@ -15,6 +15,8 @@ export interface InstallOptions {
   readonly dir?: string;
   /** The node executable the launcher runs; default the one running now. */
   readonly nodePath?: string;
+  /** The provider address to install as, in full (a private registry's host and namespace); default Terraform's registry's tenantform. */
+  readonly address?: string;
 }
 
 export interface Installed {
@@ -103,7 +105,7 @@ export function installProvider(opts: InstallOptions = {}): Installed {
   const version = packageVersion();
   const platform = terraformPlatform();
   const mirror = resolve(opts.dir ?? defaultMirrorDir());
-  const targetDir = join(mirror, ...PROVIDER_ADDRESS.split('/'), version, platform);
+  const targetDir = join(mirror, ...(opts.address ?? PROVIDER_ADDRESS).split('/'), version, platform);
   mkdirSync(targetDir, { recursive: true });
   const record = join(mirror, launchRecordName(version));
   mkdirSync(dirname(record), { recursive: true });
@@ -114,9 +116,9 @@ export function installProvider(opts: InstallOptions = {}): Installed {
 }
 
 /** A CLI configuration (for TF_CLI_CONFIG_FILE) that takes this provider from the mirror only. */
-export function cliConfig(mirror: string): string {
+export function cliConfig(mirror: string, providerAddress: string = PROVIDER_ADDRESS): string {
   const quoted = JSON.stringify(mirror);
-  const address = JSON.stringify(PROVIDER_ADDRESS);
+  const address = JSON.stringify(providerAddress);
   return [
     'provider_installation {',
     '  filesystem_mirror {',

@@ -551,6 +551,12 @@ message ValidateListResourceConfig {
     DynamicValue config = 2;
     DynamicValue include_resource_object = 3;
     DynamicValue limit = 4;
+  }
+  message Response {
+    repeated Diagnostic diagnostics = 1;
+  }
+}
+
 // Actions (protocol 6.10, Terraform 1.14): \`action\` blocks, run by \`terraform apply -invoke\`
 // or by a resource's \`lifecycle.action_trigger\`.
 message ActionSchema {

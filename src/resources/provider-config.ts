@@ -2,7 +2,26 @@ import { attr } from './attributes';
 
 export const PROVIDER_TYPE = 'tenantform';
 export const PROVIDER_SOURCE = 'tenantform/tenantform';
-export const PROVIDER_ADDRESS = 'registry.terraform.io/tenantform/tenantform';
+/** Terraform's registry: the host of a source address that names none. */
+export const DEFAULT_REGISTRY_HOST = 'registry.terraform.io';
+/** The address recorded when the configuration names no source (`tenantform/tenantform` on Terraform's registry). */
+export const PROVIDER_ADDRESS = `${DEFAULT_REGISTRY_HOST}/${PROVIDER_SOURCE}`;
+
+const SOURCE_LABEL = /^[0-9a-z](?:[0-9a-z_-]{0,62}[0-9a-z])?$/;
+const SOURCE_HOST = /^(?:[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)(?:\.[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)*(?::[0-9]{1,5})?$/;
+
+/**
+ * A provider source address as Terraform records it: `[hostname/]namespace/type` written out in
+ * full and in lower case (`Example.com/Acme/TenantForm` is `example.com/acme/tenantform`, a source
+ * without a host is on Terraform's registry); undefined when the text is not one.
+ */
+export function providerSourceAddress(source: string): string | undefined {
+  const parts = source.trim().toLowerCase().split('/');
+  if (parts.length < 2 || parts.length > 3) return undefined;
+  const [host, namespace, type] = parts.length === 3 ? parts : [DEFAULT_REGISTRY_HOST, ...parts];
+  if (!SOURCE_HOST.test(host) || !SOURCE_LABEL.test(namespace) || !SOURCE_LABEL.test(type)) return undefined;
+  return `${host}/${namespace}/${type}`;
+}
 
 /** Environment variables read when the provider block leaves an argument out. */
 export const PROVIDER_ENV = {

@@ -31,12 +31,18 @@ import { findInstance, InstanceRecorder } from './instances';
  * normalized, every schema attribute present.
  */
 
-const PROVIDER = `provider["${PROVIDER_ADDRESS}"]`;
-
-/** Terraform's provider address in the state: `provider["registry.terraform.io/tenantform/tenantform"].us`. */
-function providerAddress(name: string | undefined): string {
+/**
+ * Terraform's provider configuration address in the state, for the provider `source` (in full) and
+ * the configuration `name`: `provider["registry.terraform.io/tenantform/tenantform"].us`.
+ */
+function providerConfigAddress(source: string, name: string | undefined): string {
   const alias = name?.split('.')[1];
-  return alias ? `${PROVIDER}.${alias}` : PROVIDER;
+  return alias ? `provider["${source}"].${alias}` : `provider["${source}"]`;
+}
+
+/** The provider source a state's provider configuration address names (`provider["<source>"]...`). */
+function sourceOf(address: string): string | undefined {
+  return /^provider\["([^"]+)"\]/.exec(address)?.[1];
 }
 
 /** `tenantform` or `tenantform.<alias>` from Terraform's provider address (a state names few: each is worked out once). */
@@ -117,6 +123,12 @@ export class StateStore {
   private readonly instances = new InstanceRecorder();
   /** Told of every change as it is made (the apply journal listens). */
   observer: ((change: StateChange) => void) | undefined;
+  /**
+   * The provider address the configuration names (`required_providers.tenantform.source`, in
+   * full): what objects are recorded with. Left unset, an object keeps the address recorded for
+   * it, and a new one takes the state's (a stack made by OpenTofu keeps OpenTofu's registry).
+   */
+  providerSource: string | undefined;
 
   private constructor(
     private readonly storage: StateStorage,
@@ -234,7 +246,10 @@ export class StateStore {
       type,
       name,
       ...(each ? { each } : {}),
-      provider: providerAddress(provider ?? (existing ? providerName(existing.provider) : undefined)),
+      provider: providerConfigAddress(
+        this.providerSource ?? (existing && sourceOf(existing.provider)) ?? this.recordedSource(),
+        provider ?? (existing ? providerName(existing.provider) : undefined),
+      ),
     };
     const resource = this.instances.withInstance(existing, header, instance);
     if (at !== undefined) this.doc.resources[at] = resource;
@@ -242,6 +257,15 @@ export class StateStore {
     this.recorded = undefined;
     // One instance, not its whole block: a for_each over thousands of tenants journals each once.
     this.observer?.({ op: 'put-instance', resource: header, instance });
+  }
+
+  /** The provider source the state's managed objects are recorded with, else Terraform's registry's tenantform. */
+  private recordedSource(): string {
+    for (const r of this.doc.resources) {
+      const source = r.mode === 'managed' ? sourceOf(r.provider) : undefined;
+      if (source) return source;
+    }
+    return PROVIDER_ADDRESS;
   }
 
   remove(address: string): void {

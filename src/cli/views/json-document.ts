@@ -200,7 +200,7 @@ export function configurationJson(configuration: Configuration): JsonConfigurati
   const expressions = Object.fromEntries(arguments_.map(([k, v]) => [k, { constant_value: withoutUnknowns(v) }]));
   return {
     provider_config: {
-      [PROVIDER_KEY]: { name: PROVIDER_KEY, full_name: PROVIDER_NAME, ...(arguments_.length > 0 ? { expressions } : {}) },
+      [PROVIDER_KEY]: { name: PROVIDER_KEY, full_name: configuration.providerAddress ?? PROVIDER_NAME, ...(arguments_.length > 0 ? { expressions } : {}) },
     },
     root_module: resources.length > 0 ? { resources } : {},
   };

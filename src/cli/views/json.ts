@@ -148,6 +148,8 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
   const sensitive = sensitiveByAddress(plan);
   const secrets = secretTexts(plan);
   const sensitiveOf = (address: string) => sensitive.get(address) ?? new Set<string>();
+  // The provider address the configuration names, as terraform shows it (a private registry's host included).
+  const providerName = context.configuration?.providerAddress ?? PROVIDER_NAME;
 
   // Terraform plans the deletion of an object no longer configured from the state as recorded.
   const recorded = new Map(plan.drift.map((d) => [d.address, d.before]));
@@ -160,7 +162,7 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
       mode: c.mode,
       type: c.type,
       name: c.name,
-      provider_name: PROVIDER_NAME,
+      provider_name: providerName,
       change: {
         ...change,
         ...(c.requiresReplace.length > 0 ? { replace_paths: c.requiresReplace } : {}),
@@ -177,7 +179,7 @@ export function renderJson(plan: Plan, context: PlanJsonContext = { version: TEN
     mode: d.mode,
     type: d.type,
     name: d.name,
-    provider_name: PROVIDER_NAME,
+    provider_name: providerName,
     change: changeOf(ACTIONS[d.action], d.before, d.after, sensitiveOf(d.address)),
   }));
 
