@@ -26,7 +26,10 @@ const installCommand: CommandModule<object, InstallArgs> = {
       })
       .example('tenantform provider install', 'Install into ~/.terraform.d/plugins; then `terraform init`')
       .example('tenantform provider install --dir ./mirror --print-cli-config > tf.rc', 'Use a mirror of its own with TF_CLI_CONFIG_FILE=tf.rc')
-      .example('tenantform provider install --source registry.example.com/platform-team/tenantform', 'For a stack whose required_providers names a private registry'),
+      .example(
+        'tenantform provider install --source registry.example.com/platform-team/tenantform',
+        'For a stack whose required_providers names a private registry',
+      ),
   handler: async (args) => {
     // The single executable has no package folder to point a launcher at; the release is its mirror.
     if ((await import('node:sea')).isSea()) throw cliErrors.providerInstallInSingleExecutable();
