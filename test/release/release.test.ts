@@ -25,6 +25,8 @@ import { cachedExecutables, serveRelease, throwawayKeyring, type ServedRelease }
 jest.setTimeout(180_000);
 
 const PLATFORM = terraformPlatform();
+/** The other Linux platform released beside this machine's: the lock file and the mirror hold both. */
+const OTHER_PLATFORM = PLATFORM === 'linux_arm64' ? 'linux_amd64' : 'linux_arm64';
 const VERSION = packageVersion();
 
 let dir: string;
@@ -40,7 +42,7 @@ let bin: string;
 beforeAll(async () => {
   requireTerraform();
   dir = mkdtempSync(join(tmpdir(), 'tenantform-release-'));
-  const built = await cachedExecutables([PLATFORM]);
+  const built = await cachedExecutables([PLATFORM, OTHER_PLATFORM]);
   executable = built.get(PLATFORM)!;
   keyring = throwawayKeyring();
   signingKey = await gpgSigningKey(keyring.fingerprint, keyring.env);
@@ -48,7 +50,7 @@ beforeAll(async () => {
     out: join(dir, 'release'),
     address: { host: 'registry.terraform.io', namespace: 'tenantform', type: 'tenantform' },
     version: VERSION,
-    executables: [{ platform: PLATFORM, executable: readFileSync(executable) }],
+    executables: [PLATFORM, OTHER_PLATFORM].map((platform) => ({ platform, executable: readFileSync(built.get(platform)!) })),
     signingKey,
   });
   served = await serveRelease(join(dir, 'release'));
@@ -127,7 +129,8 @@ describe('the release layout', () => {
     expect(init.code).toBe(0);
     const [pkg] = release.packages;
     expect(served.requests).toContain('/.well-known/terraform.json');
-    expect(lockHashes(p.cwd).sort()).toEqual([pkg.h1, `zh:${pkg.shasum}`].sort());
+    // h1: of the package installed here; zh: of every package the signed checksums list.
+    expect(lockHashes(p.cwd).sort()).toEqual([pkg.h1, ...release.packages.map((each) => `zh:${each.shasum}`)].sort());
     const installed = join(
       p.cwd,
       '.terraform',
@@ -173,6 +176,26 @@ describe('the release layout', () => {
       expect(second.output).toMatch(/signature/i);
     } finally {
       served.replaced.clear();
+    }
+  });
+
+  test('terraform providers lock records h1: and zh: of every released platform, and providers mirror copies each package', async () => {
+    const p = project('lock-platforms', `${served.host}/tenantform/tenantform`, DIRECT);
+    const lock = await terraform(p, 'providers', 'lock', `-platform=${PLATFORM}`, `-platform=${OTHER_PLATFORM}`, '-no-color');
+    expect(lock.output).toContain(`Obtained ${served.host}/tenantform/tenantform checksums for ${OTHER_PLATFORM}`);
+    expect(lock.code).toBe(0);
+    expect(release.packages.map((pkg) => pkg.filename).sort()).toEqual(
+      [PLATFORM, OTHER_PLATFORM].map((platform) => `terraform-provider-tenantform_${VERSION}_${platform}.zip`).sort(),
+    );
+    // Every package's own h1: (Terraform unzips each to hash it) and every zh: the signed checksums list.
+    expect(lockHashes(p.cwd).sort()).toEqual(release.packages.flatMap((pkg) => [pkg.h1, `zh:${pkg.shasum}`]).sort());
+
+    const mirrorDir = join(p.cwd, 'mirror');
+    const mirror = await terraform(p, 'providers', 'mirror', `-platform=${PLATFORM}`, `-platform=${OTHER_PLATFORM}`, mirrorDir);
+    expect(mirror.code).toBe(0);
+    for (const pkg of release.packages) {
+      const copied = join(mirrorDir, served.host, 'tenantform', 'tenantform', pkg.filename);
+      expect(createHash('sha256').update(readFileSync(copied)).digest('hex')).toBe(pkg.shasum);
     }
   });
 
