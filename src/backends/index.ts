@@ -5,7 +5,7 @@ import { HttpBackend, httpSettings } from './http';
 import { LocalBackend } from './local';
 import { logged } from './logged';
 import { PgBackend, pgSettings } from './pg';
-import { ThroughTerraformBackend } from './through-terraform';
+import { ThroughTerraformBackend, type ProviderMirror } from './through-terraform';
 import { backendBlockOf, BackendSettings, readBackendBlock } from './settings';
 
 export { BackendSettings } from './settings';
@@ -37,7 +37,9 @@ export interface BackendRequest {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   /** A filesystem mirror holding tenantform's provider, for `terraform init` of a backend read through terraform. */
-  readonly providerMirror?: (stackDir: string) => string;
+  readonly providerMirror?: ProviderMirror;
+  /** The provider address the stack's `required_providers` names (undefined: tenantform's default address). */
+  readonly providerAddress?: string;
 }
 
 /** The characters terraform keeps in a workspace name: those a URL path keeps unescaped (Go's url.PathEscape). */
@@ -73,7 +75,7 @@ function openUnlogged(req: BackendRequest): StateBackend {
   if (req.stateOverride !== undefined) return new LocalBackend(resolve(req.cwd, req.stateOverride), req.env);
   if (!block && workspace === 'default') return new LocalBackend(req.defaultState, req.env);
   const stackDir = req.stackDir ?? dirname(req.configFile);
-  if (!spoken(type)) return new ThroughTerraformBackend({ settings, stackDir, providerMirror: req.providerMirror });
+  if (!spoken(type)) return new ThroughTerraformBackend({ settings, stackDir, providerMirror: req.providerMirror, providerAddress: req.providerAddress });
   return configuredBackend(settings, workspace, stackDir);
 }
 

@@ -10,8 +10,13 @@ export interface ThroughTerraformOptions {
   /** The synthesized stack's folder, where `terraform init` and `terraform state pull` run. */
   readonly stackDir: string;
   /** A filesystem mirror holding tenantform's provider (installed on the first call), for `terraform init -plugin-dir`. */
-  readonly providerMirror?: (stackDir: string) => string;
+  readonly providerMirror?: ProviderMirror;
+  /** The provider address the stack's `required_providers` names, where the mirror must hold the provider. */
+  readonly providerAddress?: string;
 }
+
+/** Makes a filesystem mirror in `stackDir` holding tenantform's provider under `providerAddress` (undefined: the default address); returns its folder. */
+export type ProviderMirror = (stackDir: string, providerAddress: string | undefined) => string;
 
 /** The settings that say where a backend keeps the state, for messages: never a credential. */
 const WHERE: Readonly<Record<string, readonly string[]>> = {
@@ -62,7 +67,7 @@ export class ThroughTerraformBackend implements StateBackend {
       }
     }
     if (!this.initialized) {
-      const mirror = this.opts.providerMirror?.(this.opts.stackDir);
+      const mirror = this.opts.providerMirror?.(this.opts.stackDir, this.opts.providerAddress);
       // No -upgrade: the providers the lock file records; -reconfigure: a changed backend block is read, never migrated.
       await this.terraform(['init', '-input=false', '-no-color', '-reconfigure', ...(mirror ? [`-plugin-dir=${mirror}`] : [])]);
       this.initialized = true;

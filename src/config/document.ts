@@ -68,11 +68,13 @@ function moduleFolderOf(
 }
 
 /** A folder's `terraform.backend`, read from its files for commands that read only the state; undefined for a JSON file (its backend reader reads it). */
-export async function folderBackend(location: Pick<ConfigLocation, 'file' | 'source'>): Promise<{ readonly value: unknown } | undefined> {
+export async function folderBackend(
+  location: Pick<ConfigLocation, 'file' | 'source'>,
+): Promise<{ readonly value: unknown; readonly document: Record<string, unknown> } | undefined> {
   if (location.source !== 'folder') return undefined;
   const { document, problems = [] } = await readConfiguration(location);
   if (hasErrors(problems)) throw folderErrors.invalidFiles(location.file, problems);
-  return { value: backendValueOf(document) };
+  return { value: backendValueOf(document), document };
 }
 
 const isFolder = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();

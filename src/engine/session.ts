@@ -17,10 +17,12 @@ import {
 } from '../resources/provider-config';
 import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Configuration } from '../config/config';
 import { readRemoteStateTexts } from './remote-states';
-import { folderBackend, readConfiguration } from '../config/document';
+import { folderBackend, readConfigDocument, readConfiguration } from '../config/document';
+import { declaredProviderAddress } from '../config/provider-source';
 import { ProviderClients } from './clients';
 import type { VariableInputs } from '../config/variables';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
+import type { ProviderMirror } from '../backends/through-terraform';
 import { checkPlatform } from './preflight';
 import { serializeState, StateStore } from '../state/state';
 import { writeAtomically } from '../state/state-file';
@@ -39,7 +41,7 @@ export interface WorkspaceOptions {
   /** `--var-file` files and `--var name=value` flags, in the order they apply. */
   readonly variables?: VariableInputs['given'];
   /** A filesystem mirror holding tenantform's provider, for a backend read through terraform (see `BackendRequest`). */
-  readonly providerMirror?: (stackDir: string) => string;
+  readonly providerMirror?: ProviderMirror;
 }
 
 /** Platform client settings given on the command line, which win over provider blocks and environment variables. */
@@ -89,6 +91,7 @@ export async function openWorkspace(opts: WorkspaceOptions): Promise<Workspace |
     cwd: opts.cwd,
     env: opts.env,
     providerMirror: opts.providerMirror,
+    providerAddress: configuration.providerAddress,
   });
   // Terraform says nothing here; the backend's password then travels over a connection whose other end is not checked.
   if (backend instanceof HttpBackend && backend.skipsCertVerification) {
@@ -312,6 +315,7 @@ export async function stackBackend(opts: WorkspaceOptions): Promise<StateBackend
   // A folder's backend is in one of its .tf files: the folder is read to find it.
   const backendValue = await folderBackend(location);
   return openBackend({
+    providerAddress: opts.providerMirror ? declaredProviderAddressOf(location, backendValue) : undefined,
     configFile: location.file,
     stackDir: location.dir,
     backendValue,
@@ -321,6 +325,22 @@ export async function stackBackend(opts: WorkspaceOptions): Promise<StateBackend
     env: opts.env,
     providerMirror: opts.providerMirror,
   });
+}
+
+/**
+ * The provider address the stack names, for a backend read through terraform (whose `terraform
+ * init` must find the provider there). A file that cannot be read names none: the backend's own
+ * reading of it reports what is wrong.
+ */
+function declaredProviderAddressOf(
+  location: ReturnType<typeof locateConfiguration>,
+  folder: { readonly document: Record<string, unknown> } | undefined,
+): string | undefined {
+  try {
+    return declaredProviderAddress((folder?.document ?? readConfigDocument(location.file)).terraform, () => {});
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `work` with the state read without a lock (reports that change nothing); closes the backend after. */

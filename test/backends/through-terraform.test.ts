@@ -32,11 +32,11 @@ describe('a backend tenantform reads through terraform (s3)', () => {
     await world?.close();
   });
 
-  const stack = (folder: string, backend: Record<string, unknown>) => {
+  const stack = (folder: string, backend: Record<string, unknown>, source = 'tenantform/tenantform') => {
     mkdirSync(join(world.dir, folder), { recursive: true });
     const config = { ...configWith({ tenantform_infra_component: { site: infra('Harbour site') } }) } as Record<string, unknown>;
     config.output = { site_id: { value: '${tenantform_infra_component.site.id}' } };
-    config.terraform = { required_providers: { tenantform: { source: 'tenantform/tenantform' } }, backend };
+    config.terraform = { required_providers: { tenantform: { source } }, backend };
     writeFileSync(join(world.dir, folder, 'main.tf.json'), JSON.stringify(config, null, 2));
     return join(folder, 'main.tf.json');
   };
@@ -122,6 +122,32 @@ describe('a backend tenantform reads through terraform (s3)', () => {
     });
     expect(fresh.code).toBe(0);
     expect(fresh.stdout.split('\n')).toContain('tenantform_infra_component.site');
+  });
+
+  it("initialises the backend with the provider under the address the stack names (a private registry's host)", async () => {
+    const source = 'registry.example.com/platform-team/tenantform';
+    stack('private', s3.backend('northwind/private.tfstate'), source);
+    const runner = stack('private-runner', s3.backend('northwind/private.tfstate'), source);
+    // terraform's own set-up for that address: a mirror written by `provider install --source`.
+    const installed = await tenantform(world, ['provider', 'install', '--source', source, '--dir', join(world.dir, 'private-mirror'), '--print-cli-config']);
+    expect(installed.code).toBe(0);
+    writeFileSync(join(world.dir, 'private.tfrc'), installed.stdout);
+    const terraform = (...args: string[]) =>
+      run('terraform', [...args, '-input=false', '-no-color'], {
+        cwd: join(world.dir, 'private'),
+        env: { ...tfEnv, ...s3.credentials, TF_CLI_CONFIG_FILE: join(world.dir, 'private.tfrc') },
+      });
+    expect((await terraform('init')).code).toBe(0);
+    expect((await terraform('apply', '-auto-approve')).output).toContain('1 added');
+
+    // A runner's fresh checkout: tenantform's own `terraform init` finds the provider at that address.
+    const planned = await command(['plan', '--config', runner, '--detailed-exitcode']);
+    expect(planned.stderr).not.toContain('Failed to query available provider packages');
+    expect(planned.stdout).toContain('No changes.');
+    expect(planned.code).toBe(0);
+    const listed = await command(['state', 'list', '--config', stack('private-state-runner', s3.backend('northwind/private.tfstate'), source)]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n')).toContain('tenantform_infra_component.site');
   });
 
   it("names the backend, the terraform command and terraform's message when the credentials or the bucket are missing", async () => {

@@ -71,8 +71,8 @@ export function backendOf(args: StateArgs): Promise<StateBackend> {
  * own `.terraform` folder: `terraform init` of a backend read through terraform needs the
  * providers the stack requires, and this needs no registry and nothing of the user's set-up.
  */
-function providerMirror(stackDir: string): string {
-  return installProvider({ dir: join(stackDir, '.terraform', 'tenantform-provider') }).mirror;
+function providerMirror(stackDir: string, providerAddress: string | undefined): string {
+  return installProvider({ dir: join(stackDir, '.terraform', 'tenantform-provider'), ...(providerAddress ? { address: providerAddress } : {}) }).mirror;
 }
 
 /** Flags shared by plan and apply: where the configuration and state are, and how much runs at once. */
