@@ -6,7 +6,7 @@ import { furnishMspAccount } from './msp-account';
 import { RateLimiter } from './rate-limit';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { channel } from 'node:diagnostics_channel';
+import { arrivalChannel, exchangeChannel, type Arrival, type Exchange } from './channels';
 import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { accountRoutes } from './accounts';
@@ -75,37 +75,6 @@ export interface RunningEmulator {
   world(): WorldSummary;
   close(): Promise<void>;
 }
-
-/** One request the emulator answered, as observers of `exchangeChannel` see it. */
-export interface Exchange {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
-  requestBody: Buffer;
-  status: number;
-  responseBody: unknown;
-  /** The answer is an injected fault (429, 5xx), not the platform's behaviour. */
-  injected: boolean;
-}
-
-/**
- * Every answered /api and token request is published here, for observers such as the contract
- * tests; nothing is built while nobody listens.
- */
-export const exchangeChannel = channel('tenantform.emulator.exchange');
-
-/** A request that reached the emulator, before its latency, faults and handling. */
-export interface Arrival {
-  method: string;
-  path: string;
-}
-
-/**
- * Every request is published here as it arrives: a test that must act while a request is in
- * flight (an interrupt, a kill) acts on this event rather than on a timer.
- */
-export const arrivalChannel = channel('tenantform.emulator.arrival');
 
 const TOKEN_PATHS = new Set(['/api/2/idp/token', '/bc/idp/token']);
 const MAX_BODY_BYTES = 1024 * 1024;

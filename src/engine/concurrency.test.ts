@@ -6,7 +6,7 @@
  * once never ends, so the figures below hold whatever the machine's speed.
  */
 import { governorFor } from '../api/rate-governor';
-import { arrivalChannel, type Arrival } from '../emulator/server';
+import { arrivalChannel, type Arrival } from '../emulator/channels';
 import { customerEstate, requestsDuring, useEngineHarness } from './testing';
 
 const harness = useEngineHarness({ seed: 21 });

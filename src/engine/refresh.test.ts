@@ -1,7 +1,7 @@
 /**
  * Refresh in process: what a plan reads of the platform, and how few requests it takes.
  */
-import type { Arrival } from '../emulator/server';
+import type { Arrival } from '../emulator/channels';
 import { customerEstate, requestsDuring as requestsWhile, useEngineHarness } from './testing';
 
 const harness = useEngineHarness({ seed: 4 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator';
-import { arrivalChannel, type Arrival } from '../emulator/server';
+import { arrivalChannel, type Arrival } from '../emulator/channels';
 import { resourceKind } from '../resources/registry';
 import { StateStore } from '../state/state';
 import { applyPlan, type ApplyResult } from './apply';

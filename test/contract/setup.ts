@@ -5,15 +5,22 @@
  * malformed requests on purpose); answers whenever the request was valid and the answer was not
  * an injected fault. A test that drives the platform's refusal of a bad request on purpose says so
  * (`allowRefusedRequests`). `TENANTFORM_CONTRACT_REPORT=FILE` also appends every violation, excepted ones
- * included, to FILE as JSON lines.
+ * included, to FILE as JSON lines. A file whose tests start no emulator pays for none of this: the
+ * references are read at the first exchange.
  */
 import { appendFileSync } from 'node:fs';
-import { exchangeChannel, type Exchange } from '../../src/emulator';
+import { exchangeChannel, type Exchange } from '../../src/emulator/channels';
 import { exceptionFor } from './exceptions';
-import { Contract, type Violation } from './openapi';
+import type { Contract, Violation } from './openapi';
 import { refusedRequestsAllowed, resetRefusals } from './refusals';
 
-const contract = new Contract();
+let loaded: Contract | undefined;
+/** The references, read when the file's first exchange is checked. */
+function contract(): Contract {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= new (require('./openapi') as typeof import('./openapi')).Contract();
+  return loaded;
+}
 const pending = new Map<string, Violation>();
 const report = process.env.TENANTFORM_CONTRACT_REPORT;
 
@@ -22,9 +29,9 @@ function observe(message: unknown): void {
   if (exchange.injected) return;
   const fromTenantform = String(exchange.headers['user-agent'] ?? '').startsWith('tenantform/');
   const checked = { ...exchange, contentType: exchange.headers['content-type'] };
-  const request = contract.checkRequest(checked);
+  const request = contract().checkRequest(checked);
   const refused = exchange.status >= 400 && exchange.status < 500 && refusedRequestsAllowed();
-  const violations = request.length > 0 ? (fromTenantform && !refused ? request : []) : contract.checkResponse(checked);
+  const violations = request.length > 0 ? (fromTenantform && !refused ? request : []) : contract().checkResponse(checked);
   for (const v of violations) {
     const exception = exceptionFor(v, exchange.status);
     if (report !== undefined)
