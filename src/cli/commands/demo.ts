@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { PlatformClient } from '../../api';
-import { startEmulator, type RunningEmulator } from '../../emulator';
+import type { RunningEmulator } from '../../emulator';
 import { packageRoot } from '../../package-root';
 
 const STACK = 'msp-onboarding';
@@ -30,6 +30,8 @@ export const demoCommand: CommandModule = {
     const root = packageRoot();
     const cli = join(root, 'bin/tenantform.js');
     const work = mkdtempSync(join(tmpdir(), 'tenantform-demo-'));
+    // Loaded here: every other command starts without the emulator.
+    const { startEmulator } = await import('../../emulator');
     const emulator = await startEmulator({ port: 0, seed: 1 });
     const env = {
       ...process.env,

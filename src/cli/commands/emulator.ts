@@ -1,7 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { devNull } from 'node:os';
 import type { CommandModule } from 'yargs';
-import { emulatorEnvLines, startEmulator } from '../../emulator';
 import { cliErrors } from '../errors';
 
 interface Args {
@@ -37,6 +36,8 @@ export const emulatorCommand: CommandModule<object, Args> = {
       .example('eval "$(tenantform emulator --port 8080 &)"', 'Start it and export its address and credentials')
       .example('tenantform emulator --data world.json', 'Keep the world between runs'),
   handler: async (args) => {
+    // Loaded here: every other command starts without the emulator.
+    const { emulatorEnvLines, startEmulator } = await import('../../emulator');
     const emulator = await startEmulator({
       port: args.port,
       dataFile: args.data,
