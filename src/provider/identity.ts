@@ -112,6 +112,12 @@ export function withIdentity(
       const kind = kindOf(req.type_name);
       return kind ? { ...answer, new_identity: identityData(kind, answer.new_state) } : answer;
     },
+    MoveResourceState: async (req) => {
+      const answer = await calls.MoveResourceState(req);
+      const kind = kindOf(req.target_type_name);
+      if (!kind || !answer.target_state) return answer;
+      return { ...answer, target_identity: identityData(kind, answer.target_state) ?? movedIdentity(kinds(), kind, req) };
+    },
     ImportResourceState: async (req) => {
       const kind = kindOf(req.type_name);
       const byIdentity = kind && !req.id && req.identity?.identity_data ? decodeState(identityObjectAttributes(kind), req.identity.identity_data) : null;
@@ -129,6 +135,16 @@ export function withIdentity(
       return { ...answer, imported_resources: (answer.imported_resources ?? []).map((r) => ({ ...r, identity: identityData(kind, r.state) })) };
     },
   };
+}
+
+/**
+ * The identity the source recorded, when the moved state names none (a state without its ids):
+ * the same resource type on both ends, so the identity schema is the same too.
+ */
+function movedIdentity(kinds: KindRegistry, kind: ResourceKind, req: tfplugin6.MoveResourceState_Request): tfplugin6.ResourceIdentityData | null {
+  if (!req.source_identity?.json || req.source_identity.json.length === 0) return null;
+  const upgraded = upgradeIdentity(kinds, { type_name: kind.type, version: req.source_identity_schema_version, raw_identity: req.source_identity });
+  return upgraded.upgraded_identity ?? null;
 }
 
 /** An import by identity that found nothing says which identity, in the words of the identity. */

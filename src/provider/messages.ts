@@ -216,6 +216,12 @@ export interface MoveResourceState_Request {
   source_identity_schema_version?: number;
 }
 
+export interface MoveResourceState_Response extends DiagnosticsResponse {
+  target_state?: DynamicValue;
+  target_private?: Uint8Array;
+  target_identity?: ResourceIdentityData | null;
+}
+
 export interface ValidateEphemeralResourceConfig_Request {
   type_name?: string;
   config?: DynamicValue | null;
@@ -298,7 +304,7 @@ export interface ProviderService {
   PlanResourceChange(req: PlanResourceChange_Request): Promise<PlanResourceChange_Response>;
   ApplyResourceChange(req: ApplyResourceChange_Request): Promise<ApplyResourceChange_Response>;
   ImportResourceState(req: ImportResourceState_Request): Promise<ImportResourceState_Response>;
-  MoveResourceState(req: MoveResourceState_Request): Promise<DiagnosticsResponse>;
+  MoveResourceState(req: MoveResourceState_Request): Promise<MoveResourceState_Response>;
   ReadDataSource(req: ReadDataSource_Request): Promise<ReadDataSource_Response>;
   ValidateEphemeralResourceConfig(req: ValidateEphemeralResourceConfig_Request): Promise<DiagnosticsResponse>;
   OpenEphemeralResource(req: OpenEphemeralResource_Request): Promise<DiagnosticsResponse>;

@@ -2,11 +2,16 @@
  * The wire contract Terraform speaks to a provider: `tfplugin6.Provider` (plugin protocol 6),
  * go-plugin's `plugin.GRPCController` and `plugin.GRPCStdio`, and the gRPC health service.
  * Kept as .proto text in a constant so that the compiled provider needs no file beside it.
- * Field numbers follow the protocol's published definitions; messages Terraform 1.11 never
- * sends to this provider (ephemeral resources, functions) are declared so that their calls
- * get a well-formed answer. Resource identity (Terraform 1.12, protocol 6.9), list resources
- * with generated configuration and actions (Terraform 1.14, protocol 6.10) follow the same
- * definitions.
+ *
+ * Checked against tfplugin6.10, Terraform's published definition (resource identity from 6.9,
+ * list resources, GenerateResourceConfig and actions from 6.10), and against tfplugin6.11 for
+ * the deprecation messages of attributes and blocks: every message, field number, type, oneof,
+ * enum value and streaming RPC here is as published. What differs, on purpose and without effect
+ * on the wire: the state store calls and their messages are left out (this provider offers no
+ * state store, so they are answered as unimplemented), and `Timestamp` is declared here with
+ * google.protobuf.Timestamp's two fields rather than imported. Messages Terraform 1.11 never
+ * sends to this provider (ephemeral resources, functions) are declared so that their calls get
+ * a well-formed answer.
  */
 import type { PackageDefinition } from '@grpc/proto-loader';
 
@@ -29,12 +34,11 @@ message Diagnostic {
   string summary = 2;
   string detail = 3;
   AttributePath attribute = 4;
-  int64 function_argument = 5;
 }
 
 message FunctionError {
   string text = 1;
-  int64 function_argument = 2;
+  optional int64 function_argument = 2;
 }
 
 message AttributePath {
@@ -117,8 +121,8 @@ message Schema {
     }
     repeated Attribute attributes = 1;
     NestingMode nesting = 3;
-    int64 min_items = 4;
-    int64 max_items = 5;
+    int64 min_items = 4 [deprecated = true];
+    int64 max_items = 5 [deprecated = true];
   }
 
   int64 version = 1;
@@ -435,9 +439,9 @@ message OpenEphemeralResource {
   }
   message Response {
     repeated Diagnostic diagnostics = 1;
-    Timestamp renew_at = 2;
+    optional Timestamp renew_at = 2;
     DynamicValue result = 3;
-    bytes private = 4;
+    optional bytes private = 4;
     Deferred deferred = 5;
   }
 }
@@ -445,19 +449,19 @@ message OpenEphemeralResource {
 message RenewEphemeralResource {
   message Request {
     string type_name = 1;
-    bytes private = 2;
+    optional bytes private = 2;
   }
   message Response {
     repeated Diagnostic diagnostics = 1;
-    Timestamp renew_at = 2;
-    bytes private = 3;
+    optional Timestamp renew_at = 2;
+    optional bytes private = 3;
   }
 }
 
 message CloseEphemeralResource {
   message Request {
     string type_name = 1;
-    bytes private = 2;
+    optional bytes private = 2;
   }
   message Response {
     repeated Diagnostic diagnostics = 1;

@@ -79,7 +79,7 @@ function wireSchema(version: number, description: string, attributes: SchemaAttr
 /** The answer of a plan or read while the provider's configuration is not known yet (see configureProvider). */
 const PROVIDER_CONFIG_UNKNOWN: tfplugin6.Deferred = { reason: 'PROVIDER_CONFIG_UNKNOWN' };
 
-const SERVER_CAPABILITIES: tfplugin6.ServerCapabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: false };
+const SERVER_CAPABILITIES: tfplugin6.ServerCapabilities = { plan_destroy: true, get_provider_schema_optional: false, move_resource_state: true };
 
 const PROVIDER_DESCRIPTION =
   'tenantform manages the configuration of a multi-tenant cyber-protection platform: applications, tenant settings, infrastructure, agent updates, usage reports and event subscriptions.';
@@ -166,13 +166,7 @@ export class TenantformProvider {
       PlanResourceChange: async (req) => this.planResourceChange(req),
       ApplyResourceChange: (req) => this.applyResourceChange(req),
       ImportResourceState: (req) => this.importResourceState(req),
-      MoveResourceState: async () =>
-        diagnostics([
-          error(
-            'Moving state is not supported',
-            'tenantform resources cannot take over the state of another resource type. Import the object instead (`terraform import`).',
-          ),
-        ]),
+      MoveResourceState: async (req) => this.moveResourceState(req),
       ReadDataSource: (req) => this.readDataSource(req),
       ValidateEphemeralResourceConfig: async (req) => noEphemeral(req),
       OpenEphemeralResource: async (req) => noEphemeral(req),
@@ -268,6 +262,29 @@ export class TenantformProvider {
     if (version < kind.schemaVersion && kind.upgradeState) stored = kind.upgradeState(version, stored);
     const upgraded = normalize(kind.attributes, conformObject(kind.attributes, stored));
     return { upgraded_state: encodeState(kind.attributes, upgraded), diagnostics: [] };
+  }
+
+  /**
+   * A `moved` block whose two ends Terraform records under different provider addresses (the
+   * same tenantform resource type, installed first from one registry and then from another):
+   * the state moves as it is, upgraded from the schema version it was written with, and keeps
+   * its private data. The identity is added beside it (see identity.ts). Another resource type
+   * never describes the same object, so its state is refused.
+   */
+  moveResourceState(req: tfplugin6.MoveResourceState_Request): tfplugin6.MoveResourceState_Response {
+    const kind = this.#resource(req.target_type_name);
+    if (!kind) return this.#unknownType(req.target_type_name, 'resource');
+    if (req.source_type_name !== kind.type) {
+      return diagnostics([
+        error(
+          'Moving state is not supported',
+          `A ${kind.type} cannot take over the state of a ${req.source_type_name ?? 'resource'}: the two describe different objects. Import the object instead (\`terraform import\`).`,
+        ),
+      ]);
+    }
+    const moved = this.upgradeResourceState({ type_name: kind.type, version: req.source_schema_version, raw_state: req.source_state });
+    if (!moved.upgraded_state) return moved;
+    return { target_state: moved.upgraded_state, target_private: req.source_private ?? Buffer.alloc(0), diagnostics: moved.diagnostics ?? [] };
   }
 
   /**

@@ -133,3 +133,32 @@ test('Terraform 1.12: a stored identity is upgraded from its JSON; a newer versi
   const newer = await provider.call('UpgradeResourceIdentity', { type_name: INFRA, version: 1, raw_identity: { json: Buffer.from('{}') } });
   expect(newer.diagnostics[0]).toMatchObject({ severity: 'ERROR', summary: 'Identity written by a newer tenantform' });
 });
+
+test('Terraform 1.12: a state moved from another address of the provider arrives with its identity; another type is refused', async () => {
+  const { apply, state } = await createInfra('Moved between registries');
+  const move = (source_type_name: string, stored: object, source_identity?: object) =>
+    provider.call('MoveResourceState', {
+      source_provider_address: 'registry.example.com/acme/tenantform',
+      source_type_name,
+      source_schema_version: 0,
+      source_state: { json: Buffer.from(JSON.stringify(stored)) },
+      target_type_name: INFRA,
+      source_private: Buffer.from('{"seen":1}'),
+      source_identity: source_identity ? { json: Buffer.from(JSON.stringify(source_identity)) } : null,
+      source_identity_schema_version: 0,
+    });
+
+  const moved = await move(INFRA, state, { component_id: state.id });
+  expect(moved.diagnostics).toEqual([]);
+  expect(decoded(moved.target_state)).toEqual(decoded(apply.new_state));
+  expect(decoded(moved.target_identity.identity_data)).toEqual({ component_id: state.id });
+  expect(Buffer.from(moved.target_private).toString()).toBe('{"seen":1}');
+
+  // A state that lost its id still names the object through the identity the source recorded.
+  const withoutId = await move(INFRA, { ...state, id: null }, { component_id: state.id });
+  expect(decoded(withoutId.target_identity.identity_data)).toEqual({ component_id: state.id });
+
+  const otherType = await move('tenantform_tenant', state);
+  expect(otherType.target_state).toBeNull();
+  expect(otherType.diagnostics[0]).toMatchObject({ severity: 'ERROR', summary: 'Moving state is not supported' });
+});
