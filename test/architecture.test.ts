@@ -145,6 +145,17 @@ describe('the folders of src/', () => {
   });
 });
 
+describe('a module and the folder of its parts', () => {
+  // The apply run (engine/apply.ts) hands each node's work to engine/apply/, the planner its steps'
+  // helpers to engine/planner/: a part is given what it needs, and never reaches back to its whole.
+  it('no file in a folder imports the module beside the folder that bears its name', () => {
+    const wrong = edges()
+      .filter((e) => relative(SRC, e.target) === `${dirname(e.file)}.ts`)
+      .map((e) => `src/${e.file} imports ${e.specifier}`);
+    expect(wrong).toEqual([]);
+  });
+});
+
 /** Each file's imports that load a module when it runs (not `import type`, nor an import of types only). */
 function runtimeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);

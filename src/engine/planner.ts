@@ -1,16 +1,15 @@
-import type { AttributePath, Diagnostic } from '../diagnostics';
+import type { Diagnostic } from '../diagnostics';
 import type { ProviderClients } from './clients';
 import { type TenantformError } from '../errors';
 import { engineErrors } from './errors';
-import { attributeList, type Attributes } from '../resources/attributes';
-import { attributeNames, sensitiveNames, versionAttribute, type AnyKind, type DataSourceKind, type ResourceKind, type State } from '../resources/declaration';
+import type { DataSourceKind, OperationContext, ResourceKind, State } from '../resources/declaration';
 import { readDataSource } from '../resources/operations';
-import { planResource, type PlanResponse } from '../resources/plan';
-import { containsUnknown, fingerprint, Unknown, valueEqual } from '../resources/values';
-import { dependencies, isGroupNode, objectDependencies, type Configuration, type DeclaredObject } from '../config/config';
-import { dependencyOrder, withDependencies } from '../graph/graph';
-import type { AttributeDrift, DriftedResource, Plan, PlannedChange, PlanResult } from '../plans/model';
-import { blockOf, isDataAddress, isNamedByTarget, parseInstanceAddress } from '../state/addresses';
+import { planResource } from '../resources/plan';
+import { containsUnknown } from '../resources/values';
+import { dependencies, objectDependencies, type Configuration, type DeclaredObject } from '../config/config';
+import { dependencyOrder } from '../graph/graph';
+import type { DriftedResource, Plan, PlannedChange, PlanResult } from '../plans/model';
+import { blockOf, isDataAddress, parseInstanceAddress } from '../state/addresses';
 import { evaluateArguments, lookupIn, withSensitiveMarks, type Known } from '../config/evaluate';
 import { evaluateOutputs, localsDiagnostics, outputChanges } from './outputs';
 import type { Refreshed } from './refresh';
@@ -18,6 +17,11 @@ import type { StateStore } from '../state/state';
 import { movesCarriedOut, movesSkipped } from './moves';
 import { checkWarnings, conditionErrors } from '../config/checks';
 import { contextFor, withSelf } from '../config/expression-scope';
+import { acceptedLive, plannedChange, unknownObject, withMarks } from './planner/changes';
+import { driftOf } from './planner/drift';
+import { selectTargets } from './planner/targets';
+
+export { seenOf } from './planner/changes';
 
 export interface PlanOptions {
   readonly configuration: Configuration;
@@ -42,15 +46,58 @@ export interface PlanOptions {
   readonly asksPlatform?: boolean;
 }
 
+/** A recorded managed object, as the plan reads it. */
+interface RecordedManaged {
+  readonly address: string;
+  readonly type: string;
+  readonly name: string;
+  readonly attributes: State;
+  readonly tainted?: boolean;
+  readonly sensitive?: readonly string[];
+}
+
+/** What the phases of a plan share: what each reads, and what each adds to. */
+interface Planning {
+  readonly opts: PlanOptions;
+  readonly recorded: ReadonlyMap<string, RecordedManaged>;
+  /** The addresses the plan covers (`--target` and what it reaches; every address without it). */
+  readonly selected: Pick<ReadonlySet<string>, 'has'>;
+  readonly diagnostics: Diagnostic[];
+  /** What expressions see: data sources, objects outside the targets, then each object as planned. */
+  readonly values: Map<string, State>;
+  readonly lookup: Known;
+  /** Each planned object's action: a data source depending on an object that changes is read only after apply. */
+  readonly actions: Map<string, string>;
+  readonly changes: PlannedChange[];
+  /** Data source values known at plan time, as the plan keeps them for apply. */
+  readonly data: Record<string, State>;
+  /** `-replace`. */
+  readonly requestedReplacements: ReadonlySet<string>;
+  /** Where the kinds ask the platform their plan-time questions (answers shared); undefined when planning offline. */
+  readonly ctxOf: (address: string) => OperationContext | undefined;
+}
+
+/** Makes a plan, one phase after another; the diagnostics keep the order in which the phases find them. */
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
-  const { configuration, refreshed } = opts;
-  const diagnostics: Diagnostic[] = [...refreshed.diagnostics];
-  // The kinds' plan-time questions (many creates under one parent) share their answers.
-  const asking = opts.asksPlatform === false ? undefined : opts.clients.withSharedReads();
-  const ctxOf = (address: string) => asking?.ctx(address);
-  const deps = dependencies(configuration);
-  const recorded = new Map<string, { address: string; type: string; name: string; attributes: State; tainted?: boolean; sensitive?: readonly string[] }>(
-    opts.state
+  const diagnostics: Diagnostic[] = [...opts.refreshed.diagnostics];
+  const recorded = recordedObjects(opts.state, opts.refreshed);
+  const selected = selectTargets(opts, opts.configuration, recorded, diagnostics);
+  const planning = startPlanning(opts, recorded, selected, diagnostics);
+  checkReplaceRequests(planning);
+  await planDeclared(planning);
+  await planUndeclared(planning);
+  planRefreshOnly(planning);
+  const drift = driftOfRecorded(planning);
+  const outputs = evaluateOutputsAndChecks(planning);
+  const changes = withPreviousAddresses(planning.changes, opts.state, diagnostics);
+  warnForgotten(changes, diagnostics);
+  return { plan: planOf(opts, changes, drift, outputs.values, diagnostics), data: planning.data };
+}
+
+/** The state's managed objects, with the interrupted creates the refresh adopted. */
+function recordedObjects(state: StateStore, refreshed: Refreshed): Map<string, RecordedManaged> {
+  const recorded = new Map<string, RecordedManaged>(
+    state
       .objects()
       .filter((o) => o.mode === 'managed')
       .map((o) => [o.address, o]),
@@ -60,7 +107,18 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const { type, name } = parseInstanceAddress(address) ?? { type: address, name: address };
     if (!recorded.has(address)) recorded.set(address, { address, type, name, attributes: refreshed.live.get(address)! });
   }
-  const selected = selectTargets(opts, configuration, recorded, diagnostics);
+  return recorded;
+}
+
+function startPlanning(
+  opts: PlanOptions,
+  recorded: ReadonlyMap<string, RecordedManaged>,
+  selected: Pick<ReadonlySet<string>, 'has'>,
+  diagnostics: Diagnostic[],
+): Planning {
+  const { configuration, refreshed } = opts;
+  // The kinds' plan-time questions (many creates under one parent) share their answers.
+  const asking = opts.asksPlatform === false ? undefined : opts.clients.withSharedReads();
   const values = new Map<string, State>(refreshed.data);
   // A targeted plan leaves the other objects as they are: expressions (outputs) see them so, as in Terraform.
   if (opts.targets.length > 0) {
@@ -68,111 +126,161 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       if (!selected.has(address) && configuration.objects.has(address)) values.set(address, refreshed.live.get(address) ?? o.attributes);
     }
   }
-  const lookup = lookupIn(configuration, values);
-  const actions = new Map<string, string>();
-  const changes: PlannedChange[] = [];
-  const data: Record<string, State> = Object.fromEntries(refreshed.data);
+  return {
+    opts,
+    recorded,
+    selected,
+    diagnostics,
+    values,
+    lookup: lookupIn(configuration, values),
+    actions: new Map(),
+    changes: [],
+    data: Object.fromEntries(refreshed.data),
+    requestedReplacements: new Set(opts.replace ?? []),
+    ctxOf: (address) => asking?.ctx(address),
+  };
+}
 
-  const requestedReplacements = new Set(opts.replace ?? []);
+/** `-replace` names a managed instance both declared and recorded. */
+function checkReplaceRequests({ opts, recorded, requestedReplacements, diagnostics }: Planning): void {
   for (const address of requestedReplacements) {
     const parsed = parseInstanceAddress(address);
     if (!parsed || parsed.mode !== 'managed') diagnostics.push(engineErrors.invalidReplaceAddress(address).toDiagnostic());
-    else if (!configuration.objects.has(address) || !recorded.has(address)) diagnostics.push(engineErrors.nothingToReplace(address));
+    else if (!opts.configuration.objects.has(address) || !recorded.has(address)) diagnostics.push(engineErrors.nothingToReplace(address));
   }
+}
+
+/** Each declared object in dependency order: a data source read when it can be now, a resource diffed against the live object. */
+async function planDeclared(planning: Planning): Promise<void> {
+  const { opts, diagnostics } = planning;
   let order: string[] = [];
   try {
-    order = dependencyOrder(deps);
+    order = dependencyOrder(dependencies(opts.configuration));
   } catch (err) {
     diagnostics.push((err as TenantformError).toDiagnostic());
   }
   for (const address of order) {
-    const o = configuration.objects.get(address);
-    if (!o || !selected.has(address) || opts.refreshOnly || opts.destroy) continue; // a group node plans nothing
-    if (o.mode === 'data') {
-      if (values.has(address)) continue;
-      const value = refreshed.unreadable?.has(address) ? undefined : await readLateDataSource(o, configuration, actions, lookup, opts.clients, diagnostics);
-      values.set(address, value ?? unknownObject(o.kind.attributes));
-      if (value) data[address] = value;
-      continue;
-    }
-    const kind = o.kind as ResourceKind;
-    const prior = refreshed.live.get(address) ?? null;
-    const evaluated = evaluateArguments(o, lookup);
-    if (evaluated.diagnostics.length > 0) {
-      diagnostics.push(...evaluated.diagnostics);
-      values.set(address, unknownObject(o.kind.attributes));
-      continue;
-    }
-    const config = evaluated.config;
-    // Preconditions hold before the object is planned; a false one stops its plan, as in Terraform.
-    const preconditions = o.conditions.pre.length === 0 ? [] : conditionErrors('precondition', o.conditions.pre, contextFor(configuration, values, o), address);
-    if (preconditions.length > 0) {
-      diagnostics.push(...preconditions);
-      values.set(address, unknownObject(o.kind.attributes));
-      continue;
-    }
-    // A tainted object is replaced, as Terraform replaces it, whatever its arguments say; so is one named by -replace.
-    const tainted = prior !== null && recorded.get(address)?.tainted === true;
-    const requested = prior !== null && !tainted && requestedReplacements.has(address);
-    const r = await planResource({
-      kind,
-      address,
-      config,
-      prior,
-      ignoreChanges: o.ignoreChanges,
-      replace: tainted || requested,
-      ctx: ctxOf(address),
-    });
-    diagnostics.push(...r.diagnostics);
-    if (r.action === 'replace' && o.preventDestroy) diagnostics.push(engineErrors.preventDestroy(address, 'replace').toDiagnostic());
-    actions.set(address, r.action);
-    values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
-    // Postconditions see the planned object as self; one that needs a value known only after apply waits for it.
-    if (r.planned && o.conditions.post.length > 0)
-      diagnostics.push(...conditionErrors('postcondition', o.conditions.post, withSelf(contextFor(configuration, values, o), kind, r.planned), address));
-    const reason = tainted ? ('replace_because_tainted' as const) : requested && r.action === 'replace' ? ('replace_by_request' as const) : undefined;
-    const importId = opts.importing?.get(address);
-    const planned = plannedChange(o, kind, prior, r);
-    const change =
-      reason === undefined && importId === undefined
-        ? planned
-        : { ...planned, ...(reason ? { actionReason: reason } : {}), ...(importId !== undefined ? { importing: { id: importId } } : {}) };
-    // Arguments given a sensitive value (a sensitive variable, a value derived from a secret) are never shown either.
-    changes.push(withMarks(change, kind, [...evaluated.sensitive, ...(recorded.get(address)?.sensitive ?? [])]));
+    const o = opts.configuration.objects.get(address);
+    if (!o || !planning.selected.has(address) || opts.refreshOnly || opts.destroy) continue; // a group node plans nothing
+    if (o.mode === 'data') await planDataSource(planning, o);
+    else await planResourceChange(planning, o);
   }
+}
+
+/** A data source the refresh could not read (its arguments reference managed objects): read now, or known only after apply. */
+async function planDataSource(planning: Planning, o: DeclaredObject): Promise<void> {
+  const { opts, values } = planning;
+  const address = o.address;
+  if (values.has(address)) return;
+  const value = opts.refreshed.unreadable?.has(address)
+    ? undefined
+    : await readLateDataSource(o, opts.configuration, planning.actions, planning.lookup, opts.clients, planning.diagnostics);
+  values.set(address, value ?? unknownObject(o.kind.attributes));
+  if (value) planning.data[address] = value;
+}
+
+/** A declared resource's change: its arguments evaluated, its conditions checked, the diff against the live object. */
+async function planResourceChange(planning: Planning, o: DeclaredObject): Promise<void> {
+  const { opts, values, diagnostics, recorded } = planning;
+  const { configuration, refreshed } = opts;
+  const address = o.address;
+  const kind = o.kind as ResourceKind;
+  const prior = refreshed.live.get(address) ?? null;
+  const evaluated = evaluateArguments(o, planning.lookup);
+  if (evaluated.diagnostics.length > 0) {
+    diagnostics.push(...evaluated.diagnostics);
+    values.set(address, unknownObject(o.kind.attributes));
+    return;
+  }
+  const config = evaluated.config;
+  // Preconditions hold before the object is planned; a false one stops its plan, as in Terraform.
+  const preconditions = o.conditions.pre.length === 0 ? [] : conditionErrors('precondition', o.conditions.pre, contextFor(configuration, values, o), address);
+  if (preconditions.length > 0) {
+    diagnostics.push(...preconditions);
+    values.set(address, unknownObject(o.kind.attributes));
+    return;
+  }
+  // A tainted object is replaced, as Terraform replaces it, whatever its arguments say; so is one named by -replace.
+  const tainted = prior !== null && recorded.get(address)?.tainted === true;
+  const requested = prior !== null && !tainted && planning.requestedReplacements.has(address);
+  const r = await planResource({
+    kind,
+    address,
+    config,
+    prior,
+    ignoreChanges: o.ignoreChanges,
+    replace: tainted || requested,
+    ctx: planning.ctxOf(address),
+  });
+  diagnostics.push(...r.diagnostics);
+  if (r.action === 'replace' && o.preventDestroy) diagnostics.push(engineErrors.preventDestroy(address, 'replace').toDiagnostic());
+  planning.actions.set(address, r.action);
+  values.set(address, withSensitiveMarks(r.planned ?? {}, evaluated.sensitive));
+  // Postconditions see the planned object as self; one that needs a value known only after apply waits for it.
+  if (r.planned && o.conditions.post.length > 0)
+    diagnostics.push(...conditionErrors('postcondition', o.conditions.post, withSelf(contextFor(configuration, values, o), kind, r.planned), address));
+  const reason = tainted ? ('replace_because_tainted' as const) : requested && r.action === 'replace' ? ('replace_by_request' as const) : undefined;
+  const importId = opts.importing?.get(address);
+  const planned = plannedChange(o, kind, prior, r);
+  const change =
+    reason === undefined && importId === undefined
+      ? planned
+      : { ...planned, ...(reason ? { actionReason: reason } : {}), ...(importId !== undefined ? { importing: { id: importId } } : {}) };
+  // Arguments given a sensitive value (a sensitive variable, a value derived from a secret) are never shown either.
+  planning.changes.push(withMarks(change, kind, [...evaluated.sensitive, ...(recorded.get(address)?.sensitive ?? [])]));
+}
+
+/** Recorded objects no longer declared (every one, when destroying): deleted, or forgotten by a removed block. */
+async function planUndeclared(planning: Planning): Promise<void> {
+  const { opts, diagnostics } = planning;
+  const { configuration, refreshed } = opts;
   const forgotten = new Set(configuration.removals.filter((r) => !r.destroy).map((r) => r.from));
-  for (const [address, o] of recorded) {
+  for (const [address, o] of planning.recorded) {
     const declared = configuration.objects.get(address);
-    if ((declared && !opts.destroy) || !selected.has(address) || opts.refreshOnly) continue;
+    if ((declared && !opts.destroy) || !planning.selected.has(address) || opts.refreshOnly) continue;
     const kind = opts.kindOf(o.type);
     const prior = refreshed.live.get(address) ?? null;
     if (kind && !declared && !opts.destroy && forgotten.has(blockOf(address))) {
       // A removed block with destroy = false: the object leaves the state and stays on the platform.
       const r = { action: 'delete' as const, planned: null, requiresReplace: [], changed: [], diagnostics: [] };
-      changes.push({
+      planning.changes.push({
         ...withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior ?? o.attributes, r), kind, o.sensitive ?? []),
         forget: true,
       });
       continue;
     }
     if (!kind || !prior) continue; // already gone: apply only forgets it
-    const r = await planResource({ kind, address, config: null, prior, ctx: ctxOf(address) });
+    const r = await planResource({ kind, address, config: null, prior, ctx: planning.ctxOf(address) });
     diagnostics.push(...r.diagnostics);
     if (opts.state.isProtected(address) || declared?.preventDestroy) diagnostics.push(engineErrors.preventDestroy(address, 'destroy').toDiagnostic());
     const change = withMarks(plannedChange({ address, type: o.type, name: o.name }, kind, prior, r), kind, o.sensitive ?? []);
-    changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
+    planning.changes.push(declared ? change : { ...change, actionReason: 'delete_because_no_resource_config' });
   }
-  if (opts.refreshOnly)
-    changes.push(
-      ...acceptedLive(
-        [...recorded.values()].filter((o) => selected.has(o.address)),
-        refreshed,
-        opts.kindOf,
-      ),
-    );
-  const drift = [...recorded.values()]
-    .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && opts.kindOf(o.type))
-    .flatMap((o) => driftOf(o.address, o.type, o.name, opts.kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
+}
+
+/** A refresh-only plan (which plans no action above): every recorded object still on the platform, taken as it is now. */
+function planRefreshOnly({ opts, recorded, selected, changes }: Planning): void {
+  if (!opts.refreshOnly) return;
+  changes.push(
+    ...acceptedLive(
+      [...recorded.values()].filter((o) => selected.has(o.address)),
+      opts.refreshed,
+      opts.kindOf,
+    ),
+  );
+}
+
+/** What moved outside tenantform since the last apply, for the objects the plan covers. */
+function driftOfRecorded({ opts, recorded, selected }: Planning): DriftedResource[] {
+  const { refreshed, kindOf } = opts;
+  return [...recorded.values()]
+    .filter((o) => selected.has(o.address) && refreshed.live.has(o.address) && kindOf(o.type))
+    .flatMap((o) => driftOf(o.address, o.type, o.name, kindOf(o.type)!, o.attributes, refreshed.live.get(o.address) ?? null));
+}
+
+/** Outputs, locals and check blocks, evaluated with the planned values. */
+function evaluateOutputsAndChecks({ opts, values, diagnostics }: Planning): ReturnType<typeof evaluateOutputs> {
+  const { configuration } = opts;
   // Destroying removes every output, as in Terraform.
   const outputs = opts.destroy
     ? { values: new Map<string, { value: unknown; sensitive: boolean }>(), diagnostics: [] }
@@ -181,13 +289,17 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   diagnostics.push(...outputs.diagnostics);
   // Check blocks, as Terraform evaluates them with the planned values: a failed assertion warns, never stops.
   if (!opts.destroy) diagnostics.push(...checkWarnings(configuration.checks, contextFor(configuration, values)));
-  // Objects a `moved` block gave a new address in this run: the plan says where each was.
-  const movedFrom = new Map([...movesCarriedOut(opts.state)].map(([from, to]) => [to, from]));
-  const movedChanges =
+  return outputs;
+}
+
+/** Objects a `moved` block gave a new address in this run: the plan says where each was. Moves that could not be carried out are warned of. */
+function withPreviousAddresses(changes: PlannedChange[], state: StateStore, diagnostics: Diagnostic[]): PlannedChange[] {
+  const movedFrom = new Map([...movesCarriedOut(state)].map(([from, to]) => [to, from]));
+  const moved =
     movedFrom.size === 0
       ? changes
       : changes.map((c) => (movedFrom.has(c.address) && c.action !== 'create' ? { ...c, previousAddress: movedFrom.get(c.address)! } : c));
-  const unresolved = movesSkipped(opts.state);
+  const unresolved = movesSkipped(state);
   if (unresolved.length > 0) {
     diagnostics.push({
       severity: 'warning',
@@ -202,7 +314,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
           .join('\n'),
     });
   }
-  const forgets = movedChanges.filter((c) => c.forget).map((c) => c.address);
+  return moved;
+}
+
+/** Objects removed blocks leave on the platform are said so before the plan is applied. */
+function warnForgotten(changes: readonly PlannedChange[], diagnostics: Diagnostic[]): void {
+  const forgets = changes.filter((c) => c.forget).map((c) => c.address);
   if (forgets.length > 0) {
     diagnostics.push({
       severity: 'warning',
@@ -210,67 +327,31 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       detail: `Applying this plan removes these objects from the state and leaves them on the platform (removed blocks with destroy = false): ${forgets.join(', ')}. To manage them again, import them.`,
     });
   }
-  const plan: Plan = {
+}
+
+function planOf(
+  opts: PlanOptions,
+  changes: PlannedChange[],
+  drift: DriftedResource[],
+  outputs: ReturnType<typeof evaluateOutputs>['values'],
+  diagnostics: Diagnostic[],
+): Plan {
+  const { configuration, state } = opts;
+  return {
     stack: configuration.stack,
     // Read when the plan is saved or shown as JSON: worked out then (see Configuration.hash).
     get configHash() {
       return configuration.hash;
     },
-    priorState: opts.state.existed ? { lineage: opts.state.lineage, serial: opts.state.serial } : null,
-    changes: movedChanges,
+    priorState: state.existed ? { lineage: state.lineage, serial: state.serial } : null,
+    changes,
     drift,
-    outputChanges: outputChanges(outputs.values, opts.state.outputs()),
+    outputChanges: outputChanges(outputs, state.outputs()),
     diagnostics,
     refreshOnly: opts.refreshOnly ?? false,
     ...(opts.destroy ? { destroy: true } : {}),
     createdAt: new Date().toISOString(),
   };
-  return { plan, data };
-}
-
-/** Every address: a plan without `--target` (no set of every address made). */
-const EVERYTHING: Pick<ReadonlySet<string>, 'has'> = { has: () => true };
-
-function selectTargets(
-  opts: PlanOptions,
-  configuration: Configuration,
-  recorded: ReadonlyMap<string, unknown>,
-  diagnostics: Diagnostic[],
-): Pick<ReadonlySet<string>, 'has'> {
-  if (opts.targets.length === 0) return EVERYTHING;
-  const deps = dependencies(configuration);
-  const everything = new Set([...[...deps.keys()].filter((a) => !isGroupNode(configuration, a)), ...recorded.keys()]);
-  // A block's address targets all its instances, and a module's everything inside it, as in Terraform.
-  const within = (a: string, t: string) => a !== t && isNamedByTarget(a, t);
-  const targets = opts.targets.flatMap((t) => (everything.has(t) ? [t] : [...everything].filter((a) => within(a, t))));
-  for (const t of opts.targets) {
-    if (!everything.has(t) && !targets.some((a) => within(a, t))) {
-      diagnostics.push({
-        severity: 'error',
-        summary: 'No such resource',
-        detail: `--target ${t} is neither declared in the configuration nor recorded in the state. Targets are addresses such as tenantform_infra_component.primary.`,
-        address: t,
-      });
-    }
-  }
-  // Destroying an object destroys what depends on it; creating or updating one needs what it depends on.
-  return opts.destroy ? withDependents(targets, deps) : withDependencies(targets, deps);
-}
-
-/** The addresses and everything that depends on them, transitively (one pass over the edges). */
-function withDependents(addresses: readonly string[], deps: ReturnType<typeof dependencies>): Set<string> {
-  const dependents = new Map<string, string[]>();
-  for (const [address, needs] of deps) for (const d of needs) (dependents.get(d) ?? dependents.set(d, []).get(d)!).push(address);
-  const out = new Set(addresses);
-  const stack = [...addresses];
-  while (stack.length > 0) {
-    for (const dependent of dependents.get(stack.pop()!) ?? []) {
-      if (out.has(dependent)) continue;
-      out.add(dependent);
-      stack.push(dependent);
-    }
-  }
-  return out;
 }
 
 /**
@@ -293,88 +374,4 @@ async function readLateDataSource(
   const r = await readDataSource({ kind: o.kind as DataSourceKind, address: o.address, ctx: clients.ctx(o.address), config });
   diagnostics.push(...r.diagnostics);
   return r.value;
-}
-
-function unknownObject(attributes: Attributes): State {
-  return Object.fromEntries(Object.keys(attributes).map((k) => [k, Unknown]));
-}
-
-function plannedChange(o: Pick<DeclaredObject, 'address' | 'type' | 'name'>, kind: ResourceKind, prior: State | null, r: PlanResponse): PlannedChange {
-  // Only an instance of count or for_each has a key, at the end of its address.
-  const index = o.address.endsWith(']') ? parseInstanceAddress(o.address)?.key : undefined;
-  const change: PlannedChange = {
-    address: o.address,
-    mode: 'managed',
-    type: o.type,
-    name: o.name,
-    action: r.action,
-    before: prior,
-    after: r.planned,
-    requiresReplace: r.requiresReplace,
-    changed: r.changed,
-    sensitive: attributeNames(kind, 'sensitive'),
-    identifying: attributeNames(kind, 'identifying'),
-  };
-  // Most changes are no-ops of objects without an index: no optional member, nothing else made.
-  if (index === undefined && r.action === 'no-op') return change;
-  return {
-    ...change,
-    ...(index === undefined ? {} : { index }),
-    ...(r.action === 'replace' ? { actionReason: 'replace_because_cannot_update' as const } : {}),
-    // Re-checked before a saved plan is applied, for the objects it changes.
-    ...(prior && r.action !== 'no-op' ? { seen: seenOf(kind, prior) } : {}),
-  };
-}
-
-/** The change with the attributes its marks make sensitive (see sensitiveNames). */
-function withMarks(change: PlannedChange, kind: AnyKind, marked: readonly string[]): PlannedChange {
-  return marked.length > 0 ? { ...change, sensitive: sensitiveNames(kind, marked) } : change;
-}
-
-/** A refresh-only plan's changes: every recorded object still on the platform, as it is now, without action. */
-function acceptedLive(
-  recorded: ReadonlyArray<{ address: string; type: string; name: string; sensitive?: readonly string[] }>,
-  refreshed: Refreshed,
-  kindOf: PlanOptions['kindOf'],
-): PlannedChange[] {
-  return recorded.flatMap((o) => {
-    const kind = kindOf(o.type);
-    const live = refreshed.live.get(o.address);
-    if (!kind || !live) return [];
-    return [
-      withMarks(plannedChange(o, kind, live, { action: 'no-op', planned: live, requiresReplace: [], changed: [], diagnostics: [] }), kind, o.sensitive ?? []),
-    ];
-  });
-}
-
-/** What a plan saw of an object, re-checked before a saved plan is applied. */
-export function seenOf(kind: AnyKind, live: State): { version?: number | null; fingerprint?: string | null } {
-  const v = versionAttribute(kind);
-  return v ? { version: typeof live[v] === 'number' ? live[v] : null } : { fingerprint: fingerprint(kind.attributes, live) };
-}
-
-/** How a recorded object differs from the live one: changed attributes, or deleted outside tenantform. */
-function driftOf(address: string, type: string, name: string, kind: ResourceKind, recorded: State, live: State | null): DriftedResource[] {
-  const base = { address, mode: 'managed' as const, type, name, before: recorded, after: live };
-  if (!live) return [{ ...base, action: 'delete', changes: [] }];
-  // Without a refresh the live object is the recorded one.
-  if (live === recorded) return [];
-  // The platform bumps the version on every change: an unmoved version proves nothing moved.
-  const version = versionAttribute(kind);
-  if (version && typeof recorded[version] === 'number' && recorded[version] === live[version]) return [];
-  const changes = attributeDrift(kind.attributes, recorded, live, []);
-  return changes.length > 0 ? [{ ...base, action: 'update', changes }] : [];
-}
-
-function attributeDrift(attributes: Attributes, recorded: State, live: State, at: AttributePath): AttributeDrift[] {
-  return attributeList(attributes).flatMap(({ name, attribute: a }): AttributeDrift[] => {
-    // Values the platform derives (effective settings) are shown, never judged as drift.
-    if (a.mode === 'computed' && a.changesOnUpdate) return [];
-    const before = recorded[name] ?? null;
-    const after = live[name] ?? null;
-    if (a.type === 'object' && before && after && typeof before === 'object' && typeof after === 'object') {
-      return attributeDrift(a.attributes, before as State, after as State, [...at, name]);
-    }
-    return valueEqual(a, before, after) ? [] : [{ path: [...at, name], state: before, live: after }];
-  });
 }
