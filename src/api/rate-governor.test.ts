@@ -100,4 +100,25 @@ describe('the shared request budget', () => {
     clock.now = 334; // a third of a second: one more request
     await fourth;
   });
+
+  test('a 429 after a burst learns the rate the platform accepted, not the rate the burst was sent at', async () => {
+    const { governor, clock } = governed({ initial: 16 });
+    // A platform whose bucket holds 40 requests: 16 at once, 5 ms a round trip; the first 40 go through.
+    let accepted = 0;
+    let sent = 0;
+    while (governor.requestsPerSecond === undefined && sent < 160) {
+      const turns = await Promise.all(Array.from({ length: 16 }, () => governor.turn()));
+      sent += turns.length;
+      clock.now += 5;
+      for (const t of turns) {
+        if (accepted < 40) {
+          governor.answered(t, { throttled: false });
+          accepted++;
+        } else governor.answered(t, { throttled: true, retryAfterMs: 1000 });
+      }
+    }
+    // 64 were sent in 20 ms (3,200 a second) before enough were refused to show a limit; 40 went through.
+    expect(sent).toBe(64);
+    expect(governor.requestsPerSecond).toBe(28);
+  });
 });

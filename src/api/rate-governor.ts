@@ -12,8 +12,10 @@
  *   past twice the fastest one seen and 10 ms more, requests queue at the platform rather than
  *   being served; the limit then falls by a tenth once per round trip, to no lower than where it
  *   started (a platform that is slow without refusing anything is not sent less than before);
- * - a learned rate: a 429 sets a ceiling of requests per second at 70% of the rate sent over
- *   the last second (or of the ceiling, when lower), which then rises by 5% a second (at least
+ * - a learned rate: a 429 sets a ceiling of requests per second at 70% of the rate the platform
+ *   accepted over the last second (or of the ceiling, when lower): what a burst sent beyond the
+ *   limit says nothing of it, what went through says about what the limit and its burst allow.
+ *   The ceiling then rises by 5% a second (at least
  *   one request per second a second) until the next 429, so that a fast platform's limit is met
  *   rarely rather than at every burst; concurrency alone cannot keep to a rate when answers
  *   come back in a few milliseconds;
@@ -138,8 +140,8 @@ export class RateGovernor {
       if (this.#decreases(turn)) {
         this.#limit = Math.max(1, this.#limit / 2);
         this.#lastDecrease = now;
-        const sentLastSecond = this.#sentWithin(now);
-        this.#learnedRps = Math.max(1, 0.7 * Math.min(sentLastSecond, this.#learnedRps ?? Infinity));
+        const acceptedLastSecond = this.#answers.filter((a) => !a.throttled).length;
+        this.#learnedRps = Math.max(1, 0.7 * Math.min(acceptedLastSecond, this.#learnedRps ?? Infinity));
         this.#learnedAt = now;
         this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
       }
