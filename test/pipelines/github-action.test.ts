@@ -4,24 +4,21 @@
  * the emulator and a stand-in of GitHub's REST API on loopback. A pull request's plan, the
  * merge's apply, and the nightly drift check with its issue.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, renameInfraByHand, startWorld, writeConfig, type World } from '../cli/helpers';
 import { GITHUB_TOKEN, openPullRequest, REPOSITORY, startGitHub, type FakeGitHub } from './fake-github';
-import { installAsDevDependency, PIPELINES, runScript, type ScriptResult } from './helpers';
+import { runActionStep } from './github-runner';
+import { installAsDevDependency } from './helpers';
 
-const SCRIPT = join(PIPELINES, 'github', 'tenantform.mjs');
 const STACK_FILE = 'platform.tf.json';
 
 let world: World;
 let github: FakeGitHub;
-let runner: string;
 
 beforeAll(async () => {
   [world, github] = await Promise.all([startWorld(), startGitHub()]);
   installAsDevDependency(world.dir);
-  runner = join(world.dir, '.runner');
-  mkdirSync(runner);
 });
 afterAll(async () => {
   await github?.close();
@@ -31,48 +28,23 @@ afterAll(async () => {
 const stack = (components: Record<string, Record<string, unknown>>) =>
   writeConfig(world, configWith(Object.keys(components).length ? { tenantform_infra_component: components } : {}), STACK_FILE);
 
-/** One step of the action, with the runner's files fresh; `outputs` is what it wrote to GITHUB_OUTPUT. */
+/** One step of the action; the credentials reach it as the action's inputs only, never from the job's environment. */
 async function step(command: string, inputs: Record<string, string> = {}, event: unknown = {}) {
-  const files = { output: join(runner, 'output'), summary: join(runner, 'summary.md'), event: join(runner, 'event.json') };
-  writeFileSync(files.output, '');
-  writeFileSync(files.summary, '');
-  writeFileSync(files.event, JSON.stringify(event));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NO_COLOR: '1',
-    CI: 'true',
-    GITHUB_ACTIONS: 'true',
-    GITHUB_API_URL: github.url,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_REPOSITORY: REPOSITORY,
-    GITHUB_RUN_ID: '4711',
-    GITHUB_TOKEN,
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_EVENT_PATH: files.event,
-    RUNNER_TEMP: runner,
-    // The credentials reach the script as the action's inputs only, never from the job's environment.
-    INPUT_CONFIG: STACK_FILE,
-    INPUT_BASE_URL: world.emulator.url,
-    INPUT_CLIENT_ID: world.emulator.clientId,
-    INPUT_CLIENT_SECRET: world.emulator.clientSecret,
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replace(/-/g, '_')}`, v])),
+  const all = {
+    config: STACK_FILE,
+    'base-url': world.emulator.url,
+    'client-id': world.emulator.clientId,
+    'client-secret': world.emulator.clientSecret,
+    ...inputs,
   };
-  const result: ScriptResult = await runScript(SCRIPT, [command], { cwd: world.dir, env });
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+  const result = await runActionStep(command, { cwd: world.dir, github, env, inputs: all, event });
   // Masked before anything else is printed, and never printed otherwise.
-  const secret = env.INPUT_CLIENT_SECRET!;
   const lines = result.output.split('\n');
-  expect(lines[0]).toBe(`::add-mask::${secret}`);
-  expect(lines.slice(1).join('\n')).not.toContain(secret);
+  expect(lines[0]).toBe(`::add-mask::${all['client-secret']}`);
+  expect(lines.slice(1).join('\n')).not.toContain(all['client-secret']);
   expect(result.output).not.toContain(GITHUB_TOKEN);
-  const outputs = Object.fromEntries(
-    readFileSync(files.output, 'utf8')
-      .split('\n')
-      .filter((l) => l.includes('='))
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-  return { ...result, outputs, summary: readFileSync(files.summary, 'utf8') };
+  return result;
 }
 
 const planMarker = '<!-- tenantform-plan stack=platform part=1 -->';

@@ -28,6 +28,10 @@ export function runScript(script: string, args: string[], opts: { cwd: string; e
   });
 }
 
+/** The inputs of an action or a component as the scripts read them: `INPUT_<NAME>`. */
+export const inputVariables = (inputs: Record<string, string>) =>
+  Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replace(/-/g, '_')}`, v]));
+
 /** The project's own tenantform, as its devDependency puts it: node_modules/.bin/tenantform. */
 export function installAsDevDependency(dir: string): void {
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
