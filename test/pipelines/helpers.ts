@@ -52,7 +52,7 @@ export interface Api {
   close(): Promise<void>;
 }
 
-/** A JSON API on a free loopback port: `handle` answers `[status, body]`. */
+/** A JSON API on a free loopback port: `handle` answers `[status, body]`, a Buffer as bytes. */
 export async function startApi(handle: (req: ApiRequest) => [number, unknown]): Promise<Api> {
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -61,8 +61,14 @@ export async function startApi(handle: (req: ApiRequest) => [number, unknown]): 
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://loopback');
       requests.push(`${req.method} ${url.pathname}`);
-      const [status, value] = handle({ method: req.method ?? 'GET', url, headers: req.headers, body: text ? JSON.parse(text) : undefined });
+      const [status, value] = handle({
+        method: req.method ?? 'GET',
+        url,
+        headers: req.headers,
+        body: text && req.headers['content-type'] === 'application/json' ? JSON.parse(text) : undefined,
+      });
       if (status === 204) return res.writeHead(204).end();
+      if (Buffer.isBuffer(value)) return res.writeHead(status, { 'Content-Type': 'application/octet-stream' }).end(value);
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
     });
   });
