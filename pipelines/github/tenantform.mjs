@@ -47,7 +47,7 @@ const markedStack = (body) => /^<!-- tenantform-plan stack=(\S+) part=\d+ -->/.e
 async function plan() {
   const number = event().pull_request?.number;
   if (!number) throw new Error('command plan runs on a pull_request event: the event names no pull request.');
-  const commentsDir = mkdtempSync(join(tmpdir(), 'tenantform-comments-'));
+  const commentsDir = mkdtempSync(join(process.env.RUNNER_TEMP || tmpdir(), 'tenantform-comments-'));
   try {
     // Locks the state like `terraform plan`, and waits for an apply that holds it.
     const code = await tool()(
