@@ -1,22 +1,28 @@
 /**
  * The documented CDK Terrain path with its real CLI: a user's cdktn project (cdktn, constructs,
- * cdktn-cli and the packed tarball) taken through the example GitHub workflows' own steps —
- * `npx cdktn synth`, the pull request's plan, `npx cdktn deploy` through tenantform's provider
- * (as the README gives it), the merge's apply, the nightly drift check and the next pull
- * request's plan — on a Node.js new enough for cdktn-cli: the machine's, or Node's own build from
- * the npm registry. The state is where the workflows keep it: in PostgreSQL, through the stack's
- * PgBackend, its URL without the password in STATE_DB_URL and the password in PGPASSWORD.
+ * cdktn-cli and the packed tarball) taken through the steps the example GitHub workflows run
+ * with the reusable workflow and the action — its synth command (`npx cdktn synth`), the pull
+ * request's plan, `npx cdktn deploy` through tenantform's provider (as the README gives it), the
+ * merge's apply, the nightly drift check and the next pull request's plan — on a Node.js new
+ * enough for cdktn-cli: the machine's, or Node's own build from the npm registry. The action's
+ * script runs the project's own tenantform, against the emulator and a stand-in of GitHub's API.
+ * The state is where the examples keep it: in PostgreSQL, through the stack's PgBackend, its URL
+ * without the password in STATE_DB_URL (the action's backend-config) and the password in
+ * PGPASSWORD (its backend-password).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { ensureBuilt, requireTerraform, ROOT } from '../provider/helpers';
+import { ensureBuilt, requireTerraform, ROOT, type RunResult } from '../provider/helpers';
 import { startPostgres, type RunningPostgres } from '../helpers/postgres';
 import { atLeast, cdktnNodeBin } from './cdktn-node';
 import { createProject, expectRun, pack, STACK } from './project';
-import { namedStep, oneLineStep, runStep, workflow, type StepResult } from './workflow';
+import { safeLoadAll } from 'js-yaml';
+import { openPullRequest, startGitHub, type FakeGitHub } from '../pipelines/fake-github';
+import { runActionStep } from '../pipelines/github-runner';
+import { runStep } from './workflow';
 
 jest.setTimeout(300_000);
 
@@ -42,8 +48,9 @@ new Onboarding(app, '${STACK}');
 app.synth();
 `;
 
-const pullRequest = workflow('pull-request.yml');
-const nightlyDrift = workflow('nightly-drift.yml');
+/** The reusable workflow's synth command, as the examples leave it. */
+const [reusable] = safeLoadAll(readFileSync(join(ROOT, '.github', 'workflows', 'tenantform.yml'), 'utf8')) as any[];
+const synthCommand: string = reusable.on.workflow_call.inputs['synth-command'].default;
 
 let work: string;
 let dir: string;
@@ -52,11 +59,14 @@ let emulator: RunningEmulator;
 let client: PlatformClient;
 let env: NodeJS.ProcessEnv;
 let pg: RunningPostgres;
+let github: FakeGitHub;
+let pullRequest: number;
 
 beforeAll(async () => {
   requireTerraform();
   await ensureBuilt();
-  [emulator, pg] = await Promise.all([startEmulator({ port: 0, seed: 29 }), startPostgres()]);
+  [emulator, pg, github] = await Promise.all([startEmulator({ port: 0, seed: 29 }), startPostgres(), startGitHub()]);
+  pullRequest = openPullRequest(github, 0);
   client = new PlatformClient({ baseUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret });
   work = mkdtempSync(join(tmpdir(), 'tenantform-cdktn-cli-'));
   nodeBin = await cdktnNodeBin();
@@ -71,7 +81,6 @@ beforeAll(async () => {
       path,
     },
   );
-  mkdirSync(join(work, 'runner'));
   // The workflows' environment; the runner's PATH starts with the Node that setup-node installs.
   env = {
     PATH: [...path, process.env.PATH].join(delimiter),
@@ -84,8 +93,6 @@ beforeAll(async () => {
     STATE_DB_URL: `postgres://${pg.user}@127.0.0.1:${pg.port}/postgres?sslmode=disable`,
     PGPASSWORD: pg.password,
     CHECKPOINT_DISABLE: '1',
-    GITHUB_OUTPUT: join(work, 'runner', 'output'),
-    GITHUB_STEP_SUMMARY: join(work, 'runner', 'summary.md'),
   };
 }, 600_000);
 
@@ -93,19 +100,43 @@ afterAll(async () => {
   await client?.close();
   await emulator?.close();
   await pg?.stop();
+  await github?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** Runs a step in the project; fails with its output when bash exits otherwise than `code`. */
-async function step(script: string, code = 0, extra: NodeJS.ProcessEnv = {}): Promise<StepResult> {
-  const result = await runStep(script, { cwd: dir, env: { ...env, ...extra } });
+async function step(script: string): Promise<RunResult> {
+  const result = await runStep(script, { cwd: dir, env });
   expect(result.output).not.toContain(emulator.clientSecret);
   expect(result.output).not.toContain(pg.password);
-  if (result.code !== code) throw new Error(`The step exited ${result.code}, expected ${code}:\n${script}\n${result.output}`);
+  if (result.code !== 0) throw new Error(`The step exited ${result.code}:\n${script}\n${result.output}`);
   return result;
 }
 
-const comment = () => readFileSync(join(dir, 'comments', 'comment-1.md'), 'utf8');
+/** The action's step for `command`, with the inputs the example workflows give it; fails with its output when it exits otherwise than `code`. */
+async function action(command: string, code = 0) {
+  const inputs = {
+    stack: STACK,
+    'backend-config': `STATE_DB_URL=${env.STATE_DB_URL}`,
+    'backend-password': pg.password,
+    'base-url': emulator.url,
+    'client-id': emulator.clientId,
+    'client-secret': emulator.clientSecret,
+  };
+  const jobEnv = { PATH: env.PATH, HOME: env.HOME };
+  const result = await runActionStep(command, { cwd: dir, github, env: jobEnv, inputs, event: { pull_request: { number: pullRequest } } });
+  const log = result.output.split('\n').filter((l) => !l.startsWith('::add-mask::'));
+  expect(log.join('\n')).not.toContain(emulator.clientSecret);
+  expect(log.join('\n')).not.toContain(pg.password);
+  if (result.code !== code) throw new Error(`The action's ${command} exited ${result.code}, expected ${code}:\n${result.output}`);
+  return result;
+}
+
+const comment = () =>
+  github.issues
+    .get(pullRequest)!
+    .comments.map((c) => c.body)
+    .join('\n');
 const fabrikam = async () => {
   const partner = emulator.world().tenants['Northwind Partner'].id;
   return (await client.getTenants({ parentId: partner })).find((t) => t.name === 'Fabrikam');
@@ -122,7 +153,8 @@ test('cdktn-cli runs on a Node.js its engines accept, first on the workflows’ 
 });
 
 test('`npx cdktn synth` writes the stack', async () => {
-  await step(oneLineStep(pullRequest, 'npx cdktn synth'));
+  expect(synthCommand).toBe('npx cdktn synth');
+  await step(`${synthCommand}\n`);
   const stack = JSON.parse(readFileSync(join(dir, 'cdktf.out', 'stacks', STACK, 'cdk.tf.json'), 'utf8')) as Record<string, any>;
   expect(stack.resource.tenantform_tenant.fabrikam.name).toBe('Fabrikam');
   expect(stack.terraform.required_providers.tenantform.source).toBe('tenantform/tenantform');
@@ -130,7 +162,7 @@ test('`npx cdktn synth` writes the stack', async () => {
 });
 
 test('the pull request’s plan comments the customer and its backup to add', async () => {
-  const plan = await step(namedStep(pullRequest, 'Plan'));
+  const plan = await action('plan');
   expect(plan.outputs.exitcode).toBe('2');
   expect(comment()).toMatch(new RegExp(`^<!-- tenantform-plan stack=${STACK} part=1 -->`));
   expect(comment()).toContain('**Plan:** 2 to add, 0 to change, 0 to destroy.');
@@ -158,25 +190,26 @@ test('`npx cdktn deploy`, with the provider installed as the README says, create
 });
 
 test('the merge’s apply finds nothing left to do', async () => {
-  const apply = await step(namedStep(workflow('apply-on-merge.yml'), 'Apply'));
-  expect(apply.stdout).toContain('No changes.');
+  const apply = await action('apply');
+  expect(apply.output).toContain('No changes.');
 });
 
 test('the nightly drift check finds the platform in sync, and the job passes', async () => {
-  const drift = await step(namedStep(nightlyDrift, 'Detect drift'));
+  const drift = await action('drift');
   expect(drift.outputs.exitcode).toBe('0');
   const report = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8')) as { resources: { address: string; status: string }[] };
   expect(report.resources.map((r) => [r.address, r.status]).sort()).toEqual([
     ['tenantform_application_binding.fabrikam_backup', 'in_sync'],
     ['tenantform_tenant.fabrikam', 'in_sync'],
   ]);
-  expect(readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(STACK);
-  await step(namedStep(nightlyDrift, 'Judge'), 0, { EXITCODE: drift.outputs.exitcode });
+  expect(drift.summary).toContain(STACK);
+  expect([...github.issues.values()].filter((i) => !i.pull_request)).toEqual([]);
 });
 
 test('the next pull request’s plan is empty', async () => {
-  const plan = await step(namedStep(pullRequest, 'Plan'));
+  const plan = await action('plan');
   expect(plan.outputs.exitcode).toBe('0');
+  expect(github.issues.get(pullRequest)!.comments).toHaveLength(1);
   expect(comment()).toContain('**No changes.** Your configuration matches the platform.');
 });
 
