@@ -9,7 +9,7 @@ import type { Diagnostic } from '../diagnostics';
 import { attributeList, type Attributes } from '../resources/attributes';
 import type { ResourceKind, State } from '../resources/declaration';
 import { identityOf } from '../resources/identity';
-import { listableKinds, listAttributes, listConfig, listObjects } from '../resources/list';
+import { listableKinds, listAttributes, listConfig, listObjects, type FoundObject } from '../resources/list';
 import { toDiagnostic } from '../resources/operations';
 import type { KindRegistry } from '../resources/registry';
 import { schemaAttributes, type SchemaAttribute } from '../resources/terraform-schema';
@@ -86,6 +86,18 @@ export function withListResources(kinds: () => KindRegistry, calls: Omit<tfplugi
   };
 }
 
+/**
+ * Objects read at once for `include_resource`, as `tenantform export` reads what it lists: the
+ * events still go out in the listing's order.
+ */
+export const LIST_READ_AHEAD = 8;
+
+/** A listed object whose import (for `include_resource`) may still be on its way. */
+interface Pending {
+  readonly found: FoundObject;
+  readonly imported?: Promise<tfplugin6.ImportResourceState_Response>;
+}
+
 async function* listEvents(
   req: tfplugin6.ListResource_Request,
   kind: ResourceKind | undefined,
@@ -105,31 +117,44 @@ async function* listEvents(
   const config = listConfig(unknownsAsNull(decodeState(listAttributes(kind), req.config) ?? {}));
   // Terraform sends the block's `limit` (100 unless set); it stops reading there too.
   const limit = req.limit && req.limit > 0 ? req.limit : Infinity;
-  let sent = 0;
+  const window: Pending[] = [];
+  /** The event of the oldest object in the window, and whether it ends the stream (its import failed). */
+  const next = async (): Promise<{ event: tfplugin6.ListResource_Event; last: boolean }> => {
+    const { found, imported } = window.shift()!;
+    if (!imported) return { event: { display_name: found.displayName, identity: wireIdentity(kind, identityFromListing(kind, found.identity)) }, last: false };
+    const answer = await imported;
+    const object = answer.imported_resources?.[0];
+    if (!object) return { event: { display_name: found.displayName, diagnostic: answer.diagnostics ?? [] }, last: true };
+    const identity = identityOf(kind, decodeState(kind.attributes, object.state));
+    return { event: { display_name: found.displayName, resource_object: object.state, identity: identity ? wireIdentity(kind, identity) : null }, last: false };
+  };
+  /** Sends the window's events, oldest first, until `keep` objects are left in it; true when one ended the stream. */
+  async function* flush(keep: number): AsyncGenerator<tfplugin6.ListResource_Event, boolean> {
+    while (window.length > keep) {
+      const { event, last } = await next();
+      yield event;
+      if (last) return true;
+    }
+    return false;
+  }
+  const readAhead = req.include_resource_object ? LIST_READ_AHEAD - 1 : 0;
+  let listed = 0;
   try {
     for await (const found of listObjects(client, kind, config)) {
-      if (sent >= limit) return;
-      const event: tfplugin6.ListResource_Event = { display_name: found.displayName };
-      if (req.include_resource_object) {
-        // The object as an import records it: what `terraform query` shows is what an import block brings in.
-        const imported = await calls.ImportResourceState({ type_name: kind.type, id: found.importId });
-        const object = imported.imported_resources?.[0];
-        if (!object) {
-          yield { display_name: found.displayName, diagnostic: imported.diagnostics ?? [] };
-          return;
-        }
-        event.resource_object = object.state;
-        const identity = identityOf(kind, decodeState(kind.attributes, object.state));
-        event.identity = identity ? wireIdentity(kind, identity) : null;
-      } else {
-        event.identity = wireIdentity(kind, identityFromListing(kind, found.identity));
-      }
-      sent++;
-      yield event;
+      if (listed >= limit) break;
+      listed++;
+      // The object as an import records it: what `terraform query` shows is what an import block brings in.
+      window.push({ found, imported: req.include_resource_object ? calls.ImportResourceState({ type_name: kind.type, id: found.importId }) : undefined });
+      if (yield* flush(readAhead)) return;
     }
+    yield* flush(0);
   } catch (err) {
-    // The objects found before the failure were sent; the error ends the listing.
+    // The objects found before the failure are sent; the error ends the listing.
+    if (yield* flush(0)) return;
     yield { diagnostic: [opts.wireDiagnostic(toDiagnostic(err, `list.${kind.type}`, `listing ${kind.type}`))] };
+  } finally {
+    // No request outlives the stream: reads still on their way when it ends are waited for.
+    await Promise.allSettled(window.splice(0).map((p) => p.imported));
   }
 }
 

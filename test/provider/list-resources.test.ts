@@ -5,7 +5,6 @@
  * middle of a listing, and GenerateResourceConfig. The listing is the one `tenantform export` makes.
  */
 import { PlatformClient } from '../../src/api';
-import { onRequest } from '../helpers/moments';
 import { decoded, msgpack, serveWithEmulator, type Emulator, type ProviderOverGrpc } from './grpc';
 
 let emulator: Emulator;
@@ -98,31 +97,38 @@ test('Terraform 1.14: include_resource sends each object as an import records it
   expect(config).toMatchObject({ id: null, name: 'Acme Manufacturing', parent_id: northwind, kind: 'customer' });
 });
 
+test('Terraform 1.14: include_resource reads the listed objects several at once, as an export reads them', async () => {
+  // Held until three reads of tenants are in flight together: read one by one, the listing would never end.
+  const together = emulator.gather((r) => r.method === 'GET' && /\/tenants\/[0-9a-f-]{36}$/.test(r.path), 3);
+  const events = await provider.stream('ListResource', {
+    type_name: 'tenantform_tenant',
+    config: listConfig({ tenant_id: northwind }),
+    include_resource_object: true,
+    limit: 100,
+  });
+  await together;
+  // Sent in the listing's order, each with its object.
+  expect(names(events)).toEqual(['Acme Manufacturing / tenant', 'Globex Retail / tenant', 'Initech Finance / tenant']);
+  expect(events.map((e) => decoded(e.resource_object)!.name)).toEqual(['Acme Manufacturing', 'Globex Retail', 'Initech Finance']);
+});
+
 test('Terraform 1.14: an error in the middle of a listing ends the stream with a diagnostic, after the objects found', async () => {
-  // After the first object is read, the platform fails every request.
-  const stop = onRequest(
-    'answer',
-    (r) => r.method === 'GET' && r.path.includes('/tenants/'),
-    1,
-    () => emulator.setFaults({ rate_5xx: 1 }),
-  );
-  try {
-    const events = await provider.stream('ListResource', {
-      type_name: 'tenantform_tenant',
-      config: listConfig({ tenant_id: northwind }),
-      include_resource_object: true,
-      limit: 100,
-    });
-    expect(names(events)[0]).toBe('Acme Manufacturing / tenant');
-    expect(events[0].diagnostic).toEqual([]);
-    const last = events.at(-1)!;
-    expect(events).toHaveLength(2);
-    expect(last.diagnostic).toHaveLength(1);
-    expect(last.diagnostic[0]).toMatchObject({ severity: 'ERROR' });
-    expect(last.identity).toBeNull();
-  } finally {
-    stop();
-  }
+  // The read of the second object listed fails (its answer is lost; this provider does not try again).
+  const globex = emulator.world().tenants['Globex Retail'].id;
+  emulator.loseAnswer((r) => r.method === 'GET' && r.path.endsWith(`/tenants/${globex}`));
+  const events = await provider.stream('ListResource', {
+    type_name: 'tenantform_tenant',
+    config: listConfig({ tenant_id: northwind }),
+    include_resource_object: true,
+    limit: 100,
+  });
+  expect(names(events)).toEqual(['Acme Manufacturing / tenant', 'Globex Retail / tenant']);
+  expect(events[0].diagnostic).toEqual([]);
+  expect(decoded(events[0].resource_object)).toMatchObject({ name: 'Acme Manufacturing' });
+  const last = events.at(-1)!;
+  expect(last.diagnostic).toHaveLength(1);
+  expect(last.diagnostic[0]).toMatchObject({ severity: 'ERROR' });
+  expect(last.identity).toBeNull();
 });
 
 test('Terraform 1.14: users and components of the subtree are listed with include_subtree only', async () => {
