@@ -10,19 +10,7 @@ import { SPOKEN_INTERFACES } from '../api/interfaces';
 import { z } from 'zod';
 import { DayOfWeek } from '../api/schemas';
 import { bool, closed, distinct, list, oneOf, problem, text } from './body';
-import {
-  decodeCursor,
-  encodeCursor,
-  isObject,
-  json,
-  noContent,
-  queryBool,
-  UUID_RE,
-  withBody,
-  type InterfaceRoutes,
-  type Reply,
-  type RequestContext,
-} from './router';
+import { decodeCursor, encodeCursor, json, noContent, queryBool, UUID_RE, withBody, type InterfaceRoutes, type Reply, type RequestContext } from './router';
 import type { Agent, AgentUpdateSettings, Store, Tenant } from './store';
 
 const AM = (role: string): string => `urn:vendor::agent_manager::${role}`;
@@ -44,8 +32,7 @@ function visibleTenant(ctx: RequestContext, id: string): Tenant | undefined {
 function tenantsSeenFrom(store: Store, rootId: string): Set<string> {
   const seen = new Set<string>([rootId]);
   const queue = [rootId];
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
     for (const child of store.children(id)) {
       if (child.barrier) continue;
       seen.add(child.id);
@@ -57,16 +44,20 @@ function tenantsSeenFrom(store: Store, rootId: string): Set<string> {
 
 // ---------------------------------------------------------------- agents listing
 
-interface AgentQuery {
-  tenant_id: string;
-  hostname?: string;
-  online?: boolean;
-  up_to_date?: boolean;
-  os_family?: string;
-  unit?: string;
-  order: 'asc' | 'desc';
-  limit: number;
-}
+const ORDER = z.enum(['asc', 'desc']);
+
+/** A listing's filters, as a page's cursor carries them. */
+const AgentQuery = z.object({
+  tenant_id: z.string(),
+  hostname: z.string().optional(),
+  online: z.boolean().optional(),
+  up_to_date: z.boolean().optional(),
+  os_family: z.string().optional(),
+  unit: z.string().optional(),
+  order: ORDER,
+  limit: z.number(),
+});
+type AgentQuery = z.output<typeof AgentQuery>;
 
 function parseAgentQuery(ctx: RequestContext): AgentQuery {
   const q = ctx.query;
@@ -81,8 +72,9 @@ function parseAgentQuery(ctx: RequestContext): AgentQuery {
   }
   const os = q.get('os_family');
   if (os !== null) {
-    if (!(OS_FAMILIES as readonly string[]).includes(os.toUpperCase())) throw agentBadRequest(`os_family must be one of ${OS_FAMILIES.join(', ')}`);
-    out.os_family = os.toUpperCase();
+    const family = OS_FAMILIES.find((f) => f === os.toUpperCase());
+    if (family === undefined) throw agentBadRequest(`os_family must be one of ${OS_FAMILIES.join(', ')}`);
+    out.os_family = family;
   }
   const hostname = q.get('hostname');
   if (hostname !== null) out.hostname = hostname;
@@ -90,9 +82,9 @@ function parseAgentQuery(ctx: RequestContext): AgentQuery {
   if (unit !== null) out.unit = unit;
   const order = q.get('order');
   if (order !== null) {
-    const m = /^(asc|desc)\(hostname\)$/.exec(order.trim());
-    if (m === null) throw agentBadRequest('order supports only asc(hostname) or desc(hostname)');
-    out.order = m[1] as 'asc' | 'desc';
+    const direction = ORDER.safeParse(/^(\w+)\(hostname\)$/.exec(order.trim())?.[1]);
+    if (!direction.success) throw agentBadRequest('order supports only asc(hostname) or desc(hostname)');
+    out.order = direction.data;
   }
   return out;
 }
@@ -116,11 +108,8 @@ function hostnameMatches(filter: string, hostname: string): boolean {
 }
 
 /** A listing cursor: the query, a position and its direction (`a` items from `o` on, `b` items before `o`). */
-interface AgentCursor {
-  q: AgentQuery;
-  o: number;
-  d?: 'a' | 'b';
-}
+const AgentCursor = z.object({ q: AgentQuery, o: z.number(), d: z.enum(['a', 'b']).optional() });
+type AgentCursor = z.output<typeof AgentCursor>;
 
 /** The query and the page bounds of a request: a first page, or `after`/`before` with at most `limit`. */
 function pageRequest(ctx: RequestContext): { query: AgentQuery; from: number; direction: 'a' | 'b' } {
@@ -132,9 +121,9 @@ function pageRequest(ctx: RequestContext): { query: AgentQuery; from: number; di
   // agents-v2 reference: x-exclusive-with-all-but-limit [after, before]
   const others = [...new Set(ctx.query.keys())].filter((k) => k !== name && k !== 'limit');
   if (others.length > 0) throw agentBadRequest(`${name} cannot be combined with ${others.join(', ')}`);
-  const state = decodeCursor<AgentCursor>(cursor);
+  const state = decodeCursor(cursor, AgentCursor);
   const direction = name === 'after' ? 'a' : 'b';
-  if (state === undefined || !isObject(state.q) || typeof state.o !== 'number' || (state.d ?? 'a') !== direction) {
+  if (state === undefined || (state.d ?? 'a') !== direction) {
     throw agentBadRequest(`${name} is not a cursor of this listing`);
   }
   let query = state.q;

@@ -6,7 +6,7 @@ import { alertError } from './errors';
 import { SPOKEN_INTERFACES } from '../api/interfaces';
 import { z } from 'zod';
 import { bool, list, oneOf, problem, record, text } from './body';
-import { json, noContent, queryList, withBody, type InterfaceRoutes, type Reply, type RequestContext } from './router';
+import { decodeCursor, encodeCursor, json, noContent, queryList, withBody, type InterfaceRoutes, type Reply, type RequestContext } from './router';
 import type { Alert, AlertType } from './store';
 
 const ADMIN = ['urn:vendor::alert_manager::admin'];
@@ -161,15 +161,13 @@ function booleanParam(query: URLSearchParams, name: string): boolean {
   return raw === 'true';
 }
 
-/** The cursor carries the filters and the position: a later page never mixes filters. */
+/** The cursor carries the filters (the query's text) and the position: a later page never mixes filters. */
+const Cursor = z.object({ q: z.string(), o: z.number().int().min(0) });
+
 function readCursor(raw: string): { query: URLSearchParams; offset: number } {
-  try {
-    const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { q: string; o: number };
-    if (typeof parsed.q !== 'string' || !Number.isInteger(parsed.o) || parsed.o < 0) throw new Error('bad cursor');
-    return { query: new URLSearchParams(parsed.q), offset: parsed.o };
-  } catch {
-    throw badRequest('after is not a cursor of this listing');
-  }
+  const cursor = decodeCursor(raw, Cursor);
+  if (cursor === undefined) throw badRequest('after is not a cursor of this listing');
+  return { query: new URLSearchParams(cursor.q), offset: cursor.o };
 }
 
 /** The query parameters of `GET /alerts` the emulator implements; `after` is its cursor. */
@@ -255,7 +253,7 @@ function listAlerts(ctx: RequestContext): Reply {
   // A stable sort: alerts equal in the order keep the oldest first.
   if (order) all.sort(order);
   const items = all.slice(offset, offset + limit);
-  const next = offset + limit < all.length ? Buffer.from(JSON.stringify({ q: query.toString(), o: offset + limit })).toString('base64url') : undefined;
+  const next = offset + limit < all.length ? encodeCursor({ q: query.toString(), o: offset + limit } satisfies z.input<typeof Cursor>) : undefined;
   // platform-interface: alerts paging (`after` absent on the last page)
   return json(200, { items, paging: { cursors: next ? { after: next } : {} } });
 }

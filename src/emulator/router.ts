@@ -195,10 +195,11 @@ export function encodeCursor(state: unknown): string {
   return Buffer.from(JSON.stringify(state)).toString('base64url');
 }
 
-export function decodeCursor<T>(cursor: string): T | undefined {
+/** A cursor this listing wrote: what `schema` reads from it, else undefined. */
+export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T | undefined {
   try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    return isObject(v) ? (v as T) : undefined;
+    const parsed = schema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }

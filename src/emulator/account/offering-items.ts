@@ -40,7 +40,7 @@ const READ_ONLY_ITEM_MEMBERS = ['edition', 'usage_name', 'type', 'measurement_un
 function filterItems(ctx: RequestContext, items: OfferingItem[]): OfferingItem[] {
   const edition = ctx.query.get('edition') ?? 'standard';
   // An edition the platform does not offer would list nothing, which reads as "no items": say so.
-  if (edition !== '*' && !(EDITIONS as readonly string[]).includes(edition)) throw accountBadRequest('edition', `must be * or one of ${EDITIONS.join(', ')}`);
+  if (edition !== '*' && !EDITIONS.some((e) => e === edition)) throw accountBadRequest('edition', `must be * or one of ${EDITIONS.join(', ')}`);
   const usages = queryList(ctx.query, 'usage_names');
   const status = ctx.query.get('status');
   const type = ctx.query.get('type');

@@ -92,8 +92,8 @@ function changedPaths(before: ReportConfig, after: ReportConfig): string[] {
   const out: string[] = [];
   for (const k of ['result_action', 'recipients', 'generation_date'] as const) if (!sameValue(before[k], after[k])) out.push(k);
   for (const group of ['parameters', 'schedule'] as const) {
-    const a = before[group] as Record<string, unknown>;
-    const b = after[group] as Record<string, unknown>;
+    const a: Record<string, unknown> = before[group];
+    const b: Record<string, unknown> = after[group];
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (!sameValue(a[k], b[k])) out.push(`${group}.${k}`);
   }
   return out;
