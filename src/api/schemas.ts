@@ -158,7 +158,7 @@ export const AgentPage = z.looseObject({
 
 // --- agent update settings (GAPS.md: settings item shape) ------------------------------------
 
-const DayOfWeek = z.enum(['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']);
+export const DayOfWeek = z.enum(['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']);
 
 export const MaintenanceWindow = z.looseObject({
   time_from: z.string(),

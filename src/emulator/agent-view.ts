@@ -97,7 +97,7 @@ function derivedUuid(text: string): string {
 
 export function osFamilyOf(stored: string): OsFamily {
   const upper = stored.toUpperCase();
-  return (OS_FAMILIES as readonly string[]).includes(upper) ? (upper as OsFamily) : 'UNKNOWN';
+  return OS_FAMILIES.find((f) => f === upper) ?? 'UNKNOWN';
 }
 
 /** spec 02: own master settings, else the nearest ancestor's, never looking above a visibility barrier. */

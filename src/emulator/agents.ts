@@ -7,8 +7,11 @@
 import { OS_FAMILIES, resolveMaster, vendorAgent, type VendorAgent } from './agent-view';
 import { agentBadRequest, agentError } from './errors';
 import { SPOKEN_INTERFACES } from '../api/interfaces';
-import { decodeCursor, encodeCursor, isObject, json, noContent, queryBool, UUID_RE, type InterfaceRoutes, type Reply, type RequestContext } from './router';
-import type { Agent, AgentUpdateSettings, MaintenanceWindow, Store, Tenant } from './store';
+import { z } from 'zod';
+import { DayOfWeek } from '../api/schemas';
+import { bool, closed, distinct, list, oneOf, problem, text } from './body';
+import { decodeCursor, encodeCursor, json, noContent, queryBool, UUID_RE, withBody, type InterfaceRoutes, type Reply, type RequestContext } from './router';
+import type { Agent, AgentUpdateSettings, Store, Tenant } from './store';
 
 const AM = (role: string): string => `urn:vendor::agent_manager::${role}`;
 const VIEW_AGENTS = [AM('agent_viewer'), AM('admin')];
@@ -29,8 +32,7 @@ function visibleTenant(ctx: RequestContext, id: string): Tenant | undefined {
 function tenantsSeenFrom(store: Store, rootId: string): Set<string> {
   const seen = new Set<string>([rootId]);
   const queue = [rootId];
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
     for (const child of store.children(id)) {
       if (child.barrier) continue;
       seen.add(child.id);
@@ -42,16 +44,20 @@ function tenantsSeenFrom(store: Store, rootId: string): Set<string> {
 
 // ---------------------------------------------------------------- agents listing
 
-interface AgentQuery {
-  tenant_id: string;
-  hostname?: string;
-  online?: boolean;
-  up_to_date?: boolean;
-  os_family?: string;
-  unit?: string;
-  order: 'asc' | 'desc';
-  limit: number;
-}
+const ORDER = z.enum(['asc', 'desc']);
+
+/** A listing's filters, as a page's cursor carries them. */
+const AgentQuery = z.object({
+  tenant_id: z.string(),
+  hostname: z.string().optional(),
+  online: z.boolean().optional(),
+  up_to_date: z.boolean().optional(),
+  os_family: z.string().optional(),
+  unit: z.string().optional(),
+  order: ORDER,
+  limit: z.number(),
+});
+type AgentQuery = z.output<typeof AgentQuery>;
 
 function parseAgentQuery(ctx: RequestContext): AgentQuery {
   const q = ctx.query;
@@ -66,8 +72,9 @@ function parseAgentQuery(ctx: RequestContext): AgentQuery {
   }
   const os = q.get('os_family');
   if (os !== null) {
-    if (!(OS_FAMILIES as readonly string[]).includes(os.toUpperCase())) throw agentBadRequest(`os_family must be one of ${OS_FAMILIES.join(', ')}`);
-    out.os_family = os.toUpperCase();
+    const family = OS_FAMILIES.find((f) => f === os.toUpperCase());
+    if (family === undefined) throw agentBadRequest(`os_family must be one of ${OS_FAMILIES.join(', ')}`);
+    out.os_family = family;
   }
   const hostname = q.get('hostname');
   if (hostname !== null) out.hostname = hostname;
@@ -75,9 +82,9 @@ function parseAgentQuery(ctx: RequestContext): AgentQuery {
   if (unit !== null) out.unit = unit;
   const order = q.get('order');
   if (order !== null) {
-    const m = /^(asc|desc)\(hostname\)$/.exec(order.trim());
-    if (m === null) throw agentBadRequest('order supports only asc(hostname) or desc(hostname)');
-    out.order = m[1] as 'asc' | 'desc';
+    const direction = ORDER.safeParse(/^(\w+)\(hostname\)$/.exec(order.trim())?.[1]);
+    if (!direction.success) throw agentBadRequest('order supports only asc(hostname) or desc(hostname)');
+    out.order = direction.data;
   }
   return out;
 }
@@ -101,11 +108,8 @@ function hostnameMatches(filter: string, hostname: string): boolean {
 }
 
 /** A listing cursor: the query, a position and its direction (`a` items from `o` on, `b` items before `o`). */
-interface AgentCursor {
-  q: AgentQuery;
-  o: number;
-  d?: 'a' | 'b';
-}
+const AgentCursor = z.object({ q: AgentQuery, o: z.number(), d: z.enum(['a', 'b']).optional() });
+type AgentCursor = z.output<typeof AgentCursor>;
 
 /** The query and the page bounds of a request: a first page, or `after`/`before` with at most `limit`. */
 function pageRequest(ctx: RequestContext): { query: AgentQuery; from: number; direction: 'a' | 'b' } {
@@ -117,9 +121,9 @@ function pageRequest(ctx: RequestContext): { query: AgentQuery; from: number; di
   // agents-v2 reference: x-exclusive-with-all-but-limit [after, before]
   const others = [...new Set(ctx.query.keys())].filter((k) => k !== name && k !== 'limit');
   if (others.length > 0) throw agentBadRequest(`${name} cannot be combined with ${others.join(', ')}`);
-  const state = decodeCursor<AgentCursor>(cursor);
+  const state = decodeCursor(cursor, AgentCursor);
   const direction = name === 'after' ? 'a' : 'b';
-  if (state === undefined || !isObject(state.q) || typeof state.o !== 'number' || (state.d ?? 'a') !== direction) {
+  if (state === undefined || (state.d ?? 'a') !== direction) {
     throw agentBadRequest(`${name} is not a cursor of this listing`);
   }
   let query = state.q;
@@ -152,56 +156,58 @@ function listAgents(ctx: RequestContext): Reply {
 
 // ---------------------------------------------------------------- unattended update settings
 
-const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
-const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
-const ITEM_FIELDS = ['agent_id', 'tenant_id', 'update_channel', 'automatic', 'maintenance_window'];
+const TIME = 'must be a time HH:MM:SS';
+const time = () => text(TIME).regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, TIME);
 
-/** GAPS: settings item shape. Returns the item to store. */
-function checkSettingsItem(ctx: RequestContext, raw: unknown, at: string): AgentUpdateSettings {
-  if (!isObject(raw)) throw agentBadRequest(`${at} must be an object`);
-  for (const k of Object.keys(raw)) if (!ITEM_FIELDS.includes(k)) throw agentBadRequest(`${at}.${k} is not a settings field`);
-  if (raw.update_channel !== 'CURRENT' && raw.update_channel !== 'STABLE') throw agentBadRequest(`${at}.update_channel must be CURRENT or STABLE`);
-  if (typeof raw.automatic !== 'boolean') throw agentBadRequest(`${at}.automatic must be a boolean`);
-  const item: AgentUpdateSettings = { update_channel: raw.update_channel, automatic: raw.automatic };
-  if (raw.maintenance_window !== undefined) item.maintenance_window = checkWindow(raw.maintenance_window, `${at}.maintenance_window`);
-  if (raw.agent_id !== undefined) {
+const Window = closed(
+  {
+    time_from: time(),
+    time_to: time(),
+    days_of_week: list(z.enum(DayOfWeek.enum, problem(`must be one of ${DayOfWeek.options.join(', ')}`)), 'must list 1 to 7 days')
+      .min(1, 'must list 1 to 7 days')
+      .max(7, 'must list 1 to 7 days')
+      .refine(distinct, 'must not repeat a day'),
+  },
+  'a maintenance window',
+);
+
+/** GAPS: settings item shape. An item with `agent_id` is an agent's own settings; without, its tenant's (master settings). */
+const SettingsItem = closed(
+  {
+    agent_id: text().optional(),
+    tenant_id: text().optional(),
+    update_channel: oneOf(['CURRENT', 'STABLE'], 'must be CURRENT or STABLE'),
+    automatic: bool(),
+    maintenance_window: Window.optional(),
+  },
+  'a settings item',
+);
+
+const SettingsPut = z.object({ items: list(SettingsItem) }, problem('must be {items: [settings item, ...]}'));
+
+/** The item to store: its agent or tenant must be one the caller sees. */
+function checkSettingsItem(ctx: RequestContext, raw: z.output<typeof SettingsItem>, at: string): AgentUpdateSettings {
+  const { agent_id, tenant_id, ...item } = raw;
+  if (agent_id !== undefined) {
     // spec 02: an item with agent_id is agent-specific and requires a registered agent
-    const agent = typeof raw.agent_id === 'string' ? ctx.store.agent(raw.agent_id) : undefined;
-    if (agent === undefined || visibleTenant(ctx, agent.tenant_id) === undefined)
-      throw agentBadRequest(`${at}.agent_id ${String(raw.agent_id)} is not a registered agent`);
-    if (raw.tenant_id !== undefined && raw.tenant_id !== agent.tenant_id) throw agentBadRequest(`${at}.tenant_id does not match the agent's tenant`);
+    const agent = ctx.store.agent(agent_id);
+    if (agent === undefined || visibleTenant(ctx, agent.tenant_id) === undefined) throw agentBadRequest(`${at}.agent_id ${agent_id} is not a registered agent`);
+    if (tenant_id !== undefined && tenant_id !== agent.tenant_id) throw agentBadRequest(`${at}.tenant_id does not match the agent's tenant`);
     return { agent_id: agent.id, ...item };
   }
-  if (typeof raw.tenant_id !== 'string' || visibleTenant(ctx, raw.tenant_id) === undefined) {
+  if (tenant_id === undefined || visibleTenant(ctx, tenant_id) === undefined) {
     throw agentBadRequest(`${at}: master settings need the tenant_id of a tenant you can see`);
   }
-  return { tenant_id: raw.tenant_id, ...item };
+  return { tenant_id, ...item };
 }
 
-function checkWindow(raw: unknown, at: string): MaintenanceWindow {
-  if (!isObject(raw)) throw agentBadRequest(`${at} must be an object`);
-  for (const k of Object.keys(raw))
-    if (!['time_from', 'time_to', 'days_of_week'].includes(k)) throw agentBadRequest(`${at}.${k} is not a maintenance window field`);
-  for (const f of ['time_from', 'time_to']) {
-    if (typeof raw[f] !== 'string' || !TIME_RE.test(raw[f])) throw agentBadRequest(`${at}.${f} must be a time HH:MM:SS`);
-  }
-  const days = raw.days_of_week;
-  if (!Array.isArray(days) || days.length < 1 || days.length > 7) throw agentBadRequest(`${at}.days_of_week must list 1 to 7 days`);
-  for (const d of days)
-    if (typeof d !== 'string' || !DAYS.includes(d)) throw agentBadRequest(`${at}.days_of_week: ${String(d)} is not one of ${DAYS.join(', ')}`);
-  if (new Set(days).size !== days.length) throw agentBadRequest(`${at}.days_of_week must not repeat a day`);
-  return { time_from: raw.time_from as string, time_to: raw.time_to as string, days_of_week: [...(days as string[])] };
-}
-
-function putSettings(ctx: RequestContext): Reply {
-  const body = ctx.body;
-  if (!isObject(body) || !Array.isArray(body.items)) throw agentBadRequest('body must be {items: [settings item, ...]}');
+function putSettings(ctx: RequestContext<z.output<typeof SettingsPut>>): Reply {
   // check every item before storing any, so that a bad item changes nothing
-  const items = body.items.map((raw, i) => checkSettingsItem(ctx, raw, `items[${i}]`));
+  const items = ctx.body.items.map((raw, i) => checkSettingsItem(ctx, raw, `items[${i}]`));
   const stored = ctx.store.world.agentUpdateSettings;
   for (const item of items) {
     if (item.agent_id !== undefined) stored.byAgent[item.agent_id] = item;
-    else stored.byTenant[item.tenant_id as string] = item;
+    else if (item.tenant_id !== undefined) stored.byTenant[item.tenant_id] = item;
   }
   ctx.store.save();
   return noContent(); // GAPS: PUT response (204, no body)
@@ -270,13 +276,11 @@ function deleteSettings(ctx: RequestContext, id: string | null): Reply {
  * (`up_to_date` turns true). An id that is no agent the caller sees answers 400 naming it, and
  * nothing is updated (platform-interface: forced agent update).
  */
-function forceUpdate(ctx: RequestContext): Reply {
-  const body = ctx.body;
-  if (!isObject(body) || !Array.isArray(body.agent_ids) || body.agent_ids.some((id) => typeof id !== 'string')) {
-    throw agentError(400, 'UNMARSHALLING_ERROR', 'body must be {agent_ids: [string, ...]}');
-  }
+const ForceUpdate = z.object({ agent_ids: list(text()) }, problem('must be {agent_ids: [string, ...]}'));
+
+function forceUpdate(ctx: RequestContext<z.output<typeof ForceUpdate>>): Reply {
   const seen = tenantsSeenFrom(ctx.store, ctx.caller.tenantId);
-  const ids = body.agent_ids as string[];
+  const ids = ctx.body.agent_ids;
   const agents = ids.length === 0 ? ctx.store.world.agents.filter((a) => seen.has(a.tenant_id)) : [];
   for (const id of ids) {
     const agent = ctx.store.agent(id.toLowerCase());
@@ -293,8 +297,16 @@ export const agentRoutes: InterfaceRoutes = {
   prefix: `${PREFIX}/`,
   routes: [
     { method: 'GET', pattern: `${PREFIX}/agents`, scopes: VIEW_AGENTS, handler: listAgents },
-    { method: 'POST', pattern: `${PREFIX}/agents/update:force`, scopes: FORCE_UPDATE, jsonBody: true, handler: forceUpdate },
-    { method: 'PUT', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, jsonBody: true, handler: putSettings },
+    withBody({
+      method: 'POST',
+      pattern: `${PREFIX}/agents/update:force`,
+      scopes: FORCE_UPDATE,
+      body: ForceUpdate,
+      // A body the operation cannot read is refused before any agent is looked at.
+      refuseBody: (field, problem) => agentError(400, 'UNMARSHALLING_ERROR', `${field} ${problem}`),
+      handler: forceUpdate,
+    }),
+    withBody({ method: 'PUT', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, body: SettingsPut, handler: putSettings }),
     { method: 'GET', pattern: `${PREFIX}/agent_update_settings/:id`, scopes: VIEW_SETTINGS, handler: getSettings },
     { method: 'DELETE', pattern: `${PREFIX}/agent_update_settings`, scopes: MODIFY_SETTINGS, handler: (ctx) => deleteSettings(ctx, ctx.query.get('id')) },
     {

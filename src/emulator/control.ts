@@ -3,7 +3,8 @@
  * API clients with chosen scopes, a summary of the world and a reset to the seeded world.
  * They need no token: the emulator listens on loopback for tests, demos and benchmarks.
  */
-import { ALL_SCOPES, type ApiClient, type InfraUsage, type Store } from './store';
+import { z } from 'zod';
+import { ALL_SCOPES, type ApiClient, type Store } from './store';
 import type { FaultInjector } from './faults';
 import { isObject, UUID_RE, type Reply } from './router';
 
@@ -30,6 +31,29 @@ export function summarizeWorld(store: Store): WorldSummary {
 
 const problem = (status: number, message: string): Reply => ({ status, body: { error: { code: status, message } } });
 
+/** An extra API client: every scope, on the primary client's tenant, enabled, unless the body says otherwise. */
+const ClientRequest = z.object({
+  scopes: z.array(z.string(), 'scopes must be an array of strings').optional(),
+  tenant_id: z.string('tenant_id must be a tenant of the world').optional(),
+  status: z.unknown().optional(),
+});
+
+/** The customers that use a component (platform-interface: emulator control details). */
+const USAGES = 'tenants must be a list of {tenant_id, offering_items_on}';
+const InfraUsageRequest = z.object(
+  {
+    infra_id: z.string('infra_id must be a component of the world'),
+    tenants: z.array(z.object({ tenant_id: z.string(USAGES), offering_items_on: z.boolean(USAGES) }, USAGES), USAGES),
+  },
+  'infra_id must be a component of the world',
+);
+
+/** The body read with `schema`, or the 400 that says its first problem. */
+function readBody<T>(schema: z.ZodType<T>, raw: unknown): { value: T } | { refused: Reply } {
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? { value: parsed.data } : { refused: problem(400, parsed.error.issues[0]?.message ?? 'The body is not valid') };
+}
+
 export function handleControl(method: string, path: string, rawBody: Buffer, store: Store, faults: FaultInjector): Reply {
   const route = `${method} ${path.replace(/\/$/, '')}`;
   switch (route) {
@@ -46,17 +70,16 @@ export function handleControl(method: string, path: string, rawBody: Buffer, sto
       return { status: 200, body: faults.faults };
     }
     case 'POST /_emulator/clients': {
-      const body = parseJson(rawBody) ?? {};
-      const scopes = body.scopes ?? [...ALL_SCOPES];
-      if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string')) return problem(400, 'scopes must be an array of strings');
+      const read = readBody(ClientRequest, parseJson(rawBody) ?? {});
+      if ('refused' in read) return read.refused;
+      const body = read.value;
       const tenantId = body.tenant_id ?? store.primaryClient.tenant_id;
-      if (typeof tenantId !== 'string' || !UUID_RE.test(tenantId) || store.tenant(tenantId) === undefined)
-        return problem(400, 'tenant_id must be a tenant of the world');
+      if (!UUID_RE.test(tenantId) || store.tenant(tenantId) === undefined) return problem(400, 'tenant_id must be a tenant of the world');
       const client: ApiClient = {
         client_id: store.newId(),
         client_secret: store.newSecret(),
         tenant_id: tenantId,
-        scopes: scopes as string[],
+        scopes: body.scopes ?? [...ALL_SCOPES],
         status: body.status === 'disabled' ? 'disabled' : 'enabled',
       };
       store.world.clients.push(client);
@@ -64,17 +87,13 @@ export function handleControl(method: string, path: string, rawBody: Buffer, sto
       return { status: 201, body: { client_id: client.client_id, client_secret: client.client_secret, tenant_id: client.tenant_id, scopes: client.scopes } };
     }
     case 'PUT /_emulator/infra_usage': {
-      // platform-interface: emulator control details (customers using a component).
-      const body = parseJson(rawBody);
-      const usages = body?.tenants;
-      if (typeof body?.infra_id !== 'string' || store.world.infra[body.infra_id] === undefined)
-        return problem(400, 'infra_id must be a component of the world');
-      if (!Array.isArray(usages) || usages.some((u) => !isObject(u) || typeof u.tenant_id !== 'string' || typeof u.offering_items_on !== 'boolean')) {
-        return problem(400, 'tenants must be a list of {tenant_id, offering_items_on}');
-      }
-      store.world.infraUsage = { ...store.world.infraUsage, [body.infra_id]: usages as InfraUsage[] };
+      const read = readBody(InfraUsageRequest, parseJson(rawBody));
+      if ('refused' in read) return read.refused;
+      const { infra_id, tenants } = read.value;
+      if (store.world.infra[infra_id] === undefined) return problem(400, 'infra_id must be a component of the world');
+      store.world.infraUsage = { ...store.world.infraUsage, [infra_id]: tenants };
       store.save();
-      return { status: 200, body: { infra_id: body.infra_id, tenants: usages } };
+      return { status: 200, body: { infra_id, tenants } };
     }
     case 'GET /_emulator/world':
       return { status: 200, body: summarizeWorld(store) };

@@ -107,6 +107,8 @@ export interface InterfaceErrors {
   forbidden(required: readonly string[]): HttpError;
   invalidContentType(): HttpError;
   malformedBody(message: string): HttpError;
+  /** A JSON body its operation's schema refuses: the field (`items[0].name`, `body`) and what is wrong with it. */
+  invalidBody(field: string, problem: string): HttpError;
   routeNotFound(method: string, path: string): HttpError;
   tooManyRequests(retryAfterSeconds: number): HttpError;
   serverError(status: number): HttpError;
@@ -128,6 +130,7 @@ const accountErrors: InterfaceErrors = {
   forbidden: (required) => accountError(403, 'access_denied', `Requires one of the scopes: ${required.join(', ')}`, { context: { required_scopes: required } }),
   invalidContentType: () => accountError(415, 'invalid_content_type', 'Request content is not JSON'),
   malformedBody: (message) => accountError(400, 400, message, { info: 'body' }),
+  invalidBody: (field, problem) => accountBadRequest(field, problem),
   routeNotFound: (method, path) => accountError(404, 'not_found', `No operation ${method} ${path}`),
   // platform-interface: retry-after (context.retry_after where the body has a context)
   tooManyRequests: (s) => accountError(429, 'too_many_requests', 'Too many requests', { context: { retry_after: s }, headers: retryHeader(s) }),
@@ -141,6 +144,7 @@ const agentErrors: InterfaceErrors = {
   forbidden: (required) => agentError(403, 'ACCESS_DENIED', `Requires one of the scopes: ${required.join(', ')}`),
   invalidContentType: () => agentError(415, 'invalid_content_type', 'Request content is not JSON'),
   malformedBody: (message) => agentBadRequest(message),
+  invalidBody: (field, problem) => agentBadRequest(`${field} ${problem}`),
   routeNotFound: (method, path) => agentError(404, 'NOT_FOUND', `No operation ${method} ${path}`),
   tooManyRequests: (s) => agentError(429, 'TOO_MANY_REQUESTS', 'Too many requests', retryHeader(s)),
   serverError: (status) => agentError(status, 'INTERNAL_ERROR', serverErrorText[status] ?? 'Server error'),
@@ -153,6 +157,7 @@ const eventErrors: InterfaceErrors = {
   forbidden: (required) => eventError(403, 'accessDenied', `Requires one of the scopes: ${required.join(', ')}`),
   invalidContentType: () => eventError(415, 'invalid_content_type', 'Request content is not JSON'),
   malformedBody: (message) => eventError(400, 'badRequest', message),
+  invalidBody: (field, problem) => eventBadRequest(field, problem),
   routeNotFound: (method, path) => eventError(404, 'notFound', `No operation ${method} ${path}`),
   tooManyRequests: (s) => eventError(429, 'tooManyRequests', 'Too many requests', retryHeader(s)),
   serverError: (status) => eventError(status, 'internalServiceError', serverErrorText[status] ?? 'Server error'),
@@ -166,6 +171,7 @@ const alertErrors: InterfaceErrors = {
   forbidden: (required) => alertError(403, 'AccessDenied', `Requires one of the scopes: ${required.join(', ')}`, { required_scopes: required }),
   invalidContentType: () => alertError(415, 'invalid_content_type', 'Request content is not JSON'),
   malformedBody: (message) => alertError(400, 'badRequest', message),
+  invalidBody: (field, problem) => alertError(400, 'badRequest', `${field} ${problem}`),
   routeNotFound: (method, path) => alertError(404, 'NotFound', `No operation ${method} ${path}`),
   tooManyRequests: (s) => alertError(429, 'TooManyRequests', 'Too many requests', { retry_after: s }, retryHeader(s)),
   serverError: (status) => alertError(status, 'InternalError', serverErrorText[status] ?? 'Server error'),

@@ -4,7 +4,9 @@
  */
 import { eventBadRequest, eventError } from './errors';
 import { SPOKEN_INTERFACES } from '../api/interfaces';
-import { isObject, json, queryBool, UUID_RE, type InterfaceRoutes, type Reply, type RequestContext } from './router';
+import type { z } from 'zod';
+import { bool, closed, list, oneOf, text, uuid } from './body';
+import { json, queryBool, UUID_RE, withBody, type InterfaceRoutes, type Reply, type RequestContext } from './router';
 import type { Subscription } from './store';
 
 // spec 03: event manager scopes are urn:vendor:event_manager:{cti_query}:{role}
@@ -18,19 +20,6 @@ const TYPE_PREFIXES = ['cti.a.p.em.event.v1.0~', 'cti.a.p.em.msg.v1.0~'];
 const MAX_CTI = 1024;
 // ISO 8601 duration, e.g. PT5M, PT30S, P1DT2H, PT0.5S
 const DURATION_RE = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
-const SUBSCRIPTION_FIELDS = [
-  'subscription_id',
-  'topic_id',
-  'types',
-  'subject_types',
-  'tenant_id',
-  'tenant_depth',
-  'cel',
-  'auto_commit',
-  'auto_commit_interval',
-  'session_timeout',
-];
-
 /** spec 03: `*` only as the final character of a segment (segments split by `.` and `~`); no empty segment. */
 function wildcardProblem(cti: string): string | undefined {
   for (const segment of cti.split(/[.~]/)) {
@@ -41,67 +30,67 @@ function wildcardProblem(cti: string): string | undefined {
   return undefined;
 }
 
-function checkCtiList(value: unknown, field: string, min: number, prefixes: string[] | undefined): string[] {
-  if (!Array.isArray(value)) throw eventBadRequest(field, 'must be an array of CTI strings');
-  if (value.length < min || value.length > 32) throw eventBadRequest(field, `must have ${min} to 32 items`);
-  return value.map((v, i) => {
-    const at = `${field}[${i}]`;
-    if (typeof v !== 'string' || v === '') throw eventBadRequest(at, 'must be a CTI string');
-    if (v.length > MAX_CTI) throw eventBadRequest(at, `must be at most ${MAX_CTI} characters`);
-    if (prefixes !== undefined && !prefixes.some((p) => v.startsWith(p))) throw eventBadRequest(at, `must begin with ${prefixes.join(' or ')}`);
-    // Spec 3, `types`: an exact type, a path prefix ending in *, or a version form ending in v1.*.
-    if (prefixes !== undefined && v.includes('*') && v.indexOf('*') !== v.length - 1) {
-      throw eventBadRequest(
-        at,
-        'must be an exact type, a path prefix ending in *, or a version form ending in v1.*: a wildcard may only be the last character',
-      );
-    }
-    const problem = wildcardProblem(v);
-    if (problem !== undefined) throw eventBadRequest(at, problem);
-    return v;
-  });
+/** A CTI string; `prefixes`: the type forms it must begin with (spec 3, `types`). */
+function cti(prefixes?: readonly string[]) {
+  return text('must be a CTI string')
+    .min(1, 'must be a CTI string')
+    .max(MAX_CTI, `must be at most ${MAX_CTI} characters`)
+    .superRefine((v, ctx) => {
+      if (prefixes !== undefined && !prefixes.some((p) => v.startsWith(p)))
+        ctx.addIssue({ code: 'custom', message: `must begin with ${prefixes.join(' or ')}` });
+      // Spec 3, `types`: an exact type, a path prefix ending in *, or a version form ending in v1.*.
+      else if (prefixes !== undefined && v.includes('*') && v.indexOf('*') !== v.length - 1)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be an exact type, a path prefix ending in *, or a version form ending in v1.*: a wildcard may only be the last character',
+        });
+      else {
+        const problem = wildcardProblem(v);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      }
+    });
 }
 
-function createSubscription(ctx: RequestContext): Reply {
+const ctiList = (min: number, prefixes?: readonly string[]) =>
+  list(cti(prefixes), 'must be an array of CTI strings').min(min, `must have ${min} to 32 items`).max(32, `must have ${min} to 32 items`);
+
+const duration = () => text('must be an ISO 8601 duration such as PT5M').regex(DURATION_RE, 'must be an ISO 8601 duration such as PT5M');
+
+const SubscriptionCreate = closed(
+  {
+    // GAPS: who picks subscription_id (the client; required)
+    subscription_id: uuid(),
+    topic_id: text()
+      .min(1, 'is required')
+      .max(MAX_CTI, `must be at most ${MAX_CTI} characters`)
+      .refine((t) => t.startsWith(TOPIC_PREFIX), `must begin with ${TOPIC_PREFIX}`)
+      .refine((t) => !t.includes('*'), 'must not use a wildcard'),
+    types: ctiList(1, TYPE_PREFIXES),
+    subject_types: ctiList(0).optional(),
+    tenant_id: uuid().optional(),
+    tenant_depth: oneOf(['CURRENT', 'DIRECT', 'ALL'], 'must be CURRENT, DIRECT or ALL'),
+    cel: text().max(4096, 'must be at most 4096 characters').optional(),
+    auto_commit: bool().optional(),
+    auto_commit_interval: duration().optional(),
+    session_timeout: duration().optional(),
+  },
+  'a subscription',
+  'must be a subscription object',
+);
+
+function createSubscription(ctx: RequestContext<z.output<typeof SubscriptionCreate>>): Reply {
   const body = ctx.body;
-  if (!isObject(body)) throw eventBadRequest('body', 'must be a subscription object');
-  for (const k of Object.keys(body)) if (!SUBSCRIPTION_FIELDS.includes(k)) throw eventBadRequest(k, 'is not a subscription field');
-
-  // GAPS: who picks subscription_id (the client; required)
   const id = body.subscription_id;
-  if (typeof id !== 'string' || !UUID_RE.test(id)) throw eventBadRequest('subscription_id', 'is required and must be a uuid');
-
   const topic = body.topic_id;
-  if (typeof topic !== 'string' || topic === '') throw eventBadRequest('topic_id', 'is required');
-  if (topic.length > MAX_CTI) throw eventBadRequest('topic_id', `must be at most ${MAX_CTI} characters`);
-  if (!topic.startsWith(TOPIC_PREFIX)) throw eventBadRequest('topic_id', `must begin with ${TOPIC_PREFIX}`);
-  if (topic.includes('*')) throw eventBadRequest('topic_id', 'must not use a wildcard');
   // platform-interface: subscription create (an unknown topic answers 400)
   if (!ctx.store.world.topics.some((t) => t.id === topic)) throw eventBadRequest('topic_id', `${topic} is not a known topic`);
 
-  if (body.types === undefined) throw eventBadRequest('types', 'is required');
-  const types = checkCtiList(body.types, 'types', 1, TYPE_PREFIXES);
-  const subjectTypes = body.subject_types === undefined ? undefined : checkCtiList(body.subject_types, 'subject_types', 0, undefined);
-
-  const depth = body.tenant_depth;
-  if (depth !== 'CURRENT' && depth !== 'DIRECT' && depth !== 'ALL') throw eventBadRequest('tenant_depth', 'is required: CURRENT, DIRECT or ALL');
-
   let tenantId = ctx.caller.tenantId; // spec 03: default from the access token
   if (body.tenant_id !== undefined) {
-    if (typeof body.tenant_id !== 'string' || !UUID_RE.test(body.tenant_id)) throw eventBadRequest('tenant_id', 'must be a uuid');
     const t = ctx.store.tenant(body.tenant_id);
     if (t === undefined || !ctx.store.isInSubtree(t.id, ctx.caller.tenantId))
       throw eventBadRequest('tenant_id', `${body.tenant_id} is not a tenant you can see`);
     tenantId = t.id;
-  }
-  if (body.cel !== undefined) {
-    if (typeof body.cel !== 'string') throw eventBadRequest('cel', 'must be a string');
-    if (body.cel.length > 4096) throw eventBadRequest('cel', 'must be at most 4096 characters');
-  }
-  if (body.auto_commit !== undefined && typeof body.auto_commit !== 'boolean') throw eventBadRequest('auto_commit', 'must be a boolean');
-  for (const f of ['auto_commit_interval', 'session_timeout']) {
-    const v = body[f];
-    if (v !== undefined && (typeof v !== 'string' || !DURATION_RE.test(v))) throw eventBadRequest(f, 'must be an ISO 8601 duration such as PT5M');
   }
 
   const existing = ctx.store.world.subscriptions;
@@ -110,15 +99,15 @@ function createSubscription(ctx: RequestContext): Reply {
   const sub: Subscription = {
     subscription_id: id,
     topic_id: topic,
-    types,
+    types: body.types,
     tenant_id: tenantId,
-    tenant_depth: depth,
+    tenant_depth: body.tenant_depth,
     auto_commit: body.auto_commit === true,
-    auto_commit_interval: (body.auto_commit_interval as string | undefined) ?? 'PT5M',
-    session_timeout: (body.session_timeout as string | undefined) ?? 'PT30S',
+    auto_commit_interval: body.auto_commit_interval ?? 'PT5M',
+    session_timeout: body.session_timeout ?? 'PT30S',
     offset: 0,
   };
-  if (subjectTypes !== undefined) sub.subject_types = subjectTypes;
+  if (body.subject_types !== undefined) sub.subject_types = body.subject_types;
   if (body.cel !== undefined) sub.cel = body.cel;
   existing[id.toLowerCase()] = sub;
   ctx.store.save();
@@ -161,7 +150,7 @@ export const eventRoutes: InterfaceRoutes = {
   routes: [
     { method: 'GET', pattern: `${PREFIX}/topics`, scopes: PUBLISHER_OR_SUBSCRIBER, handler: listTopics },
     { method: 'GET', pattern: `${PREFIX}/types`, scopes: PUBLISHER_OR_SUBSCRIBER, handler: listTypes },
-    { method: 'POST', pattern: `${PREFIX}/subscriptions`, scopes: SUBSCRIBER, jsonBody: true, handler: createSubscription },
+    withBody({ method: 'POST', pattern: `${PREFIX}/subscriptions`, scopes: SUBSCRIBER, body: SubscriptionCreate, handler: createSubscription }),
     { method: 'GET', pattern: `${PREFIX}/subscriptions/offset`, scopes: SUBSCRIBER, handler: subscriptionOffset },
   ],
 };

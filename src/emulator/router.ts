@@ -1,21 +1,26 @@
 /**
- * A small router: routes are `{method, pattern, scopes, jsonBody, handler}` grouped by interface,
+ * A small router: routes are `{method, pattern, scopes, body, handler}` grouped by interface,
  * and `dispatch` runs one /api request through the gateway steps in the platform's order:
- * faults, authentication, route lookup, scope check, content type, body, handler.
+ * faults, authentication, route lookup, scope check, content type, body, handler. The router is
+ * the typed edge: a route's body schema is applied once here, and its handler receives the value.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { z } from 'zod';
 import { hasAnyScope, type Caller, type TokenService } from './auth';
-import { errorsFor, HttpError, type InterfaceName } from './errors';
+import { refusal } from './body';
+import { errorsFor, HttpError, type InterfaceErrors, type InterfaceName } from './errors';
 import type { Store } from './store';
 
-export interface RequestContext {
+export { UUID_RE } from './body';
+
+export interface RequestContext<B = unknown> {
   method: string;
   path: string;
   params: Record<string, string>;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
-  /** Parsed JSON body of a route with `jsonBody`, else undefined. */
-  body: unknown;
+  /** The body of a route with a `body` schema, as the schema gives it; else undefined. */
+  body: B;
   caller: Caller;
   store: Store;
 }
@@ -26,16 +31,24 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface Route {
+export interface Route<B = unknown> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with `:name` parameters, e.g. `/api/2/infra/:infra_id`. */
   pattern: string;
   /** Any one of these scopes is enough; `*` stands for any text (event manager CTI queries). */
   scopes: readonly string[];
-  /** The route takes a JSON body: a non-JSON content type answers 415. */
-  jsonBody?: boolean;
-  handler(ctx: RequestContext): Reply | Promise<Reply>;
+  /**
+   * The route takes a JSON body that this schema reads: a non-JSON content type answers 415, a
+   * body it refuses answers the interface's bad request naming the field (`InterfaceErrors.invalidBody`).
+   */
+  body?: z.ZodType<B>;
+  /** How a refused body is answered where the route's operation answers it otherwise than its interface. */
+  refuseBody?: InterfaceErrors['invalidBody'];
+  handler(ctx: RequestContext<B>): Reply | Promise<Reply>;
 }
+
+/** A route with a body: its handler is checked against what its schema gives. */
+export const withBody = <B>(route: Route<B> & { body: z.ZodType<B> }): Route => route;
 
 interface CompiledRoute extends Route {
   regex: RegExp;
@@ -110,7 +123,14 @@ export class Router {
       const { route, params } = found;
       if (!hasAnyScope(caller, route.scopes)) throw errors.forbidden(route.scopes);
       let body: unknown;
-      if (route.jsonBody === true) body = parseJsonBody(req.headers['content-type'], req.rawBody, api);
+      if (route.body !== undefined) {
+        const parsed = route.body.safeParse(parseJsonBody(req.headers['content-type'], req.rawBody, api));
+        if (!parsed.success) {
+          const { field, problem } = refusal(parsed.error);
+          throw (route.refuseBody ?? errors.invalidBody)(field, problem);
+        }
+        body = parsed.data;
+      }
       return await route.handler({ method: req.method, path: req.path, params, query: req.query, headers: req.headers, body, caller, store });
     } catch (e) {
       if (e instanceof HttpError) return errorReply(e);
@@ -170,17 +190,16 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
 /** Opaque paging cursors: the filters and the position, base64url-encoded JSON. */
 export function encodeCursor(state: unknown): string {
   return Buffer.from(JSON.stringify(state)).toString('base64url');
 }
 
-export function decodeCursor<T>(cursor: string): T | undefined {
+/** A cursor this listing wrote: what `schema` reads from it, else undefined. */
+export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T | undefined {
   try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    return isObject(v) ? (v as T) : undefined;
+    const parsed = schema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }

@@ -1,6 +1,8 @@
 /** Applications, their bindings to tenants, and tenant settings inherited down the tree. */
-import { accountBadRequest, accountConflict, accountError } from '../errors';
-import { isObject, json, noContent, type Reply, type RequestContext, type Route } from '../router';
+import { z } from 'zod';
+import { bool, closed } from '../body';
+import { accountConflict, accountError } from '../errors';
+import { json, noContent, withBody, type Reply, type RequestContext, type Route } from '../router';
 import type { OwnSetting, Store, Tenant } from '../store';
 import { ADMIN_TENANTS, applicationOr404, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
 
@@ -134,20 +136,18 @@ function getSetting(ctx: RequestContext): Reply {
   return json(200, view);
 }
 
-function putSetting(ctx: RequestContext): Reply {
+// platform-interface: setting write (`value` is required and may be any JSON, null included)
+const SettingWrite = closed(
+  { value: z.unknown().refine((v) => v !== undefined, 'is required'), lock: bool().optional(), exclusive: bool().optional() },
+  'a setting',
+  'must be an object {value, lock, exclusive}',
+);
+
+function putSetting(ctx: RequestContext<z.output<typeof SettingWrite>>): Reply {
   const app = applicationOr404(ctx, ctx.params.app);
   const tenant = visibleTenant(ctx, ctx.params.tenant);
   const name = ctx.params.name;
   const body = ctx.body;
-  // platform-interface: setting write
-  if (!isObject(body)) throw accountBadRequest('body', 'must be an object {value, lock, exclusive}');
-  if (!('value' in body)) throw accountBadRequest('value', 'is required');
-  for (const k of Object.keys(body)) {
-    if (!['value', 'lock', 'exclusive'].includes(k)) throw accountBadRequest(k, 'is not a setting field');
-  }
-  for (const k of ['lock', 'exclusive'] as const) {
-    if (body[k] !== undefined && typeof body[k] !== 'boolean') throw accountBadRequest(k, 'must be a boolean');
-  }
   const locked = lockedAbove(ctx.store, app.id, tenant, name);
   if (locked !== undefined) {
     // GAPS: overriding a setting locked above
@@ -183,7 +183,13 @@ export const applicationRoutes: Route[] = [
   { method: 'POST', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: enableApplication },
   { method: 'DELETE', pattern: `${PREFIX}/applications/:app/bindings/tenants/:tenant`, scopes: ADMIN_TENANTS, handler: disableApplication },
   { method: 'GET', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: VIEW_TENANTS, handler: getSetting },
-  { method: 'PUT', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putSetting },
+  withBody({
+    method: 'PUT',
+    pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`,
+    scopes: ADMIN_TENANTS,
+    body: SettingWrite,
+    handler: putSetting,
+  }),
   { method: 'DELETE', pattern: `${PREFIX}/applications/:app/settings/tenants/:tenant/:name`, scopes: ADMIN_TENANTS, handler: deleteSetting },
   {
     method: 'GET',

@@ -1,10 +1,12 @@
 /** API clients: create (the only answer that carries the secret), read, update, delete, list by ids or origin. */
 import { accountBadRequest, accountNotFound } from '../errors';
-import { isObject, json, noContent, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import type { z } from 'zod';
+import { closed, list, oneOf, record, text, uuid } from '../body';
+import { json, noContent, UUID_RE, withBody, type Reply, type RequestContext, type Route } from '../router';
 import { ALL_SCOPES, type ApiClient } from '../store';
-import { ADMIN_TENANTS, checkTypes, closedBody, nowIso, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
+import { ADMIN_TENANTS, nowIso, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
 
-const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
+const AUTH_METHODS: [string, ...string[]] = ['client_secret_basic', 'client_secret_post', 'none'];
 
 /** GAPS: API client read (never the secret). */
 function render(c: ApiClient): Record<string, unknown> {
@@ -33,26 +35,26 @@ function clientOr404(ctx: RequestContext): ApiClient {
   return c;
 }
 
-function checkWritable(body: Record<string, unknown>): void {
-  if (body.data !== undefined && !isObject(body.data)) throw accountBadRequest('data', 'must be an object');
-  if (body.redirect_uris !== undefined) {
-    if (!Array.isArray(body.redirect_uris)) throw accountBadRequest('redirect_uris', 'must be an array');
-    body.redirect_uris.forEach((u, i) => {
-      if (typeof u !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\/\S/.test(u)) throw accountBadRequest(`redirect_uris[${i}]`, 'must be an absolute address');
-    });
-  }
-}
+const REDIRECT_URI = text('must be an absolute address').regex(/^[a-z][a-z0-9+.-]*:\/\/\S/, 'must be an absolute address');
 
-function createClient(ctx: RequestContext): Reply {
-  const body = closedBody(ctx, ['type', 'tenant_id', 'data', 'token_endpoint_auth_method', 'redirect_uris', 'origin_id'], 'a client create');
-  if (typeof body.tenant_id !== 'string' || !UUID_RE.test(body.tenant_id)) throw accountBadRequest('tenant_id', 'is required (a tenant uuid)');
-  checkTypes(body, { type: 'string', token_endpoint_auth_method: 'string', origin_id: 'string' });
-  if (body.type !== undefined && !['api_client', 'managed_client'].includes(body.type as string))
-    throw accountBadRequest('type', 'must be api_client or managed_client');
-  if (body.token_endpoint_auth_method !== undefined && !AUTH_METHODS.includes(body.token_endpoint_auth_method as string)) {
-    throw accountBadRequest('token_endpoint_auth_method', `must be one of ${AUTH_METHODS.join(', ')}`);
-  }
-  checkWritable(body);
+/** What create and update both write. */
+const WRITABLE = { data: record().optional(), redirect_uris: list(REDIRECT_URI).optional() };
+
+const ClientCreate = closed(
+  {
+    tenant_id: uuid('must be a tenant uuid'),
+    type: oneOf(['api_client', 'managed_client'], 'must be api_client or managed_client').optional(),
+    token_endpoint_auth_method: oneOf(AUTH_METHODS).optional(),
+    origin_id: text().optional(),
+    ...WRITABLE,
+  },
+  'a client create',
+);
+
+const ClientUpdate = closed({ status: oneOf(['enabled', 'disabled'], 'must be enabled or disabled').optional(), ...WRITABLE }, 'a client update');
+
+function createClient(ctx: RequestContext<z.output<typeof ClientCreate>>): Reply {
+  const body = ctx.body;
   const tenant = visibleTenant(ctx, body.tenant_id);
   const client: ApiClient = {
     client_id: ctx.store.newId(),
@@ -61,13 +63,13 @@ function createClient(ctx: RequestContext): Reply {
     // A client acts for its own tenant: every scope but the root's.
     scopes: ALL_SCOPES.filter((s) => tenant.parent_id === null || !s.endsWith('::root_admin')),
     status: 'enabled',
-    type: (body.type as string | undefined) ?? 'api_client',
-    data: { ...((body.data as Record<string, unknown> | undefined) ?? {}) },
-    token_endpoint_auth_method: (body.token_endpoint_auth_method as string | undefined) ?? 'client_secret_basic',
-    redirect_uris: [...((body.redirect_uris as string[] | undefined) ?? [])],
+    type: body.type ?? 'api_client',
+    data: { ...body.data },
+    token_endpoint_auth_method: body.token_endpoint_auth_method ?? 'client_secret_basic',
+    redirect_uris: body.redirect_uris ?? [],
     created_at: nowIso(),
     created_by: ctx.caller.clientId,
-    ...(typeof body.origin_id === 'string' ? { origin_id: body.origin_id } : {}),
+    ...(body.origin_id !== undefined ? { origin_id: body.origin_id } : {}),
   };
   ctx.store.world.clients.push(client);
   ctx.store.save();
@@ -75,13 +77,11 @@ function createClient(ctx: RequestContext): Reply {
   return json(201, { ...render(client), client_secret: client.client_secret, registration_access_token: ctx.store.newSecret() });
 }
 
-function updateClient(ctx: RequestContext): Reply {
+function updateClient(ctx: RequestContext<z.output<typeof ClientUpdate>>): Reply {
   const c = clientOr404(ctx);
-  const body = closedBody(ctx, ['data', 'status', 'redirect_uris'], 'a client update');
-  if (body.status !== undefined && body.status !== 'enabled' && body.status !== 'disabled') throw accountBadRequest('status', 'must be enabled or disabled');
-  checkWritable(body);
-  if (body.data !== undefined) c.data = { ...(body.data as Record<string, unknown>) };
-  if (body.redirect_uris !== undefined) c.redirect_uris = [...(body.redirect_uris as string[])];
+  const body = ctx.body;
+  if (body.data !== undefined) c.data = body.data;
+  if (body.redirect_uris !== undefined) c.redirect_uris = body.redirect_uris;
   if (body.status !== undefined) c.status = body.status;
   ctx.store.save();
   return json(200, render(c));
@@ -111,8 +111,8 @@ function listClients(ctx: RequestContext): Reply {
 
 export const clientRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/clients`, scopes: VIEW_TENANTS, handler: listClients },
-  { method: 'POST', pattern: `${PREFIX}/clients`, scopes: ADMIN_TENANTS, jsonBody: true, handler: createClient },
+  withBody({ method: 'POST', pattern: `${PREFIX}/clients`, scopes: ADMIN_TENANTS, body: ClientCreate, handler: createClient }),
   { method: 'GET', pattern: `${PREFIX}/clients/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, render(clientOr404(ctx))) },
-  { method: 'PUT', pattern: `${PREFIX}/clients/:id`, scopes: ADMIN_TENANTS, jsonBody: true, handler: updateClient },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/clients/:id`, scopes: ADMIN_TENANTS, body: ClientUpdate, handler: updateClient }),
   { method: 'DELETE', pattern: `${PREFIX}/clients/:id`, scopes: ADMIN_TENANTS, handler: deleteClient },
 ];

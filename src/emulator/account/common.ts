@@ -73,25 +73,6 @@ export function parseLimit(raw: string | null, fallback: number): number {
   return n;
 }
 
-/** The JSON object body of a closed-schema request: a member it does not know answers 400 naming it. */
-export function closedBody(ctx: RequestContext, allowed: readonly string[], what: string): Record<string, unknown> {
-  const body = ctx.body;
-  if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
-  for (const k of Object.keys(body)) {
-    if (!allowed.includes(k)) throw accountBadRequest(k, `is not a field of ${what}`);
-  }
-  return body;
-}
-
-/** Checks optional members by type; `null` passes where `nullable` lists the member. */
-export function checkTypes(body: Record<string, unknown>, types: Record<string, 'string' | 'boolean'>, nullable: readonly string[] = [], at = ''): void {
-  for (const [k, type] of Object.entries(types)) {
-    const v = body[k];
-    if (v === undefined || (v === null && nullable.includes(k))) continue;
-    if (typeof v !== type) throw accountBadRequest(`${at}${k}`, `must be a ${type}`);
-  }
-}
-
 /** GAPS: the platform's error codes (1001 version mismatch, 1004 name taken, 1006 delete of an enabled object...). */
 export function codedConflict(code: number, message: string, context: Record<string, unknown>) {
   return accountError(409, code, message, { context, info: 'conflict' });

@@ -8,9 +8,11 @@
  */
 import { accountBadRequest } from '../errors';
 import { catalogueOf, offeringItem, storageComponentsFor, UNLIMITED } from '../offerings';
-import { json, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import type { z } from 'zod';
+import { closed, oneOf, uuid } from '../body';
+import { json, withBody, type Reply, type RequestContext, type Route } from '../router';
 import type { OfferingItem } from '../store';
-import { ADMIN_TENANTS, closedBody, nowIso, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
+import { ADMIN_TENANTS, nowIso, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
 import { EDITIONS } from './offering-items';
 
 /** The services that have editions. */
@@ -38,12 +40,11 @@ function getEdition(ctx: RequestContext): Reply {
   });
 }
 
-function switchEdition(ctx: RequestContext): Reply {
+const EditionSwitch = closed({ target_edition: oneOf(EDITIONS), application_id: uuid() }, 'an edition switch');
+
+function switchEdition(ctx: RequestContext<z.output<typeof EditionSwitch>>): Reply {
   const tenant = visibleTenant(ctx, ctx.params.tenant);
-  const body = closedBody(ctx, ['target_edition', 'application_id'], 'an edition switch');
-  if (typeof body.target_edition !== 'string' || !(EDITIONS as readonly string[]).includes(body.target_edition))
-    throw accountBadRequest('target_edition', `must be one of ${EDITIONS.join(', ')}`);
-  if (typeof body.application_id !== 'string' || !UUID_RE.test(body.application_id)) throw accountBadRequest('application_id', 'must be a uuid');
+  const body = ctx.body;
   const app = ctx.store.application(body.application_id);
   if (app === undefined || !EDITIONED.includes(app.type))
     throw accountBadRequest('application_id', `must be a service with editions (${EDITIONED.join(', ')})`);
@@ -66,5 +67,5 @@ function switchEdition(ctx: RequestContext): Reply {
 
 export const editionRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/edition`, scopes: VIEW_TENANTS, handler: getEdition },
-  { method: 'PUT', pattern: `${PREFIX}/tenants/:tenant/edition`, scopes: ADMIN_TENANTS, jsonBody: true, handler: switchEdition },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/tenants/:tenant/edition`, scopes: ADMIN_TENANTS, body: EditionSwitch, handler: switchEdition }),
 ];

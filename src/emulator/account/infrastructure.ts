@@ -1,38 +1,44 @@
 /** Infrastructure components. */
 import { createHash } from 'node:crypto';
 import { accountBadRequest, accountConflict, accountNotFound } from '../errors';
-import { isObject, json, noContent, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import { z } from 'zod';
+import { list, nonEmpty, oneOf, problem, text, uuid, version } from '../body';
+import { json, noContent, queryList, withBody, type Reply, type RequestContext, type Route } from '../router';
 import type { InfraComponent } from '../store';
-import { ADMIN_INFRA, PREFIX, queryVersion, requireVersion, staleVersion, VIEW_INFRA, visibleTenant } from './common';
+import { ADMIN_INFRA, PREFIX, queryVersion, staleVersion, VIEW_INFRA, visibleTenant } from './common';
 
 const URL_RE = /^[a-z][a-z0-9+]*:\/\/\S/;
-const CAPABILITIES = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'];
+const CAPABILITIES: [string, ...string[]] = ['backup', 'disaster_recovery', 'files_cloud', 'vcd'];
 
-/** Checks the writable fields that are present; `required` lists those that must be. */
-function checkInfraFields(body: Record<string, unknown>, required: string[]): void {
-  for (const f of required) {
-    if (body[f] === undefined || body[f] === null) throw accountBadRequest(f, 'is required');
-  }
-  for (const f of ['owner_tenant_id', 'location_id']) {
-    if (body[f] !== undefined && body[f] !== null && (typeof body[f] !== 'string' || !UUID_RE.test(body[f]))) throw accountBadRequest(f, 'must be a uuid');
-  }
-  if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '')) throw accountBadRequest('name', 'must be a non-empty string');
-  if (body.url !== undefined && (typeof body.url !== 'string' || !URL_RE.test(body.url))) {
-    throw accountBadRequest('url', 'must start with a lowercase scheme followed by :// and an address');
-  }
-  for (const f of ['content_url', 'content_mobile_url']) {
-    const v = body[f];
-    if (v !== undefined && v !== null && (typeof v !== 'string' || !URL_RE.test(v))) {
-      throw accountBadRequest(f, 'must start with a lowercase scheme followed by :// and an address');
-    }
-  }
-  if (body.capabilities !== undefined) {
-    if (!Array.isArray(body.capabilities)) throw accountBadRequest('capabilities', 'must be an array');
-    body.capabilities.forEach((c, i) => {
-      if (typeof c !== 'string' || !CAPABILITIES.includes(c)) throw accountBadRequest(`capabilities[${i}]`, `must be one of ${CAPABILITIES.join(', ')}`);
-    });
-  }
-}
+const ADDRESS = 'must start with a lowercase scheme followed by :// and an address';
+const address = () => text(ADDRESS).regex(URL_RE, ADDRESS);
+
+/** The writable members; a create requires `owner_tenant_id`, `name` and `url` (platform-interface: infra location, optional on create). */
+const INFRA_MEMBERS = {
+  owner_tenant_id: uuid(),
+  location_id: uuid().nullable().optional(),
+  name: nonEmpty('must be a non-empty string'),
+  url: address(),
+  capabilities: list(oneOf(CAPABILITIES)).optional(),
+  content_url: address().nullable().optional(),
+  content_mobile_url: address().nullable().optional(),
+  // GAPS: backend_type values (any string or null)
+  backend_type: z.unknown().optional(),
+};
+
+const InfraCreate = z.looseObject(INFRA_MEMBERS, problem('must be an object'));
+
+// GAPS: infrastructure component update (the current version is required in the body)
+const InfraUpdate = z.looseObject(
+  {
+    ...INFRA_MEMBERS,
+    version,
+    owner_tenant_id: INFRA_MEMBERS.owner_tenant_id.optional(),
+    name: INFRA_MEMBERS.name.optional(),
+    url: INFRA_MEMBERS.url.optional(),
+  },
+  problem('must be an object'),
+);
 
 /**
  * The location a component registered without one belongs to: its owner's default location (the
@@ -64,22 +70,19 @@ function getInfra(ctx: RequestContext): Reply {
   return json(200, { items: ids.map((id) => renderInfra(infraOr404(ctx, id))) });
 }
 
-function createInfra(ctx: RequestContext): Reply {
+function createInfra(ctx: RequestContext<z.output<typeof InfraCreate>>): Reply {
   const body = ctx.body;
-  if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
-  // platform-interface: infra location (optional on create)
-  checkInfraFields(body, ['owner_tenant_id', 'name', 'url']);
-  const owner = visibleTenant(ctx, body.owner_tenant_id as string);
+  const owner = visibleTenant(ctx, body.owner_tenant_id);
   const component: InfraComponent = {
     id: ctx.store.newId(),
     owner_tenant_id: owner.id,
-    location_id: (body.location_id as string | null | undefined) ?? defaultLocationOf(owner.id),
-    name: body.name as string,
-    url: body.url as string,
-    capabilities: [...((body.capabilities as string[] | undefined) ?? [])],
-    content_url: (body.content_url as string | null | undefined) ?? null,
-    content_mobile_url: (body.content_mobile_url as string | null | undefined) ?? null,
-    backend_type: body.backend_type ?? null, // GAPS: backend_type values (any string or null)
+    location_id: body.location_id ?? defaultLocationOf(owner.id),
+    name: body.name,
+    url: body.url,
+    capabilities: body.capabilities ?? [],
+    content_url: body.content_url ?? null,
+    content_mobile_url: body.content_mobile_url ?? null,
+    backend_type: body.backend_type ?? null,
     platform_owned: false,
     version: ctx.store.nextVersion(),
     readonly: false,
@@ -89,25 +92,22 @@ function createInfra(ctx: RequestContext): Reply {
   return json(201, renderInfra(component));
 }
 
-function updateInfra(ctx: RequestContext): Reply {
+function updateInfra(ctx: RequestContext<z.output<typeof InfraUpdate>>): Reply {
   const current = infraOr404(ctx, ctx.params.id);
   const body = ctx.body;
-  if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
-  // GAPS: infrastructure component update (the current version is required in the body)
-  const version = requireVersion(body.version);
-  checkInfraFields(body, []);
+  const version = body.version;
   if (body.owner_tenant_id !== undefined && body.owner_tenant_id !== current.owner_tenant_id) {
     throw accountBadRequest('owner_tenant_id', 'cannot change; register a new component instead');
   }
   if (version !== current.version) throw staleVersion('Infrastructure component', current.id, version, current.version);
   // platform-interface: partial updates
   const next: InfraComponent = { ...current, version: ctx.store.nextVersion(current.version) };
-  if (body.name !== undefined) next.name = body.name as string;
-  if (body.location_id !== undefined && body.location_id !== null) next.location_id = body.location_id as string;
-  if (body.url !== undefined) next.url = body.url as string;
-  if (body.capabilities !== undefined) next.capabilities = [...(body.capabilities as string[])];
-  if (body.content_url !== undefined) next.content_url = body.content_url as string | null;
-  if (body.content_mobile_url !== undefined) next.content_mobile_url = body.content_mobile_url as string | null;
+  if (body.name !== undefined) next.name = body.name;
+  if (body.location_id !== undefined && body.location_id !== null) next.location_id = body.location_id;
+  if (body.url !== undefined) next.url = body.url;
+  if (body.capabilities !== undefined) next.capabilities = body.capabilities;
+  if (body.content_url !== undefined) next.content_url = body.content_url;
+  if (body.content_mobile_url !== undefined) next.content_mobile_url = body.content_mobile_url;
   if ('backend_type' in body) next.backend_type = body.backend_type;
   ctx.store.world.infra[current.id] = next;
   ctx.store.save();
@@ -148,7 +148,7 @@ function deleteInfra(ctx: RequestContext): Reply {
 /** A tenant's locations: its default one and those of the components it owns. */
 function locationsOf(ctx: RequestContext, tenantId: string): Array<Record<string, unknown>> {
   const ids = new Set([defaultLocationOf(tenantId)]);
-  for (const c of Object.values(ctx.store.world.infra)) if (c.owner_tenant_id === tenantId) ids.add(c.location_id as string);
+  for (const c of Object.values(ctx.store.world.infra)) if (c.owner_tenant_id === tenantId && c.location_id !== null) ids.add(c.location_id);
   return [...ids].map((id) => ({ id, owner_tenant_id: tenantId, platform_owned: false }));
 }
 
@@ -167,9 +167,9 @@ function locationInfra(ctx: RequestContext): Reply {
 
 export const infrastructureRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/infra`, scopes: VIEW_INFRA, handler: getInfra },
-  { method: 'POST', pattern: `${PREFIX}/infra`, scopes: ADMIN_INFRA, jsonBody: true, handler: createInfra },
+  withBody({ method: 'POST', pattern: `${PREFIX}/infra`, scopes: ADMIN_INFRA, body: InfraCreate, handler: createInfra }),
   { method: 'GET', pattern: `${PREFIX}/infra/:id`, scopes: VIEW_INFRA, handler: (ctx) => json(200, renderInfra(infraOr404(ctx, ctx.params.id))) },
-  { method: 'PUT', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, jsonBody: true, handler: updateInfra },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, body: InfraUpdate, handler: updateInfra }),
   { method: 'DELETE', pattern: `${PREFIX}/infra/:id`, scopes: ADMIN_INFRA, handler: deleteInfra },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/locations`, scopes: VIEW_INFRA, handler: tenantLocations },
   // The caller's own tenant's locations, as `/tenants/{own id}/locations` answers them.

@@ -5,9 +5,11 @@
  */
 import { accountBadRequest, accountError } from '../errors';
 import { catalogueOf, isStorageUsage, offeringItem, storageComponentsFor, UNLIMITED } from '../offerings';
-import { isObject, json, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import { z } from 'zod';
+import { bool, closed, list, problem, text, uuid, version } from '../body';
+import { json, queryList, withBody, type Reply, type RequestContext, type Route } from '../router';
 import type { OfferingItem, Store, Tenant } from '../store';
-import { ADMIN_TENANTS, closedBody, nowIso, PREFIX, requireVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
+import { ADMIN_TENANTS, nowIso, PREFIX, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
 
 const sameItem = (a: { application_id: string; name: string; infra_id?: string | undefined }, b: typeof a): boolean =>
   a.application_id === b.application_id && a.name === b.name && (a.infra_id ?? null) === (b.infra_id ?? null);
@@ -38,7 +40,7 @@ const READ_ONLY_ITEM_MEMBERS = ['edition', 'usage_name', 'type', 'measurement_un
 function filterItems(ctx: RequestContext, items: OfferingItem[]): OfferingItem[] {
   const edition = ctx.query.get('edition') ?? 'standard';
   // An edition the platform does not offer would list nothing, which reads as "no items": say so.
-  if (edition !== '*' && !(EDITIONS as readonly string[]).includes(edition)) throw accountBadRequest('edition', `must be * or one of ${EDITIONS.join(', ')}`);
+  if (edition !== '*' && !EDITIONS.some((e) => e === edition)) throw accountBadRequest('edition', `must be * or one of ${EDITIONS.join(', ')}`);
   const usages = queryList(ctx.query, 'usage_names');
   const status = ctx.query.get('status');
   const type = ctx.query.get('type');
@@ -70,35 +72,44 @@ function notAvailable(tenant: Tenant, item: Record<string, unknown>, why: string
   });
 }
 
-function checkLimit(v: unknown, field: string): number | null {
-  if (v === null || v === undefined) return null;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw accountBadRequest(field, 'must be an integer >= 0 or null (unlimited)');
-  return v;
-}
+const LIMIT = 'must be an integer >= 0 or null (unlimited)';
+const limit = () => z.number(problem(LIMIT)).int(LIMIT).min(0, LIMIT).nullable().optional();
+const VERSION = 'must be the current quota version';
 
-function putItems(ctx: RequestContext): Reply {
+/** GAPS: set offering items (a quota carries its current version; 0 is that of an unlimited quota that never changed). */
+const Quota = z.object(
+  { value: limit(), overage: limit(), version: z.union([z.literal(0), version], problem(VERSION)) },
+  problem('must be an object {value, overage, version}'),
+);
+
+const ItemSetting = closed(
+  {
+    application_id: uuid(),
+    name: text('is required').min(1, 'is required'),
+    infra_id: uuid().nullable().optional(),
+    status: z.union([z.literal(0), z.literal(1)], problem('must be 0 (off) or 1 (on)')).optional(),
+    quota: Quota.nullable().optional(),
+    ...Object.fromEntries(READ_ONLY_ITEM_MEMBERS.map((k) => [k, z.unknown().optional()])),
+  },
+  'an offering item',
+);
+
+// `timestamp`: the vendor's examples send back the listing's, and live accepts it.
+const ItemsUpdate = closed(
+  { offering_items: list(ItemSetting), check_usage: bool().optional(), timestamp: z.unknown().optional() },
+  'an offering items update',
+);
+
+function putItems(ctx: RequestContext<z.output<typeof ItemsUpdate>>): Reply {
   const tenant = visibleTenant(ctx, ctx.params.tenant);
-  // `timestamp`: the vendor's examples send back the listing's, and live accepts it.
-  const body = closedBody(ctx, ['offering_items', 'check_usage', 'timestamp'], 'an offering items update');
-  if (!Array.isArray(body.offering_items)) throw accountBadRequest('offering_items', 'is required (an array)');
-  if (body.check_usage !== undefined && typeof body.check_usage !== 'boolean') throw accountBadRequest('check_usage', 'must be a boolean');
   const store = ctx.store;
   const next = structuredClone(itemsOf(store, tenant.id));
-  body.offering_items.forEach((raw: unknown, i: number) => {
+  ctx.body.offering_items.forEach((raw, i) => {
     const at = `offering_items[${i}]`;
-    if (!isObject(raw)) throw accountBadRequest(at, 'must be an object');
-    for (const k of Object.keys(raw))
-      if (!['application_id', 'name', 'status', 'infra_id', 'quota', ...READ_ONLY_ITEM_MEMBERS].includes(k))
-        throw accountBadRequest(`${at}.${k}`, 'is not a field of an offering item');
-    if (typeof raw.application_id !== 'string' || !UUID_RE.test(raw.application_id)) throw accountBadRequest(`${at}.application_id`, 'must be a uuid');
-    if (typeof raw.name !== 'string' || raw.name === '') throw accountBadRequest(`${at}.name`, 'is required');
-    if (raw.infra_id !== undefined && raw.infra_id !== null && (typeof raw.infra_id !== 'string' || !UUID_RE.test(raw.infra_id)))
-      throw accountBadRequest(`${at}.infra_id`, 'must be a uuid');
-    if (raw.status !== undefined && raw.status !== 0 && raw.status !== 1) throw accountBadRequest(`${at}.status`, 'must be 0 (off) or 1 (on)');
     const app = store.application(raw.application_id);
     if (app === undefined) throw notAvailable(tenant, raw, 'the application offers no such item');
     const catalogue = catalogueOf(app, storageComponentsFor(app, store.world.infra));
-    const infraId = typeof raw.infra_id === 'string' ? raw.infra_id : null;
+    const infraId = raw.infra_id ?? null;
     const known = catalogue.find((c) => c.name === raw.name && (c.infra_id ?? null) === infraId);
     if (known === undefined) {
       // GAPS: offering item (a storage item is offered per storage infrastructure component: it is named by its infra_id)
@@ -110,7 +121,7 @@ function putItems(ctx: RequestContext): Reply {
         throw notAvailable(tenant, raw, 'the item is not offered per infrastructure component');
       throw notAvailable(tenant, raw, 'the application offers no such item');
     }
-    const key = { application_id: app.id, name: raw.name, ...(typeof raw.infra_id === 'string' ? { infra_id: raw.infra_id } : {}) };
+    const key = { application_id: app.id, name: raw.name, ...(infraId !== null ? { infra_id: infraId } : {}) };
     let item = next.find((x) => sameItem(x, key));
     if (item === undefined) {
       item = offeringItem(app, known, tenant.id, 0, UNLIMITED);
@@ -119,14 +130,9 @@ function putItems(ctx: RequestContext): Reply {
     if (raw.status !== undefined) item.status = raw.status;
     if (item.status === 1 && !parentHas(store, tenant, key)) throw notAvailable(tenant, raw, 'the parent tenant does not have it on');
     if (raw.quota !== undefined && raw.quota !== null) {
-      const q = raw.quota;
-      if (!isObject(q)) throw accountBadRequest(`${at}.quota`, 'must be an object {value, overage, version}');
-      const value = checkLimit(q.value, `${at}.quota.value`);
-      const overage = checkLimit(q.overage, `${at}.quota.overage`);
+      const { version, value = null, overage = null } = raw.quota;
       const current = item.quota ?? UNLIMITED;
-      if (q.version === undefined) throw accountBadRequest(`${at}.quota.version`, 'is required (the current quota version)');
-      const version = requireQuotaVersion(q.version, `${at}.quota.version`);
-      // GAPS: set offering items (a quota carries its current version; stale: 409, code 1001)
+      // GAPS: set offering items (stale quota version: 409, code 1001)
       if (version !== current.version) throw versionMismatch(`Quota of offering item ${raw.name} of tenant`, tenant.id, version, current.version);
       if (value !== current.value || overage !== current.overage) item.quota = { value, overage, version: store.nextVersion(current.version) };
     }
@@ -135,12 +141,6 @@ function putItems(ctx: RequestContext): Reply {
   store.setItemsOf(tenant.id, next);
   store.save();
   return itemList(next);
-}
-
-/** A quota's version: 0 is valid (an unlimited quota that never changed). */
-function requireQuotaVersion(raw: unknown, field: string): number {
-  if (raw === 0) return 0;
-  return requireVersion(raw, field);
 }
 
 /**
@@ -165,5 +165,5 @@ export const offeringItemRoutes: Route[] = [
     handler: (ctx) => itemList(filterItems(ctx, itemsOf(ctx.store, visibleTenant(ctx, ctx.params.tenant).id))),
   },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/offering_items/available_for_child`, scopes: VIEW_TENANTS, handler: availableForChild },
-  { method: 'PUT', pattern: `${PREFIX}/tenants/:tenant/offering_items`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putItems },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/tenants/:tenant/offering_items`, scopes: ADMIN_TENANTS, body: ItemsUpdate, handler: putItems }),
 ];

@@ -1,84 +1,59 @@
 /** Usage report configurations. */
 import { accountBadRequest, accountNotFound } from '../errors';
-import { isObject, json, noContent, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import { z } from 'zod';
+import { bool, closed, list, oneOf, text, uuid } from '../body';
+import { json, noContent, withBody, type Reply, type RequestContext, type Route } from '../router';
 import type { ReportConfig } from '../store';
 import { ADMIN_REPORTS, PREFIX, queryVersion, sameValue, staleVersion, VIEW_REPORTS, visibleTenant } from './common';
 
 // GAPS: report enumerations
-const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
-const REPORT_LEVELS = ['itself', 'direct_partners', 'all_partners', 'all_customers', 'accounts'];
-const REPORT_FORMATS = ['csv', 'html', 'json_v1', 'csv_v2_0', 'json_v2_0'];
-const SCHEDULE_TYPES = ['once', 'monthly'];
-const RESULT_ACTIONS = ['save', 'send'];
+const REPORT_KINDS: [string, ...string[]] = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
+const REPORT_LEVELS: [string, ...string[]] = ['itself', 'direct_partners', 'all_partners', 'all_customers', 'accounts'];
+const REPORT_FORMATS: [string, ...string[]] = ['csv', 'html', 'json_v1', 'csv_v2_0', 'json_v2_0'];
+const SCHEDULE_TYPES: [string, ...string[]] = ['once', 'monthly'];
+const RESULT_ACTIONS: [string, ...string[]] = ['save', 'send'];
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-const REPORT_FIELDS = ['result_action', 'recipients', 'parameters', 'schedule', 'generation_date'];
-const PARAMETER_FIELDS = ['tenant_id', 'formats', 'show_skus', 'hide_zero_usage', 'kind', 'period', 'level'];
-const SCHEDULE_FIELDS = ['type', 'enabled'];
-const PERIOD_FIELDS = ['start', 'end'];
+const date = () => text('must be a date YYYY-MM-DD').regex(DATE_RE, 'must be a date YYYY-MM-DD');
+const WHAT = 'a usage report configuration';
 
-function rejectUnknown(obj: Record<string, unknown>, allowed: string[], at: string): void {
-  for (const k of Object.keys(obj)) {
-    if (!allowed.includes(k)) throw accountBadRequest(`${at}${k}`, 'is not a field of a usage report configuration');
-  }
-}
+/** The members of a configuration; a create requires `result_action`, `parameters` (with `tenant_id`, `level`, `kind`) and `schedule.type`. */
+const PARAMETERS = {
+  tenant_id: uuid(),
+  formats: list(oneOf(REPORT_FORMATS)).optional(),
+  show_skus: bool().optional(),
+  hide_zero_usage: bool().optional(),
+  kind: oneOf(REPORT_KINDS),
+  period: closed({ start: date().optional(), end: date().optional() }, WHAT, 'must be an object {start, end}').optional(),
+  level: oneOf(REPORT_LEVELS),
+};
+const REPORT = {
+  result_action: oneOf(RESULT_ACTIONS),
+  // `recipients` may be left out: the vendor's example does, and live answers `recipients: []`.
+  recipients: list(uuid(), 'must be an array of user uuids').optional(),
+  parameters: closed(PARAMETERS, WHAT),
+  schedule: closed({ type: oneOf(SCHEDULE_TYPES), enabled: bool().optional() }, WHAT),
+  generation_date: date().optional(),
+};
 
-function checkEnum(v: unknown, allowed: string[], field: string): void {
-  if (v !== undefined && (typeof v !== 'string' || !allowed.includes(v))) throw accountBadRequest(field, `must be one of ${allowed.join(', ')}`);
-}
+// GAPS: usage report configuration create (unknown body fields are rejected)
+const ReportCreate = closed(REPORT, WHAT);
 
-/** Shape checks for create (`create` = true: required fields too) and update bodies. */
-function checkReportBody(body: Record<string, unknown>, create: boolean): void {
-  // GAPS: usage report configuration create (unknown body fields are rejected)
-  rejectUnknown(body, create ? REPORT_FIELDS : [...REPORT_FIELDS, 'id', 'version'], '');
-  if (create) {
-    // `recipients` may be left out: the vendor's example does, and live answers `recipients: []`.
-    for (const f of ['result_action', 'parameters', 'schedule']) if (body[f] === undefined) throw accountBadRequest(f, 'is required');
-  }
-  checkEnum(body.result_action, RESULT_ACTIONS, 'result_action');
-  if (body.recipients !== undefined) {
-    if (!Array.isArray(body.recipients)) throw accountBadRequest('recipients', 'must be an array of user uuids');
-    body.recipients.forEach((r, i) => {
-      if (typeof r !== 'string' || !UUID_RE.test(r)) throw accountBadRequest(`recipients[${i}]`, 'must be a uuid');
-    });
-  }
-  if (body.generation_date !== undefined && (typeof body.generation_date !== 'string' || !DATE_RE.test(body.generation_date))) {
-    throw accountBadRequest('generation_date', 'must be a date YYYY-MM-DD');
-  }
-  if (body.parameters !== undefined) {
-    const p = body.parameters;
-    if (!isObject(p)) throw accountBadRequest('parameters', 'must be an object');
-    rejectUnknown(p, PARAMETER_FIELDS, 'parameters.');
-    if (create) for (const f of ['tenant_id', 'level', 'kind']) if (p[f] === undefined) throw accountBadRequest(`parameters.${f}`, 'is required');
-    if (p.tenant_id !== undefined && (typeof p.tenant_id !== 'string' || !UUID_RE.test(p.tenant_id)))
-      throw accountBadRequest('parameters.tenant_id', 'must be a uuid');
-    checkEnum(p.kind, REPORT_KINDS, 'parameters.kind');
-    checkEnum(p.level, REPORT_LEVELS, 'parameters.level');
-    if (p.formats !== undefined) {
-      if (!Array.isArray(p.formats)) throw accountBadRequest('parameters.formats', 'must be an array');
-      p.formats.forEach((f, i) => checkEnum(f, REPORT_FORMATS, `parameters.formats[${i}]`));
-    }
-    for (const f of ['show_skus', 'hide_zero_usage']) {
-      if (p[f] !== undefined && typeof p[f] !== 'boolean') throw accountBadRequest(`parameters.${f}`, 'must be a boolean');
-    }
-    if (p.period !== undefined) {
-      if (!isObject(p.period)) throw accountBadRequest('parameters.period', 'must be an object {start, end}');
-      rejectUnknown(p.period, PERIOD_FIELDS, 'parameters.period.');
-      for (const f of PERIOD_FIELDS) {
-        const v = p.period[f];
-        if (v !== undefined && (typeof v !== 'string' || !DATE_RE.test(v))) throw accountBadRequest(`parameters.period.${f}`, 'must be a date YYYY-MM-DD');
-      }
-    }
-  }
-  if (body.schedule !== undefined) {
-    const s = body.schedule;
-    if (!isObject(s)) throw accountBadRequest('schedule', 'must be an object');
-    rejectUnknown(s, SCHEDULE_FIELDS, 'schedule.');
-    if (create && s.type === undefined) throw accountBadRequest('schedule.type', 'is required');
-    checkEnum(s.type, SCHEDULE_TYPES, 'schedule.type');
-    if (s.enabled !== undefined && typeof s.enabled !== 'boolean') throw accountBadRequest('schedule.enabled', 'must be a boolean');
-  }
-}
+const ReportUpdate = closed(
+  {
+    id: z.unknown().optional(),
+    version: z.unknown().optional(),
+    result_action: REPORT.result_action.optional(),
+    recipients: REPORT.recipients,
+    parameters: closed(
+      { ...PARAMETERS, tenant_id: PARAMETERS.tenant_id.optional(), kind: PARAMETERS.kind.optional(), level: PARAMETERS.level.optional() },
+      WHAT,
+    ).optional(),
+    schedule: closed({ type: oneOf(SCHEDULE_TYPES).optional(), enabled: bool().optional() }, WHAT).optional(),
+    generation_date: REPORT.generation_date,
+  },
+  WHAT,
+);
 
 function reportOr404(ctx: RequestContext, id: string): ReportConfig {
   const r = ctx.store.world.reports[id];
@@ -89,23 +64,20 @@ function reportOr404(ctx: RequestContext, id: string): ReportConfig {
   return r;
 }
 
-function createReport(ctx: RequestContext): Reply {
+function createReport(ctx: RequestContext<z.output<typeof ReportCreate>>): Reply {
   const body = ctx.body;
-  if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
-  checkReportBody(body, true);
-  const params = body.parameters as ReportConfig['parameters'];
+  const params = body.parameters;
   visibleTenant(ctx, params.tenant_id);
-  const schedule = { ...(body.schedule as ReportConfig['schedule']) };
-  if (schedule.enabled === undefined) schedule.enabled = true;
+  const schedule = { ...body.schedule, enabled: body.schedule.enabled ?? true };
   // platform-interface: report generation date
-  const generationDate = (body.generation_date as string | undefined) ?? new Date().toISOString().slice(0, 10);
+  const generationDate = body.generation_date ?? new Date().toISOString().slice(0, 10);
   const report: ReportConfig = {
     id: ctx.store.newId(),
     version: ctx.store.nextVersion(),
-    result_action: body.result_action as string,
-    recipients: [...((body.recipients as string[] | undefined) ?? [])],
+    result_action: body.result_action,
+    recipients: body.recipients ?? [],
     // platform-interface: report defaults (the reference's answer always carries formats and period)
-    parameters: { formats: ['csv'], period: { start: `${generationDate.slice(0, 8)}01`, end: generationDate }, ...structuredClone(params) },
+    parameters: { formats: ['csv'], period: { start: `${generationDate.slice(0, 8)}01`, end: generationDate }, ...params },
     schedule,
     generation_date: generationDate,
   };
@@ -120,27 +92,25 @@ function changedPaths(before: ReportConfig, after: ReportConfig): string[] {
   const out: string[] = [];
   for (const k of ['result_action', 'recipients', 'generation_date'] as const) if (!sameValue(before[k], after[k])) out.push(k);
   for (const group of ['parameters', 'schedule'] as const) {
-    const a = before[group] as Record<string, unknown>;
-    const b = after[group] as Record<string, unknown>;
+    const a: Record<string, unknown> = before[group];
+    const b: Record<string, unknown> = after[group];
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (!sameValue(a[k], b[k])) out.push(`${group}.${k}`);
   }
   return out;
 }
 
-function updateReport(ctx: RequestContext): Reply {
+function updateReport(ctx: RequestContext<z.output<typeof ReportUpdate>>): Reply {
   const current = reportOr404(ctx, ctx.params.id);
   const body = ctx.body;
-  if (!isObject(body)) throw accountBadRequest('body', 'must be an object');
-  checkReportBody(body, false);
   if (body.id !== undefined && body.id !== current.id) throw accountBadRequest('id', 'does not match the path');
   // GAPS: usage report configuration update (no version in the body: the PUT is not conditional)
   // platform-interface: partial updates
   const next: ReportConfig = structuredClone(current);
-  if (body.result_action !== undefined) next.result_action = body.result_action as string;
-  if (body.recipients !== undefined) next.recipients = [...(body.recipients as string[])];
-  if (body.generation_date !== undefined) next.generation_date = body.generation_date as string;
-  if (body.parameters !== undefined) next.parameters = { ...next.parameters, ...structuredClone(body.parameters as Record<string, unknown>) };
-  if (body.schedule !== undefined) next.schedule = { ...next.schedule, ...(body.schedule as Record<string, unknown>) };
+  if (body.result_action !== undefined) next.result_action = body.result_action;
+  if (body.recipients !== undefined) next.recipients = body.recipients;
+  if (body.generation_date !== undefined) next.generation_date = body.generation_date;
+  if (body.parameters !== undefined) next.parameters = { ...next.parameters, ...body.parameters };
+  if (body.schedule !== undefined) next.schedule = { ...next.schedule, ...body.schedule };
   // GAPS: usage report configuration update (only kind, level and enabled of a monthly report)
   const mutable = current.schedule.type === 'monthly' ? ['recipients', 'parameters.kind', 'parameters.level', 'schedule.enabled'] : [];
   const refused = changedPaths(current, next).filter((p) => !mutable.includes(p));
@@ -179,8 +149,8 @@ function tenantReports(ctx: RequestContext): Reply {
 
 export const reportRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/reports/:id`, scopes: VIEW_REPORTS, handler: (ctx) => json(200, reportOr404(ctx, ctx.params.id)) },
-  { method: 'POST', pattern: `${PREFIX}/reports`, scopes: ADMIN_REPORTS, jsonBody: true, handler: createReport },
-  { method: 'PUT', pattern: `${PREFIX}/reports/:id`, scopes: ADMIN_REPORTS, jsonBody: true, handler: updateReport },
+  withBody({ method: 'POST', pattern: `${PREFIX}/reports`, scopes: ADMIN_REPORTS, body: ReportCreate, handler: createReport }),
+  withBody({ method: 'PUT', pattern: `${PREFIX}/reports/:id`, scopes: ADMIN_REPORTS, body: ReportUpdate, handler: updateReport }),
   { method: 'DELETE', pattern: `${PREFIX}/reports/:id`, scopes: ADMIN_REPORTS, handler: deleteReport },
   { method: 'GET', pattern: `${PREFIX}/tenants/:tenant/reports`, scopes: VIEW_REPORTS, handler: tenantReports },
   // The emulator generates no report: a configuration has no stored report yet.

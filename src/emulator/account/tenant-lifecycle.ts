@@ -3,27 +3,17 @@
  * roles, API clients; the HTTP statuses of the coded errors are ours).
  */
 import { accountBadRequest, accountConflict, accountError, tenantNotFound } from '../errors';
-import { isObject, json, noContent, queryBool, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import { z } from 'zod';
+import { bool, closed, distinct, list, nonEmpty, oneOf, problem, text, uuid, version } from '../body';
+import { json, noContent, queryBool, withBody, type Reply, type RequestContext, type Route } from '../router';
 import { tenantDefaults } from '../seed';
 import type { Store, Tenant, TenantKind } from '../store';
-import {
-  ADMIN_TENANTS,
-  checkTypes,
-  closedBody,
-  codedConflict,
-  nowIso,
-  PREFIX,
-  queryVersion,
-  requireVersion,
-  versionMismatch,
-  VIEW_TENANTS,
-  visibleTenant,
-} from './common';
+import { ADMIN_TENANTS, codedConflict, nowIso, PREFIX, queryVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
 import { renderTenant } from './tenants';
 
-const KINDS: readonly TenantKind[] = ['partner', 'folder', 'customer', 'unit'];
-const CUSTOMER_TYPES = ['default', 'enterprise', 'consumer', 'small_office', 'ti_unified'];
-const CONTACT_TYPES = ['legal', 'primary', 'billing', 'technical', 'management'];
+const KINDS = ['partner', 'folder', 'customer', 'unit'] as const satisfies readonly TenantKind[];
+const CUSTOMER_TYPES: [string, ...string[]] = ['default', 'enterprise', 'consumer', 'small_office', 'ti_unified'];
+const CONTACT_TYPES: [string, ...string[]] = ['legal', 'primary', 'billing', 'technical', 'management'];
 const CONTACT_STRINGS = [
   'email',
   'firstname',
@@ -41,21 +31,6 @@ const CONTACT_STRINGS = [
   'organization_size',
   'language',
 ];
-const CREATE_FIELDS = ['name', 'parent_id', 'kind', 'contact', 'enabled', 'customer_id', 'internal_tag', 'language', 'update_lock', 'ancestral_access'];
-const UPDATE_FIELDS = [
-  'version',
-  'name',
-  'customer_type',
-  'contact',
-  'enabled',
-  'customer_id',
-  'internal_tag',
-  'language',
-  'update_lock',
-  'ancestral_access',
-  'parent_id',
-];
-
 /** Which kinds a tenant of each kind may have as children (ours: the platform's tree rules). */
 const CHILD_KINDS: Record<TenantKind, readonly TenantKind[]> = {
   root: ['partner', 'folder', 'customer'],
@@ -82,67 +57,63 @@ function checkNameFree(store: Store, parentId: string, name: string, self?: stri
 }
 
 /** GAPS: tenant contact (ContactPut, every member optional). */
-function checkContact(v: unknown): Record<string, unknown> {
-  if (!isObject(v)) throw accountBadRequest('contact', 'must be an object');
-  for (const k of Object.keys(v)) {
-    if (k !== 'types' && !CONTACT_STRINGS.includes(k)) throw accountBadRequest(`contact.${k}`, 'is not a contact field');
-  }
-  checkTypes(v, Object.fromEntries(CONTACT_STRINGS.map((k) => [k, 'string' as const])), CONTACT_STRINGS, 'contact.');
-  if (v.types !== undefined) {
-    if (!Array.isArray(v.types)) throw accountBadRequest('contact.types', 'must be an array');
-    v.types.forEach((t, i) => {
-      if (typeof t !== 'string' || !CONTACT_TYPES.includes(t)) throw accountBadRequest(`contact.types[${i}]`, `must be one of ${CONTACT_TYPES.join(', ')}`);
-    });
-    if (new Set(v.types).size !== v.types.length) throw accountBadRequest('contact.types', 'must not repeat a type');
-  }
-  return v;
-}
-
-function checkCommon(body: Record<string, unknown>): void {
-  checkTypes(body, { name: 'string', enabled: 'boolean', customer_id: 'string', internal_tag: 'string', language: 'string', ancestral_access: 'boolean' }, [
-    'customer_id',
-    'internal_tag',
-  ]);
-  if (typeof body.name === 'string' && body.name.trim() === '') throw accountBadRequest('name', 'must not be empty');
-  if (body.contact !== undefined) checkContact(body.contact);
-  if (body.update_lock !== undefined && (!isObject(body.update_lock) || lockEnabled(body.update_lock.enabled) === undefined)) {
-    throw accountBadRequest('update_lock', 'must be an object {enabled: boolean}');
-  }
-}
+const Contact = closed(
+  {
+    ...Object.fromEntries(CONTACT_STRINGS.map((k) => [k, text().nullable().optional()])),
+    types: list(oneOf(CONTACT_TYPES)).refine(distinct, 'must not repeat a type').optional(),
+  },
+  'a contact',
+);
 
 /** `update_lock.enabled`: a boolean, or the string the vendor's example sends (`"true"`, `"false"`), which live accepts. */
-function lockEnabled(v: unknown): boolean | undefined {
-  if (typeof v === 'boolean') return v;
-  return v === 'true' ? true : v === 'false' ? false : undefined;
-}
+const UpdateLock = z.object(
+  { enabled: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], problem('must be a boolean')) },
+  problem('must be an object {enabled: boolean}'),
+);
+
+/** The members both create and update take. */
+const COMMON = {
+  name: nonEmpty().optional(),
+  contact: Contact.optional(),
+  enabled: bool().optional(),
+  customer_id: text().nullable().optional(),
+  internal_tag: text().nullable().optional(),
+  language: text().optional(),
+  update_lock: UpdateLock.optional(),
+  ancestral_access: bool().optional(),
+};
+
+const TenantCreate = closed({ ...COMMON, name: nonEmpty(), parent_id: uuid(), kind: oneOf(KINDS) }, 'a tenant create');
+// GAPS: update a tenant (`version` required in the body)
+const TenantUpdate = closed(
+  { ...COMMON, version, customer_type: oneOf(CUSTOMER_TYPES).optional(), parent_id: uuid().nullable().optional() },
+  'a tenant update',
+);
+
+type CommonMembers = Omit<z.output<typeof TenantUpdate>, 'version' | 'customer_type' | 'parent_id'>;
 
 /** Applies the members both create and update take. */
-function applyCommon(ctx: RequestContext, t: Tenant, body: Record<string, unknown>): void {
-  if (body.name !== undefined) t.name = body.name as string;
-  if (body.enabled !== undefined) t.enabled = body.enabled as boolean;
-  if (body.customer_id !== undefined) t.customer_id = body.customer_id as string | null;
-  if (body.internal_tag !== undefined) t.internal_tag = body.internal_tag as string | null;
-  if (body.language !== undefined) t.language = body.language as string;
-  if (body.ancestral_access !== undefined) t.barrier = !(body.ancestral_access as boolean);
+function applyCommon(ctx: RequestContext, t: Tenant, body: CommonMembers): void {
+  if (body.name !== undefined) t.name = body.name;
+  if (body.enabled !== undefined) t.enabled = body.enabled;
+  if (body.customer_id !== undefined) t.customer_id = body.customer_id;
+  if (body.internal_tag !== undefined) t.internal_tag = body.internal_tag;
+  if (body.language !== undefined) t.language = body.language;
+  if (body.ancestral_access !== undefined) t.barrier = !body.ancestral_access;
   // GAPS: tenant contact (a PUT merges the members it sends)
-  if (body.contact !== undefined) t.contact = { ...t.contact, ...(body.contact as Record<string, unknown>) };
-  if (isObject(body.update_lock)) {
+  if (body.contact !== undefined) t.contact = { ...t.contact, ...body.contact };
+  if (body.update_lock !== undefined) {
     // GAPS: update lock (the owner is the caller's tenant)
-    t.update_lock = lockEnabled(body.update_lock.enabled) ? { enabled: true, owner_id: ctx.caller.tenantId } : { enabled: false, owner_id: null };
+    t.update_lock = body.update_lock.enabled ? { enabled: true, owner_id: ctx.caller.tenantId } : { enabled: false, owner_id: null };
   }
 }
 
-function createTenant(ctx: RequestContext): Reply {
-  const body = closedBody(ctx, CREATE_FIELDS, 'a tenant create');
-  for (const f of ['name', 'parent_id', 'kind']) if (body[f] === undefined || body[f] === null) throw accountBadRequest(f, 'is required');
-  if (typeof body.parent_id !== 'string' || !UUID_RE.test(body.parent_id)) throw accountBadRequest('parent_id', 'must be a uuid');
-  if (typeof body.kind !== 'string' || !KINDS.includes(body.kind as TenantKind)) throw accountBadRequest('kind', `must be one of ${KINDS.join(', ')}`);
-  checkCommon(body);
-  const parent = visibleTenant(ctx, body.parent_id);
-  const kind = body.kind as TenantKind;
+function createTenant(ctx: RequestContext<z.output<typeof TenantCreate>>): Reply {
+  const { parent_id, kind, ...body } = ctx.body;
+  const parent = visibleTenant(ctx, parent_id);
   checkKindUnder(parent, kind);
-  checkNameFree(ctx.store, parent.id, body.name as string);
-  const tenant: Tenant = { id: ctx.store.newId(), parent_id: parent.id, name: body.name as string, kind, ...tenantDefaults(kind, nowIso()) };
+  checkNameFree(ctx.store, parent.id, body.name);
+  const tenant: Tenant = { id: ctx.store.newId(), parent_id: parent.id, name: body.name, kind, ...tenantDefaults(kind, nowIso()) };
   tenant.version = ctx.store.nextVersion();
   tenant.pricing.version = ctx.store.nextVersion();
   applyCommon(ctx, tenant, body);
@@ -184,20 +155,14 @@ function checkUnlocked(ctx: RequestContext, t: Tenant): void {
   }
 }
 
-function updateTenant(ctx: RequestContext): Reply {
+function updateTenant(ctx: RequestContext<z.output<typeof TenantUpdate>>): Reply {
   const current = visibleTenant(ctx, ctx.params.id);
-  const body = closedBody(ctx, UPDATE_FIELDS, 'a tenant update');
-  // GAPS: update a tenant (`version` required in the body)
-  const version = requireVersion(body.version);
-  checkCommon(body);
-  if (body.customer_type !== undefined && (typeof body.customer_type !== 'string' || !CUSTOMER_TYPES.includes(body.customer_type))) {
-    throw accountBadRequest('customer_type', `must be one of ${CUSTOMER_TYPES.join(', ')}`);
-  }
+  const body = ctx.body;
   checkUnlocked(ctx, current);
-  if (version !== current.version) throw versionMismatch('Tenant', current.id, version, current.version);
+  if (body.version !== current.version) throw versionMismatch('Tenant', current.id, body.version, current.version);
   const next: Tenant = structuredClone(current);
   if (body.parent_id !== undefined && body.parent_id !== current.parent_id) {
-    if (typeof body.parent_id !== 'string' || !UUID_RE.test(body.parent_id)) throw accountBadRequest('parent_id', 'must be a uuid');
+    if (body.parent_id === null) throw accountBadRequest('parent_id', 'must be a uuid');
     const parent = visibleTenant(ctx, body.parent_id);
     if (ctx.store.isInSubtree(parent.id, current.id)) throw accountBadRequest('parent_id', 'cannot move a tenant below itself');
     checkKindUnder(parent, current.kind);
@@ -268,16 +233,22 @@ const pricingView = (t: Tenant) => {
   return { ...t.pricing, production_start_date: t.pricing.production_start_date ?? (t.pricing.mode === 'trial' ? trialEnd : null) };
 };
 
-function putPricing(ctx: RequestContext): Reply {
+const PricingUpdate = closed(
+  {
+    version,
+    mode: oneOf(['trial', 'production', 'suspended'], 'must be trial, production or suspended').optional(),
+    currency: text().optional(),
+    // The platform's: the vendor's example puts it back, live accepts and ignores it.
+    production_start_date: z.unknown().optional(),
+  },
+  'a pricing update',
+);
+
+function putPricing(ctx: RequestContext<z.output<typeof PricingUpdate>>): Reply {
   const t = customerOr403(ctx);
-  // `production_start_date` is the platform's: the vendor's example puts it back, live accepts and ignores it.
-  const body = closedBody(ctx, ['version', 'mode', 'currency', 'production_start_date'], 'a pricing update');
-  const version = requireVersion(body.version);
-  checkTypes(body, { mode: 'string', currency: 'string' });
-  if (body.mode !== undefined && !['trial', 'production', 'suspended'].includes(body.mode as string))
-    throw accountBadRequest('mode', 'must be trial, production or suspended');
-  if (version !== t.pricing.version) throw versionMismatch('Pricing of tenant', t.id, version, t.pricing.version);
-  const mode = (body.mode as Tenant['pricing']['mode'] | undefined) ?? t.pricing.mode;
+  const body = ctx.body;
+  if (body.version !== t.pricing.version) throw versionMismatch('Pricing of tenant', t.id, body.version, t.pricing.version);
+  const mode = body.mode ?? t.pricing.mode;
   if (mode === 'trial' && t.pricing.mode !== 'trial') {
     // GAPS: pricing mode (trial to production once, never back)
     throw accountConflict(`Tenant ${t.id} is in ${t.pricing.mode}; a tenant never returns to trial`, { id: t.id, mode: t.pricing.mode });
@@ -285,7 +256,7 @@ function putPricing(ctx: RequestContext): Reply {
   const start = t.pricing.production_start_date ?? (mode === 'production' ? nowIso() : null);
   t.pricing = {
     mode,
-    currency: (body.currency as string | undefined) ?? t.pricing.currency,
+    currency: body.currency ?? t.pricing.currency,
     version: ctx.store.nextVersion(t.pricing.version),
     production_start_date: start,
   };
@@ -295,10 +266,10 @@ function putPricing(ctx: RequestContext): Reply {
 }
 
 export const tenantLifecycleRoutes: Route[] = [
-  { method: 'POST', pattern: `${PREFIX}/tenants`, scopes: ADMIN_TENANTS, jsonBody: true, handler: createTenant },
+  withBody({ method: 'POST', pattern: `${PREFIX}/tenants`, scopes: ADMIN_TENANTS, body: TenantCreate, handler: createTenant }),
   { method: 'GET', pattern: `${PREFIX}/tenants/:id`, scopes: VIEW_TENANTS, handler: getTenant },
-  { method: 'PUT', pattern: `${PREFIX}/tenants/:id`, scopes: ADMIN_TENANTS, jsonBody: true, handler: updateTenant },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/tenants/:id`, scopes: ADMIN_TENANTS, body: TenantUpdate, handler: updateTenant }),
   { method: 'DELETE', pattern: `${PREFIX}/tenants/:id`, scopes: ADMIN_TENANTS, handler: deleteTenant },
   { method: 'GET', pattern: `${PREFIX}/tenants/:id/pricing`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, pricingView(customerOr403(ctx))) },
-  { method: 'PUT', pattern: `${PREFIX}/tenants/:id/pricing`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putPricing },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/tenants/:id/pricing`, scopes: ADMIN_TENANTS, body: PricingUpdate, handler: putPricing }),
 ];

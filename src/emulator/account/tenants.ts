@@ -1,10 +1,13 @@
 /** Tenants: listing and search. */
+import { z } from 'zod';
 import { accountBadRequest, accountError } from '../errors';
-import { decodeCursor, encodeCursor, isObject, json, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import { decodeCursor, encodeCursor, json, queryList, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
 import type { Store, Tenant } from '../store';
 import { parseLimit, PREFIX, VIEW_TENANTS, visibleTenant } from './common';
 
-export type Lod = 'stamps' | 'basic' | 'full';
+/** How much of a tenant a listing answers (`lod`, the level of detail). */
+const LOD = z.enum(['stamps', 'basic', 'full']);
+export type Lod = z.output<typeof LOD>;
 
 /** The emulator's one brand and identity provider: the reference requires their ids on a full tenant. */
 const DEFAULT_BRAND_UUID = '00000000-0000-4000-8000-00000000b4a9';
@@ -64,14 +67,18 @@ export function renderTenant(store: Store, t: Tenant, lod: Lod): Record<string, 
   };
 }
 
-interface TenantQuery {
-  uuids?: string[];
-  parent_id?: string;
-  subtree_root_id?: string;
-  updated_since?: string;
-  lod: Lod;
-  limit: number;
-}
+/** A listing's filters, as a page's cursor carries them. */
+const TenantQuery = z.object({
+  uuids: z.array(z.string()).optional(),
+  parent_id: z.string().optional(),
+  subtree_root_id: z.string().optional(),
+  updated_since: z.string().optional(),
+  lod: LOD,
+  limit: z.number(),
+});
+type TenantQuery = z.output<typeof TenantQuery>;
+
+const TenantCursor = z.object({ q: TenantQuery, o: z.number() });
 
 function parseTenantQuery(q: URLSearchParams): TenantQuery {
   const uuids = queryList(q, 'uuids');
@@ -90,12 +97,12 @@ function parseTenantQuery(q: URLSearchParams): TenantQuery {
   for (const id of [...uuids, parent, subtree]) {
     if (id !== undefined && !UUID_RE.test(id)) throw accountBadRequest('uuids', `${id} is not a uuid`);
   }
-  const lod = (q.get('lod') ?? 'full') as Lod;
-  if (!['stamps', 'basic', 'full'].includes(lod)) throw accountBadRequest('lod', 'must be stamps, basic or full');
+  const lod = LOD.safeParse(q.get('lod') ?? 'full');
+  if (!lod.success) throw accountBadRequest('lod', 'must be stamps, basic or full');
   const limit = parseLimit(q.get('limit'), 5000);
   const since = q.get('updated_since') ?? undefined;
   if (since !== undefined && Number.isNaN(Date.parse(since))) throw accountBadRequest('updated_since', 'must be an RFC 3339 date-time');
-  const out: TenantQuery = { lod, limit };
+  const out: TenantQuery = { lod: lod.data, limit };
   if (uuids.length > 0) out.uuids = uuids;
   if (parent !== undefined) out.parent_id = parent;
   if (subtree !== undefined) out.subtree_root_id = subtree;
@@ -109,8 +116,8 @@ function listTenants(ctx: RequestContext): Reply {
   let offset = 0;
   if (after !== null) {
     // spec 01: the cursor carries every filter and sort argument
-    const state = decodeCursor<{ q: TenantQuery; o: number }>(after);
-    if (state === undefined || !isObject(state.q) || typeof state.o !== 'number') throw accountBadRequest('after', 'is not a cursor of this listing');
+    const state = decodeCursor(after, TenantCursor);
+    if (state === undefined) throw accountBadRequest('after', 'is not a cursor of this listing');
     query = state.q;
     offset = state.o;
     if (ctx.query.get('limit') !== null) query = { ...query, limit: parseLimit(ctx.query.get('limit'), query.limit) };
@@ -133,9 +140,8 @@ function listTenants(ctx: RequestContext): Reply {
     visibleTenant(ctx, query.parent_id);
     matches = store.children(query.parent_id);
   } else {
-    visibleTenant(ctx, query.subtree_root_id as string);
     // Already by level: the subtree is walked level by level.
-    matches = store.subtree(query.subtree_root_id as string);
+    matches = store.subtree(visibleTenant(ctx, query.subtree_root_id ?? '').id);
   }
   if (query.updated_since !== undefined) {
     const since = Date.parse(query.updated_since);
@@ -145,7 +151,7 @@ function listTenants(ctx: RequestContext): Reply {
   const next = offset + page.length;
   const cursors: Record<string, string> = {};
   // platform-interface: tenants listing (after is absent on the last page)
-  if (next < matches.length) cursors.after = encodeCursor({ q: query, o: next });
+  if (next < matches.length) cursors.after = encodeCursor({ q: query, o: next } satisfies z.input<typeof TenantCursor>);
   return json(200, {
     timestamp: new Date().toISOString(),
     paging: { cursors },

@@ -1,11 +1,13 @@
 /** Users, their activation, and their roles (access policies). */
 import { ROLE_TENANT_KINDS } from '../../api/roles';
 import { accountBadRequest, accountConflict, accountNotFound } from '../errors';
-import { isObject, json, noContent, UUID_RE, type Reply, type RequestContext, type Route } from '../router';
+import { z } from 'zod';
+import { bool, closed, list, oneOf, problem, text, uuid, version } from '../body';
+import { json, noContent, withBody, type Reply, type RequestContext, type Route } from '../router';
 import type { AccessPolicy, Tenant, TenantKind, User } from '../store';
-import { ADMIN_TENANTS, checkTypes, closedBody, nowIso, PREFIX, queryVersion, requireVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
+import { ADMIN_TENANTS, nowIso, PREFIX, queryVersion, requireVersion, versionMismatch, VIEW_TENANTS, visibleTenant } from './common';
 
-const NOTIFICATIONS = [
+const NOTIFICATIONS: [string, ...string[]] = [
   'maintenance',
   'quota',
   'reports',
@@ -18,8 +20,6 @@ const NOTIFICATIONS = [
 ];
 /** What a new user gets by email when the create names nothing, as the live platform (and its console) gives it. */
 export const DEFAULT_NOTIFICATIONS: readonly string[] = ['quota', 'reports', 'backup_daily_report'];
-const CREATE_FIELDS = ['tenant_id', 'login', 'contact', 'enabled', 'language', 'notifications', 'business_types'];
-const UPDATE_FIELDS = ['version', 'login', 'contact', 'enabled', 'language', 'notifications'];
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** GAPS: role ids and tenant kinds. */
@@ -32,31 +32,56 @@ function userOr404(ctx: RequestContext): User {
   return u;
 }
 
-function checkStringList(v: unknown, allowed: readonly string[], field: string): string[] {
-  if (!Array.isArray(v)) throw accountBadRequest(field, 'must be an array');
-  v.forEach((x, i) => {
-    if (typeof x !== 'string' || !allowed.includes(x)) throw accountBadRequest(`${field}[${i}]`, `must be one of ${allowed.join(', ')}`);
-  });
-  return [...new Set(v as string[])];
-}
+/** A list of names from `allowed`, each kept once. */
+const names = (allowed: readonly [string, ...string[]]) => list(oneOf(allowed)).transform((v) => [...new Set(v)]);
 
-function checkUserFields(body: Record<string, unknown>, emailRequired: boolean): void {
-  checkTypes(body, { login: 'string', enabled: 'boolean', language: 'string' });
-  if (typeof body.login === 'string' && !/^[A-Za-z0-9._@+-]{1,255}$/.test(body.login))
-    throw accountBadRequest('login', 'must be 1 to 255 letters, digits or . _ @ + -');
-  if (body.contact !== undefined) {
-    if (!isObject(body.contact)) throw accountBadRequest('contact', 'must be an object');
-    // GAPS: create a user (`email` required when `contact` is given); an update may leave it
-    // out, as the vendor's clients do when they change a first name (every contact member is
-    // optional in the reference).
-    const email = body.contact.email;
-    if (email === undefined ? emailRequired : typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email))
-      throw accountBadRequest('contact.email', emailRequired ? 'is required: an email address' : 'must be an email address');
-    for (const [k, v] of Object.entries(body.contact)) if (v !== null && typeof v !== 'string') throw accountBadRequest(`contact.${k}`, 'must be a string');
-  }
-  if (body.notifications !== undefined) checkStringList(body.notifications, NOTIFICATIONS, 'notifications');
-  if (body.business_types !== undefined) checkStringList(body.business_types, ['buyer'], 'business_types');
-}
+const LOGIN = text().regex(/^[A-Za-z0-9._@+-]{1,255}$/, 'must be 1 to 255 letters, digits or . _ @ + -');
+const EMAIL = text('must be an email address').regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address');
+
+/**
+ * GAPS: create a user (`email` required when `contact` is given); an update may leave it out, as
+ * the vendor's clients do when they change a first name (every contact member is optional in
+ * the reference). Every other member is text or null.
+ */
+const contact = (email: z.ZodType<string | undefined>) => z.object({ email }, problem('must be an object')).catchall(text().nullable());
+
+const UserCreate = closed(
+  {
+    tenant_id: uuid('must be a tenant uuid'),
+    login: LOGIN.optional(),
+    contact: contact(EMAIL).optional(),
+    enabled: bool().optional(),
+    language: text().optional(),
+    notifications: names(NOTIFICATIONS).optional(),
+    business_types: names(['buyer']).optional(),
+  },
+  'a user create',
+);
+
+const UserUpdate = closed(
+  {
+    version,
+    login: LOGIN.optional(),
+    contact: contact(EMAIL.optional()).optional(),
+    enabled: bool().optional(),
+    language: text().optional(),
+    notifications: names(NOTIFICATIONS).optional(),
+  },
+  'a user update',
+);
+
+/** An access policy of the set: `id` and `version` name one the user has (a nil or unknown id: a new one). */
+const AccessPolicySet = closed(
+  {
+    items: list(
+      z.looseObject(
+        { tenant_id: uuid(), role_id: text(), trustee_id: z.unknown().optional(), id: z.unknown().optional(), version: z.unknown().optional() },
+        problem('must be an object'),
+      ),
+    ),
+  },
+  'an access policy set',
+);
 
 function loginTaken(ctx: RequestContext, login: string, self?: string): boolean {
   return ctx.store.usersWithLogin(login).some((u) => u.id !== self);
@@ -66,13 +91,11 @@ function loginConflict(login: string) {
   return accountConflict(`The login ${login} is taken`, { login });
 }
 
-function createUser(ctx: RequestContext): Reply {
-  const body = closedBody(ctx, CREATE_FIELDS, 'a user create');
-  if (typeof body.tenant_id !== 'string' || !UUID_RE.test(body.tenant_id)) throw accountBadRequest('tenant_id', 'is required (a tenant uuid)');
-  checkUserFields(body, true);
+function createUser(ctx: RequestContext<z.output<typeof UserCreate>>): Reply {
+  const body = ctx.body;
   const tenant = visibleTenant(ctx, body.tenant_id);
   const id = ctx.store.newId();
-  const login = (body.login as string | undefined) ?? `user-${id.slice(0, 8)}`;
+  const login = body.login ?? `user-${id.slice(0, 8)}`;
   if (loginTaken(ctx, login)) throw loginConflict(login);
   const now = nowIso();
   const user: User = {
@@ -81,12 +104,12 @@ function createUser(ctx: RequestContext): Reply {
     tenant_id: tenant.id,
     personal_tenant_id: ctx.store.newId(),
     login,
-    contact: { ...((body.contact as Record<string, unknown> | undefined) ?? {}) },
-    enabled: (body.enabled as boolean | undefined) ?? true,
+    contact: { ...body.contact },
+    enabled: body.enabled ?? true,
     activated: false,
-    language: (body.language as string | undefined) ?? 'en',
-    notifications: [...((body.notifications as string[] | undefined) ?? DEFAULT_NOTIFICATIONS)],
-    business_types: [...((body.business_types as string[] | undefined) ?? [])],
+    language: body.language ?? 'en',
+    notifications: [...(body.notifications ?? DEFAULT_NOTIFICATIONS)],
+    business_types: body.business_types ?? [],
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -97,23 +120,21 @@ function createUser(ctx: RequestContext): Reply {
   return json(200, user);
 }
 
-function updateUser(ctx: RequestContext): Reply {
+function updateUser(ctx: RequestContext<z.output<typeof UserUpdate>>): Reply {
   const current = userOr404(ctx);
-  const body = closedBody(ctx, UPDATE_FIELDS, 'a user update');
-  const version = requireVersion(body.version);
-  checkUserFields(body, false);
-  if (version !== current.version) throw versionMismatch('User', current.id, version, current.version);
-  if (typeof body.login === 'string' && loginTaken(ctx, body.login, current.id)) throw loginConflict(body.login);
+  const body = ctx.body;
+  if (body.version !== current.version) throw versionMismatch('User', current.id, body.version, current.version);
+  if (body.login !== undefined && loginTaken(ctx, body.login, current.id)) throw loginConflict(body.login);
   if (body.login !== undefined) {
     const previous = current.login;
-    current.login = body.login as string;
+    current.login = body.login;
     ctx.store.loginChanged(current, previous);
   }
   // GAPS: update a user: the members of `contact` sent change, the others stay (a null clears one).
-  if (body.contact !== undefined) current.contact = { ...current.contact, ...(body.contact as Record<string, unknown>) };
-  if (body.enabled !== undefined) current.enabled = body.enabled as boolean;
-  if (body.language !== undefined) current.language = body.language as string;
-  if (body.notifications !== undefined) current.notifications = [...new Set(body.notifications as string[])];
+  if (body.contact !== undefined) current.contact = { ...current.contact, ...body.contact };
+  if (body.enabled !== undefined) current.enabled = body.enabled;
+  if (body.language !== undefined) current.language = body.language;
+  if (body.notifications !== undefined) current.notifications = body.notifications;
   current.version = ctx.store.nextVersion(current.version);
   current.updated_at = nowIso();
   ctx.store.save();
@@ -168,16 +189,11 @@ function renderPolicies(policies: readonly AccessPolicy[]): Reply {
   });
 }
 
-function putPolicies(ctx: RequestContext): Reply {
+function putPolicies(ctx: RequestContext<z.output<typeof AccessPolicySet>>): Reply {
   const user = userOr404(ctx);
-  const body = closedBody(ctx, ['items'], 'an access policy set');
-  if (!Array.isArray(body.items)) throw accountBadRequest('items', 'is required (an array)');
   const current = ctx.store.world.accessPolicies[user.id] ?? [];
-  const next: AccessPolicy[] = body.items.map((raw: unknown, i: number) => {
+  const next: AccessPolicy[] = ctx.body.items.map((raw, i) => {
     const at = `items[${i}]`;
-    if (!isObject(raw)) throw accountBadRequest(at, 'must be an object');
-    if (typeof raw.tenant_id !== 'string' || !UUID_RE.test(raw.tenant_id)) throw accountBadRequest(`${at}.tenant_id`, 'must be a uuid');
-    if (typeof raw.role_id !== 'string') throw accountBadRequest(`${at}.role_id`, 'is required');
     if (raw.trustee_id !== undefined && raw.trustee_id !== user.id) throw accountBadRequest(`${at}.trustee_id`, 'must be the user of the path');
     checkRole(visibleTenant(ctx, raw.tenant_id), raw.role_id, at);
     const known = typeof raw.id === 'string' && raw.id !== NIL_UUID ? current.find((p) => p.id === raw.id) : undefined;
@@ -209,9 +225,9 @@ function putPolicies(ctx: RequestContext): Reply {
 
 export const userRoutes: Route[] = [
   { method: 'GET', pattern: `${PREFIX}/users/check_login`, scopes: VIEW_TENANTS, handler: checkLogin },
-  { method: 'POST', pattern: `${PREFIX}/users`, scopes: ADMIN_TENANTS, jsonBody: true, handler: createUser },
+  withBody({ method: 'POST', pattern: `${PREFIX}/users`, scopes: ADMIN_TENANTS, body: UserCreate, handler: createUser }),
   { method: 'GET', pattern: `${PREFIX}/users/:id`, scopes: VIEW_TENANTS, handler: (ctx) => json(200, userOr404(ctx)) },
-  { method: 'PUT', pattern: `${PREFIX}/users/:id`, scopes: ADMIN_TENANTS, jsonBody: true, handler: updateUser },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/users/:id`, scopes: ADMIN_TENANTS, body: UserUpdate, handler: updateUser }),
   { method: 'DELETE', pattern: `${PREFIX}/users/:id`, scopes: ADMIN_TENANTS, handler: deleteUser },
   { method: 'POST', pattern: `${PREFIX}/users/:id/send-activation-email`, scopes: ADMIN_TENANTS, handler: sendActivation },
   {
@@ -220,7 +236,7 @@ export const userRoutes: Route[] = [
     scopes: VIEW_TENANTS,
     handler: (ctx) => renderPolicies(ctx.store.world.accessPolicies[userOr404(ctx).id] ?? []),
   },
-  { method: 'PUT', pattern: `${PREFIX}/users/:id/access_policies`, scopes: ADMIN_TENANTS, jsonBody: true, handler: putPolicies },
+  withBody({ method: 'PUT', pattern: `${PREFIX}/users/:id/access_policies`, scopes: ADMIN_TENANTS, body: AccessPolicySet, handler: putPolicies }),
   {
     method: 'GET',
     pattern: `${PREFIX}/tenants/:tenant/users`,
