@@ -23,10 +23,9 @@
  * - an optional ceiling of requests per second (`requests_per_second`), a token bucket that
  *   lets a quiet client send one second's worth at once.
  *
- * It reacts so only when the answers show a limit: four of the last eight are 429s, or a quarter
- * or more of the last second's (three at least). Going past a limit refuses most of what is sent,
- * and the last few answers show it before a second of them does; a 429 now and then is left to
- * that request's own wait. Requests wait their turn in the order they asked for it.
+ * It reacts so only when a quarter or more of the last second's answers are 429s (three at least): going past a
+ * limit refuses most of what is sent, while a 429 now and then is left to that request's own
+ * wait. Requests wait their turn in the order they asked for it.
  */
 
 export interface GovernorOptions {
@@ -48,9 +47,6 @@ const RTT_GAIN = 1 / 8;
 /** The share of 429s among the last second's answers, and their number, from which the budget takes them as a limit. */
 const LIMITED_SHARE = 0.25;
 const LIMITED_COUNT = 3;
-/** Or this many 429s among the last `RECENT_ANSWERS` answers: a limit met at once, before a second of answers shows it. */
-const RECENT_LIMITED = 4;
-const RECENT_ANSWERS = 8;
 const MAX_CONCURRENCY = 64;
 
 /** A request's place in the budget, from its turn until its answer. */
@@ -183,14 +179,13 @@ export class RateGovernor {
   }
 
   /**
-   * Whether the answers show a limit rather than a passing refusal: four of the last eight 429s,
-   * or a quarter or more of the last second's, three at least. Going past a limit refuses most of what is sent; a platform that turns
+   * Whether the answers of the last second show a limit rather than a passing refusal: a quarter or
+   * more of them 429s, three at least. Going past a limit refuses most of what is sent; a platform that turns
    * away a request now and then is answered by that request's own wait, not by slowing everyone.
    */
   #limited(): boolean {
     const throttled = this.#answers.filter((a) => a.throttled).length;
-    const recently = this.#answers.slice(-RECENT_ANSWERS).filter((a) => a.throttled).length;
-    return recently >= RECENT_LIMITED || (throttled >= LIMITED_COUNT && throttled / this.#answers.length >= LIMITED_SHARE);
+    return throttled >= LIMITED_COUNT && throttled / this.#answers.length >= LIMITED_SHARE;
   }
 
   /** A request that got no answer (a transport failure): its place is free, nothing is learned. */
