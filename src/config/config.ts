@@ -5,7 +5,7 @@ import { TenantformError } from '../errors';
 import { configErrors } from './errors';
 import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
-import { adoptPlainTree, hasOwn, isRecord, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
+import { adoptPlainTree, isRecord, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
 import type { InstanceKey } from '../state/addresses';
 import { moduleArgumentProblems, type ModuleSources } from './modules';
@@ -26,6 +26,7 @@ import { terraformSettings } from './blocks/terraform';
 import { declareObjects, type DeclaredObjects } from './blocks/objects';
 import { checkReferences } from './blocks/references';
 import { relocations } from './blocks/relocations';
+import { addressOfDocumentPath } from './model';
 
 export { dependencies, isGroupNode, objectDependencies } from './dependencies';
 /** Addresses are the configuration's vocabulary too: views name objects and their modules with them. */
@@ -277,15 +278,4 @@ function repeatedBlockOf(address: string, objects: ReadonlyMap<string, DeclaredO
   const o = objects.get(address);
   const block = o?.key === undefined ? undefined : blocks.get(o.block);
   return block && { block: o!.block, instances: block.instances };
-}
-
-/** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */
-function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address: string; path: ReadonlyArray<string | number> } {
-  const [block, first, second] = path.map(String);
-  if ((block === 'resource' || block === 'data') && path.length >= 3) {
-    return { address: `${block === 'data' ? 'data.' : ''}${first}.${second}`, path: path.slice(3) };
-  }
-  const prefix: Record<string, string> = { provider: 'provider.', output: 'output.', variable: 'var.', locals: 'local.', module: 'module.' };
-  if (hasOwn(prefix, block) && path.length >= 2) return { address: `${prefix[block]}${first}`, path: path.slice(2) };
-  return { address: block ?? '(configuration)', path: path.slice(1) };
 }

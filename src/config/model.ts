@@ -1,5 +1,5 @@
 import type { TenantformError } from '../errors';
-import { isRecord, ownValue } from '../plain-json';
+import { hasOwn, isRecord, ownValue } from '../plain-json';
 import { PROVIDER_TYPE } from '../resources/provider-config';
 import { blockAddress } from '../state/addresses';
 import { entriesOf } from './language';
@@ -124,7 +124,7 @@ export function decodeDocument(document: Readonly<Record<string, unknown>>, modu
   return {
     terraform: {
       requiredVersions: terraform.flatMap((b) => (isRecord(b) && b.required_version !== undefined ? [b.required_version].flat() : [])),
-      requiredProviders: terraform.flatMap((b) => (isRecord(b) ? [b.required_providers].flat() : [])),
+      requiredProviders: terraform.flatMap((b) => (isRecord(b) && b.required_providers !== undefined ? [b.required_providers].flat() : [])),
       backend: backendValueOf(document),
     },
     providers: (Array.isArray(provider) ? provider : provider === undefined ? [] : [provider]).filter(isRecord),
@@ -145,4 +145,15 @@ export function decodeDocument(document: Readonly<Record<string, unknown>>, modu
 /** `terraform.backend` as the configuration declares it (undefined when it declares none). */
 export function backendValueOf(document: Readonly<Record<string, unknown>>): unknown {
   return isRecord(document.terraform) ? ownValue(document.terraform, 'backend') : undefined;
+}
+
+/** The address and the path inside it of a place in the document (`resource.<type>.<name>.<path>` and so on). */
+export function addressOfDocumentPath(path: ReadonlyArray<string | number>): { address: string; path: ReadonlyArray<string | number> } {
+  const [block, first, second] = path.map(String);
+  if ((block === 'resource' || block === 'data') && path.length >= 3) {
+    return { address: `${block === 'data' ? 'data.' : ''}${first}.${second}`, path: path.slice(3) };
+  }
+  const prefix: Record<string, string> = { provider: 'provider.', output: 'output.', variable: 'var.', locals: 'local.', module: 'module.' };
+  if (hasOwn(prefix, block) && path.length >= 2) return { address: `${prefix[block]}${first}`, path: path.slice(2) };
+  return { address: block ?? '(configuration)', path: path.slice(1) };
 }

@@ -4,16 +4,9 @@ import type { TenantformError } from '../../errors';
 import { contextFor, type LocalConversion } from '../expression-scope';
 import { declaredNames, parseLocals } from '../language';
 import { decodeDocument, documentShapeProblems } from '../model';
-import { expandModules, type ModuleSources } from '../modules';
-import type { ConfigLocation } from '../locate';
+import { expandModules } from '../modules';
+import type { LoadLocation } from '../config';
 import { inputVariables } from '../variables';
-
-/** What reading a configuration needs of its location: the file or folder, the variables' values, the local modules it calls. */
-export type PreludeLocation = Pick<ConfigLocation, 'file' | 'inputs'> & {
-  readonly dir?: string;
-  /** The local modules the configuration calls, read beforehand (reading a folder is asynchronous). */
-  readonly modules?: ModuleSources;
-};
 
 /**
  * The blocks every other block may use, read first: the variables and their values, the module
@@ -22,7 +15,7 @@ export type PreludeLocation = Pick<ConfigLocation, 'file' | 'inputs'> & {
  */
 export function languagePrelude(
   written: Readonly<Record<string, unknown>>,
-  location: PreludeLocation,
+  location: Pick<LoadLocation, 'file' | 'inputs' | 'dir' | 'modules'>,
   diagnostics: Diagnostic[],
   languageProblems: TenantformError[],
 ) {
