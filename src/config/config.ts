@@ -180,7 +180,7 @@ export function parseConfiguration(
   languageProblems.forEach(report);
   const { providerAddress, backend } = terraformSettings(doc.terraform, report);
   const remoteStates = readRemoteStates(doc.remoteStates, beforeObjects, location.remoteStates, report);
-  const declared = declareObjects(doc.objects, names, locals, beforeObjects, report);
+  const declared = declareObjects(doc, names, locals, beforeObjects, report);
   const { objects, blocks: blockInstances } = declared;
   checkReferences(declared, { locals, outputs, checks }, remoteStates, report);
   const scope = {

@@ -1,7 +1,7 @@
 import { decodeDocument, documentShapeProblems } from './model';
 
 describe('the configuration document decoded into its blocks', () => {
-  it('lists data sources, then resources, each once in document order; remote states apart; metadata left out', () => {
+  it('lists resources and data sources, each once in document order, remote states apart too; metadata left out', () => {
     const doc = decodeDocument({
       '//': { metadata: { version: '0.20' } },
       resource: { tenantform_tenant: { b: { name: 'b' }, a: { name: 'a' }, '//': {} } },
@@ -10,15 +10,18 @@ describe('the configuration document decoded into its blocks', () => {
         terraform_remote_state: { network: { backend: 'local' } },
       },
     });
-    expect(doc.objects.map((o) => o.address)).toEqual(['data.tenantform_tenant.parent', 'tenantform_tenant.b', 'tenantform_tenant.a']);
+    expect(doc.resources.map((o) => o.address)).toEqual(['tenantform_tenant.b', 'tenantform_tenant.a']);
+    expect(doc.dataSources.map((o) => o.address)).toEqual(['data.tenantform_tenant.parent', 'data.terraform_remote_state.network']);
     expect(doc.remoteStates).toEqual([['network', { backend: 'local' }]]);
   });
 
-  it('puts the blocks of module instances after the root module own, under their module path', () => {
+  it('names the blocks of module instances under their module path', () => {
     const doc = decodeDocument({ resource: { tenantform_tenant: { root: {} } } }, [
       { module: 'module.customer["acme"]', mode: 'managed', type: 'tenantform_tenant', name: 'this', body: {} },
     ]);
-    expect(doc.objects.map((o) => o.address)).toEqual(['tenantform_tenant.root', 'module.customer["acme"].tenantform_tenant.this']);
+    expect(doc.moduleBlocks.map((o) => o.address)).toEqual(['module.customer["acme"].tenantform_tenant.this']);
+    expect(doc.modules).toBeUndefined();
+    expect(decodeDocument({ module: { customer: { source: './customer' } } }).modules).toEqual([['customer', { source: './customer' }]]);
   });
 
   it('reads the terraform settings from one block or a list of them; the backend from one block', () => {

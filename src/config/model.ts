@@ -49,8 +49,14 @@ export interface ConfigurationDocument {
   readonly checks: readonly NamedBlock[];
   /** The `data "terraform_remote_state"` blocks: other stacks' outputs, read before the configuration is loaded. */
   readonly remoteStates: readonly NamedBlock[];
-  /** Every other `data` block, then every `resource` block, then those of the modules' instances: each once, in document order. */
-  readonly objects: readonly ObjectBlock[];
+  /** The `resource` blocks, each once, in document order. */
+  readonly resources: readonly ObjectBlock[];
+  /** The `data` blocks (remote states among them), each once, in document order. */
+  readonly dataSources: readonly ObjectBlock[];
+  /** The module calls; undefined when the document has no `module` block. */
+  readonly modules?: readonly NamedBlock[];
+  /** The `resource` and `data` blocks of the modules' instances, once the calls are expanded (see modules.ts). */
+  readonly moduleBlocks: readonly ObjectBlock[];
   /** The `moved`, `removed` and `import` blocks as written: a list of blocks (one object alone is one block). */
   readonly moved: unknown;
   readonly removed: unknown;
@@ -103,23 +109,16 @@ export function documentShapeProblems(written: Readonly<Record<string, unknown>>
 }
 
 /**
- * The blocks of a document whose modules are expanded (the root's own blocks, with `moduleBlocks`
- * those declared inside module instances).
+ * The blocks of a document (a module's, or the root's with `moduleBlocks` those declared inside
+ * its module calls' instances once they are expanded).
  */
 export function decodeDocument(document: Readonly<Record<string, unknown>>, moduleBlocks: readonly ModuleBlock[] = []): ConfigurationDocument {
   const terraform = [document.terraform].flat();
   const provider = isRecord(document.provider) ? ownValue(document.provider, PROVIDER_TYPE) : undefined;
-  const objects: ObjectBlock[] = [];
-  for (const [mode, section] of [
-    ['data', 'data'],
-    ['managed', 'resource'],
-  ] as const) {
-    for (const [type, byName] of entriesOf(document[section])) {
-      if (mode === 'data' && type === REMOTE_STATE_TYPE) continue;
-      for (const [name, body] of entriesOf(byName)) objects.push({ mode, type, name, body, address: blockAddress({ mode, type, name }) });
-    }
-  }
-  for (const b of moduleBlocks) objects.push({ ...b, address: blockAddress(b) });
+  const objectBlocks = (mode: 'managed' | 'data', section: unknown): ObjectBlock[] =>
+    entriesOf(section).flatMap(([type, byName]) =>
+      entriesOf(byName).map(([name, body]) => ({ mode, type, name, body, address: blockAddress({ mode, type, name }) })),
+    );
   const remoteStates = isRecord(document.data) ? ownValue(document.data, REMOTE_STATE_TYPE) : undefined;
   return {
     terraform: {
@@ -134,7 +133,10 @@ export function decodeDocument(document: Readonly<Record<string, unknown>>, modu
     checks: entriesOf(document.check),
     // Any object: a list's entries are named by their index, as Terraform JSON reads it.
     remoteStates: remoteStates !== null && typeof remoteStates === 'object' ? Object.entries(remoteStates).filter(([k]) => k !== '//') : [],
-    objects,
+    resources: objectBlocks('managed', document.resource),
+    dataSources: objectBlocks('data', document.data),
+    ...(document.module === undefined ? {} : { modules: entriesOf(document.module) }),
+    moduleBlocks: moduleBlocks.map((b) => ({ ...b, address: blockAddress(b) })),
     moved: document.moved,
     removed: document.removed,
     imports: document.import,

@@ -6,7 +6,8 @@ import { holderOf, rootNameOf, rootOf } from '../expression-scope';
 import type { DeclaredNames, Locals } from '../language';
 import { repetitionOf } from '../repetition';
 import type { BlockInstances, DeclaredObject } from '../config';
-import type { ObjectBlock } from '../model';
+import type { ConfigurationDocument } from '../model';
+import { REMOTE_STATE_TYPE } from '../remote-state';
 import { declaredObject } from './resource';
 
 /** What the `resource` and `data` blocks declare. */
@@ -26,7 +27,7 @@ export interface DeclaredObjects {
  * instances. Each block's problems go to `report`, so that every block is read.
  */
 export function declareObjects(
-  documentBlocks: readonly ObjectBlock[],
+  doc: Pick<ConfigurationDocument, 'dataSources' | 'resources' | 'moduleBlocks'>,
   names: DeclaredNames,
   locals: Locals,
   beforeObjects: EvalContext,
@@ -36,6 +37,8 @@ export function declareObjects(
   const templates = new Map<string, DeclaredObject>();
   const blockInstances = new Map<string, BlockInstances>();
   const unparsed = new Set<string>();
+  // Data sources first, read before the resources that use them; remote states are read apart (remote-state.ts).
+  const documentBlocks = [...doc.dataSources.filter((b) => b.type !== REMOTE_STATE_TYPE), ...doc.resources, ...doc.moduleBlocks];
   const declaredAddresses = new Set(documentBlocks.map((b) => b.address));
   // count and for_each see variables and locals, and of a repeated block its instance keys (the
   // values are known at apply): `for_each = tenantform_tenant.customer`, as cdktf's

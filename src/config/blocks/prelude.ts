@@ -27,9 +27,9 @@ export function languagePrelude(
       { file: location.file, dir: location.dir, variables, locals, localConversions, objects: new Map(), blocks: new Map(), remoteStates: new Map() },
       new Map(),
     );
-  const modules = expandModules(written, location.dir ?? dirname(location.file), location.modules, contextOver, languageProblems);
-  // Module calls are expanded into the root's blocks (see modules.ts): the document they make is read in place of the one written.
-  const doc = modules.document === written ? root : decodeDocument(modules.document, modules.blocks);
+  // Module calls are expanded into the root's blocks (see modules.ts).
+  const modules = expandModules(root, location.dir ?? dirname(location.file), location.modules, contextOver, languageProblems);
+  const doc = modules.document;
   const names = declaredNames(doc);
   const locals = parseLocals(doc.locals, names, languageProblems);
   // count and for_each may use variables and locals: objects are not known when planning starts.
