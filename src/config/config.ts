@@ -26,7 +26,7 @@ import { terraformSettings } from './blocks/terraform';
 import { declareObjects, type DeclaredObjects } from './blocks/objects';
 import { checkReferences } from './blocks/references';
 import { relocations } from './blocks/relocations';
-import { addressOfDocumentPath } from './model';
+import { addressOfDocumentPath, type ConfigurationDocument } from './model';
 
 export { dependencies, isGroupNode, objectDependencies } from './dependencies';
 /** Addresses are the configuration's vocabulary too: views name objects and their modules with them. */
@@ -219,7 +219,7 @@ export function parseConfiguration(
       objects,
       // Only a saved or JSON plan reads it: made when first read, the whole configuration written out once.
       get hash() {
-        return (hash ??= configurationHash(doc.source, variables, remoteStates));
+        return (hash ??= configurationHash(doc, variables, remoteStates));
       },
       variables,
       locals: locals.ordered,
@@ -265,11 +265,11 @@ function validateBeforeObjects(
     if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
 }
 
-function configurationHash(doc: Record<string, unknown>, variables: ReadonlyMap<string, InputVariable>, remoteStates: ReadonlyMap<string, Value>): string {
+function configurationHash(doc: ConfigurationDocument, variables: ReadonlyMap<string, InputVariable>, remoteStates: ReadonlyMap<string, Value>): string {
   const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
   const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
   return createHash('sha256')
-    .update(configurationText(doc, inputs, remote))
+    .update(configurationText(doc.source, inputs, remote))
     .digest('hex');
 }
 
