@@ -14,7 +14,7 @@ export const METADATA_KEY = '//';
  * What the configuration's hash covers, as canonical JSON: the blocks without cdktf's metadata
  * (sorted and filtered as it is written), the variables' values and other stacks' outputs.
  */
-export function configurationText(doc: Record<string, unknown>, inputs: unknown, remote: unknown): string {
+export function configurationText(doc: Readonly<Record<string, unknown>>, inputs: unknown, remote: unknown): string {
   const blocks = (v: unknown) => canonicalJson(v ?? {}, METADATA_KEY);
   // Keys in sorted order, as canonicalJson writes them.
   // `moved` and `removed` only where there is one, so that the hash of a configuration without them stays as it was.

@@ -5,7 +5,8 @@ import { asBool, parseTemplate, referencesOf, type EvalContext } from '../expres
 import { isRecord } from '../plain-json';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue, referencesIn, type Reference } from './expression-scope';
-import { entriesOf, type DeclaredNames } from './language';
+import type { DeclaredNames } from './language';
+import type { NamedBlock } from './model';
 
 /** One assertion: a check's `assert`, a resource's `precondition` or `postcondition`. */
 export interface CheckAssertion {
@@ -25,9 +26,9 @@ export interface DeclaredCheck {
  * The `check` blocks of Terraform JSON (`check.<name>.assert`, one object or a list). A scoped
  * `data` block inside one is refused by name: the native plan does not read it.
  */
-export function parseChecks(raw: unknown, names: DeclaredNames, problems: TenantformError[]): DeclaredCheck[] {
+export function parseChecks(blocks: readonly NamedBlock[], names: DeclaredNames, problems: TenantformError[]): DeclaredCheck[] {
   const checks: DeclaredCheck[] = [];
-  for (const [name, body] of entriesOf(raw)) {
+  for (const [name, body] of blocks) {
     const at = `check.${name}`;
     if (!isRecord(body)) {
       problems.push(languageErrors.invalidCheck(at, 'a check block is an object with `assert` blocks', []));

@@ -1,5 +1,6 @@
 import { hasErrors, type AttributePath, type Diagnostic, type SourcePosition } from '../diagnostics';
 import { configErrors, folderErrors } from './errors';
+import { backendValueOf } from './model';
 import { MAX_INPUT_BYTES, readInputFile } from '../input-file';
 import { isRecord, ownValue } from '../plain-json';
 import { existsSync, statSync } from 'node:fs';
@@ -78,11 +79,6 @@ export async function folderBackend(
 }
 
 const isFolder = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
-
-/** `terraform.backend` as the configuration declares it (undefined when it declares none). */
-export function backendValueOf(document: Record<string, unknown>): unknown {
-  return isRecord(document.terraform) ? ownValue(document.terraform, 'backend') : undefined;
-}
 
 export function readConfigDocument(file: string): Record<string, unknown> {
   let text: string;

@@ -4,6 +4,7 @@ import { configErrors } from './errors';
 import { languageErrors } from './language-errors';
 import { referencesIn, type Reference } from './expression-scope';
 import { isRecord } from '../plain-json';
+import type { ConfigurationDocument, NamedBlock } from './model';
 import { BLOCK_ARGUMENTS, boolArgument, extraneousArguments, notCarriedOut, stringArgument } from './block-arguments';
 
 /**
@@ -34,12 +35,12 @@ export interface Locals {
   readonly references: Array<{ readonly address: string; readonly reference: Reference }>;
 }
 
-export function declaredNames(doc: Record<string, unknown>): DeclaredNames {
-  return { variables: new Set(entriesOf(doc.variable).map(([k]) => k)), locals: new Set(entriesOf(doc.locals).map(([k]) => k)) };
+export function declaredNames(doc: Pick<ConfigurationDocument, 'variables' | 'locals'>): DeclaredNames {
+  return { variables: new Set(doc.variables.map(([k]) => k)), locals: new Set(doc.locals.map(([k]) => k)) };
 }
 
-export function parseLocals(block: unknown, names: DeclaredNames, problems: TenantformError[]): Locals {
-  const raw = new Map(entriesOf(block));
+export function parseLocals(blocks: readonly NamedBlock[], names: DeclaredNames, problems: TenantformError[]): Locals {
+  const raw = new Map(blocks);
   const uses = new Map<string, ReturnType<typeof referencesIn>>();
   for (const [name, value] of raw) uses.set(name, referencesIn(value, `local.${name}`, names, problems));
   const ordered = new Map<string, unknown>();
@@ -85,9 +86,9 @@ export function targetsThroughLocals(usedLocals: Iterable<string>, locals: Local
   return [...new Set([...usedLocals].flatMap((l) => [...(locals.targets.get(l) ?? [])]))];
 }
 
-export function parseOutputs(block: unknown, names: DeclaredNames, locals: Locals, problems: TenantformError[]): Map<string, DeclaredOutput> {
+export function parseOutputs(blocks: readonly NamedBlock[], names: DeclaredNames, locals: Locals, problems: TenantformError[]): Map<string, DeclaredOutput> {
   const out = new Map<string, DeclaredOutput>();
-  for (const [name, body] of entriesOf(block)) {
+  for (const [name, body] of blocks) {
     const b = isRecord(body) ? body : {};
     for (const k of extraneousArguments(b, 'output'))
       problems.push(languageErrors.unsupportedArgument(`output.${name}`, [k], `An output block`, BLOCK_ARGUMENTS.output));

@@ -23,6 +23,7 @@ import {
   type Repeats,
 } from './module-names';
 import { conversionOf, type ModuleVariable } from './module-variables';
+import { decodeDocument, type ConfigurationDocument, type NamedBlock } from './model';
 
 export { moduleArgumentProblems, type ModuleVariable } from './module-variables';
 
@@ -55,9 +56,8 @@ export interface ModuleBlock {
 }
 
 export interface ExpandedModules {
-  /** The root module: references to module calls rewritten, the modules' local values added to `locals`, no `module` block. */
-  readonly document: Record<string, unknown>;
-  readonly blocks: readonly ModuleBlock[];
+  /** The root module: references to module calls rewritten, the modules' local values added to `locals`, their blocks in `moduleBlocks`. */
+  readonly document: ConfigurationDocument;
   /** The local values that hold the modules' variables, each with its declared type and sensitivity. */
   readonly variables: ReadonlyMap<string, ModuleVariable>;
 }
@@ -105,21 +105,30 @@ export async function readModuleSources(
  * (variables, and local values of the root and of modules by name).
  */
 export function expandModules(
-  document: Record<string, unknown>,
+  written: ConfigurationDocument,
   rootDir: string,
   sources: ModuleSources | undefined,
   context: (locals: ReadonlyMap<string, unknown>, conversions: ReadonlyMap<string, LocalConversion>) => EvalContext,
   problems: TenantformError[],
 ): ExpandedModules {
-  if (document.module === undefined) return { document, blocks: [], variables: new Map() };
-  const root: ModuleScope = { path: '', dir: rootDir, variables: new Set(), locals: new Set(), calls: callsOf(document), providers: new Map(), chain: [] };
-  const locals = new Map<string, unknown>(entriesOf(document.locals).map(([name, value]) => [name, rewriteValue(value, root, problems)]));
+  if (written.modules === undefined) return { document: written, variables: new Map() };
+  const root: ModuleScope = {
+    path: '',
+    dir: rootDir,
+    variables: new Set(),
+    locals: new Set(),
+    calls: callsOf(written.modules),
+    providers: new Map(),
+    chain: [],
+  };
+  const locals = new Map<string, unknown>(written.locals.map(([name, value]) => [name, rewriteValue(value, root, problems)]));
   const blocks: ModuleBlock[] = [];
   const variables = new Map<string, ModuleVariable>();
   const expander = new Expander(sources ?? new Map(), locals, blocks, variables, context, problems);
-  for (const [name, body] of entriesOf(document.module)) expander.call(name, body, root);
+  for (const [name, body] of written.modules) expander.call(name, body, root);
+  // The root is written anew, each block in the order written, so that its problems are reported in that order.
   const out = plainObject<unknown>();
-  for (const [block, value] of Object.entries(document)) {
+  for (const [block, value] of Object.entries(written.source)) {
     if (block === 'module') continue;
     if (block === 'resource' || block === 'data') out[block] = mapBlocks(value, (body) => rewriteBlock(body, root, problems));
     // An import block's `to` is an address (perhaps inside a module), not an expression.
@@ -128,7 +137,8 @@ export function expandModules(
     else out[block] = ROOT_REWRITTEN.has(block) ? rewriteValue(value, root, problems) : value;
   }
   out.locals = Object.fromEntries(locals);
-  return { document: withModuleDependencies(out, blocks), blocks: blocks.map((b) => ({ ...b, body: dependenciesOnCalls(b.body, blocks) })), variables };
+  const moduleBlocks = blocks.map((b) => ({ ...b, body: dependenciesOnCalls(b.body, blocks) }));
+  return { document: decodeDocument(withModuleDependencies(out, blocks), moduleBlocks), variables };
 }
 
 /** The root module's blocks that hold expressions able to name a module call. */
@@ -167,9 +177,9 @@ function dependenciesOnCalls(body: unknown, blocks: readonly ModuleBlock[]): unk
   return { ...body, depends_on: [...new Set(entries)] };
 }
 
-function callsOf(document: Record<string, unknown>): Map<string, Repeats> {
+function callsOf(modules: readonly NamedBlock[] = []): Map<string, Repeats> {
   const calls = new Map<string, Repeats>();
-  for (const [name, body] of entriesOf(document.module)) {
+  for (const [name, body] of modules) {
     const b = isRecord(body) ? body : {};
     calls.set(name, b.for_each !== undefined ? 'map' : b.count !== undefined ? 'list' : 'single');
   }
@@ -186,6 +196,15 @@ class Expander {
     private readonly problems: TenantformError[],
   ) {}
 
+  /** Each module's document decoded once, however many calls and instances read it. */
+  private readonly documents = new Map<string, ConfigurationDocument>();
+
+  private decoded(dir: string, written: Record<string, unknown>): ConfigurationDocument {
+    let document = this.documents.get(dir);
+    if (!document) this.documents.set(dir, (document = decodeDocument(written)));
+    return document;
+  }
+
   /** One module block of `caller`: every instance of it. */
   call(name: string, raw: unknown, caller: ModuleScope): void {
     const address = prefixed(caller.path, `module.${name}`);
@@ -194,12 +213,13 @@ class Expander {
     if (typeof source !== 'string') return void this.problems.push(moduleErrors.missingSource(address));
     if (!isLocalSource(source)) return void this.problems.push(moduleErrors.remoteSource(address, source));
     const dir = resolve(caller.dir, source);
-    const module = this.sources.get(dir);
-    if (!module) return void this.problems.push(moduleErrors.emptySource(address, source, dir));
+    const written = this.sources.get(dir);
+    if (!written) return void this.problems.push(moduleErrors.emptySource(address, source, dir));
     const loop = caller.chain.findIndex((c) => c.dir === dir);
     if (loop >= 0) return void this.problems.push(moduleErrors.recursion([...caller.chain.slice(loop).map((c) => c.call), address], source));
-    for (const block of Object.keys(module)) if (!MODULE_BLOCKS.has(block)) this.problems.push(moduleErrors.unsupportedBlock(address, block));
-    const declared = new Map(entriesOf(module.variable));
+    for (const block of Object.keys(written)) if (!MODULE_BLOCKS.has(block)) this.problems.push(moduleErrors.unsupportedBlock(address, block));
+    const module = this.decoded(dir, written);
+    const declared = new Map(module.variables);
     for (const argument of Object.keys(body)) {
       if (CALL_ARGUMENTS.has(argument) || declared.has(argument)) continue;
       this.problems.push(moduleErrors.unexpectedArgument(address, argument, [...declared.keys()], closestName(argument, [...declared.keys()])));
@@ -220,23 +240,17 @@ class Expander {
         path,
         dir,
         variables: new Set(declared.keys()),
-        locals: new Set(entriesOf(module.locals).map(([n]) => n)),
-        calls: callsOf(module),
+        locals: new Set(module.locals.map(([n]) => n)),
+        calls: callsOf(module.modules),
         providers: passedProviders(body.providers, caller),
         chain: [...caller.chain, { dir, call: path }],
       };
-      for (const [local, value] of entriesOf(module.locals)) this.locals.set(moduleLocal(path, 'local', local), rewriteValue(value, scope, this.problems));
+      for (const [local, value] of module.locals) this.locals.set(moduleLocal(path, 'local', local), rewriteValue(value, scope, this.problems));
       const before = this.blocks.length;
-      for (const [mode, key] of [
-        ['managed', 'resource'],
-        ['data', 'data'],
-      ] as const) {
-        for (const [type, byName] of entriesOf(module[key]))
-          for (const [block, blockBody] of entriesOf(byName))
-            this.blocks.push({ module: path, mode, type, name: block, body: rewriteBlock(blockBody, scope, this.problems) });
-      }
+      for (const { mode, type, name, body } of [...module.resources, ...module.dataSources])
+        this.blocks.push({ module: path, mode, type, name, body: rewriteBlock(body, scope, this.problems) });
       this.validateWhereUsed(before, scope);
-      for (const [child, childBody] of entriesOf(module.module)) this.call(child, childBody, scope);
+      for (const [child, childBody] of module.modules ?? []) this.call(child, childBody, scope);
       // The call's depends_on: everything inside waits for what it names.
       if (dependsOn.length > 0)
         for (let n = before; n < this.blocks.length; n++) {
@@ -245,7 +259,7 @@ class Expander {
           this.blocks[n] = { ...b, body: { ...(b.body as Record<string, unknown>), depends_on: [...own, ...dependsOn] } };
         }
       const values = plainObject<unknown>();
-      for (const [output, outputBody] of entriesOf(module.output)) {
+      for (const [output, outputBody] of module.outputs) {
         const value = rewriteValue(isRecord(outputBody) ? outputBody.value : null, scope, this.problems);
         if (!isRecord(outputBody) || outputBody.sensitive !== true) {
           values[output] = value;

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { configErrors } from './errors';
 import type { EvalContext } from '../expressions';
-import { hasOwn, isRecord, ownValue, plainObject } from '../plain-json';
+import { hasOwn, ownValue, plainObject } from '../plain-json';
 import type { Attributes } from '../resources/attributes';
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE } from '../resources/provider-config';
 import { validateAttributes } from '../resources/validate';
@@ -13,9 +13,11 @@ import { evaluateValue } from './expression-scope';
  * list, hand-written JSON may write one object. Without an unaliased block the default
  * configuration is empty (credentials from the environment), as in Terraform.
  */
-export function providerBlocks(raw: unknown, context: EvalContext, diagnostics: Diagnostic[]): Map<string, Record<string, unknown>> {
-  const block = isRecord(raw) ? ownValue(raw, PROVIDER_TYPE) : undefined;
-  const candidates = (Array.isArray(block) ? block : block === undefined ? [] : [block]).filter(isRecord);
+export function providerBlocks(
+  candidates: readonly Record<string, unknown>[],
+  context: EvalContext,
+  diagnostics: Diagnostic[],
+): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const candidate of candidates) {
     const alias = ownValue(candidate, 'alias');

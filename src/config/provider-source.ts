@@ -9,20 +9,17 @@ import { settingsErrors } from './errors';
  * namespace, OpenTofu's registry), written out in full. Undefined when no block names one; the
  * state then keeps the address it records, as Terraform keeps a provider's address.
  */
-export function declaredProviderAddress(terraform: unknown, report: (problem: TenantformError) => void): string | undefined {
+export function declaredProviderAddress(requiredProviders: readonly unknown[], report: (problem: TenantformError) => void): string | undefined {
   let address: string | undefined;
-  for (const block of [terraform].flat()) {
-    const required = isRecord(block) ? block.required_providers : undefined;
-    for (const providers of [required].flat()) {
-      const requirement = isRecord(providers) ? providers[PROVIDER_TYPE] : undefined;
-      // A bare string is the older version constraint, which names no source.
-      if (!isRecord(requirement) || requirement.source === undefined) continue;
-      const source = requirement.source;
-      const normalized = typeof source === 'string' ? providerSourceAddress(source) : undefined;
-      if (normalized === undefined) report(settingsErrors.invalidProviderSource(String(source)));
-      else if (address !== undefined && address !== normalized) report(settingsErrors.conflictingProviderSources(address, normalized));
-      else address = normalized;
-    }
+  for (const providers of requiredProviders) {
+    const requirement = isRecord(providers) ? providers[PROVIDER_TYPE] : undefined;
+    // A bare string is the older version constraint, which names no source.
+    if (!isRecord(requirement) || requirement.source === undefined) continue;
+    const source = requirement.source;
+    const normalized = typeof source === 'string' ? providerSourceAddress(source) : undefined;
+    if (normalized === undefined) report(settingsErrors.invalidProviderSource(String(source)));
+    else if (address !== undefined && address !== normalized) report(settingsErrors.conflictingProviderSources(address, normalized));
+    else address = normalized;
   }
   return address;
 }

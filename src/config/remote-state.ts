@@ -6,6 +6,7 @@ import { fromPlain, type EvalContext, type Value } from '../expressions';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue } from './expression-scope';
 import { parseState } from '../state/state';
+import type { NamedBlock } from './model';
 
 /**
  * `data "terraform_remote_state"`: the outputs of another stack, which is what cdktf
@@ -30,11 +31,9 @@ export interface RemoteStateRequest {
 export type RemoteStateRead = { readonly text: string | undefined; readonly location: string } | { readonly problem: string };
 
 /** The remote states a configuration declares; problems for arguments that are unknown or name a backend tenantform does not speak. */
-export function remoteStateRequests(block: unknown, context: EvalContext, problems: TenantformError[]): RemoteStateRequest[] {
+export function remoteStateRequests(blocks: readonly NamedBlock[], context: EvalContext, problems: TenantformError[]): RemoteStateRequest[] {
   const requests: RemoteStateRequest[] = [];
-  if (block === null || typeof block !== 'object') return requests;
-  for (const [name, body] of Object.entries(block)) {
-    if (name === '//') continue;
+  for (const [name, body] of blocks) {
     const address = `data.${REMOTE_STATE_TYPE}.${name}`;
     const evaluated = evaluateValue(body, context, address);
     if (evaluated.diagnostics.length > 0 || containsUnknown(evaluated.value)) {
@@ -56,6 +55,19 @@ export function remoteStateRequests(block: unknown, context: EvalContext, proble
     requests.push({ name, address, backend: args.backend, config: args.config ?? {}, defaults: args.defaults ?? {}, workspace });
   }
   return requests;
+}
+
+/** The `data.terraform_remote_state` blocks, each with the outputs of the state it reads; problems go to `report`. */
+export function readRemoteStates(
+  blocks: readonly NamedBlock[],
+  context: EvalContext,
+  reads: ReadonlyMap<string, RemoteStateRead> | undefined,
+  report: (problem: TenantformError) => void,
+): Map<string, Value> {
+  const problems: TenantformError[] = [];
+  const values = remoteStateValues(remoteStateRequests(blocks, context, problems), reads ?? new Map(), problems);
+  problems.forEach(report);
+  return values;
 }
 
 /** The value of each `data.terraform_remote_state.<name>`: `{ backend, config, outputs }`. */

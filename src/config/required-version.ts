@@ -1,5 +1,4 @@
 import type { TenantformError } from '../errors';
-import { isRecord } from '../plain-json';
 import { settingsErrors } from './errors';
 
 /**
@@ -13,10 +12,8 @@ type Version = readonly [number, number, number];
 
 const CONSTRAINT = /^\s*(=|!=|>=|<=|>|<|~>)?\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/;
 
-/** The `required_version` settings of the `terraform` blocks (one object or a list, a string or a list of them), each checked. */
-export function requiredVersionProblems(terraform: unknown, version: string = LANGUAGE_VERSION): TenantformError[] {
-  const blocks = Array.isArray(terraform) ? terraform : [terraform];
-  const settings = blocks.flatMap((b) => (isRecord(b) && b.required_version !== undefined ? [b.required_version].flat() : []));
+/** The `required_version` constraints of the `terraform` blocks, each checked. */
+export function requiredVersionProblems(settings: readonly unknown[], version: string = LANGUAGE_VERSION): TenantformError[] {
   const running = parse(version)!;
   const problems: TenantformError[] = [];
   for (const setting of settings) {

@@ -16,7 +16,10 @@ describe('--var-file', () => {
     writeFileSync(join(dir, name), text);
     const diagnostics: Diagnostic[] = [];
     const values = inputVariables(
-      { region: { default: 'default' }, sizes: { default: [] } },
+      [
+        ['region', { default: 'default' }],
+        ['sizes', { default: [] }],
+      ],
       { given: [{ kind: 'file', text: name }], env: {}, cwd: dir },
       diagnostics,
     );
@@ -48,7 +51,7 @@ describe('--var-file', () => {
 describe('variable blocks', () => {
   const declare = (body: Record<string, unknown>) => {
     const diagnostics: Diagnostic[] = [];
-    const values = inputVariables({ token: { default: 'abc', ...body } }, { given: [], env: {}, cwd: '.' }, diagnostics);
+    const values = inputVariables([['token', { default: 'abc', ...body }]], { given: [], env: {}, cwd: '.' }, diagnostics);
     return { token: values.get('token'), diagnostics };
   };
 

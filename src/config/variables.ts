@@ -8,6 +8,7 @@ import { contextOf, evaluateTemplate, firstCall, fromPlain, isKnown, parseExpres
 import { isRecord, ownValue, parsePlainJson } from '../plain-json';
 import { BLOCK_ARGUMENTS, boolArgument, extraneousArguments, notCarriedOut, stringArgument } from './block-arguments';
 import { convertTo, parseTypeConstraint, takesRawText, type TypeConstraint } from './variable-types';
+import type { NamedBlock } from './model';
 
 /**
  * Input variables: the `variable` blocks of the configuration and the values given for them,
@@ -42,10 +43,10 @@ interface Declaration {
 }
 
 /** The value of every declared variable; problems (each naming `var.<name>`) go to `diagnostics`. */
-export function inputVariables(block: unknown, inputs: VariableInputs | undefined, diagnostics: Diagnostic[]): Map<string, InputVariable> {
+export function inputVariables(blocks: readonly NamedBlock[], inputs: VariableInputs | undefined, diagnostics: Diagnostic[]): Map<string, InputVariable> {
   const report = (e: TenantformError) => diagnostics.push(e.toDiagnostic());
   const declarations = new Map<string, Declaration>();
-  for (const [name, body] of entriesOf(block)) {
+  for (const [name, body] of blocks) {
     const d = declaration(name, body, report);
     if (d) declarations.set(name, d);
   }
@@ -260,8 +261,4 @@ function bracketBalance(line: string): number {
     else if (']})'.includes(c)) balance--;
   }
   return balance;
-}
-
-function entriesOf(block: unknown): Array<[string, unknown]> {
-  return isRecord(block) ? Object.entries(block).filter(([k]) => k !== '//') : [];
 }
