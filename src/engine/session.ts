@@ -19,6 +19,7 @@ import { locateConfiguration, loadConfiguration, remoteStatesToRead, type Config
 import { readRemoteStateTexts } from './remote-states';
 import { folderBackend, readConfigDocument, readConfiguration } from '../config/document';
 import { declaredProviderAddress } from '../config/provider-source';
+import { decodeDocument } from '../config/model';
 import { ProviderClients } from './clients';
 import type { VariableInputs } from '../config/variables';
 import { openBackend, withStateLock, type StateBackend } from '../backends';
@@ -337,7 +338,7 @@ function declaredProviderAddressOf(
   folder: { readonly document: Record<string, unknown> } | undefined,
 ): string | undefined {
   try {
-    return declaredProviderAddress((folder?.document ?? readConfigDocument(location.file)).terraform, () => {});
+    return declaredProviderAddress(decodeDocument(folder?.document ?? readConfigDocument(location.file)).terraform.requiredProviders, () => {});
   } catch {
     return undefined;
   }
