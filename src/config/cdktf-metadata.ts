@@ -12,15 +12,18 @@ export const METADATA_KEY = '//';
 
 /**
  * What the configuration's hash covers, as canonical JSON: the blocks without cdktf's metadata
- * (sorted and filtered as it is written), the variables' values and other stacks' outputs.
+ * (sorted and filtered as it is written), the variables' values, other stacks' outputs and the
+ * modules the root calls.
  */
-export function configurationText(doc: Readonly<Record<string, unknown>>, inputs: unknown, remote: unknown): string {
+export function configurationText(doc: Readonly<Record<string, unknown>>, inputs: unknown, remote: unknown, modules?: unknown): string {
   const blocks = (v: unknown) => canonicalJson(v ?? {}, METADATA_KEY);
   // Keys in sorted order, as canonicalJson writes them.
   // `moved` and `removed` only where there is one, so that the hash of a configuration without them stays as it was.
   const moved = doc.moved === undefined ? '' : `,"moved":${canonicalJson(doc.moved, METADATA_KEY)}`;
   const removed = doc.removed === undefined ? '' : `,"removed":${canonicalJson(doc.removed, METADATA_KEY)}`;
-  return `{"data":${blocks(doc.data)},"inputs":${canonicalJson(inputs)},"locals":${blocks(doc.locals)}${moved},"remote":${canonicalJson(remote)}${removed},"resource":${blocks(doc.resource)}}`;
+  // Likewise the modules (their calls and documents) only where the root calls one.
+  const module = modules === undefined ? '' : `,"module":${canonicalJson(modules, METADATA_KEY)}`;
+  return `{"data":${blocks(doc.data)},"inputs":${canonicalJson(inputs)},"locals":${blocks(doc.locals)}${module}${moved},"remote":${canonicalJson(remote)}${removed},"resource":${blocks(doc.resource)}}`;
 }
 
 export function hasMetadata(v: unknown): boolean {

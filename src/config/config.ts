@@ -1,3 +1,4 @@
+import { dirname, relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readConfigDocument } from './document';
 import type { Diagnostic } from '../diagnostics';
@@ -219,7 +220,7 @@ export function parseConfiguration(
       objects,
       // Only a saved or JSON plan reads it: made when first read, the whole configuration written out once.
       get hash() {
-        return (hash ??= configurationHash(doc, variables, remoteStates));
+        return (hash ??= configurationHash(doc, variables, remoteStates, modulesHashed(plain.value as Record<string, unknown>, location)));
       },
       variables,
       locals: locals.ordered,
@@ -265,12 +266,29 @@ function validateBeforeObjects(
     if (!unparsed.has(`output.${o.name}`)) diagnostics.push(...evaluateValue(o.value, context, `output.${o.name}`, ['value']).diagnostics);
 }
 
-function configurationHash(doc: ConfigurationDocument, variables: ReadonlyMap<string, InputVariable>, remoteStates: ReadonlyMap<string, Value>): string {
+function configurationHash(
+  doc: ConfigurationDocument,
+  variables: ReadonlyMap<string, InputVariable>,
+  remoteStates: ReadonlyMap<string, Value>,
+  modules: unknown,
+): string {
   const inputs = Object.fromEntries([...variables.values()].map((v) => [v.name, toJson(v.value)]));
   const remote = Object.fromEntries([...remoteStates].map(([name, v]) => [name, toJson(v)]));
   return createHash('sha256')
-    .update(configurationText(doc.source, inputs, remote))
+    .update(configurationText(doc.source, inputs, remote, modules))
     .digest('hex');
+}
+
+/**
+ * What a saved plan must find unchanged of the modules: the calls as the root writes them and each
+ * module's document, by its folder relative to the stack's (a plan is applied from another
+ * checkout as well). Undefined without module calls.
+ */
+function modulesHashed(root: Record<string, unknown>, location: LoadLocation): unknown {
+  if (root.module === undefined) return undefined;
+  const base = location.dir ?? dirname(location.file);
+  const documents = [...(location.modules ?? new Map<string, unknown>())].map(([folder, document]) => [relative(base, folder), document] as const);
+  return { calls: root.module, documents: Object.fromEntries(documents.sort(([a], [b]) => a.localeCompare(b))) };
 }
 
 /** The block of an instance of a repeated block, with all its instances; undefined for any other address. */

@@ -195,3 +195,20 @@ describe('module calls', () => {
     expect([...loaded(document).objects.keys()]).toEqual(['tenantform_tenant.a']);
   });
 });
+
+describe("a saved plan's configuration hash", () => {
+  const call = (name: string) => ({ module: { customer: { source: './customer', name, parent_id: PARENT } } });
+
+  it("changes with a module's blocks and with a call's arguments, as with the root's blocks", () => {
+    const planned = loaded(call('Contoso')).hash;
+    expect(loaded(call('Contoso')).hash).toBe(planned);
+    // A call's argument changed: the module's objects change with it.
+    expect(loaded(call('Fabrikam')).hash).not.toBe(planned);
+    // The module's own resource changed, the root as it was.
+    const edited = {
+      ...CUSTOMER,
+      resource: { ...CUSTOMER.resource, tenantform_user: { admin: { ...CUSTOMER.resource.tenantform_user.admin, email: 'ops@example.com' } } },
+    };
+    expect(loaded(call('Contoso'), { './customer': edited }).hash).not.toBe(planned);
+  });
+});
