@@ -191,7 +191,7 @@ function listSection(kind: ResourceKind): string[] {
   return [
     '## List resource (Terraform 1.14 and later)',
     '',
-    `\`terraform query\` lists the live objects of a tenant (by default the API client's own) or of its subtree, each with its display name and identity; with \`include_resource = true\`, the object as an import records it. \`terraform query -generate-config-out=generated.tf\` writes a resource and an \`import\` block for each.`,
+    `\`terraform query\` lists the live objects of a tenant (by default the API client's own) or of its subtree, each with its display name and identity; with \`include_resource = true\`, the object as an import records it (read eight at a time, sent in the listing's order). \`terraform query -generate-config-out=generated.tf\` writes a resource and an \`import\` block for each.`,
     '',
     table(listAttributes(kind)),
     '',
