@@ -11,7 +11,6 @@ import { IDENTITY_VERSION, identityAttributes, identityOf, importIdOf, type Iden
 import type { KindRegistry } from '../resources/registry';
 import { Unknown } from '../resources/values';
 import type * as tfplugin6 from './messages';
-import type { ListCalls } from './list-resources';
 import { decodeRaw, decodeState, encodeState } from './values';
 
 /** The calls of resource identity. */
@@ -87,8 +86,8 @@ export function upgradeIdentity(kinds: KindRegistry, req: tfplugin6.UpgradeResou
  */
 export function withIdentity(
   kinds: () => KindRegistry,
-  calls: Omit<tfplugin6.ProviderService, IdentityCalls | ListCalls>,
-): Omit<tfplugin6.ProviderService, ListCalls> {
+  calls: Omit<tfplugin6.ProviderService, IdentityCalls | tfplugin6.ListCalls>,
+): Omit<tfplugin6.ProviderService, tfplugin6.ListCalls> {
   const kindOf = (type: string | undefined) => kinds().resource(type ?? '');
   return {
     ...calls,

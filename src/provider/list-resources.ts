@@ -18,9 +18,6 @@ import { wireIdentity } from './identity';
 import type * as tfplugin6 from './messages';
 import { decodeState, encodeState, unknownsAsNull } from './values';
 
-/** The calls of list resources and generated configuration. */
-export type ListCalls = 'ListResource' | 'ValidateListResourceConfig' | 'GenerateResourceConfig';
-
 export interface ListOptions {
   /** The provider's schema on the wire, as its other schemas are sent. */
   readonly wireSchema: (version: number, description: string, attributes: SchemaAttribute[]) => tfplugin6.Schema;
@@ -34,7 +31,11 @@ function error(summary: string, detail: string): tfplugin6.Diagnostic {
 }
 
 /** The provider's calls with list resources added, and advertised in its metadata and schema. */
-export function withListResources(kinds: () => KindRegistry, calls: Omit<tfplugin6.ProviderService, ListCalls>, opts: ListOptions): tfplugin6.ProviderService {
+export function withListResources(
+  kinds: () => KindRegistry,
+  calls: Omit<tfplugin6.ProviderService, tfplugin6.ListCalls>,
+  opts: ListOptions,
+): tfplugin6.ProviderService {
   const listable = () => listableKinds(kinds().resources);
   const listKind = (type: string | undefined) => listable().find((k) => k.type === type);
   let schemas: Record<string, tfplugin6.Schema> | undefined;

@@ -291,6 +291,9 @@ export type InvokeAction_Request = PlanAction_Request;
 /** One message of InvokeAction's stream: progress, then exactly one completed (the last). */
 export type InvokeAction_Event = { progress: { message: string } } | { completed: { diagnostics: Diagnostic[] } };
 
+/** The calls of list resources and generated configuration. */
+export type ListCalls = 'ListResource' | 'ValidateListResourceConfig' | 'GenerateResourceConfig';
+
 /** The calls of `tfplugin6.Provider`, each with its request and answer. */
 export interface ProviderService {
   GetMetadata(req: Empty): Promise<GetMetadata_Response>;

@@ -24,7 +24,7 @@ import {
 import { schemaAttributes, terraformSchema, type SchemaAttribute } from '../resources/terraform-schema';
 import { validateConfig } from '../resources/validate';
 import { withIdentity, type IdentityCalls } from './identity';
-import { withListResources, type ListCalls } from './list-resources';
+import { withListResources } from './list-resources';
 import { fingerprint, isUnknown, normalize, Unknown } from '../resources/values';
 import { ReadCoalescer } from './read-coalescer';
 import { ACTIONS } from './actions';
@@ -153,7 +153,7 @@ export class TenantformProvider {
   }
 
   /** The RPCs of Terraform 1.11 and older; identity and list resources are added around them. */
-  #calls(): Omit<tfplugin6.ProviderService, IdentityCalls | ListCalls> {
+  #calls(): Omit<tfplugin6.ProviderService, IdentityCalls | tfplugin6.ListCalls> {
     return {
       GetMetadata: async () => this.getMetadata(),
       GetProviderSchema: async () => this.getProviderSchema(),
