@@ -1,6 +1,5 @@
 import { parseInstanceAddress } from './addresses';
-import type { StateStore } from './state';
-import { addressOf, type JournalStore, type StateChange, type StateDocument, type StateResource } from './model';
+import { addressOf, type JournaledState, type JournalStore, type StateChange, type StateDocument, type StateResource } from './model';
 import { stateErrors } from './errors';
 import { isRecord } from '../plain-json';
 import { quoted } from './file-schema';
@@ -39,13 +38,13 @@ export class StateJournal {
   #queuedSave: Promise<void> | undefined;
 
   private constructor(
-    private readonly state: StateStore,
+    private readonly state: JournaledState,
     /** Undefined where the backend keeps no journal: every change then writes the whole state. */
     private readonly store: JournalStore | undefined,
   ) {}
 
   /** Starts journaling the changes of `state` (saved first, so the journal continues a stored state). */
-  static async begin(state: StateStore): Promise<StateJournal> {
+  static async begin(state: JournaledState): Promise<StateJournal> {
     const journal = new StateJournal(state, state.journal);
     if (journal.store === undefined) return journal;
     await journal.restart();

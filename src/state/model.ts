@@ -108,3 +108,15 @@ export interface JournalStore {
   read(): Promise<{ header: string; lines: string[] } | undefined>;
   remove(): Promise<void>;
 }
+
+/** What the apply journal needs of the state it records: its identity, its size, its changes and a whole write. */
+export interface JournaledState {
+  readonly journal: JournalStore | undefined;
+  readonly lineage: string;
+  readonly serial: number;
+  /** Objects recorded. */
+  readonly size: number;
+  /** Told of every change as it is made. */
+  observer: ((change: StateChange) => void) | undefined;
+  save(): Promise<void>;
+}

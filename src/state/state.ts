@@ -12,6 +12,7 @@ import { replayJournal } from './journal';
 import {
   addressOf,
   TERRAFORM_VERSION,
+  type JournaledState,
   type JournalStore,
   type PendingCreate,
   type RecordedObject,
@@ -112,7 +113,7 @@ function splitAddress(address: string): InstanceAddress {
  * The state of one stack, in memory, written back atomically after every change
  * (temporary file, fsync, rename; the previous file kept as `<file>.backup`).
  */
-export class StateStore {
+export class StateStore implements JournaledState {
   private writes: Promise<void> = Promise.resolve();
   private lastWriteFailed = false;
   /** Position of each resource by address, rebuilt after a removal (keeps a large apply linear). */
