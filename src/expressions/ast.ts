@@ -67,3 +67,19 @@ export type TemplatePart =
       readonly body: readonly TemplatePart[];
       readonly range: SourceRange;
     };
+
+/**
+ * What an expression's names mean: `var`, `local`, `each`, `count`, `self`, `data`, `path`,
+ * `terraform` and the resource types map to objects of their values. A function gets the
+ * root name and returns undefined when the name is not declared.
+ */
+export interface EvalContext {
+  readonly variables: Readonly<Record<string, Value>> | ((root: string) => Value | undefined);
+}
+
+/** Names in scope while evaluating: for-expression variables above the context's roots. */
+export interface Scope {
+  readonly context: EvalContext;
+  readonly locals: ReadonlyMap<string, Value>;
+  readonly splatItem?: Value;
+}

@@ -1,26 +1,10 @@
-import type { Expr, ForExpr, TemplatePart } from './ast';
+import type { EvalContext, Expr, ForExpr, Scope, TemplatePart } from './ast';
 import { asBool, asString, describe, elementsOf } from './convert';
 import { callFunction } from './functions';
 import { applyBinary, applyUnary } from './operators';
 import { unifyResults } from './unify';
 import { ExpressionFailure, fail, hidingSecrets, type SourceRange } from './problems';
 import { containsSensitive, isObject, isSet, markIf, objectOf, SensitiveValue, sortedEntries, UNKNOWN, unmarkDeep, type Value } from './values';
-
-/**
- * What an expression's names mean: `var`, `local`, `each`, `count`, `self`, `data`, `path`,
- * `terraform` and the resource types map to objects of their values. A function gets the
- * root name and returns undefined when the name is not declared.
- */
-export interface EvalContext {
-  readonly variables: Readonly<Record<string, Value>> | ((root: string) => Value | undefined);
-}
-
-/** Names in scope while evaluating: for-expression variables above the context's roots. */
-interface Scope {
-  readonly context: EvalContext;
-  readonly locals: ReadonlyMap<string, Value>;
-  readonly splatItem?: Value;
-}
 
 export function evaluateIn(expr: Expr, context: EvalContext): Value {
   return evaluateExpr(expr, { context, locals: new Map() });
@@ -270,4 +254,4 @@ function interpolated(v: Value, range: SourceRange): Value {
   return text;
 }
 
-export type { Scope };
+export type { EvalContext };

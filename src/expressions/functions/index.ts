@@ -1,6 +1,5 @@
-import type { Expr } from '../ast';
+import type { Expr, Scope } from '../ast';
 import { describe, elementsOf } from '../convert';
-import type { Scope } from '../evaluate';
 import { ExpressionFailure, fail, hidingSecrets } from '../problems';
 import { containsSensitive, isKnown, markIf, SensitiveValue, UNKNOWN, unmarkDeep, type Value } from '../values';
 import { collectionFunctions } from './collections';
