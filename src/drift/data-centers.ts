@@ -2,7 +2,8 @@ import type { PlatformClient } from '../api';
 import type { ProviderClients } from '../engine/clients';
 import type { StateStore } from '../state/state';
 import type { RecordedObject } from '../state/model';
-import { tenantIdsOf, type DriftReport } from './detect';
+import { tenantIdsOf } from './detect';
+import type { DriftReport } from './model';
 
 /** The part of a drift report that lives in one data center (one platform address). */
 export interface DataCenterDrift {

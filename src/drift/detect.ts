@@ -10,45 +10,8 @@ import { buildPlan } from '../engine/planner';
 import { refresh, type Refreshed } from '../engine/refresh';
 import type { StateStore } from '../state/state';
 import { isNamedByTarget } from '../state/addresses';
-import type { Action } from '../resources/plan';
 import { sensitiveNames, versionAttribute, type ResourceKind, type State } from '../resources/declaration';
-import type { Coverage, UnmanagedObject } from './unmanaged';
-
-/** `unknown`: the object could not be read (an error says why). */
-export type DriftStatus = 'in_sync' | 'drifted' | 'deleted' | 'unknown';
-
-export interface ResourceDriftReport {
-  readonly address: string;
-  readonly type: string;
-  readonly status: DriftStatus;
-  /** For `drifted`: each attribute that moved, with its value in the state and on the platform. */
-  readonly changes: AttributeDrift[];
-  /** Top-level attributes that moved but are listed in `lifecycle.ignore_changes`. */
-  readonly ignored: string[];
-  /** Sensitive top-level attributes: their values are never shown. */
-  readonly sensitive: string[];
-}
-
-/** An object whose configuration differs from what was last applied (not drift: `tenantform plan` shows it). */
-export interface ConfigurationDifference {
-  readonly address: string;
-  readonly action: Exclude<Action, 'no-op'>;
-}
-
-export interface DriftReport {
-  readonly stack: string;
-  /** Every object recorded in the state, in state order. */
-  readonly resources: ResourceDriftReport[];
-  readonly configurationDiffers: ConfigurationDifference[];
-  readonly diagnostics: Diagnostic[];
-  /** Tenant ids the recorded and declared objects belong to (for the alert's tenant). */
-  readonly tenantIds: string[];
-  /** When the check ran (ISO 8601). */
-  readonly checkedAt?: string;
-  /** Objects of the managed tenants that no configuration declares (absent with --ignore-unmanaged). */
-  readonly unmanaged?: UnmanagedObject[];
-  readonly coverage?: Coverage;
-}
+import type { ConfigurationDifference, DriftReport, DriftStatus, ResourceDriftReport } from './model';
 
 export interface DetectOptions {
   readonly configuration: Configuration;

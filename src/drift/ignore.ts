@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { formatPath } from '../diagnostics';
 import type { AttributeDrift } from '../plans/model';
-import type { DriftReport, ResourceDriftReport } from './detect';
+import type { DriftReport, ResourceDriftReport } from './model';
 
 export const IGNORE_FILE = '.tenantformignore';
 

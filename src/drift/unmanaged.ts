@@ -8,24 +8,7 @@ import { discover, type Discovered, type TenantInfo } from '../export/discover';
 import type { ResourceKind, State } from '../resources/declaration';
 import type { IgnoreRules } from './ignore';
 import { stackRootTenant } from './root-tenant';
-
-export interface UnmanagedObject {
-  readonly type: string;
-  /** The id `tenantform import` takes. */
-  readonly id: string;
-  readonly tenantId: string;
-  readonly tenantName: string;
-  /** Words naming it within its tenant, e.g. `backup retention_days`. */
-  readonly label: string;
-}
-
-export interface Coverage {
-  /** Objects of the managed tenants that the stack manages. */
-  readonly managed: number;
-  readonly unmanaged: number;
-  /** managed / (managed + unmanaged), in percent, one decimal; null when there is nothing to compare (no share to claim). */
-  readonly percent: number | null;
-}
+import type { Coverage, UnmanagedObject } from './model';
 
 export interface UnmanagedOptions {
   /** The tenants the stack's objects belong to. */

@@ -1,4 +1,4 @@
-import type { DriftReport } from '../../drift/detect';
+import type { DriftReport } from '../../drift/model';
 import { isDrifted, summarizeDrift } from '../../drift/detect';
 import { firstScreen } from '../../../test/helpers/first-screen';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from './drift-report';

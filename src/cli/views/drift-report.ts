@@ -2,9 +2,9 @@
 import { formatPath, hasErrors, renderDiagnostic, type Diagnostic } from '../../diagnostics';
 import { driftLines, formatValue, SENSITIVE_TEXT, type DriftLine } from './diff';
 import { escapeMarkdown, inlineCode, proseMarkdown } from './markdown';
-import { isDrifted, summarizeDrift, type DriftReport, type DriftSummary, type ResourceDriftReport } from '../../drift/detect';
+import { isDrifted, summarizeDrift, type DriftSummary } from '../../drift/detect';
 import { IGNORE_FILE } from '../../drift/ignore';
-import type { Coverage, UnmanagedObject } from '../../drift/unmanaged';
+import type { Coverage, DriftReport, ResourceDriftReport, UnmanagedObject } from '../../drift/model';
 import { displayText, jsonText } from '../../api/display-text';
 
 /** One attribute that moved, at leaf level: a JSON value or an object shows exactly which part. */
