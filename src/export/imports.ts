@@ -1,4 +1,4 @@
-import type { TenantExport } from './index';
+import type { TenantExport } from './model';
 
 /**
  * The import list: one `tenantform import <address> <id>` line per exported object, ids as

@@ -2,12 +2,12 @@
  * `tenantform export`: what a tenant's subtree has live, as a cdktf app (or Terraform JSON),
  * with the import list and a state file that adopt those objects without changing them.
  */
-import type { Application, PlatformClient } from '../api';
+import type { PlatformClient } from '../api';
 import type { Diagnostic } from '../diagnostics';
-import type { ResourceKind, State } from '../resources/declaration';
 import { importResource } from '../resources/operations';
 import { configOf } from './config';
-import { discover, mapLimit, type Discovered, type TenantInfo } from './discover';
+import { discover, mapLimit, type Discovered } from './discover';
+import type { ExportedObject, TenantExport } from './model';
 import { resourceName, slug, uniqueNames } from './names';
 
 export { renderTypescript, type CdkLibrary } from './typescript';
@@ -16,33 +16,7 @@ export { renderHcl } from './hcl';
 export { renderImportList } from './imports';
 export { writeExportState } from './state';
 export type { TenantInfo } from './discover';
-
-export interface ExportedObject {
-  readonly kind: ResourceKind;
-  /** The resource name, unique within the export. */
-  readonly name: string;
-  /** `<type>.<name>` */
-  readonly address: string;
-  readonly importId: string;
-  readonly tenant: TenantInfo;
-  /** The attributes as `tenantform import` records them. */
-  readonly state: State;
-  /** The configuration that declares the object (snake_case). */
-  readonly config: State;
-  /** Addresses of exported objects the platform needs first (`depends_on`). */
-  readonly dependsOn: readonly string[];
-}
-
-export interface TenantExport {
-  readonly root: TenantInfo;
-  /** The stack the exported app declares. */
-  readonly stack: string;
-  readonly tenants: readonly TenantInfo[];
-  readonly applications: readonly Application[];
-  readonly objects: readonly ExportedObject[];
-  /** Warnings for objects deleted while the export ran (left out); errors for objects that could not be read. */
-  readonly diagnostics: readonly Diagnostic[];
-}
+export type { ExportedObject, TenantExport };
 
 export interface ExportOptions {
   readonly tenantId: string;

@@ -1,5 +1,5 @@
 import { StateStore } from '../state/state';
-import type { TenantExport } from './index';
+import type { TenantExport } from './model';
 
 /**
  * Writes a new state (Terraform format version 4, fresh lineage, serial 1) holding every

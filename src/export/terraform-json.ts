@@ -1,5 +1,5 @@
 import { PROVIDER_SOURCE, PROVIDER_TYPE } from '../resources/provider-config';
-import type { TenantExport } from './index';
+import type { TenantExport } from './model';
 import { literalValues, templateLiteral } from './template-literal';
 
 /**

@@ -6,7 +6,7 @@ import type { Attribute, Attributes } from '../resources/attributes';
 import type { State } from '../resources/declaration';
 import { camelCase, constructName } from '../resources/naming';
 import { parseJson } from '../resources/values';
-import type { TenantExport } from './index';
+import type { TenantExport } from './model';
 import { slug } from './names';
 import { cdktfTemplateLiteral } from './template-literal';
 
