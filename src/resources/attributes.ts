@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import type { ScalarOf } from './models';
 
 /**
  * Attribute declarations: the single source of every fact about an attribute.
  * The zod validation, the Terraform schema, the cdktf props type and the docs are all
  * derived from these objects; nothing about an attribute is written twice.
  */
+
+/**
+ * A resource's attributes as Terraform stores them: snake_case keys, every attribute of
+ * the schema present (null when unset), objects as plain objects, JSON as a string.
+ */
+export type State = Record<string, unknown>;
 
 /** How an attribute is set: by the user, by the platform, or by either. */
 export type Mode = 'required' | 'optional' | 'computed' | 'optional_computed';
@@ -219,3 +224,6 @@ export type { ComputedKeys };
 export function isConfigurable(a: Attribute): boolean {
   return a.mode !== 'computed';
 }
+
+/** The value of a string, number or bool attribute; a JSON attribute holds the string of its JSON. */
+export type ScalarOf<A> = A extends { type: 'string' | 'json' } ? string : A extends { type: 'number' } ? number : A extends { type: 'bool' } ? boolean : never;

@@ -1,14 +1,10 @@
 import type { PlatformClient } from '../api';
 import type { AttributePath, Diagnostic } from '../diagnostics';
-import { attributeList, type Attributes } from './attributes';
+import { attributeList, type Attributes, type State } from './attributes';
 import type { Discover } from './discovery';
 import type { ConfigOf, KnownOf, PlannedOf, StateOf } from './models';
 
-/**
- * A resource's attributes as Terraform stores them: snake_case keys, every attribute of
- * the schema present (null when unset), objects as plain objects, JSON as a string.
- */
-export type State = Record<string, unknown>;
+export type { State };
 
 export interface OperationContext {
   readonly client: PlatformClient;

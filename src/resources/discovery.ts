@@ -5,7 +5,7 @@
  */
 import type { Application, PlatformClient, Tenant } from '../api';
 import { groupBy } from '../group-by';
-import type { State } from './declaration';
+import type { State } from './attributes';
 
 export interface TenantInfo {
   readonly id: string;

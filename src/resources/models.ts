@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ScalarOf } from './attributes';
 import type { UnknownValue } from './values';
 
 /**
@@ -18,9 +19,6 @@ import type { UnknownValue } from './values';
  * the check does not know.
  */
 type TextOf<A, Check> = A extends { mode: 'required' | 'optional' } ? (Check extends z.ZodType<string> ? z.output<Check> : string) : string;
-
-/** The value of a string, number or bool attribute; a JSON attribute holds the string of its JSON. */
-export type ScalarOf<A> = A extends { type: 'string' | 'json' } ? string : A extends { type: 'number' } ? number : A extends { type: 'bool' } ? boolean : never;
 
 /** A nested collection's value made of objects of type `O`: a map by key, else a list (a set's too). */
 type CollectionOf<A, O> = A extends { nesting: 'map' } ? Readonly<Record<string, O>> : readonly O[];

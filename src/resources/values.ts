@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { attributeList, type Attribute, type Attributes, type NestedAttribute } from './attributes';
-import type { State } from './declaration';
+import { attributeList, type Attribute, type Attributes, type NestedAttribute, type State } from './attributes';
 
 /** Parses a JSON string; undefined when it is not JSON. */
 export function parseJson(text: unknown): unknown {
