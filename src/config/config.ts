@@ -4,30 +4,26 @@ import { readConfigDocument } from './document';
 import type { Diagnostic } from '../diagnostics';
 import { TenantformError } from '../errors';
 import { configErrors } from './errors';
-import type { AnyKind, State } from '../resources/declaration';
 import { PROVIDER_TYPE } from '../resources/provider-config';
 import { adoptPlainTree, isRecord, MAX_DEPTH, ownValue, toPlainTree } from '../plain-json';
 import { toJson, UNKNOWN, type EvalContext, type Value } from '../expressions';
-import type { InstanceKey } from '../state/addresses';
-import { moduleArgumentProblems, type ModuleSources } from './modules';
-import { readRemoteStates, remoteStateRequests, REMOTE_STATE_TYPE, type RemoteStateRequest } from './remote-state';
+import { moduleArgumentProblems } from './modules';
+import { readRemoteStates, remoteStateRequests, type RemoteStateRequest } from './remote-state';
 import { lookupIn, evaluateArguments } from './evaluate';
-import { contextFor, evaluateValue, type LanguageScope, type LocalConversion, type Reference } from './expression-scope';
+import { contextFor, evaluateValue, type LanguageScope } from './expression-scope';
 import { parseOutputs, type DeclaredOutput } from './language';
 import { configurationText } from './cdktf-metadata';
 import { providerBlocks } from './provider-blocks';
 import { oncePerBlock } from './once-per-block';
 import type { InputVariable } from './variables';
-import type { Move, Removal } from './moves';
-import type { ImportTarget } from './imports';
-import type { ConfigLocation } from './locate';
-import { parseChecks, type CheckAssertion, type DeclaredCheck } from './checks';
+import { parseChecks } from './checks';
 import { languagePrelude } from './blocks/prelude';
 import { terraformSettings } from './blocks/terraform';
 import { declareObjects, type DeclaredObjects } from './blocks/objects';
 import { checkReferences } from './blocks/references';
 import { relocations } from './blocks/relocations';
-import { addressOfDocumentPath, type ConfigurationDocument } from './model';
+import { addressOfDocumentPath, REMOTE_STATE_TYPE, type ConfigurationDocument } from './model';
+import type { BlockInstances, Configuration, DeclaredObject, LoadLocation } from './configuration';
 
 export { dependencies, isGroupNode, objectDependencies } from './dependencies';
 /** Addresses are the configuration's vocabulary too: views name objects and their modules with them. */
@@ -35,87 +31,7 @@ export { parseInstanceAddress } from '../state/addresses';
 export { locateConfiguration, type ConfigLocation } from './locate';
 export { CARRIED_OUT_BLOCKS, TERRAFORM_BLOCKS } from './model';
 export { CARRIED_OUT_META, UNSUPPORTED_META } from './blocks/resource';
-
-/** One instance of a `resource` or `data` block of the configuration (the block itself without count or for_each). */
-export interface DeclaredObject {
-  /** `type.name`, `type.name[0]` or `type.name["key"]` (`data.` in front for data sources). */
-  readonly address: string;
-  /** The block's address, without the instance key. */
-  readonly block: string;
-  /** The count index or for_each key. */
-  readonly key?: InstanceKey;
-  /** `list` (count) or `map` (for_each) when the block repeats. */
-  readonly each?: 'list' | 'map';
-  /** `each.value`, for for_each. */
-  readonly eachValue?: Value;
-  /** `each.value` is this object (for_each over a repeated block's instances), known when it is. */
-  readonly eachValueFrom?: string;
-  readonly mode: 'managed' | 'data';
-  readonly type: string;
-  readonly name: string;
-  /** The module instance that declares it (`module.customer["acme"]`); absent in the root module. */
-  readonly module?: string;
-  readonly kind: AnyKind;
-  /** The arguments as written, references still in `${...}` form. */
-  readonly config: State;
-  readonly references: readonly Reference[];
-  /** Objects it depends on through the locals it uses. */
-  readonly throughLocals: readonly string[];
-  /** Addresses named in `depends_on`. */
-  readonly dependsOn: readonly string[];
-  readonly ignoreChanges?: string[] | 'all';
-  readonly preventDestroy: boolean;
-  /** `lifecycle` conditions: preconditions checked before the object is planned, postconditions on its planned and applied value (`self`). */
-  readonly conditions: { readonly pre: readonly CheckAssertion[]; readonly post: readonly CheckAssertion[] };
-  /** The provider configuration it uses: `tenantform`, or `tenantform.<alias>`. */
-  readonly provider: string;
-}
-
-export interface Configuration {
-  readonly file: string;
-  /** The configuration's folder (a folder of Terraform files, or the folder of the JSON file). */
-  readonly dir?: string;
-  readonly stack: string;
-  /** The default `provider.tenantform` arguments (may hold the secret: never print or store them). */
-  readonly provider: Readonly<Record<string, unknown>>;
-  /** Every provider configuration by its name (`tenantform`, `tenantform.<alias>`): the default one always. */
-  readonly providers: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
-  readonly objects: ReadonlyMap<string, DeclaredObject>;
-  /** sha256 of the canonical resource, data and locals blocks and the variables' values, for saved plans. */
-  readonly hash: string;
-  /** Input variables with their values (sensitive ones never printed). */
-  readonly variables: ReadonlyMap<string, InputVariable>;
-  /** Local values as written, in evaluation order. */
-  readonly locals: ReadonlyMap<string, unknown>;
-  /** The local values holding modules' variables: converted to the declared type, sensitive where declared. */
-  readonly localConversions: ReadonlyMap<string, LocalConversion>;
-  readonly outputs: ReadonlyMap<string, DeclaredOutput>;
-  /** Every block by address, with its instance addresses (none for `count = 0`). */
-  readonly blocks: ReadonlyMap<string, BlockInstances>;
-  /** Other stacks' outputs, by `data.terraform_remote_state` name. */
-  readonly remoteStates: ReadonlyMap<string, Value>;
-  /** `terraform.backend` as written (checked when the backend is opened). */
-  readonly backend: unknown;
-  /** The provider address `required_providers.tenantform.source` names, in full; undefined when none is named. */
-  readonly providerAddress: string | undefined;
-  /** The `moved` blocks, in order: recorded objects get their new addresses before anything is planned. */
-  readonly moves: readonly Move[];
-  /** The `check` blocks: assertions reported as warnings after a plan and after an apply. */
-  readonly checks: readonly DeclaredCheck[];
-  /** The `import` blocks, one target per instance: objects adopted by the plan where the state has none. */
-  readonly imports: readonly ImportTarget[];
-  /** The `removed` blocks: what becomes of the recorded objects of resources no longer declared. */
-  readonly removals: readonly Removal[];
-}
-
-export interface BlockInstances {
-  readonly module?: string;
-  readonly mode: 'managed' | 'data';
-  readonly type: string;
-  readonly name: string;
-  readonly each?: 'list' | 'map';
-  readonly instances: string[];
-}
+export type { BlockInstances, Configuration, DeclaredObject, LoadLocation };
 
 /**
  * Reads and checks a Terraform JSON configuration. Every problem of every object is reported
@@ -124,13 +40,6 @@ export interface BlockInstances {
 export function loadConfiguration(location: LoadLocation, document: Record<string, unknown> = readConfigDocument(location.file)): LoadedConfiguration {
   return parseConfiguration(document, location, { owned: true });
 }
-
-/** What loading needs of a location: the file (or folder), the stack's name, the variables' values, other stacks' states. */
-export type LoadLocation = Pick<ConfigLocation, 'file' | 'stack' | 'inputs' | 'remoteStates'> &
-  Partial<Pick<ConfigLocation, 'dir' | 'defaultState'>> & {
-    /** The local modules the configuration calls, read beforehand (reading a folder is asynchronous). */
-    readonly modules?: ModuleSources;
-  };
 
 export interface LoadedConfiguration {
   configuration?: Configuration;

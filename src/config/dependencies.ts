@@ -1,6 +1,6 @@
 import type { DependencyMap } from '../graph/graph';
 import { instanceAddress } from '../state/addresses';
-import type { BlockInstances, Configuration } from './config';
+import type { BlockInstances, Configuration } from './configuration';
 
 /**
  * The dependencies of every declared object, worked out once per configuration.

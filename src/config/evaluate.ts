@@ -3,7 +3,7 @@ import type { State } from '../resources/declaration';
 import { fromPlain, hasTemplateKey, isTemplate, SensitiveValue, type EvalContext } from '../expressions';
 import { validateConfig } from '../resources/validate';
 import { NO_ITEMS, sharedIfEmpty } from '../plain-json';
-import type { DeclaredObject } from './config';
+import type { DeclaredObject } from './configuration';
 import { contextFor, evaluateValue, type LanguageScope } from './expression-scope';
 
 /** The values known so far (objects absent are not known yet), with what expressions can name. */

@@ -106,7 +106,3 @@ export function parseOutputs(blocks: readonly NamedBlock[], names: DeclaredNames
   }
   return out;
 }
-
-export function entriesOf(block: unknown): Array<[string, unknown]> {
-  return isRecord(block) ? Object.entries(block).filter(([k]) => k !== '//') : [];
-}

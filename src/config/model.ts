@@ -2,10 +2,7 @@ import type { TenantformError } from '../errors';
 import { hasOwn, isRecord, ownValue } from '../plain-json';
 import { PROVIDER_TYPE } from '../resources/provider-config';
 import { blockAddress } from '../state/addresses';
-import { entriesOf } from './language';
 import { languageErrors } from './language-errors';
-import type { ModuleBlock } from './modules';
-import { REMOTE_STATE_TYPE } from './remote-state';
 
 /**
  * The configuration document (Terraform JSON, as cdktf synthesizes it and as the HCL converter
@@ -64,6 +61,19 @@ export interface ConfigurationDocument {
   /** The document the blocks come from, whose hash tells a saved plan whether the configuration is still the one planned. */
   readonly source: Readonly<Record<string, unknown>>;
 }
+
+/** A resource or data block declared inside a module instance. */
+export interface ModuleBlock {
+  /** The module instance: `module.customer["acme"]`. */
+  readonly module: string;
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly body: unknown;
+}
+
+/** The data source type of another stack's outputs (see remote-state.ts). */
+export const REMOTE_STATE_TYPE = 'terraform_remote_state';
 
 /** The top-level blocks of Terraform JSON that tenantform's own plan carries out (`//` is cdktf's metadata). */
 export const CARRIED_OUT_BLOCKS: ReadonlySet<string> = new Set([
@@ -158,4 +168,9 @@ export function addressOfDocumentPath(path: ReadonlyArray<string | number>): { a
   const prefix: Record<string, string> = { provider: 'provider.', output: 'output.', variable: 'var.', locals: 'local.', module: 'module.' };
   if (hasOwn(prefix, block) && path.length >= 2) return { address: `${prefix[block]}${first}`, path: path.slice(2) };
   return { address: block ?? '(configuration)', path: path.slice(1) };
+}
+
+/** A block's entries by label, leaving out cdktf's metadata (`//`). */
+export function entriesOf(block: unknown): Array<[string, unknown]> {
+  return isRecord(block) ? Object.entries(block).filter(([k]) => k !== '//') : [];
 }

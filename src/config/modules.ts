@@ -5,7 +5,6 @@ import type { EvalContext, Value } from '../expressions';
 import { isRecord, plainObject } from '../plain-json';
 import { closestName } from '../suggest';
 import { blockAddress, instanceAddress, isModulePath, type InstanceKey } from '../state/addresses';
-import { entriesOf } from './language';
 import { repetitionOf } from './repetition';
 import { expressionText } from './expression-text';
 import type { LocalConversion } from './expression-scope';
@@ -23,7 +22,7 @@ import {
   type Repeats,
 } from './module-names';
 import { conversionOf, type ModuleVariable } from './module-variables';
-import { decodeDocument, type ConfigurationDocument, type NamedBlock } from './model';
+import { decodeDocument, entriesOf, type ConfigurationDocument, type ModuleBlock, type NamedBlock } from './model';
 
 export { moduleArgumentProblems, type ModuleVariable } from './module-variables';
 
@@ -44,16 +43,6 @@ export { moduleArgumentProblems, type ModuleVariable } from './module-variables'
 
 /** The documents of the local modules a configuration calls, by folder (absolute path). */
 export type ModuleSources = ReadonlyMap<string, Record<string, unknown>>;
-
-/** A resource or data block declared inside a module instance. */
-export interface ModuleBlock {
-  /** The module instance: `module.customer["acme"]`. */
-  readonly module: string;
-  readonly mode: 'managed' | 'data';
-  readonly type: string;
-  readonly name: string;
-  readonly body: unknown;
-}
 
 export interface ExpandedModules {
   /** The root module: references to module calls rewritten, the modules' local values added to `locals`, their blocks in `moduleBlocks`. */

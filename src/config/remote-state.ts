@@ -6,7 +6,7 @@ import { fromPlain, type EvalContext, type Value } from '../expressions';
 import { containsUnknown } from '../resources/values';
 import { evaluateValue } from './expression-scope';
 import { parseState } from '../state/state';
-import type { NamedBlock } from './model';
+import { REMOTE_STATE_TYPE, type NamedBlock } from './model';
 
 /**
  * `data "terraform_remote_state"`: the outputs of another stack, which is what cdktf
@@ -14,8 +14,6 @@ import type { NamedBlock } from './model';
  * their backends (src/engine/remote-states.ts) before the configuration is evaluated, so that
  * loading it stays synchronous and does no I/O.
  */
-
-export const REMOTE_STATE_TYPE = 'terraform_remote_state';
 
 /** One `data.terraform_remote_state` block, its arguments evaluated. */
 export interface RemoteStateRequest {

@@ -5,9 +5,8 @@ import { blockAddress, instanceAddress } from '../../state/addresses';
 import { holderOf, rootNameOf, rootOf } from '../expression-scope';
 import type { DeclaredNames, Locals } from '../language';
 import { repetitionOf } from '../repetition';
-import type { BlockInstances, DeclaredObject } from '../config';
-import type { ConfigurationDocument } from '../model';
-import { REMOTE_STATE_TYPE } from '../remote-state';
+import type { BlockInstances, DeclaredObject } from '../configuration';
+import { REMOTE_STATE_TYPE, type ConfigurationDocument } from '../model';
 import { declaredObject } from './resource';
 
 /** What the `resource` and `data` blocks declare. */

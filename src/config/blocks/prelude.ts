@@ -5,7 +5,7 @@ import { contextFor, type LocalConversion } from '../expression-scope';
 import { declaredNames, parseLocals } from '../language';
 import { decodeDocument, documentShapeProblems } from '../model';
 import { expandModules } from '../modules';
-import type { LoadLocation } from '../config';
+import type { LoadLocation } from '../configuration';
 import { inputVariables } from '../variables';
 
 /**

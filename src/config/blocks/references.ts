@@ -9,8 +9,8 @@ import type { Reference } from '../expression-scope';
 import type { DeclaredOutput, Locals } from '../language';
 import type { DeclaredCheck } from '../checks';
 import { hasInstance } from '../dependencies';
-import { REMOTE_STATE_TYPE } from '../remote-state';
-import type { BlockInstances, DeclaredObject } from '../config';
+import { REMOTE_STATE_TYPE } from '../model';
+import type { BlockInstances, DeclaredObject } from '../configuration';
 import type { DeclaredObjects } from './objects';
 
 /**

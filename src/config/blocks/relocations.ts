@@ -1,6 +1,6 @@
 import type { TenantformError } from '../../errors';
 import type { EvalContext } from '../../expressions';
-import type { BlockInstances } from '../config';
+import type { BlockInstances } from '../configuration';
 import { parseImports, type ImportTarget } from '../imports';
 import type { ConfigurationDocument } from '../model';
 import { isWithinModule, parseMoves, parseRemovals, type Move, type Removal } from '../moves';

@@ -11,7 +11,7 @@ import { targetsThroughLocals, type DeclaredNames, type Locals } from '../langua
 import { dependsOn, lifecycleBlock, ignoreChanges, preventDestroy, providerReference } from '../meta-arguments';
 import { hasMetadata, withoutMetadata } from '../cdktf-metadata';
 import { assertionsIn, type CheckAssertion } from '../checks';
-import type { DeclaredObject } from '../config';
+import type { DeclaredObject } from '../configuration';
 import type { ObjectBlock } from '../model';
 
 /** A resource's meta-arguments: those its plan carries out, and those refused by name. */
