@@ -156,66 +156,84 @@ describe('a module and the folder of its parts', () => {
   });
 });
 
-/** Each file's imports that load a module when it runs (not `import type`, nor an import of types only). */
-function runtimeImports(file: string): string[] {
+/**
+ * Each file's imports of other modules of src/: every one (`withTypes`), or only those that load
+ * a module when it runs (not `import type`, nor an import of types only).
+ */
+function importsOf(file: string, withTypes: boolean): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
   const targets: string[] = [];
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
     const specifier = statement.moduleSpecifier;
     if (specifier === undefined || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
-    if (ts.isImportDeclaration(statement)) {
-      const clause = statement.importClause;
-      if (clause?.isTypeOnly) continue;
-      const named = clause?.namedBindings;
-      const typesOnly =
-        clause !== undefined &&
-        clause.name === undefined &&
-        named !== undefined &&
-        ts.isNamedImports(named) &&
-        named.elements.length > 0 &&
-        named.elements.every((e) => e.isTypeOnly);
-      if (typesOnly) continue;
-    } else if (statement.isTypeOnly) continue;
+    if (!withTypes && typesOnly(statement)) continue;
     const target = resolveImport(file, specifier.text);
     if (target !== undefined && target.startsWith(SRC + '/') && target.endsWith('.ts')) targets.push(target);
   }
   return targets;
 }
 
+/** Whether an import or export brings in types alone, erased when the module runs. */
+function typesOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(statement)) return statement.isTypeOnly;
+  const clause = statement.importClause;
+  if (clause?.isTypeOnly) return true;
+  const named = clause?.namedBindings;
+  return (
+    clause !== undefined &&
+    clause.name === undefined &&
+    named !== undefined &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
+}
+
+/** The modules that reach themselves back through the imports `readImports` reads, one line per cycle (Tarjan's strongly connected components). */
+function importCycles(readImports: (file: string) => string[]): string[] {
+  const files = sourceFiles(SRC);
+  const graph = new Map(files.map((f) => [f, readImports(f)]));
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[] = [];
+  const connect = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(relative(SRC, w));
+    } while (w !== v);
+    // A component of more than a module is a cycle.
+    if (component.length > 1) cycles.push(component.sort().join(' <-> '));
+  };
+  for (const f of files) if (!index.has(f)) connect(f);
+  return cycles;
+}
+
 describe('the modules of src/', () => {
   it('no module loads, when it runs, a module that loads it back', () => {
-    const files = sourceFiles(SRC);
-    const graph = new Map(files.map((f) => [f, runtimeImports(f)]));
-    // Tarjan's strongly connected components: each one of more than a module is a cycle.
-    let counter = 0;
-    const index = new Map<string, number>();
-    const low = new Map<string, number>();
-    const stack: string[] = [];
-    const onStack = new Set<string>();
-    const cycles: string[] = [];
-    const connect = (v: string): void => {
-      index.set(v, counter);
-      low.set(v, counter++);
-      stack.push(v);
-      onStack.add(v);
-      for (const w of graph.get(v) ?? []) {
-        if (!index.has(w)) {
-          connect(w);
-          low.set(v, Math.min(low.get(v)!, low.get(w)!));
-        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-      if (low.get(v) !== index.get(v)) return;
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(relative(SRC, w));
-      } while (w !== v);
-      if (component.length > 1) cycles.push(component.sort().join(' <-> '));
-    };
-    for (const f of files) if (!index.has(f)) connect(f);
-    expect(cycles).toEqual([]);
+    expect(importCycles((file) => importsOf(file, false))).toEqual([]);
+  });
+
+  // A model a folder's parts share sits below them: a part that needs even a type of the module
+  // that gathers them has found a seam in the wrong place.
+  it('no module imports, even only for its types, a module that imports it back', () => {
+    expect(importCycles((file) => importsOf(file, true))).toEqual([]);
   });
 });
