@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { Route } from '../network/failure';
 import { Routes, type RouteOptions } from '../network/routes';
 import { baseUrlProblem } from './base-url';
+import { MAX_CONCURRENCY } from './rate-governor';
 
 /** A query value; arrays become repeated parameters, `undefined` and `null` are left out. */
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number | boolean)[];
@@ -76,7 +77,7 @@ export class PoolRegistry {
   constructor(options: PoolOptions = {}) {
     this.routes = new Routes(
       {
-        connections: options.connections ?? 16,
+        connections: options.connections ?? MAX_CONCURRENCY,
         // Without a hint from the server; with one (`Keep-Alive: timeout=N`), an idle connection
         // is closed 2 s before the server would, and not kept at all under a hint of 2 s or less.
         keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,

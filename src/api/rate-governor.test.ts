@@ -121,4 +121,57 @@ describe('the shared request budget', () => {
     expect(sent).toBe(64);
     expect(governor.requestsPerSecond).toBe(28);
   });
+
+  test('answers that slowed down do not stop the 429s sent beside them from halving the limit and setting a ceiling', async () => {
+    const { governor, clock } = governed({ initial: 10 });
+    // Fast answers raise the limit to 20; then 20 go at once.
+    const first = await Promise.all(Array.from({ length: 10 }, () => governor.turn()));
+    clock.now = 5;
+    for (const t of first) governor.answered(t, { throttled: false });
+    const turns = await Promise.all(Array.from({ length: 20 }, () => governor.turn()));
+    // The first answers come back slowly (requests queue at the platform): the limit eases to 18...
+    clock.now = 205;
+    for (const t of turns.slice(0, 8)) governor.answered(t, { throttled: false });
+    expect(governor.limit).toBe(18);
+    // ...and the rest are refused: a limit, met by requests sent before the limit eased.
+    for (const t of turns.slice(8)) governor.answered(t, { throttled: true, retryAfterMs: 1000 });
+    expect(governor.limit).toBe(9);
+    expect(governor.requestsPerSecond).toBeCloseTo(12.6);
+  });
+
+  test('a ceiling learned from 429s rises slowly at first, then ever faster while no limit is met: it is left behind in seconds', async () => {
+    jest.useFakeTimers();
+    try {
+      const governor = new RateGovernor({ initial: 8, now: () => Date.now() });
+      // Eight at once, three of them refused: a limit, learned at 70% of the five accepted.
+      const turns = await Promise.all(Array.from({ length: 8 }, () => governor.turn()));
+      await jest.advanceTimersByTimeAsync(10);
+      for (const [i, t] of turns.entries()) governor.answered(t, i >= 5 ? { throttled: true } : { throttled: false });
+      expect(governor.requestsPerSecond).toBe(3.5);
+      // Then the platform accepts everything, answering in 10 ms, to four requests at a time.
+      const ceilings: number[] = [];
+      let running = true;
+      const sender = async () => {
+        while (running) {
+          const t = await governor.turn();
+          await new Promise((r) => setTimeout(r, 10));
+          governor.answered(t, { throttled: false });
+        }
+      };
+      const senders = Array.from({ length: 4 }, sender);
+      for (let second = 0; second < 15; second++) {
+        await jest.advanceTimersByTimeAsync(1000);
+        ceilings.push(governor.requestsPerSecond!);
+      }
+      running = false;
+      await jest.advanceTimersByTimeAsync(1000);
+      await Promise.all(senders);
+      // One request per second a second at first, as when a limit is near...
+      expect(ceilings[1]).toBeLessThan(3.5 + 2 * 1.5);
+      // ...and above what four at a time can send (400 a second) within fifteen seconds (the rise alone would take minutes).
+      expect(ceilings[14]).toBeGreaterThan(400);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -15,10 +15,12 @@
  * - a learned rate: a 429 sets a ceiling of requests per second at 70% of the rate the platform
  *   accepted over the last second (or of the ceiling, when lower): what a burst sent beyond the
  *   limit says nothing of it, what went through says about what the limit and its burst allow.
- *   The ceiling then rises by 5% a second (at least
- *   one request per second a second) until the next 429, so that a fast platform's limit is met
- *   rarely rather than at every burst; concurrency alone cannot keep to a rate when answers
- *   come back in a few milliseconds;
+ *   The ceiling then rises by 5% a second (at least one request per second a second), a rise that
+ *   doubles every 3 seconds without another limit (as CUBIC probes, in TCP and the AWS SDK): a
+ *   platform's limit is met again only every few seconds rather than at every burst, while a
+ *   ceiling learned from 429s that were no limit (a platform refusing now and then, while the run
+ *   had little to send) is left behind in seconds, not minutes. Concurrency alone cannot keep to
+ *   a rate when answers come back in a few milliseconds;
  * - the platform's `Retry-After`: a 429 holds back every request not yet sent until then;
  * - an optional ceiling of requests per second (`requests_per_second`), a token bucket that
  *   lets a quiet client send one second's worth at once.
@@ -47,7 +49,15 @@ const RTT_GAIN = 1 / 8;
 /** The share of 429s among the last second's answers, and their number, from which the budget takes them as a limit. */
 const LIMITED_SHARE = 0.25;
 const LIMITED_COUNT = 3;
-const MAX_CONCURRENCY = 64;
+/**
+ * At most this many in flight: the connections kept to a data center. A turn given beyond them
+ * would wait in the pool, unseen: still sent after a 429 holds every request back, and timed as
+ * if the platform were slow.
+ */
+export const MAX_CONCURRENCY = 64;
+/** The learned ceiling's rise per second: a share of it (one request at least), doubled every `PROBE_DOUBLING_MS` without a limit. */
+const CEILING_RISE = 0.05;
+const PROBE_DOUBLING_MS = 3000;
 
 /** A request's place in the budget, from its turn until its answer. */
 export interface Turn {
@@ -68,11 +78,15 @@ export class RateGovernor {
   readonly #now: () => number;
   #inFlight = 0;
   #heldUntil = 0;
-  #lastDecrease = -Infinity;
+  /** When the limit last fell for a 429, and for slow answers: each falls once per round trip, neither stops the other. */
+  #lastHalving = -Infinity;
+  #lastEasing = -Infinity;
   /** The ceiling the user set (`requests_per_second`). */
   #configuredRps: number | undefined;
-  /** The ceiling learned from 429s, and when it last rose. */
+  /** The ceiling learned from 429s. */
   #learnedRps: number | undefined;
+  /** When the platform last pushed back, and when the ceiling last rose. */
+  #limitedAt = 0;
   #learnedAt = 0;
   /** Tokens of the requests-per-second bucket, and when it was last filled. */
   #bucket = { tokens: 0, at: 0 };
@@ -137,11 +151,12 @@ export class RateGovernor {
     while (this.#answers.length > 0 && this.#answers[0].at <= now - 1000) this.#answers.shift();
     if (outcome.throttled && this.#limited()) {
       this.#slowStart = false;
-      if (this.#decreases(turn)) {
+      if (turn.sentAt >= this.#lastHalving) {
         this.#limit = Math.max(1, this.#limit / 2);
-        this.#lastDecrease = now;
+        this.#lastHalving = now;
         const acceptedLastSecond = this.#answers.filter((a) => !a.throttled).length;
         this.#learnedRps = Math.max(1, 0.7 * Math.min(acceptedLastSecond, this.#learnedRps ?? Infinity));
+        this.#limitedAt = now;
         this.#learnedAt = now;
         this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
       }
@@ -150,25 +165,24 @@ export class RateGovernor {
       this.#answered++;
       if (this.#slowed(now - turn.sentAt)) {
         this.#slowStart = false;
-        if (this.#decreases(turn) && this.#limit > this.#initial) {
+        if (turn.sentAt >= Math.max(this.#lastEasing, this.#lastHalving) && this.#limit > this.#initial) {
           this.#limit = Math.max(this.#initial, this.#limit * 0.9);
-          this.#lastDecrease = now;
+          this.#lastEasing = now;
         }
       } else {
         this.#limit = Math.min(this.#max, this.#limit + (this.#slowStart ? 1 : 1 / this.#limit));
       }
-      if (this.#learnedRps !== undefined) {
-        const seconds = (now - this.#learnedAt) / 1000;
-        this.#learnedRps += seconds * Math.max(1, 0.05 * this.#learnedRps);
-        this.#learnedAt = now;
-      }
+      if (this.#learnedRps !== undefined) this.#raiseCeiling(now);
     }
     this.#drain();
   }
 
-  /** Whether a request's answer may lower the limit: it was sent after the last decrease (once per round trip). */
-  #decreases(turn: Turn): boolean {
-    return turn.sentAt >= this.#lastDecrease;
+  /** The learned ceiling's rise since it last rose: the integral of its rate, which doubles every `PROBE_DOUBLING_MS`. */
+  #raiseCeiling(now: number): void {
+    const doubled = (at: number) => 2 ** ((at - this.#limitedAt) / PROBE_DOUBLING_MS);
+    const seconds = ((PROBE_DOUBLING_MS / Math.LN2) * (doubled(now) - doubled(this.#learnedAt))) / 1000;
+    this.#learnedRps! += seconds * Math.max(1, CEILING_RISE * this.#learnedRps!);
+    this.#learnedAt = now;
   }
 
   /** Takes in a round trip; whether the usual one has grown well past the fastest (requests queue at the platform). */
