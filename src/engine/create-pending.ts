@@ -71,7 +71,8 @@ async function finishAdopted(req: PendingCreateRequest, found: State): Promise<P
     if (r.value) await req.record(r.value);
     return r;
   });
-  return updated.value ? { value: updated.value, diagnostics: updated.diagnostics } : { value: found, diagnostics: updated.diagnostics };
+  // Adopted and recorded as found; the plan not reached is the create's failure, not a success to hide.
+  return updated.value ? { value: updated.value, diagnostics: updated.diagnostics } : { diagnostics: updated.diagnostics };
 }
 
 /** A failure after which the platform may have acted: the retry policy gave up on a request it could not repeat. */

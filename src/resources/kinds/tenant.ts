@@ -238,7 +238,7 @@ export const tenant = defineResource({
     const { id } = prior;
     const changes: Omit<TenantUpdate, 'version'> = { name: planned.name, ...writable(planned, 'update') };
     if (typeof planned.customer_type === 'string') changes.customer_type = planned.customer_type;
-    await updateVersioned(ctx, prior, tenants, async (version) => withVersion(await ctx.client.updateTenant(id, { ...changes, version })));
+    await updateVersioned(ctx, prior, tenants, async (version) => withVersion(await ctx.client.updateTenant(id, { ...changes, version })), changes);
     if (planned.pricing_mode !== prior.pricing_mode) await setPricing(ctx, id, planned.pricing_mode);
     return fromTenant(await ctx.client.getTenant(id));
   },
