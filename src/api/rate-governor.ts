@@ -85,6 +85,8 @@ export class RateGovernor {
   #configuredRps: number | undefined;
   /** The ceiling learned from 429s. */
   #learnedRps: number | undefined;
+  /** The rate the platform accepted when it last pushed back in this process (what a later run may start below). */
+  #metRps: number | undefined;
   /** When the platform last pushed back, and when the ceiling last rose. */
   #limitedAt = 0;
   #learnedAt = 0;
@@ -121,6 +123,23 @@ export class RateGovernor {
     return ceilings.length === 0 ? undefined : Math.min(...ceilings);
   }
 
+  /**
+   * Starts below a limit an earlier run met (`perSecond` accepted then): the ceiling it would have
+   * learned, rising from now as after any limit.
+   */
+  startBelow(perSecond: number): void {
+    if (!(perSecond > 0) || this.#learnedRps !== undefined) return;
+    const now = this.#now();
+    this.#learnedRps = Math.max(1, 0.7 * perSecond);
+    this.#limitedAt = now;
+    this.#learnedAt = now;
+  }
+
+  /** The rate the platform accepted when it last pushed back in this process; undefined when it never did. */
+  get metLimit(): number | undefined {
+    return this.#metRps;
+  }
+
   /** Requests allowed in flight now. */
   get limit(): number {
     return Math.floor(this.#limit);
@@ -155,7 +174,8 @@ export class RateGovernor {
         this.#limit = Math.max(1, this.#limit / 2);
         this.#lastHalving = now;
         const acceptedLastSecond = this.#answers.filter((a) => !a.throttled).length;
-        this.#learnedRps = Math.max(1, 0.7 * Math.min(acceptedLastSecond, this.#learnedRps ?? Infinity));
+        this.#metRps = Math.max(1, Math.min(acceptedLastSecond, this.#learnedRps ?? Infinity));
+        this.#learnedRps = 0.7 * this.#metRps;
         this.#limitedAt = now;
         this.#learnedAt = now;
         this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
@@ -267,6 +287,8 @@ export class RateGovernor {
 }
 
 const governors = new Map<string, RateGovernor>();
+/** The limits earlier runs met, by data center and API client (see limit-memory.ts); none unless the command keeps them. */
+let recall: (origin: string, clientId: string) => number | undefined = () => undefined;
 
 /** The budget of one data center (its origin) and API client, shared by every client of this process. */
 export function governorFor(origin: string, clientId: string): RateGovernor {
@@ -274,7 +296,22 @@ export function governorFor(origin: string, clientId: string): RateGovernor {
   let governor = governors.get(key);
   if (governor === undefined) {
     governor = new RateGovernor();
+    const met = recall(origin, clientId);
+    if (met !== undefined) governor.startBelow(met);
     governors.set(key, governor);
   }
   return governor;
+}
+
+/** Where the budgets made from now on look up a limit an earlier run met. */
+export function recallLimitsWith(lookup: typeof recall): void {
+  recall = lookup;
+}
+
+/** The limits met in this process: data center, API client and the rate accepted then. */
+export function metLimits(): Array<{ origin: string; clientId: string; perSecond: number }> {
+  return [...governors.entries()].flatMap(([key, g]) => {
+    const [origin, clientId] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
+    return g.metLimit === undefined ? [] : [{ origin, clientId, perSecond: g.metLimit }];
+  });
 }

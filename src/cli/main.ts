@@ -7,6 +7,7 @@ import { hasOwn } from '../plain-json';
 import { optionSuggestion, withDoubleDashes } from './terraform-spellings';
 import { configureCliLogging, log } from '../logging';
 import { projectKind, type ProjectKind } from './project-kind';
+import { keepLimitsIn, limitMemoryFile } from '../api/limit-memory';
 
 /**
  * The `tenantform` command. Each command sets process.exitCode itself, following
@@ -19,6 +20,11 @@ export async function main(argv: string[]): Promise<void> {
   let typed: string[] = [];
   try {
     args = changeDirectory(argv);
+    // A run starts below the rate limits the runs before it met in this working directory.
+    keepLimitsIn(limitMemoryFile(process.cwd()), {
+      onRecall: (dataCenter, perSecond) =>
+        log('info', 'starting below the rate limit an earlier run met here', { data_center: dataCenter, per_second: perSecond }),
+    });
     // The command comes first, as in Terraform; a word later is an option's value (a stack named `test`).
     const command = args[0];
     if (command !== undefined && hasOwn(TERRAFORM_ONLY, command)) {

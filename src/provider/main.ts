@@ -38,6 +38,13 @@ async function run(): Promise<void> {
   /** The resource modules (and zod under them) load after the handshake line, while Terraform connects. */
   const loadProvider = () => {
     if (!provider) {
+      // Terraform launches the provider in its working directory, again for each command: each launch
+      // starts below the rate limits the launches before it met.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const memory = require('../api/limit-memory') as typeof import('../api/limit-memory');
+      memory.keepLimitsIn(memory.limitMemoryFile(process.cwd()), {
+        onRecall: (dataCenter, perSecond) => log(`starting below the rate limit an earlier launch met at ${dataCenter}: ${perSecond} requests a second`),
+      });
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { TenantformProvider } = require('./server') as typeof import('./server');
       provider = new TenantformProvider({

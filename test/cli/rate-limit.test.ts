@@ -1,9 +1,10 @@
 /**
  * The command under the platform's rate limit, as a process: an apply that meets it completes,
- * says that it waits instead of going quiet, and makes each object once; a ceiling given in the
+ * says that it waits instead of going quiet, and makes each object once; the next run in the folder
+ * starts below the limit it met; a ceiling given in the
  * provider block is checked before anything is sent.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
 
@@ -29,6 +30,24 @@ describe('tenantform under the rate limit', () => {
     expect(world.emulator.refusedByLimit()).toBeGreaterThan(0);
     const created = world.requests.filter((l) => /^POST \/api\/2\/infra 201/.test(l));
     expect(created).toHaveLength(12);
+  });
+
+  it('the next run in the folder starts below the limit the apply met, kept in .terraform/ without naming the data center or the API client', async () => {
+    const text = readFileSync(join(world.dir, '.terraform', 'tenantform-rate-limits.json'), 'utf8');
+    expect(text).not.toContain(world.emulator.clientId);
+    expect(text).not.toContain(new URL(world.emulator.url).host);
+    const [remembered] = Object.values(JSON.parse(text) as Record<string, { per_second: number }>);
+    expect(remembered.per_second).toBeGreaterThan(0);
+    const planned = await run(world, ['plan', '--detailed-exitcode'], { TF_LOG: 'info' });
+    expect(planned.code).toBe(0);
+    expect(planned.stderr).toContain('starting below the rate limit an earlier run met here');
+    expect(planned.stderr).toContain(`per_second=${remembered.per_second}`);
+    // Another folder met no limit: its run starts with none.
+    mkdirSync(join(world.dir, 'elsewhere'), { recursive: true });
+    writeConfig(world, configWith({}), 'elsewhere/main.tf.json');
+    const elsewhere = await run(world, ['-chdir=elsewhere', 'plan'], { TF_LOG: 'info' });
+    expect(elsewhere.code).toBe(0);
+    expect(elsewhere.stderr).not.toContain('starting below the rate limit');
   });
 
   it('--requests-per-second keeps an apply under a limit it is told, so that the platform refuses nothing', async () => {
