@@ -49,4 +49,8 @@ test('terraform apply of 40 objects under a limit of 8 requests a second: each m
   // half of all requests refused); with one, the first round trip and the learnt rate's slow
   // rise towards the limit cost a few.
   expect(refused.length / api.length).toBeLessThan(0.25);
+
+  // The provider Terraform launches next in this working directory starts below the limit met.
+  const remembered = JSON.parse(readFileSync(join(dir, '.terraform', 'tenantform-rate-limits.json'), 'utf8')) as Record<string, { per_second: number }>;
+  expect(Object.values(remembered)).toEqual([expect.objectContaining({ per_second: expect.any(Number) })]);
 });
