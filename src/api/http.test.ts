@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AnswerTooLargeError, HttpTimeoutError, MAX_ANSWER_BYTES, PoolRegistry, send } from './http';
+import { MAX_CONCURRENCY } from './rate-governor';
 
 /** A loopback server whose answers the test writes; it records the paths it was asked for. */
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ origin: string; paths: string[]; server: Server }> {
@@ -80,5 +81,22 @@ describe('send', () => {
     await expect(first).resolves.toMatchObject({ status: 200 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(s.paths).toEqual(['/first']);
+  });
+
+  it('keeps as many connections to a data center as the request budget lets go at once: none of its turns waits unseen in the pool', async () => {
+    // The server answers only once every one of them is in flight: a pool of fewer connections never ends.
+    const waiting: ServerResponse[] = [];
+    const s = await serve((_req, res) => {
+      waiting.push(res);
+      if (waiting.length === MAX_CONCURRENCY) for (const r of waiting) r.end('{}');
+    });
+    server = s.server;
+    const budgetSized = new PoolRegistry();
+    try {
+      const answers = await Promise.all(Array.from({ length: MAX_CONCURRENCY }, (_, i) => send(budgetSized, get(s.origin, `/r${i}`, 30_000))));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    } finally {
+      await budgetSized.close();
+    }
   });
 });
