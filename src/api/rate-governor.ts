@@ -175,7 +175,7 @@ export class RateGovernor {
         this.#lastHalving = now;
         const acceptedLastSecond = this.#answers.filter((a) => !a.throttled).length;
         this.#metRps = Math.max(1, Math.min(acceptedLastSecond, this.#learnedRps ?? Infinity));
-        this.#learnedRps = 0.7 * this.#metRps;
+        this.#learnedRps = Math.max(1, 0.7 * this.#metRps);
         this.#limitedAt = now;
         this.#learnedAt = now;
         this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
