@@ -9,18 +9,23 @@ type Resources = Record<string, Record<string, Record<string, unknown>>>;
 const BOUND_APPS = ['files_cloud', 'monitoring', 'storage', 'hci', 'physical_data_shipping', 'notary'];
 const LOCATION = '0b6f6c3e-1d2a-4c5b-9e8f-7a6b5c4d3e2f';
 
+/** The partner tenant the emulator's API client is on, as an MSP's client is: its subtree is what the stacks manage. */
+const MSP = 'Northwind Partner';
+
 /** How many objects of each kind the mix of 1,000 has. */
-export const MIX = { bindings: 18, agentUpdateSettings: 27, settings: 382, components: 287, reports: 143, subscriptions: 143 };
+export const MIX = { bindings: 18, agentUpdateSettings: 13, settings: 396, components: 287, reports: 143, subscriptions: 143 };
 
 /**
- * The mixed stack of 1,000: 18 bindings (6 applications for the root and both partners),
- * 27 agent update settings (every tenant and agent), 382 settings of the backup application
- * spread over the 9 tenants, 287 infrastructure components, 143 usage reports, 143 subscriptions.
+ * The mixed stack of 1,000 over the MSP's partner tenant and its 3 customers: 18 bindings
+ * (6 applications for the partner and two customers), 13 agent update settings (every tenant
+ * and agent), 396 settings of the backup application spread over the 4 tenants, 287
+ * infrastructure components, 143 usage reports, 143 subscriptions.
  */
 export function mixedStack(emulator: RunningEmulator): Resources {
   const world = emulator.world();
-  const tenants = Object.values(world.tenants);
-  const partners = tenants.filter((t) => t.kind !== 'customer');
+  const partnerId = world.tenants[MSP].id;
+  const tenants = Object.values(world.tenants).filter((t) => t.id === partnerId || t.parent_id === partnerId);
+  const bound = tenants.slice(0, 3);
   const backup = world.applications.backup.id;
   const r: Resources = {
     tenantform_application_binding: {},
@@ -30,18 +35,19 @@ export function mixedStack(emulator: RunningEmulator): Resources {
     tenantform_usage_report: {},
     tenantform_event_subscription: {},
   };
-  for (const p of partners) {
+  for (const t of bound) {
     for (const app of BOUND_APPS)
-      r.tenantform_application_binding[`b_${p.id.slice(0, 8)}_${app}`] = { application_id: world.applications[app].id, tenant_id: p.id };
+      r.tenantform_application_binding[`b_${t.id.slice(0, 8)}_${app}`] = { application_id: world.applications[app].id, tenant_id: t.id };
   }
   tenants.forEach((t, i) => (r.tenantform_agent_update_settings[`tenant_${i}`] = { tenant_id: t.id, update_channel: 'STABLE', automatic: true }));
-  Object.values(world.agents)
-    .flat()
+  Object.entries(world.agents)
+    .filter(([name]) => tenants.some((t) => t.id === world.tenants[name].id))
+    .flatMap(([, ids]) => ids)
     .forEach((id, i) => (r.tenantform_agent_update_settings[`agent_${i}`] = { agent_id: id, update_channel: 'CURRENT', automatic: false }));
   for (let i = 0; i < MIX.settings; i++) {
     r.tenantform_tenant_setting[`s_${i}`] = { application_id: backup, tenant_id: tenants[i % tenants.length].id, name: `bench_${i}`, value: String(i) };
   }
-  const owner = world.tenants['Northwind Partner'].id;
+  const owner = partnerId;
   for (let i = 0; i < MIX.components; i++) r.tenantform_infra_component[`c_${i}`] = component(owner, i);
   for (let i = 0; i < MIX.reports; i++) {
     r.tenantform_usage_report[`r_${i}`] = {
@@ -66,7 +72,7 @@ export function mixedStack(emulator: RunningEmulator): Resources {
 /** `n` creates: half infrastructure components (recorded as pending first), half settings. */
 export function createsStack(emulator: RunningEmulator, n: number): Resources {
   const world = emulator.world();
-  const owner = world.tenants['Northwind Partner'].id;
+  const owner = world.tenants[MSP].id;
   const backup = world.applications.backup.id;
   const r: Resources = { tenantform_infra_component: {}, tenantform_tenant_setting: {} };
   for (let i = 0; i < n / 2; i++) {
