@@ -127,7 +127,9 @@ async function planMix(b: Bench): Promise<void> {
   const nativeMs = row(`tenantform plan, ${PARALLELISM} at once`, nativeRuns);
   const budgetMs = row('tenantform plan, its budget', budgetRuns);
   const terraformMs = row('terraform plan + provider', terraformRuns);
-  console.log(`  tenantform plan is ${(terraformMs / nativeMs).toFixed(1)}x faster than terraform plan at ${PARALLELISM} at once, ${(terraformMs / budgetMs).toFixed(1)}x with its budget`);
+  console.log(
+    `  tenantform plan is ${(terraformMs / nativeMs).toFixed(1)}x faster than terraform plan at ${PARALLELISM} at once, ${(terraformMs / budgetMs).toFixed(1)}x with its budget`,
+  );
   const fixed = median(fixedMs);
   console.log(
     `  tenantform plan without latency: ${seconds(fixed)}; the requests add ${seconds(nativeMs - fixed)}, ${((nativeMs - fixed) / bound).toFixed(2)}x the bound`,

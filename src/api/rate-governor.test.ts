@@ -1,4 +1,4 @@
-import { RateGovernor } from './rate-governor';
+import { RateGovernor, type Turn } from './rate-governor';
 
 /** A governor on a clock the test moves. */
 function governed(options: { initial?: number; requestsPerSecond?: number } = {}) {
@@ -137,6 +137,56 @@ describe('the shared request budget', () => {
     for (const t of turns.slice(8)) governor.answered(t, { throttled: true, retryAfterMs: 1000 });
     expect(governor.limit).toBe(9);
     expect(governor.requestsPerSecond).toBeCloseTo(12.6);
+  });
+
+  /** A turn on jest's fake clock: time moves a millisecond at a time until the budget grants it. */
+  async function turnOnFakeClock(governor: RateGovernor): Promise<Turn> {
+    let granted: Turn | undefined;
+    void governor.turn().then((t) => (granted = t));
+    while (granted === undefined) await jest.advanceTimersByTimeAsync(1);
+    return granted;
+  }
+
+  test('429s at the start of a run that starts below a limit met before trim by the rate since the first request', async () => {
+    jest.useFakeTimers();
+    try {
+      const governor = new RateGovernor({ initial: 20, now: () => Date.now() });
+      governor.startBelow(100);
+      // Eight requests at 70 a second, in the run's first 100 ms; six accepted, then two 429s.
+      const turns: Turn[] = [];
+      for (let i = 0; i < 8; i++) turns.push(await turnOnFakeClock(governor));
+      for (const [i, t] of turns.entries()) governor.answered(t, i >= 6 ? { throttled: true, retryAfterMs: 1000 } : { throttled: false });
+      // Six in about a tenth of a second is about 60 a second, not 6.
+      expect(governor.requestsPerSecond).toBeGreaterThan(40);
+      expect(governor.requestsPerSecond).toBeLessThanOrEqual(70);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('after a limit, a trickle of 429s trims the ceiling to 90% of the rate accepted, once a second, holding no one back', async () => {
+    jest.useFakeTimers();
+    try {
+      const governor = new RateGovernor({ initial: 10, now: () => Date.now() });
+      governor.startBelow(100);
+      // A second at the ceiling of 70 a second, all accepted; then two 429s.
+      const start = Date.now();
+      while (Date.now() - start < 1000) governor.answered(await turnOnFakeClock(governor), { throttled: false });
+      const accepted = 70;
+      const [a, b] = [await turnOnFakeClock(governor), await turnOnFakeClock(governor)];
+      governor.answered(a, { throttled: true, retryAfterMs: 1000 });
+      expect(governor.requestsPerSecond).toBeGreaterThan(accepted);
+      governor.answered(b, { throttled: true, retryAfterMs: 1000 });
+      expect(governor.requestsPerSecond).toBeGreaterThan(0.9 * (accepted - 3));
+      expect(governor.requestsPerSecond).toBeLessThan(0.9 * (accepted + 3));
+      expect(governor.heldForMs).toBe(0);
+      // More 429s within the second after it do not trim again.
+      const ceiling = governor.requestsPerSecond;
+      for (let i = 0; i < 3; i++) governor.answered(await turnOnFakeClock(governor), { throttled: true, retryAfterMs: 1000 });
+      expect(governor.requestsPerSecond).toBeGreaterThanOrEqual(ceiling!);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   test('a ceiling learned from 429s rises slowly at first, then ever faster while no limit is met: it is left behind in seconds', async () => {

@@ -25,9 +25,22 @@
  * - an optional ceiling of requests per second (`requests_per_second`), a token bucket that
  *   lets a quiet client send one second's worth at once.
  *
- * It reacts so only when a quarter or more of the last second's answers are 429s (three at least): going past a
- * limit refuses most of what is sent, while a 429 now and then is left to that request's own
- * wait. Requests wait their turn in the order they asked for it.
+ * The first limit: it reacts so only when a quarter or more of the last second's answers are
+ * 429s (three at least): going past a limit refuses most of what is sent, while a 429 now and then
+ * is left to that request's own wait.
+ *
+ * After it, a trickle of 429s says the ceiling has risen past the limit again: two 429s of
+ * requests sent since the ceiling last changed trim it, at most once a second, to 90% of what the
+ * platform accepted over the last second (with the platform's bucket empty, that is its rate),
+ * without halving or holding anyone back. From a trim the ceiling rises slowly, 1% of that rate a
+ * second, a rise that doubles every 10 seconds: a limit found is probed rarely, so that few
+ * requests are refused. A ceiling learned at a first meeting, from a second that held the
+ * platform's burst, may sit above the rate: the trim after it cuts by a tenth at least, and the
+ * second trim in a row measures a whole second with the platform's bucket empty, which is its
+ * rate. A platform whose limit it is then refuses nothing more; 429s that call for a third trim in
+ * a row are refusals at random, not a limit: the budget then stops trimming, takes 429s as before
+ * the first limit, and rises as fast as without a trim. Requests wait their turn in the order they
+ * asked for it.
  */
 
 export interface GovernorOptions {
@@ -50,6 +63,14 @@ const RTT_GAIN = 1 / 8;
 const LIMITED_SHARE = 0.25;
 const LIMITED_COUNT = 3;
 /**
+ * Or half or more of the last quarter second's answers, four at least: a bucket run dry refuses
+ * nearly everything, and a busy second's successes would delay the first share; refusals at random
+ * (one in ten) make such a quarter second rare.
+ */
+const QUICK_WINDOW_MS = 250;
+const QUICK_SHARE = 0.5;
+const QUICK_COUNT = 6;
+/**
  * At most this many in flight: the connections kept to a data center. A turn given beyond them
  * would wait in the pool, unseen: still sent after a 429 holds every request back, and timed as
  * if the platform were slow.
@@ -58,11 +79,21 @@ export const MAX_CONCURRENCY = 64;
 /** The learned ceiling's rise per second: a share of it (one request at least), doubled every `PROBE_DOUBLING_MS` without a limit. */
 const CEILING_RISE = 0.05;
 const PROBE_DOUBLING_MS = 3000;
+/** After a trim: the share of the rate trimmed to, the ceiling's rise per second near it, doubled every `NEAR_DOUBLING_MS`. */
+const NEAR_RISE = 0.01;
+const NEAR_DOUBLING_MS = 10_000;
+/** A trim sets the ceiling to this share of the rate accepted over the last second; near it, the slow rise holds. */
+const TRIM = 0.9;
+/** A trim needs this many 429s of requests sent since the last one, and a second since it. */
+const TRIM_COUNT = 2;
+const TRIM_INTERVAL_MS = 1000;
 
 /** A request's place in the budget, from its turn until its answer. */
 export interface Turn {
   /** When it was sent (the governor's clock). */
   readonly sentAt: number;
+  /** The ceiling learned from 429s when it was sent (undefined: none). */
+  readonly ceiling?: number;
 }
 
 export class RateGovernor {
@@ -100,6 +131,15 @@ export class RateGovernor {
   #timer: NodeJS.Timeout | undefined;
   /** Answers that were not 429s: the run makes progress while this grows. */
   #answered = 0;
+  /** Trims since the platform last pushed back hard, those since the ceiling last rose past the rate trimmed to, when the last was, and the 429s of requests sent since then. */
+  #trims = 0;
+  #trimsInARow = 0;
+  #lastTrim = -Infinity;
+  #refusedSinceTrim = 0;
+  /** The platform refuses at random: 429s are left to each request's own wait, no trim follows them. */
+  #noisy = false;
+  /** When the first request was sent. */
+  #firstSentAt: number | undefined;
 
   constructor(options: GovernorOptions = {}) {
     this.#max = Math.max(1, options.max ?? MAX_CONCURRENCY);
@@ -159,7 +199,7 @@ export class RateGovernor {
   async turn(): Promise<Turn> {
     if (this.#queue.length === 0 && this.#waitMs() === 0) this.#take();
     else await new Promise<void>((granted) => this.#enqueue(granted));
-    return { sentAt: this.#now() };
+    return { sentAt: this.#now(), ceiling: this.#learnedRps };
   }
 
   /** The answer of a request sent on `turn`: a 429 (with the wait it asks for) or anything else. */
@@ -168,7 +208,9 @@ export class RateGovernor {
     const now = this.#now();
     this.#answers.push({ at: now, throttled: outcome.throttled });
     while (this.#answers.length > 0 && this.#answers[0].at <= now - 1000) this.#answers.shift();
-    if (outcome.throttled && this.#limited()) {
+    // Once a limit is met, 429s trim the ceiling (unless they show refusals at random).
+    const trimming = this.#learnedRps !== undefined && !this.#noisy;
+    if (outcome.throttled && !trimming && this.#limited()) {
       this.#slowStart = false;
       if (turn.sentAt >= this.#lastHalving) {
         this.#limit = Math.max(1, this.#limit / 2);
@@ -179,9 +221,15 @@ export class RateGovernor {
         this.#limitedAt = now;
         this.#learnedAt = now;
         this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
+        this.#trims = 0;
+        this.#trimsInARow = 0;
+        this.#lastTrim = now;
+        this.#refusedSinceTrim = 0;
       }
       if (outcome.retryAfterMs !== undefined) this.#heldUntil = Math.max(this.#heldUntil, now + outcome.retryAfterMs);
-    } else if (!outcome.throttled) {
+    } else if (outcome.throttled) {
+      if (trimming) this.#trickled(turn, now);
+    } else {
       this.#answered++;
       if (this.#slowed(now - turn.sentAt)) {
         this.#slowStart = false;
@@ -197,12 +245,54 @@ export class RateGovernor {
     this.#drain();
   }
 
-  /** The learned ceiling's rise since it last rose: the integral of its rate, which doubles every `PROBE_DOUBLING_MS`. */
-  #raiseCeiling(now: number): void {
-    const doubled = (at: number) => 2 ** ((at - this.#limitedAt) / PROBE_DOUBLING_MS);
-    const seconds = ((PROBE_DOUBLING_MS / Math.LN2) * (doubled(now) - doubled(this.#learnedAt))) / 1000;
-    this.#learnedRps! += seconds * Math.max(1, CEILING_RISE * this.#learnedRps!);
+  /**
+   * A 429 that is no hard limit, while a ceiling is learned: two of requests sent since the last
+   * trim trim the ceiling, once a second; the need for a third trim in a row shows refusals at random.
+   */
+  #trickled(turn: Turn, now: number): void {
+    if (turn.sentAt < this.#lastTrim) return;
+    // After two trims in a row the ceiling sits below the platform's rate: nothing sent a second later below it is refused by a limit.
+    const settledBelow = this.#trimsInARow >= 2 && turn.sentAt >= this.#lastTrim + TRIM_INTERVAL_MS && (turn.ceiling ?? Infinity) < this.#metRps!;
+    if (settledBelow) {
+      this.#noisy = true;
+      return;
+    }
+    this.#refusedSinceTrim++;
+    if (this.#refusedSinceTrim < TRIM_COUNT || now < this.#lastTrim + TRIM_INTERVAL_MS) return;
+    // Under a limit, the second trim in a row is exact (a whole second with the bucket empty): a third shows refusals at random.
+    if (this.#trimsInARow >= 2) {
+      this.#noisy = true;
+      return;
+    }
+    // What was accepted over the last second, or since the first request when that is more recent.
+    const window = Math.min(1000, Math.max(100, now - (this.#firstSentAt ?? now)));
+    const accepted = (this.#answers.filter((a) => !a.throttled).length * 1000) / window;
+    if (accepted === 0) return;
+    // A trim only ever lowers the ceiling: the rate found is the lower of the ceiling and what went through.
+    this.#metRps = Math.min(this.#learnedRps!, accepted);
+    this.#learnedRps = Math.max(1, TRIM * this.#metRps);
+    this.#trims++;
+    this.#trimsInARow++;
+    this.#lastTrim = now;
+    this.#refusedSinceTrim = 0;
+    this.#limitedAt = now;
     this.#learnedAt = now;
+    this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
+  }
+
+  /**
+   * The learned ceiling's rise since it last rose: the integral of its rate, which doubles every
+   * `PROBE_DOUBLING_MS` (every `NEAR_DOUBLING_MS` near a rate a trim found).
+   */
+  #raiseCeiling(now: number): void {
+    const near = !this.#noisy && this.#trims > 0 && this.#learnedRps! >= TRIM * this.#metRps!;
+    const doublingMs = near ? NEAR_DOUBLING_MS : PROBE_DOUBLING_MS;
+    const perSecond = near ? NEAR_RISE * this.#metRps! : Math.max(1, CEILING_RISE * this.#learnedRps!);
+    const doubled = (at: number) => 2 ** ((at - this.#limitedAt) / doublingMs);
+    const seconds = ((doublingMs / Math.LN2) * (doubled(now) - doubled(this.#learnedAt))) / 1000;
+    this.#learnedRps! += seconds * perSecond;
+    this.#learnedAt = now;
+    if (this.#metRps !== undefined && this.#learnedRps! > this.#metRps) this.#trimsInARow = 0;
   }
 
   /** Takes in a round trip; whether the usual one has grown well past the fastest (requests queue at the platform). */
@@ -213,13 +303,21 @@ export class RateGovernor {
   }
 
   /**
-   * Whether the answers of the last second show a limit rather than a passing refusal: a quarter or
-   * more of them 429s, three at least. Going past a limit refuses most of what is sent; a platform that turns
-   * away a request now and then is answered by that request's own wait, not by slowing everyone.
+   * Whether the answers show a limit rather than a passing refusal: a quarter or more of the last
+   * second's 429s (three at least), or half of the last quarter second's (six at least). Going past
+   * a limit refuses most of what is sent; a platform that turns away a request now and then is
+   * answered by that request's own wait, not by slowing everyone.
    */
   #limited(): boolean {
-    const throttled = this.#answers.filter((a) => a.throttled).length;
-    return throttled >= LIMITED_COUNT && throttled / this.#answers.length >= LIMITED_SHARE;
+    const share = (windowMs: number) => {
+      const recent = this.#answers.filter((a) => a.at > this.#now() - windowMs);
+      const throttled = recent.filter((a) => a.throttled).length;
+      return { throttled, share: throttled / recent.length };
+    };
+    const second = share(1000);
+    if (second.throttled >= LIMITED_COUNT && second.share >= LIMITED_SHARE) return true;
+    const quarter = share(QUICK_WINDOW_MS);
+    return !this.#noisy && quarter.throttled >= QUICK_COUNT && quarter.share >= QUICK_SHARE;
   }
 
   /** A request that got no answer (a transport failure): its place is free, nothing is learned. */
@@ -231,6 +329,7 @@ export class RateGovernor {
   #take(): void {
     this.#inFlight++;
     const now = this.#now();
+    this.#firstSentAt ??= now;
     this.#recent.push(now);
     this.#sentWithin(now);
     if (this.requestsPerSecond !== undefined) this.#bucket.tokens -= 1;
