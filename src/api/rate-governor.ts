@@ -26,10 +26,12 @@
  *   lets a quiet client send one second's worth at once.
  *
  * The first limit: it reacts so only when a quarter or more of the last second's answers are
- * 429s (three at least): going past a limit refuses most of what is sent, while a 429 now and then
- * is left to that request's own wait.
+ * 429s (three at least), or six answers in a row are: going past a limit refuses most of what is
+ * sent, while a 429 now and then is left to that request's own wait.
  *
- * After it, a trickle of 429s says the ceiling has risen past the limit again: two 429s of
+ * After a limit met as a bucket runs dry (six 429s in a row: a few in a quiet second may be
+ * chance) or kept from an earlier run, a trickle of 429s says the ceiling has risen past
+ * the limit again: two 429s of
  * requests sent since the ceiling last changed trim it, at most once a second, to 90% of what the
  * platform accepted over the last second (with the platform's bucket empty, that is its rate),
  * without halving or holding anyone back. From a trim the ceiling rises slowly, 1% of that rate a
@@ -63,13 +65,10 @@ const RTT_GAIN = 1 / 8;
 const LIMITED_SHARE = 0.25;
 const LIMITED_COUNT = 3;
 /**
- * Or half or more of the last quarter second's answers, four at least: a bucket run dry refuses
- * nearly everything, and a busy second's successes would delay the first share; refusals at random
- * (one in ten) make such a quarter second rare.
+ * Or this many 429s in a row: a bucket run dry refuses everything, and a busy second's successes
+ * would delay the share; refusals at random (one in ten) are almost never six in a row.
  */
-const QUICK_WINDOW_MS = 250;
-const QUICK_SHARE = 0.5;
-const QUICK_COUNT = 6;
+const LIMITED_IN_A_ROW = 6;
 /**
  * At most this many in flight: the connections kept to a data center. A turn given beyond them
  * would wait in the pool, unseen: still sent after a 429 holds every request back, and timed as
@@ -138,6 +137,10 @@ export class RateGovernor {
   #refusedSinceTrim = 0;
   /** The platform refuses at random: 429s are left to each request's own wait, no trim follows them. */
   #noisy = false;
+  /** The last limit was met as a bucket runs dry (six 429s in a row), or by an earlier run: 429s after it trim the ceiling. */
+  #bucketMet = false;
+  /** 429s answered since the last answer that was not one. */
+  #throttledInARow = 0;
   /** When the first request was sent. */
   #firstSentAt: number | undefined;
 
@@ -169,6 +172,7 @@ export class RateGovernor {
    */
   startBelow(perSecond: number): void {
     if (!(perSecond > 0) || this.#learnedRps !== undefined) return;
+    this.#bucketMet = true;
     const now = this.#now();
     this.#learnedRps = Math.max(1, 0.7 * perSecond);
     this.#limitedAt = now;
@@ -207,9 +211,12 @@ export class RateGovernor {
     this.#inFlight--;
     const now = this.#now();
     this.#answers.push({ at: now, throttled: outcome.throttled });
+    this.#throttledInARow = outcome.throttled ? this.#throttledInARow + 1 : 0;
+    // A bucket run dry refuses all that is in flight: a few 429s in a quiet second may be chance.
+    if (this.#throttledInARow >= LIMITED_IN_A_ROW) this.#bucketMet = true;
     while (this.#answers.length > 0 && this.#answers[0].at <= now - 1000) this.#answers.shift();
     // Once a limit is met, 429s trim the ceiling (unless they show refusals at random).
-    const trimming = this.#learnedRps !== undefined && !this.#noisy;
+    const trimming = this.#learnedRps !== undefined && this.#bucketMet && !this.#noisy;
     if (outcome.throttled && !trimming && this.#limited()) {
       this.#slowStart = false;
       if (turn.sentAt >= this.#lastHalving) {
@@ -304,20 +311,14 @@ export class RateGovernor {
 
   /**
    * Whether the answers show a limit rather than a passing refusal: a quarter or more of the last
-   * second's 429s (three at least), or half of the last quarter second's (six at least). Going past
+   * second's 429s (three at least), or six in a row. Going past
    * a limit refuses most of what is sent; a platform that turns away a request now and then is
    * answered by that request's own wait, not by slowing everyone.
    */
   #limited(): boolean {
-    const share = (windowMs: number) => {
-      const recent = this.#answers.filter((a) => a.at > this.#now() - windowMs);
-      const throttled = recent.filter((a) => a.throttled).length;
-      return { throttled, share: throttled / recent.length };
-    };
-    const second = share(1000);
-    if (second.throttled >= LIMITED_COUNT && second.share >= LIMITED_SHARE) return true;
-    const quarter = share(QUICK_WINDOW_MS);
-    return !this.#noisy && quarter.throttled >= QUICK_COUNT && quarter.share >= QUICK_SHARE;
+    const throttled = this.#answers.filter((a) => a.throttled).length;
+    if (throttled >= LIMITED_COUNT && throttled / this.#answers.length >= LIMITED_SHARE) return true;
+    return !this.#noisy && this.#throttledInARow >= LIMITED_IN_A_ROW;
   }
 
   /** A request that got no answer (a transport failure): its place is free, nothing is learned. */
