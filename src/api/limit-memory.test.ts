@@ -23,7 +23,7 @@ describe('rate limits remembered by a working directory', () => {
     expect(Object.values(JSON.parse(text) as Record<string, unknown>)).toContainEqual({ per_second: 6, at: 1_000_000 });
   });
 
-  test('what an earlier run met starts the budget at 70% of it; past an hour, or unreadable, nothing is recalled', () => {
+  test('what an earlier run met starts the budget at 90% of it; past an hour, or unreadable, nothing is recalled', () => {
     const file = limitMemoryFile(dir);
     mkdirSync(dirname(file), { recursive: true });
     // Written as an earlier process wrote it.
@@ -35,7 +35,7 @@ describe('rate limits remembered by a working directory', () => {
     );
     const recalled: Array<[string, number]> = [];
     keepLimitsIn(file, { now: () => now, writeAtExit: false, onRecall: (dc, perSecond) => recalled.push([dc, perSecond]) });
-    expect(governorFor('https://recent.example', 'c').requestsPerSecond).toBe(14);
+    expect(governorFor('https://recent.example', 'c').requestsPerSecond).toBe(18);
     expect(governorFor('https://old.example', 'c').requestsPerSecond).toBeUndefined();
     expect(recalled).toEqual([['https://recent.example', 20]]);
     writeFileSync(file, '{ not json');

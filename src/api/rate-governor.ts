@@ -27,21 +27,25 @@
  *
  * The first limit: it reacts so only when a quarter or more of the last second's answers are
  * 429s (three at least), or six answers in a row are: going past a limit refuses most of what is
- * sent, while a 429 now and then is left to that request's own wait.
+ * sent, while a 429 now and then is left to that request's own wait. 429s that come steadily
+ * (three within three seconds, the first two seconds ago at least) are a run barely past a limit,
+ * each refused request waiting its Retry-After so that they never become a quarter: they trim the
+ * ceiling as below.
  *
  * After a limit met as a bucket runs dry (six 429s in a row: a few in a quiet second may be
- * chance) or kept from an earlier run, a trickle of 429s says the ceiling has risen past
- * the limit again: two 429s of
- * requests sent since the ceiling last changed trim it, at most once a second, to 90% of what the
- * platform accepted over the last second (with the platform's bucket empty, that is its rate),
- * without halving or holding anyone back. From a trim the ceiling rises slowly, 1% of that rate a
- * second, a rise that doubles every 10 seconds: a limit found is probed rarely, so that few
- * requests are refused. A ceiling learned at a first meeting, from a second that held the
- * platform's burst, may sit above the rate: the trim after it cuts by a tenth at least, and the
- * second trim in a row measures a whole second with the platform's bucket empty, which is its
- * rate. A platform whose limit it is then refuses nothing more; 429s that call for a third trim in
- * a row are refusals at random, not a limit: the budget then stops trimming, takes 429s as before
- * the first limit, and rises as fast as without a trim. Requests wait their turn in the order they
+ * chance), met a second time, met by a steady trickle, or kept from an earlier run, a trickle of
+ * 429s says the ceiling has risen past the limit again: two 429s of requests sent since the
+ * ceiling last changed trim it, at most once a second, to 90% of what the platform accepted over
+ * the last second (with the platform's bucket empty, that is its rate), without halving or holding
+ * anyone back. From a trim, or from 90% of a limit an earlier run met, the ceiling rises slowly,
+ * 1% of that rate a second, a rise that doubles every 10 seconds: a limit found is probed rarely,
+ * so that few requests are refused. A ceiling learned at a first meeting, from a second that held
+ * the platform's burst, may sit above the rate: the trim after it cuts by a tenth at least, and
+ * the second trim in a row measures what the platform accepted since the first (its bucket empty
+ * since then, which is its rate), as soon as that is a quarter second and ten answers. A platform
+ * whose limit it is then refuses nothing more; 429s that call for a third trim in a row are
+ * refusals at random, not a limit: the budget then stops trimming, takes 429s as before the first
+ * limit, and rises as fast as without a trim. Requests wait their turn in the order they
  * asked for it.
  */
 
@@ -75,6 +79,15 @@ const LIMITED_IN_A_ROW = 6;
  * if the platform were slow.
  */
 export const MAX_CONCURRENCY = 64;
+/**
+ * A limit the run barely passes: this many 429s within `TRICKLE_MS`, the first of them
+ * `TRICKLE_SPAN_MS` ago at least (a few every second, not one burst), trim the ceiling as after a limit.
+ */
+const TRICKLE_COUNT = 3;
+const TRICKLE_MS = 3000;
+const TRICKLE_SPAN_MS = 2000;
+/** A limit sets the ceiling to this share of the rate accepted over the last second. */
+const LEARNED_SHARE = 0.7;
 /** The learned ceiling's rise per second: a share of it (one request at least), doubled every `PROBE_DOUBLING_MS` without a limit. */
 const CEILING_RISE = 0.05;
 const PROBE_DOUBLING_MS = 3000;
@@ -86,6 +99,13 @@ const TRIM = 0.9;
 /** A trim needs this many 429s of requests sent since the last one, and a second since it. */
 const TRIM_COUNT = 2;
 const TRIM_INTERVAL_MS = 1000;
+/**
+ * The trim right after another may come sooner: the platform's bucket has been empty since the
+ * last (it refused then), so what it accepted since then is its rate, over at least this long.
+ */
+const NEXT_TRIM_MS = 250;
+/** ...and once it has accepted this many since: fewer would measure a slow rate by chance. */
+const NEXT_TRIM_ACCEPTED = 10;
 
 /** A request's place in the budget, from its turn until its answer. */
 export interface Turn {
@@ -117,6 +137,8 @@ export class RateGovernor {
   #learnedRps: number | undefined;
   /** The rate the platform accepted when it last pushed back in this process (what a later run may start below). */
   #metRps: number | undefined;
+  /** The rate an earlier run met (startBelow): the ceiling rises slowly near it, as near a rate a trim found. */
+  #recalledRps: number | undefined;
   /** When the platform last pushed back, and when the ceiling last rose. */
   #limitedAt = 0;
   #learnedAt = 0;
@@ -139,6 +161,8 @@ export class RateGovernor {
   #noisy = false;
   /** The last limit was met as a bucket runs dry (six 429s in a row), or by an earlier run: 429s after it trim the ceiling. */
   #bucketMet = false;
+  /** When each 429 of the last `TRICKLE_MS` was answered. */
+  readonly #throttledAt: number[] = [];
   /** 429s answered since the last answer that was not one. */
   #throttledInARow = 0;
   /** When the first request was sent. */
@@ -167,14 +191,15 @@ export class RateGovernor {
   }
 
   /**
-   * Starts below a limit an earlier run met (`perSecond` accepted then): the ceiling it would have
-   * learned, rising from now as after any limit.
+   * Starts below a limit an earlier run met (`perSecond` accepted then): at 90% of it, rising
+   * slowly from there as after a trim (the earlier run's trims measured it).
    */
   startBelow(perSecond: number): void {
     if (!(perSecond > 0) || this.#learnedRps !== undefined) return;
     this.#bucketMet = true;
+    this.#recalledRps = perSecond;
     const now = this.#now();
-    this.#learnedRps = Math.max(1, 0.7 * perSecond);
+    this.#learnedRps = Math.max(1, TRIM * perSecond);
     this.#limitedAt = now;
     this.#learnedAt = now;
   }
@@ -212,6 +237,7 @@ export class RateGovernor {
     const now = this.#now();
     this.#answers.push({ at: now, throttled: outcome.throttled });
     this.#throttledInARow = outcome.throttled ? this.#throttledInARow + 1 : 0;
+    if (outcome.throttled) this.#throttledAt.push(now);
     // A bucket run dry refuses all that is in flight: a few 429s in a quiet second may be chance.
     if (this.#throttledInARow >= LIMITED_IN_A_ROW) this.#bucketMet = true;
     while (this.#answers.length > 0 && this.#answers[0].at <= now - 1000) this.#answers.shift();
@@ -220,11 +246,13 @@ export class RateGovernor {
     if (outcome.throttled && !trimming && this.#limited()) {
       this.#slowStart = false;
       if (turn.sentAt >= this.#lastHalving) {
+        // A limit met a second time is a limit, however its 429s came: few in flight meet it with successes between them.
+        if (this.#metRps !== undefined) this.#bucketMet = true;
         this.#limit = Math.max(1, this.#limit / 2);
         this.#lastHalving = now;
         const acceptedLastSecond = this.#answers.filter((a) => !a.throttled).length;
         this.#metRps = Math.max(1, Math.min(acceptedLastSecond, this.#learnedRps ?? Infinity));
-        this.#learnedRps = Math.max(1, 0.7 * this.#metRps);
+        this.#learnedRps = Math.max(1, LEARNED_SHARE * this.#metRps);
         this.#limitedAt = now;
         this.#learnedAt = now;
         this.#bucket = { tokens: Math.min(this.#bucket.tokens, 1), at: now };
@@ -236,6 +264,11 @@ export class RateGovernor {
       if (outcome.retryAfterMs !== undefined) this.#heldUntil = Math.max(this.#heldUntil, now + outcome.retryAfterMs);
     } else if (outcome.throttled) {
       if (trimming) this.#trickled(turn, now);
+      else if (this.#steadyTrickle(now)) {
+        // A run barely past a limit: each refused request waits its Retry-After, so 429s never become a quarter of the answers.
+        this.#bucketMet = true;
+        this.#trimTo(now, Math.min(this.#learnedRps ?? Infinity, this.#acceptedRate(now, now - 1000)));
+      }
     } else {
       this.#answered++;
       if (this.#slowed(now - turn.sentAt)) {
@@ -265,18 +298,37 @@ export class RateGovernor {
       return;
     }
     this.#refusedSinceTrim++;
-    if (this.#refusedSinceTrim < TRIM_COUNT || now < this.#lastTrim + TRIM_INTERVAL_MS) return;
-    // Under a limit, the second trim in a row is exact (a whole second with the bucket empty): a third shows refusals at random.
+    if (this.#refusedSinceTrim < TRIM_COUNT) return;
+    const acceptedSinceTrim = this.#answers.filter((a) => !a.throttled && a.at > this.#lastTrim).length;
+    const due = now >= this.#lastTrim + TRIM_INTERVAL_MS;
+    const soon = !due && this.#trimsInARow === 1 && now >= this.#lastTrim + NEXT_TRIM_MS && acceptedSinceTrim >= NEXT_TRIM_ACCEPTED;
+    if (!due && !soon) return;
+    const measuredSince = soon ? this.#lastTrim : now - 1000;
+    // Under a limit, the second trim in a row is exact (measured with the bucket empty): a third shows refusals at random.
     if (this.#trimsInARow >= 2) {
       this.#noisy = true;
       return;
     }
-    // What was accepted over the last second, or since the first request when that is more recent.
-    const window = Math.min(1000, Math.max(100, now - (this.#firstSentAt ?? now)));
-    const accepted = (this.#answers.filter((a) => !a.throttled).length * 1000) / window;
-    if (accepted === 0) return;
     // A trim only ever lowers the ceiling: the rate found is the lower of the ceiling and what went through.
-    this.#metRps = Math.min(this.#learnedRps!, accepted);
+    this.#trimTo(now, Math.min(this.#learnedRps!, this.#acceptedRate(now, measuredSince)));
+  }
+
+  /** Answers other than 429 per second since `since` (within the last second), or since the first request when that is more recent. */
+  #acceptedRate(now: number, since: number): number {
+    const from = Math.max(since, this.#firstSentAt ?? now);
+    return (this.#answers.filter((a) => !a.throttled && a.at > from).length * 1000) / Math.max(100, now - from);
+  }
+
+  /** Whether 429s have come steadily, a few every second for a few seconds, without ever being a quarter of the answers. */
+  #steadyTrickle(now: number): boolean {
+    while (this.#throttledAt.length > 0 && this.#throttledAt[0] <= now - TRICKLE_MS) this.#throttledAt.shift();
+    return !this.#noisy && this.#throttledAt.length >= TRICKLE_COUNT && this.#throttledAt[0] <= now - TRICKLE_SPAN_MS;
+  }
+
+  /** Sets the ceiling to 90% of `rate`, the rate the platform was found to accept. */
+  #trimTo(now: number, rate: number): void {
+    if (!(rate > 0)) return;
+    this.#metRps = rate;
     this.#learnedRps = Math.max(1, TRIM * this.#metRps);
     this.#trims++;
     this.#trimsInARow++;
@@ -292,9 +344,10 @@ export class RateGovernor {
    * `PROBE_DOUBLING_MS` (every `NEAR_DOUBLING_MS` near a rate a trim found).
    */
   #raiseCeiling(now: number): void {
-    const near = !this.#noisy && this.#trims > 0 && this.#learnedRps! >= TRIM * this.#metRps!;
+    const found = this.#trims > 0 ? this.#metRps! : this.#recalledRps;
+    const near = !this.#noisy && found !== undefined && this.#learnedRps! >= TRIM * found;
     const doublingMs = near ? NEAR_DOUBLING_MS : PROBE_DOUBLING_MS;
-    const perSecond = near ? NEAR_RISE * this.#metRps! : Math.max(1, CEILING_RISE * this.#learnedRps!);
+    const perSecond = near ? NEAR_RISE * found : Math.max(1, CEILING_RISE * this.#learnedRps!);
     const doubled = (at: number) => 2 ** ((at - this.#limitedAt) / doublingMs);
     const seconds = ((doublingMs / Math.LN2) * (doubled(now) - doubled(this.#learnedAt))) / 1000;
     this.#learnedRps! += seconds * perSecond;
