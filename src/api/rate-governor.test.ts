@@ -189,6 +189,64 @@ describe('the shared request budget', () => {
     }
   });
 
+  test("a trim after a limit's Retry-After measures the rate accepted since the wait ended, not the wait", async () => {
+    jest.useFakeTimers();
+    try {
+      const governor = new RateGovernor({ initial: 10, now: () => Date.now() });
+      // A second of 100 a second, all accepted; then six 429s in a row: a bucket run dry, held a second.
+      for (let i = 0; i < 100; i++) {
+        governor.answered(await turnOnFakeClock(governor), { throttled: false });
+        await jest.advanceTimersByTimeAsync(10);
+      }
+      const dry = await Promise.all(Array.from({ length: 6 }, () => turnOnFakeClock(governor)));
+      for (const t of dry) governor.answered(t, { throttled: true, retryAfterMs: 1000 });
+      expect(governor.heldForMs).toBeGreaterThan(900);
+      const learned = governor.requestsPerSecond!;
+      // After the wait, 300 ms at the learned ceiling, all accepted; then two 429s.
+      const resumed = await turnOnFakeClock(governor);
+      governor.answered(resumed, { throttled: false });
+      const start = Date.now();
+      let accepted = 1;
+      for (; Date.now() - start < 300; accepted++) governor.answered(await turnOnFakeClock(governor), { throttled: false });
+      for (let i = 0; i < 2; i++) governor.answered(await turnOnFakeClock(governor), { throttled: true, retryAfterMs: 1000 });
+      // 90% of what went through in those 300 ms, about the ceiling (over the whole last second, a third of it).
+      expect(accepted).toBeGreaterThan(15);
+      expect(governor.requestsPerSecond).toBeGreaterThan(0.75 * learned);
+      expect(governor.requestsPerSecond).toBeLessThanOrEqual(0.9 * learned + 1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('past a rate found, with no 429, the ceiling probes as fast as after any limit: that rate was measured short', async () => {
+    jest.useFakeTimers();
+    try {
+      const governor = new RateGovernor({ initial: 4, now: () => Date.now() });
+      // An earlier run met 10 a second; this platform accepts everything, answering in 10 ms.
+      governor.startBelow(10);
+      let running = true;
+      const sender = async () => {
+        while (running) {
+          const t = await governor.turn();
+          await new Promise((r) => setTimeout(r, 10));
+          governor.answered(t, { throttled: false });
+        }
+      };
+      const senders = Array.from({ length: 4 }, sender);
+      await jest.advanceTimersByTimeAsync(10_000);
+      // Slowly near it: from 9 to about 11 in ten seconds...
+      expect(governor.requestsPerSecond).toBeLessThan(12);
+      await jest.advanceTimersByTimeAsync(20_000);
+      running = false;
+      await jest.advanceTimersByTimeAsync(1000);
+      await Promise.all(senders);
+      // ...then well past it within twenty more (near it all along, about 20).
+      expect(governor.requestsPerSecond).toBeGreaterThan(100);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('a ceiling learned from 429s rises slowly at first, then ever faster while no limit is met: it is left behind in seconds', async () => {
     jest.useFakeTimers();
     try {

@@ -37,9 +37,11 @@
  * 429s says the ceiling has risen past the limit again: two 429s of requests sent since the
  * ceiling last changed trim it, at most once a second, to 90% of what the platform accepted over
  * the last second (with the platform's bucket empty, that is its rate), without halving or holding
- * anyone back. From a trim, or from 90% of a limit an earlier run met, the ceiling rises slowly,
- * 1% of that rate a second, a rise that doubles every 10 seconds: a limit found is probed rarely,
- * so that few requests are refused. A ceiling learned at a first meeting, from a second that held
+ * anyone back (nor counting a `Retry-After` wait, when nothing was sent). From a trim, or from 90%
+ * of a limit an earlier run met, the ceiling rises slowly, 1% of that rate a second, a rise that
+ * doubles every 10 seconds: a limit found is probed rarely, so that few requests are refused; a
+ * ninth past that rate without a 429, the rate was measured short, and the ceiling probes from
+ * there as after any limit. A ceiling learned at a first meeting, from a second that held
  * the platform's burst, may sit above the rate: the trim after it cuts by a tenth at least, and
  * the second trim in a row measures what the platform accepted since the first (its bucket empty
  * since then, which is its rate), as soon as that is a quarter second and ten answers. A platform
@@ -139,6 +141,8 @@ export class RateGovernor {
   #metRps: number | undefined;
   /** The rate an earlier run met (startBelow): the ceiling rises slowly near it, as near a rate a trim found. */
   #recalledRps: number | undefined;
+  /** Whether the ceiling last rose near a rate found (slowly). */
+  #wasNear = false;
   /** When the platform last pushed back, and when the ceiling last rose. */
   #limitedAt = 0;
   #learnedAt = 0;
@@ -313,9 +317,12 @@ export class RateGovernor {
     this.#trimTo(now, Math.min(this.#learnedRps!, this.#acceptedRate(now, measuredSince)));
   }
 
-  /** Answers other than 429 per second since `since` (within the last second), or since the first request when that is more recent. */
+  /**
+   * Answers other than 429 per second since `since` (within the last second), or since the first
+   * request or the end of the last `Retry-After` when more recent: while held, nothing was sent.
+   */
   #acceptedRate(now: number, since: number): number {
-    const from = Math.max(since, this.#firstSentAt ?? now);
+    const from = Math.max(since, this.#firstSentAt ?? now, Math.min(this.#heldUntil, now));
     return (this.#answers.filter((a) => !a.throttled && a.at > from).length * 1000) / Math.max(100, now - from);
   }
 
@@ -345,7 +352,10 @@ export class RateGovernor {
    */
   #raiseCeiling(now: number): void {
     const found = this.#trims > 0 ? this.#metRps! : this.#recalledRps;
-    const near = !this.#noisy && found !== undefined && this.#learnedRps! >= TRIM * found;
+    // Near the rate found, on either side; well past it without a 429, that rate was measured short: probe afresh.
+    const near = !this.#noisy && found !== undefined && this.#learnedRps! >= TRIM * found && this.#learnedRps! <= found / TRIM;
+    if (this.#wasNear && !near) this.#limitedAt = now;
+    this.#wasNear = near;
     const doublingMs = near ? NEAR_DOUBLING_MS : PROBE_DOUBLING_MS;
     const perSecond = near ? NEAR_RISE * found : Math.max(1, CEILING_RISE * this.#learnedRps!);
     const doubled = (at: number) => 2 ** ((at - this.#limitedAt) / doublingMs);

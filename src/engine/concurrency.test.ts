@@ -68,7 +68,7 @@ describe('objects at once', () => {
     const sent = await requestsDuring(async () => {
       const sample = () => void allowed.push(budget().limit);
       arrivalChannel.subscribe(sample);
-      harness.emulator.setFaults({ limit_per_second: 20, limit_burst: 5 });
+      harness.emulator.setFaults({ limit_per_second: 60, limit_burst: 5 });
       try {
         const { applied } = await harness.apply(customerEstate(harness, keys('l', 24), 'Narrow', 'narrow'));
         expect(applied).toMatchObject({ added: 48, diagnostics: [] });
