@@ -147,6 +147,32 @@ describe('the shared request budget', () => {
     return granted;
   }
 
+  /** Requests one after another for `ms` of the fake clock, each accepted at once; how many went. */
+  async function acceptedFor(governor: RateGovernor, ms: number): Promise<number> {
+    const start = Date.now();
+    let accepted = 0;
+    for (; Date.now() - start < ms; accepted++) governor.answered(await turnOnFakeClock(governor), { throttled: false });
+    return accepted;
+  }
+
+  /** `count` senders, each request accepted after `answerMs`, until the returned stop is awaited. */
+  function acceptingSenders(governor: RateGovernor, count: number, answerMs: number): () => Promise<void> {
+    let running = true;
+    const sender = async () => {
+      while (running) {
+        const t = await governor.turn();
+        await new Promise((r) => setTimeout(r, answerMs));
+        governor.answered(t, { throttled: false });
+      }
+    };
+    const senders = Array.from({ length: count }, sender);
+    return async () => {
+      running = false;
+      await jest.advanceTimersByTimeAsync(1000);
+      await Promise.all(senders);
+    };
+  }
+
   test('429s at the start of a run that starts below a limit met before trim by the rate since the first request', async () => {
     jest.useFakeTimers();
     try {
@@ -170,9 +196,7 @@ describe('the shared request budget', () => {
       const governor = new RateGovernor({ initial: 10, now: () => Date.now() });
       governor.startBelow(100);
       // A second at the ceiling of 90 a second (as the clock's milliseconds allow), all accepted; then two 429s.
-      const start = Date.now();
-      let accepted = 0;
-      for (; Date.now() - start < 1000; accepted++) governor.answered(await turnOnFakeClock(governor), { throttled: false });
+      const accepted = await acceptedFor(governor, 1000);
       const [a, b] = [await turnOnFakeClock(governor), await turnOnFakeClock(governor)];
       governor.answered(a, { throttled: true, retryAfterMs: 1000 });
       expect(governor.requestsPerSecond).toBeGreaterThan(accepted);
@@ -205,9 +229,7 @@ describe('the shared request budget', () => {
       // After the wait, 300 ms at the learned ceiling, all accepted; then two 429s.
       const resumed = await turnOnFakeClock(governor);
       governor.answered(resumed, { throttled: false });
-      const start = Date.now();
-      let accepted = 1;
-      for (; Date.now() - start < 300; accepted++) governor.answered(await turnOnFakeClock(governor), { throttled: false });
+      const accepted = 1 + (await acceptedFor(governor, 300));
       for (let i = 0; i < 2; i++) governor.answered(await turnOnFakeClock(governor), { throttled: true, retryAfterMs: 1000 });
       // 90% of what went through in those 300 ms, about the ceiling (over the whole last second, a third of it).
       expect(accepted).toBeGreaterThan(15);
@@ -224,22 +246,12 @@ describe('the shared request budget', () => {
       const governor = new RateGovernor({ initial: 4, now: () => Date.now() });
       // An earlier run met 10 a second; this platform accepts everything, answering in 10 ms.
       governor.startBelow(10);
-      let running = true;
-      const sender = async () => {
-        while (running) {
-          const t = await governor.turn();
-          await new Promise((r) => setTimeout(r, 10));
-          governor.answered(t, { throttled: false });
-        }
-      };
-      const senders = Array.from({ length: 4 }, sender);
+      const stop = acceptingSenders(governor, 4, 10);
       await jest.advanceTimersByTimeAsync(10_000);
       // Slowly near it: from 9 to about 11 in ten seconds...
       expect(governor.requestsPerSecond).toBeLessThan(12);
       await jest.advanceTimersByTimeAsync(20_000);
-      running = false;
-      await jest.advanceTimersByTimeAsync(1000);
-      await Promise.all(senders);
+      await stop();
       // ...then well past it within twenty more (near it all along, about 20).
       expect(governor.requestsPerSecond).toBeGreaterThan(100);
     } finally {
@@ -258,22 +270,12 @@ describe('the shared request budget', () => {
       expect(governor.requestsPerSecond).toBe(3.5);
       // Then the platform accepts everything, answering in 10 ms, to four requests at a time.
       const ceilings: number[] = [];
-      let running = true;
-      const sender = async () => {
-        while (running) {
-          const t = await governor.turn();
-          await new Promise((r) => setTimeout(r, 10));
-          governor.answered(t, { throttled: false });
-        }
-      };
-      const senders = Array.from({ length: 4 }, sender);
+      const stop = acceptingSenders(governor, 4, 10);
       for (let second = 0; second < 15; second++) {
         await jest.advanceTimersByTimeAsync(1000);
         ceilings.push(governor.requestsPerSecond!);
       }
-      running = false;
-      await jest.advanceTimersByTimeAsync(1000);
-      await Promise.all(senders);
+      await stop();
       // One request per second a second at first, as when a limit is near...
       expect(ceilings[1]).toBeLessThan(3.5 + 2 * 1.5);
       // ...and above what four at a time can send (400 a second) within fifteen seconds (the rise alone would take minutes).
