@@ -37,14 +37,18 @@ function read(file: string, now: number): Memory {
   }
 }
 
+/** What the latest keepLimitsIn writes when the process exits: one listener, however many commands one process runs. */
+let writeAtExit: (() => void) | undefined;
+
 /**
  * Budgets made from now on start below the limits `file` remembers; the limits this process
- * meets are written to it when the process exits.
+ * meets are written to it by the function returned, and when the process exits (a command
+ * stopped by a signal).
  */
 export function keepLimitsIn(
   file: string,
   options: { onRecall?: (dataCenter: string, perSecond: number) => void; now?: () => number; writeAtExit?: boolean } = {},
-): void {
+): () => void {
   const now = options.now ?? Date.now;
   const remembered = read(file, now());
   recallLimitsWith((origin, clientId) => {
@@ -52,7 +56,12 @@ export function keepLimitsIn(
     if (perSecond !== undefined) options.onRecall?.(origin, perSecond);
     return perSecond;
   });
-  if (options.writeAtExit !== false) process.once('exit', () => writeMetLimits(file, now()));
+  const write = () => writeMetLimits(file, now());
+  if (options.writeAtExit !== false) {
+    if (writeAtExit === undefined) process.once('exit', () => writeAtExit?.());
+    writeAtExit = write;
+  }
+  return write;
 }
 
 /** Adds the limits met in this process to the file (written whole, then renamed: a reader never sees half of it). */

@@ -466,6 +466,11 @@ export function governorFor(origin: string, clientId: string): RateGovernor {
   return governor;
 }
 
+/** Drops every budget: a command starts with none (what an earlier command in the same process learned is in the limit memory). */
+export function forgetBudgets(): void {
+  governors.clear();
+}
+
 /** Where the budgets made from now on look up a limit an earlier run met. */
 export function recallLimitsWith(lookup: typeof recall): void {
   recall = lookup;

@@ -50,7 +50,8 @@ export class FcntlLocker {
 
   /** Starts the helper; undefined where Perl cannot run. */
   static async start(): Promise<FcntlLocker | undefined> {
-    const child = spawn('perl', ['-e', HELPER], { stdio: ['pipe', 'pipe', 'ignore'] });
+    // Found on the command's PATH (given explicitly: the command may not be its process's only one).
+    const child = spawn('perl', ['-e', HELPER], { env: process.env, stdio: ['pipe', 'pipe', 'ignore'] });
     const started = await new Promise<boolean>((resolve) => {
       child.once('spawn', () => resolve(true));
       child.once('error', () => resolve(false));

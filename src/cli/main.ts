@@ -8,6 +8,7 @@ import { optionSuggestion, withDoubleDashes } from './terraform-spellings';
 import { configureCliLogging, log } from '../logging';
 import { projectKind, type ProjectKind } from './project-kind';
 import { keepLimitsIn, limitMemoryFile } from '../api/limit-memory';
+import { forgetBudgets } from '../api/rate-governor';
 
 /**
  * The `tenantform` command. Each command sets process.exitCode itself, following
@@ -15,13 +16,15 @@ import { keepLimitsIn, limitMemoryFile } from '../api/limit-memory';
  */
 export async function main(argv: string[]): Promise<void> {
   configureCliLogging(process.env);
+  forgetBudgets();
+  let writeLimits: () => void;
   let args: string[];
   /** The arguments as typed (after -chdir), for suggestions in the dashes the user used. */
   let typed: string[] = [];
   try {
     args = changeDirectory(argv);
     // A run starts below the rate limits the runs before it met in this working directory.
-    keepLimitsIn(limitMemoryFile(process.cwd()), {
+    writeLimits = keepLimitsIn(limitMemoryFile(process.cwd()), {
       onRecall: (dataCenter, perSecond) =>
         log('info', 'starting below the rate limit an earlier run met here', { data_center: dataCenter, per_second: perSecond }),
     });
@@ -58,6 +61,8 @@ export async function main(argv: string[]): Promise<void> {
     .alias('h', 'help')
     // `-v`, `-version` and `--version` are the `version` command (versionFlagAsCommand), as in terraform.
     .version(false)
+    // The help is printed and the command ends as every command does, with its exit code.
+    .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     // Only the spellings the help lists: yargs would also take `--autoApprove` for `--auto-approve`.
     .parserConfiguration({ 'camel-case-expansion': false })
@@ -66,17 +71,24 @@ export async function main(argv: string[]): Promise<void> {
       const unknown = /^Unknown arguments?: (.*)$/s.exec(message)?.[1].split(', ') ?? [];
       const suggestions = unknown.flatMap((name) => optionSuggestion(typed, COMMANDS, name) ?? []);
       process.stderr.write(`Error: ${message}\n${suggestions.map((s) => `${s}\n`).join('')}Run \`tenantform --help\` for usage.\n`);
-      process.exit(1);
+      process.exitCode = 1;
+      throw REPORTED;
     });
   for (const command of COMMANDS) cli.command(command);
   try {
     await cli.parseAsync();
   } catch (err) {
+    if (err === REPORTED) return;
     const text = err instanceof Error ? err.message : String(err);
     process.stderr.write(`Error: ${redactSecrets(text)}\n`);
     process.exitCode = 1;
+  } finally {
+    writeLimits();
   }
 }
+
+/** Thrown by the usage check once it has said what is wrong: nothing more to say. */
+const REPORTED = new Error('the command line was refused');
 
 /**
  * Terraform's `-chdir=DIR` before the command: the command runs in DIR, as if started there.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator';
 import { onRequest } from '../helpers/moments';
+import { runInProcess } from '../helpers/command-in-process';
 export { onRequest };
 
 /** The built command: `npm run build` first (CI's `npm test` does). */
@@ -97,7 +98,13 @@ export async function runInterrupted(world: World, args: string[], at: Moment, s
   }
 }
 
+/** Runs the command in this process (see test/helpers/command-in-process.ts): most tests are about what it does, not its process. */
 export function run(world: CliWorld, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return runInProcess(world.dir, { ...world.env, ...env }, args);
+}
+
+/** Runs the built command as a process: for what only a process shows (its exit, its launcher, its start-up). */
+export function runProcess(world: CliWorld, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return start(world, args, env).result;
 }
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy';
 import { createTestAuthority, type TestAuthority } from '../helpers/test-authority';
-import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+import { configWith, infra, run, runProcess, startWorld, writeConfig, type World } from './helpers';
 
 const PROXY_PASSWORD = 'pr0xy-Secret-9';
 
@@ -214,7 +214,8 @@ describe('proxies and certificates', () => {
   });
 
   it('refuses a device as SSL_CERT_FILE at once, naming the variable and the path, instead of reading it until memory runs out', async () => {
-    const r = await run(world, ['plan', '--config', config('device.tf.json')], behindProxy({ SSL_CERT_FILE: '/dev/zero' }));
+    // A process: what is read until memory runs out ends it.
+    const r = await runProcess(world, ['plan', '--config', config('device.tf.json')], behindProxy({ SSL_CERT_FILE: '/dev/zero' }));
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
