@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator } from '../../src/emulator';
 import { call } from '../../src/emulator/testing';
-import { ACME_AGENT_UPDATES, configWith, infra, run, start, startWorld, writeConfig, type CliWorld, type World } from './helpers';
+import { ACME_AGENT_UPDATES, configWith, infra, run, runProcess, start, startWorld, writeConfig, type CliWorld, type World } from './helpers';
 
 const TENANTS = ['northwind', 'acme', 'globex'] as const;
 const REPORT_KINDS = ['usage_daily', 'usage_summary', 'usage_current', 'usage_breakdown'];
@@ -128,7 +128,9 @@ describe.each([7, 1207, 40401])('the fault campaign (seed %i)', (seed) => {
       clients: (await dump()).clients.length,
     };
     await world.emulator.setFaults({ rate_429: 0.1, retry_after_seconds: 1, rate_5xx: 0.05, drop_rate: 0.02, lost_answer_rate: 0.03 });
-    const applied = await run(world, ['apply', '--auto-approve', '--config', file]);
+    // The built command as a pipeline starts it: the one apply of the suites that runs long
+    // under every fault at once, beside an emulator kept busy by the contract checks.
+    const applied = await runProcess(world, ['apply', '--auto-approve', '--config', file]);
     const faulted = world.requests.filter((line) => / (429|50\d|dropped|\d+ answer lost) /.test(line));
     await world.emulator.setFaults({ rate_429: 0, rate_5xx: 0, drop_rate: 0, lost_answer_rate: 0 });
 
