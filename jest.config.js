@@ -10,6 +10,9 @@ module.exports = {
   // Every exchange with an emulator is checked against the vendor's references (test/contract).
   setupFilesAfterEnv: ['<rootDir>/test/contract/setup.ts'],
   testTimeout: 60000,
-  maxWorkers: 2,
+  // Half as many workers again as cores: a worker waits for much of its time (a Retry-After, a
+  // terraform or npm it started, a PostgreSQL starting), and the command now runs in the
+  // worker's own process; three workers keep two cores busy (two kept them 70% busy).
+  maxWorkers: '150%',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
