@@ -1,4 +1,6 @@
 /** Tests sit beside the code they drive (src/**\/*.test.ts) and end-to-end suites live in test/. */
+const os = require('node:os');
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
@@ -13,6 +15,7 @@ module.exports = {
   // Half as many workers again as cores: a worker waits for much of its time (a Retry-After, a
   // terraform or npm it started, a PostgreSQL starting), and the command now runs in the
   // worker's own process; three workers keep two cores busy (two kept them 70% busy).
-  maxWorkers: '150%',
+  // (Computed: jest reads a percentage above 100% as that many workers.)
+  maxWorkers: Math.max(2, Math.round(os.availableParallelism() * 1.5)),
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
