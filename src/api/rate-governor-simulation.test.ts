@@ -88,6 +88,14 @@ describe.each([10, 50, 200])('under a limit of %i requests a second (a bucket of
   });
 });
 
+test('over a quarter of an hour at 10 a second (the apply of an estate of thousands), the probes past the limit cost at most 1% of what is sent', async () => {
+  const limiter = new RateLimiter(() => Date.now());
+  const o = await simulate(900, () => limiter.take(['client'], { perSecond: 10, burst: 10 }));
+  const [sent, refused, accepted] = [o.sentPerSecond, o.refusedPerSecond, o.acceptedPerSecond].map(sum);
+  expect(refused / sent).toBeLessThanOrEqual(0.01);
+  expect(accepted / 900).toBeGreaterThanOrEqual(9);
+});
+
 test('a limit the run barely passes, a 429 or two a second and never a quarter of the answers, is kept to', async () => {
   const limiter = new RateLimiter(() => Date.now());
   // Three senders with 180 ms between requests: about 15 a second against a limit of 10; each
