@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { startEmulator } from '../src/emulator';
 import { resourceKind } from '../src/resources/registry';
 import { estateStack, PER_CUSTOMER } from './estate';
-import { batchingBound, CLI, exec, expectCode, seconds, terraformBeside } from './processes';
+import { batchingBound, chooseNode, CLI, exec, expectCode, NODE, seconds, terraformBeside } from './processes';
 
 const USAGE_HOOK = join(__dirname, 'usage-at-exit.cjs');
 const SMALL = Number(process.argv[2] ?? 200);
@@ -39,6 +39,7 @@ interface Measure {
 }
 
 async function main(): Promise<void> {
+  console.log(await chooseNode());
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-estate-'));
   let requests = 0;
   let creates = 0;
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
       const started = process.hrtime.bigint();
       // Standard output goes to a file, which a step's check may read.
       const stdout = openSync(join(cwd, 'stdout.txt'), 'w');
-      const child = spawn(process.execPath, [CLI, ...args], {
+      const child = spawn(NODE, [CLI, ...args], {
         cwd,
         env: { ...env, NODE_OPTIONS: `--require ${USAGE_HOOK}`, BENCH_USAGE_FILE: usage },
         stdio: ['ignore', stdout, 'pipe'],
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
     try {
       const before = requests;
       const native = expectCode(
-        await exec(process.execPath, [CLI, 'plan', '--detailed-exitcode', '--parallelism', String(PARALLELISM), '--config', 'main.tf.json'], cwd, env),
+        await exec(NODE, [CLI, 'plan', '--detailed-exitcode', '--parallelism', String(PARALLELISM), '--config', 'main.tf.json'], cwd, env),
         [0],
         'tenantform plan',
       );

@@ -1,9 +1,24 @@
 /** Running tenantform and terraform from the benchmarks, and the figures they print. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeBinAtLeast, PIPELINE_NODE } from '../test/package/pipeline-node';
 
 export const CLI = join(__dirname, '..', 'bin', 'tenantform.js');
+
+/**
+ * The Node.js that runs tenantform and its provider: by default the line the pipelines set up
+ * (24, with Node's compile cache, which the launcher turns on), fetched from npm where the
+ * benchmark runs on an older one; `BENCH_NODE=current` keeps the running one. Set by `chooseNode`.
+ */
+export let NODE = process.execPath;
+
+/** Picks the Node.js the benchmark runs tenantform with; says which, for its header. */
+export async function chooseNode(): Promise<string> {
+  if (process.env.BENCH_NODE !== 'current') NODE = join(await nodeBinAtLeast(`${PIPELINE_NODE}.0.0`), 'node');
+  const version = spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  return `tenantform on Node.js ${version}${NODE === process.execPath ? '' : ` (the pipelines' line; BENCH_NODE=current for ${process.version})`}`;
+}
 
 export interface Outcome {
   code: number | null;
@@ -51,7 +66,7 @@ export const batchingBound = (requests: number, parallelism: number, latencyMs: 
 export async function terraformBeside(stackDir: string, dir: string, env: NodeJS.ProcessEnv): Promise<{ cwd: string; env: NodeJS.ProcessEnv }> {
   mkdirSync(dir, { recursive: true });
   const install = expectCode(
-    await exec(process.execPath, [CLI, 'provider', 'install', '--dir', join(dir, 'mirror'), '--print-cli-config'], dir, env),
+    await exec(NODE, [CLI, 'provider', 'install', '--dir', join(dir, 'mirror'), '--print-cli-config'], dir, env),
     [0],
     'provider install',
   );

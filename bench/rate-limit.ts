@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../src/emulator';
 import { estateStack, PER_CUSTOMER } from './estate';
-import { batchingBound, CLI, exec, expectCode, seconds, terraformBeside } from './processes';
+import { batchingBound, chooseNode, CLI, exec, expectCode, NODE, seconds, terraformBeside } from './processes';
 
 const CUSTOMERS = Number(process.argv[2] ?? 40);
 /** The limits to measure: all four, or those named (`10,200,none`). */
@@ -41,6 +41,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
+  const node = await chooseNode();
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-rate-limit-'));
   let requests = 0;
   const emulator = await startEmulator({ port: 0, seed: 12, log: () => void requests++ });
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     lines.push(line);
     console.error(line);
   };
+  say(node);
   say(
     `${CUSTOMERS} customers, ${CUSTOMERS * PER_CUSTOMER} objects, ${LATENCY_MS} ms per request; terraform -parallelism=${PARALLELISM}, tenantform its budget`,
   );
@@ -75,8 +77,7 @@ async function main(): Promise<void> {
       writeFileSync(join(cwd, 'main.tf.json'), JSON.stringify(estateStack(emulator, CUSTOMERS, `r${i}`)));
       emulator.setFaults({ latency_ms: LATENCY_MS, limit_per_second: limit ?? 0, limit_burst: limit ?? 0 });
       const rows: Row[] = [];
-      const native = (label: string, args: string[], codes: number[]) =>
-        measure(label, process.execPath, [CLI, ...args, '--config', 'main.tf.json'], cwd, env, codes);
+      const native = (label: string, args: string[], codes: number[]) => measure(label, NODE, [CLI, ...args, '--config', 'main.tf.json'], cwd, env, codes);
       rows.push(await native('tenantform apply', ['apply', '--auto-approve'], [0]));
       rows.push(await native('tenantform plan', ['plan', '--detailed-exitcode'], [0]));
       if (limit !== undefined)

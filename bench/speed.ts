@@ -25,7 +25,7 @@ import { startEmulator, type RunningEmulator } from '../src/emulator';
 import { Client } from 'pg';
 import { createDatabase, startPostgres, type RunningPostgres } from '../test/helpers/postgres';
 import { createsStack, mixedStack, terraformJson } from './mix';
-import { batchingBound, CLI, exec, expectCode, median, seconds, terraformBeside, type Outcome } from './processes';
+import { batchingBound, chooseNode, CLI, exec, expectCode, median, NODE, seconds, terraformBeside, type Outcome } from './processes';
 
 const USAGE_HOOK = join(__dirname, 'usage-at-exit.cjs');
 const runs = Number(process.argv[2] ?? 3);
@@ -55,7 +55,7 @@ class Bench {
   }
 
   tenantform(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-    return exec(process.execPath, [CLI, ...args], cwd, { ...this.env, ...env });
+    return exec(NODE, [CLI, ...args], cwd, { ...this.env, ...env });
   }
 
   /** A working directory with the stack as Terraform JSON. */
@@ -190,6 +190,7 @@ async function planWithoutRefresh(b: Bench): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  console.log(await chooseNode());
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-bench-'));
   const bench = new Bench(await startEmulator({ port: 0, seed: 11, log: () => bench.requests++ }), dir);
   const pg = await startPostgres();

