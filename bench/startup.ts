@@ -5,9 +5,9 @@
  * the machine weighs on all alike, it measures:
  *   - a bare `node -e` printing one line (the floor),
  *   - `tenantform --version` and a small `plan` (10 objects, refreshed from the emulator), each
- *     through the launcher of two package folders: one with the compiled modules the package
- *     ships, one with them bundled into one file (see packageFolder): the bundle would earn
- *     its place only by launching faster,
+ *     from two package folders: one with the bundle the package ships, one with the compiled
+ *     modules it is made from (see packageFolder): the bundle keeps its place only by launching
+ *     faster,
  *   - the same two commands through the single executable (`npm run release`, built here),
  *   - the provider's handshake line (what Terraform waits for before connecting),
  *   - the provider ready: handshake, mutual-TLS connection and the schema answered (what
@@ -23,7 +23,6 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, sym
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { buildSync } from 'esbuild';
 import { buildExecutables } from '../scripts/release/build';
 import { defaultCacheDir } from '../scripts/release/tools';
 import { startEmulator } from '../src/emulator';
@@ -38,37 +37,31 @@ const DIST = join(ROOT, 'dist');
 const MAIN = join(DIST, 'provider', 'main.js');
 
 /**
- * A package folder as npm installs it, with the launcher and the CLI in one of two forms: the
- * compiled modules as the package ships them (dist/cli, and the folders beside it), or all of
- * them bundled into one file by esbuild in dist/cli/main.js, with the packages every command
- * loads (yargs, undici, zod, deep-diff) and a source map chained to the TypeScript sources, so
- * that stack traces name them as they do from the modules.
+ * A package folder as npm installs it, with the CLI in one of two forms: the bundle the package
+ * ships (dist/bundle, run by the package's launcher, its source map read when a trace is
+ * written), or the compiled modules it is made from (dist/cli, and the folders beside it), run by
+ * a launcher of the same shape with Node's source maps on, as the package ran them before.
  */
 function packageFolder(parent: string, form: 'bundle' | 'modules'): string {
   const pkg = join(parent, form);
   mkdirSync(join(pkg, 'bin'), { recursive: true });
   mkdirSync(join(pkg, 'dist'));
   copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
-  copyFileSync(join(ROOT, 'bin', 'tenantform.js'), join(pkg, 'bin', 'tenantform.js'));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-  // Node runs a module from its real path: the compiled folders beside dist/cli are found there.
-  if (form === 'modules') symlinkSync(join(DIST, 'cli'), join(pkg, 'dist', 'cli'));
-  else
-    buildSync({
-      entryPoints: [join(DIST, 'cli', 'main.js')],
-      outfile: join(pkg, 'dist', 'cli', 'main.js'),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      external: ['pg', 'pg-native', '@grpc/*', '@msgpack/*', '@cdktn/hcl2json', 'cdktf', 'cdktn', 'constructs'],
-      minifyWhitespace: true,
-      sourcemap: 'linked',
-      sourcesContent: false,
-      logLevel: 'error',
-      // cdk.ts requires cdktf or cdktn by a name chosen at run time: left to Node, as intended.
-      logOverride: { 'unsupported-require-call': 'silent' },
-    });
+  if (form === 'bundle') {
+    copyFileSync(join(ROOT, 'bin', 'tenantform.js'), join(pkg, 'bin', 'tenantform.js'));
+    symlinkSync(join(DIST, 'bundle'), join(pkg, 'dist', 'bundle'));
+  } else {
+    // Node runs a module from its real path: the compiled folders beside dist/cli are found there.
+    symlinkSync(join(DIST, 'cli'), join(pkg, 'dist', 'cli'));
+    writeFileSync(
+      join(pkg, 'bin', 'tenantform.js'),
+      `const m = require('node:module');
+       if (typeof m.enableCompileCache === 'function') m.enableCompileCache();
+       process.setSourceMapsEnabled(true);
+       require(require('node:path').join(__dirname, '..', 'dist', 'cli', 'main.js')).main(process.argv.slice(2));\n`,
+    );
+  }
   return pkg;
 }
 const client = createServerIdentity();
@@ -161,7 +154,7 @@ function median(values: number[]): number {
 
 async function main(): Promise<void> {
   const launches = Number(process.argv[2] ?? 10);
-  for (const built of [MAIN, join(DIST, 'cli', 'main.js')]) {
+  for (const built of [MAIN, join(DIST, 'cli', 'main.js'), join(DIST, 'bundle', 'tenantform.js')]) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'tenantform-startup-'));

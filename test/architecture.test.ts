@@ -13,6 +13,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // How connections are made (proxies, trusted certificates): below everything that opens one.
   // Of tenantform it knows only how an input file is read (input-file.ts).
   network: ['.'],
+  // A bundle's stack traces through its source map: nothing of tenantform.
+  bundle: [],
   // The platform client depends on nothing of tenantform but its connections; the emulator only on its schemas.
   api: ['network'],
   emulator: ['api'],
@@ -33,8 +35,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cli: ['.', 'api', 'emulator', 'resources', 'state', 'backends', 'config', 'engine', 'plans', 'export', 'drift', 'provider', 'cli/views'],
 };
 
-/** Entry points that gather the layers for a reader outside: the package's cdktf library, and the single executable (the command and the provider). */
-const ENTRY_POINTS = new Set(['index.ts', 'executable.ts']);
+/**
+ * Entry points that gather the layers for a reader outside: the package's cdktf library, the
+ * command as the package's bundle runs it, and the single executable (the command and the provider).
+ */
+const ENTRY_POINTS = new Set(['index.ts', 'command.ts', 'executable.ts']);
 
 /** Test support beside the code it drives (it starts the emulator); kept out of the package. */
 const isTestSupport = (file: string): boolean => /(\.test|\/testing|\/fixtures)\.ts$/.test(file);

@@ -1,5 +1,5 @@
 /** The assets of the single executable, by the names the loader and the bundle ask for them. */
-import type { LineStart } from './line-index';
+export type { LineIndex } from '../../src/bundle/line-index';
 
 /** The bundle of src/executable.ts: the command and the provider. */
 export const BUNDLE_ASSET = 'tenantform.js';
@@ -9,9 +9,3 @@ export const MAPPINGS_ASSET = 'tenantform.js.mappings';
 export const LINE_INDEX_ASSET = 'tenantform.js.lines';
 /** The HCL converter's WebAssembly program (`@cdktn/hcl2json`'s main.wasm.gz). */
 export const HCL_WASM_ASSET = 'hcl2json.wasm.gz';
-
-export interface LineIndex {
-  /** The sources, named from the root of a checkout of tenantform (`src/cli/main.ts`). */
-  readonly sources: readonly string[];
-  readonly starts: readonly LineStart[];
-}

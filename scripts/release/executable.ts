@@ -6,11 +6,11 @@
  */
 import { execFile } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
-import { BUNDLE_ASSET, HCL_WASM_ASSET, LINE_INDEX_ASSET, MAPPINGS_ASSET, type LineIndex } from './assets';
-import { indexLines } from './line-index';
+import { bundle, type Bundled } from '../bundle';
+import { BUNDLE_ASSET, HCL_WASM_ASSET, LINE_INDEX_ASSET, MAPPINGS_ASSET } from './assets';
 import { ROOT, SEA_FUSE } from './tools';
 
 const run = promisify(execFile);
@@ -35,58 +35,20 @@ const hclProgramFromAsset: Plugin = {
   },
 };
 
-/** A source's name in stack traces: its path in a checkout of tenantform (`src/cli/main.ts`, `node_modules/yargs/...`). */
-function sourceName(absolute: string): string {
-  const marker = `${sep}node_modules${sep}`;
-  const at = absolute.lastIndexOf(marker);
-  const name = at >= 0 ? `node_modules/${absolute.slice(at + marker.length)}` : relative(ROOT, absolute);
-  return name.split(sep).join('/');
-}
-
-/** The bundle and the assets its source map is written to. */
-export interface Bundled {
-  readonly bundle: string;
-  readonly mappings: string;
-  readonly lineIndex: string;
-}
-
 /**
  * Bundles src/executable.ts into `dir/tenantform.js`, and writes its source map as the loader
  * reads it: the `mappings`, and the sources (named as in a checkout of tenantform) with the
  * line index.
  */
-export async function bundleExecutable(dir: string): Promise<Bundled> {
-  mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, BUNDLE_ASSET);
-  const result = await build({
-    entryPoints: [join(ROOT, 'src', 'executable.ts')],
-    outfile,
-    write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+export function bundleExecutable(dir: string): Promise<Bundled> {
+  return bundle({
+    entry: join(ROOT, 'src', 'executable.ts'),
+    outfile: join(dir, BUNDLE_ASSET),
     // pg's native binding is optional and absent; the converter asks for `performance` only where Node lacks it.
     external: ['pg-native', 'performance'],
     define: { TENANTFORM_BUNDLED: 'true' },
-    minifyWhitespace: true,
-    minifySyntax: true,
-    sourcemap: 'external',
-    sourcesContent: false,
     plugins: [hclProgramFromAsset],
-    logLevel: 'error',
   });
-  const code = result.outputFiles.find((f) => f.path === outfile);
-  const map = result.outputFiles.find((f) => f.path === `${outfile}.map`);
-  if (!code || !map) throw new Error('esbuild wrote no bundle or no source map');
-  const sourceMap = JSON.parse(map.text) as { sources: string[]; mappings: string };
-  // The map is read by the loader (sea-main.ts), not found through the bundle's comment.
-  writeFileSync(outfile, code.text.replace(/\/\/# sourceMappingURL=\S+\s*$/, ''));
-  const bundled = { bundle: outfile, mappings: join(dir, MAPPINGS_ASSET), lineIndex: join(dir, LINE_INDEX_ASSET) };
-  writeFileSync(bundled.mappings, sourceMap.mappings);
-  const index: LineIndex = { sources: sourceMap.sources.map((s) => sourceName(resolve(dir, s))), starts: indexLines(sourceMap.mappings) };
-  writeFileSync(bundled.lineIndex, JSON.stringify(index));
-  return bundled;
 }
 
 /** Bundles the loader (scripts/release/sea-main.ts), the script Node runs first in the executable. */

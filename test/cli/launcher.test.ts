@@ -8,7 +8,7 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 
 /**
  * The launcher (bin/tenantform.js) in a package folder of its own: a copy of the launcher,
- * with the checkout's compiled modules and dependencies linked in.
+ * with the checkout's bundle of the command (dist/bundle) and dependencies linked in.
  */
 describe('the tenantform launcher', () => {
   let pkg: string;
@@ -16,7 +16,7 @@ describe('the tenantform launcher', () => {
     spawnSync(process.execPath, [...nodeArgs, join(pkg, 'bin', 'tenantform.js'), ...args], { encoding: 'utf8' });
 
   beforeAll(() => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/cli/main.js is missing: run `npm run build` first.');
+    if (!existsSync(join(ROOT, 'dist', 'bundle', 'tenantform.js'))) throw new Error('dist/bundle/tenantform.js is missing: run `npm run build` first.');
   });
   beforeEach(() => {
     pkg = mkdtempSync(join(tmpdir(), 'tenantform-launcher-'));
@@ -25,18 +25,18 @@ describe('the tenantform launcher', () => {
     copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
     copyFileSync(join(ROOT, 'bin', 'tenantform.js'), join(pkg, 'bin', 'tenantform.js'));
     symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-    symlinkSync(join(ROOT, 'dist', 'cli'), join(pkg, 'dist', 'cli'));
+    symlinkSync(join(ROOT, 'dist', 'bundle'), join(pkg, 'dist', 'bundle'));
   });
   afterEach(() => rmSync(pkg, { recursive: true, force: true }));
 
-  it('runs the compiled modules and writes nothing into the package folder', () => {
+  it('runs the bundle and writes nothing into the package folder', () => {
     const version = launch(['--version']);
     expect(version.stdout).toContain(`tenantform v${VERSION}\n`);
     expect(version.status).toBe(0);
     const help = launch(['plan', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--detailed-exitcode');
-    expect(readdirSync(join(pkg, 'dist'))).toEqual(['cli']);
+    expect(readdirSync(join(pkg, 'dist'))).toEqual(['bundle']);
     expect(readdirSync(join(pkg, 'bin'))).toEqual(['tenantform.js']);
   });
 
@@ -51,11 +51,11 @@ describe('the tenantform launcher', () => {
     const r = launch(['--version'], ['--require', hook]);
     expect(r.stdout).toContain(`tenantform v${VERSION}\n`);
     expect(r.stderr).toMatch(/src[/\\]cli[/\\]commands[/\\]version\.ts:\d+:\d+/);
-    expect(r.stderr).not.toContain(join('dist', 'cli', 'commands', 'version.js'));
+    expect(r.stderr).not.toContain(join('dist', 'bundle', 'tenantform.js'));
   });
 
-  it('says how to build when the compiled modules are missing', () => {
-    rmSync(join(pkg, 'dist', 'cli'));
+  it('says how to build when the bundle is missing', () => {
+    rmSync(join(pkg, 'dist', 'bundle'));
     const none = launch(['--version']);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain('tenantform is not built');

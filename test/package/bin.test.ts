@@ -12,7 +12,7 @@ test('the command of a package that was never built says so and how to build it'
     copyFileSync(join(ROOT, 'bin', 'tenantform.js'), join(dir, 'bin', 'tenantform.js'));
     const r = spawnSync(process.execPath, [join(dir, 'bin', 'tenantform.js'), 'plan'], { encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`tenantform is not built: ${join(dir, 'dist', 'cli', 'main.js')} is missing.`);
+    expect(r.stderr).toContain(`tenantform is not built: ${join(dir, 'dist', 'bundle', 'tenantform.js')} is missing.`);
     expect(r.stderr).toContain('npm run build');
   } finally {
     rmSync(dir, { recursive: true, force: true });

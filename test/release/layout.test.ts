@@ -9,7 +9,7 @@ import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { indexLines, originalPosition } from '../../scripts/release/line-index';
+import { indexLines, originalPosition } from '../../src/bundle/line-index';
 import { packageHashV1, writeRelease, type SigningKey } from '../../scripts/release/layout';
 import { crc32, zip } from '../../scripts/release/zip';
 

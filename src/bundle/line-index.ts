@@ -11,6 +11,13 @@
 /** Where a generated line's segments start in `mappings`, and the source, line and column their deltas start from. */
 export type LineStart = readonly [offset: number, source: number, line: number, column: number];
 
+/** A source map as the build writes it beside a bundle, but for its `mappings`: the sources and the line index. */
+export interface LineIndex {
+  /** The sources, named from the root of a checkout of tenantform (`src/cli/main.ts`). */
+  readonly sources: readonly string[];
+  readonly starts: readonly LineStart[];
+}
+
 /** A position in the original sources (all counted from 0, as in the map). */
 export interface OriginalPosition {
   readonly source: number;
@@ -72,13 +79,40 @@ export function indexLines(mappings: string): LineStart[] {
   return starts;
 }
 
-/** The original position of a generated one (line and column counted from 0), if the map has one on that line. */
-export function originalPosition(mappings: string, starts: readonly LineStart[], line: number, column: number): OriginalPosition | undefined {
+/** A generated line's segments that name a source: their generated columns, in order, and their original positions. */
+export type DecodedLine = { readonly columns: number[]; readonly positions: OriginalPosition[] };
+
+/**
+ * The original position of a generated one (line and column counted from 0), if the map has one
+ * on that line. With `decoded`, each line is decoded once: a bundle's lines are long (its
+ * whitespace is minified), and the same frames come back in trace after trace.
+ */
+export function originalPosition(
+  mappings: string,
+  starts: readonly LineStart[],
+  line: number,
+  column: number,
+  decoded?: Map<number, DecodedLine>,
+): OriginalPosition | undefined {
   const start = starts[line];
   if (start === undefined) return undefined;
-  let found: OriginalPosition | undefined;
-  decodeLine(mappings, start, (generated, at) => {
-    if (generated <= column) found = at;
-  });
-  return found;
+  let segments = decoded?.get(line);
+  if (segments === undefined) {
+    const found: DecodedLine = { columns: [], positions: [] };
+    decodeLine(mappings, start, (generated, at) => {
+      found.columns.push(generated);
+      found.positions.push(at);
+    });
+    segments = found;
+    decoded?.set(line, segments);
+  }
+  // The last segment at or before the column (generated columns only grow along a line).
+  let [low, high] = [0, segments.columns.length - 1];
+  let best = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (segments.columns[mid] <= column) [best, low] = [mid, mid + 1];
+    else high = mid - 1;
+  }
+  return best < 0 ? undefined : segments.positions[best];
 }
