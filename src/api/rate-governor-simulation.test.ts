@@ -19,6 +19,8 @@ interface Outcome {
   readonly sentPerSecond: number[];
   readonly refusedPerSecond: number[];
   readonly acceptedPerSecond: number[];
+  /** The rate the budget would have the next run start below (the limit memory). */
+  readonly metLimit: number | undefined;
 }
 
 const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
@@ -60,7 +62,7 @@ async function simulate(seconds: number, decide: () => Decision, senders = SENDE
   void Promise.all(sending).then(() => (finished = true));
   while (!finished) await jest.advanceTimersByTimeAsync(1000);
   const perSecond = (counts: number[]) => Array.from({ length: seconds }, (_, i) => counts[i] ?? 0);
-  return { sentPerSecond: perSecond(sent), refusedPerSecond: perSecond(refused), acceptedPerSecond: perSecond(accepted) };
+  return { sentPerSecond: perSecond(sent), refusedPerSecond: perSecond(refused), acceptedPerSecond: perSecond(accepted), metLimit: governor.metLimit };
 }
 
 /** A deterministic sequence in [0, 1) (a linear congruential generator). */
@@ -116,7 +118,7 @@ test('a platform that refuses one request in ten at random, whatever the rate, i
 
 // With a few requests ready at a time, a limit is met with fewer than six 429s in a row: no trims follow it.
 describe.each([100])('refusals at random after a limit was met, %i requests ready at a time', (senders) => {
-  test('the budget stops trimming its ceiling and goes as fast as where no limit was ever met', async () => {
+  test('the budget stops trimming its ceiling, goes as fast as where no limit was ever met, and keeps no limit for the next run', async () => {
     const randomOnly = seeded(11);
     const baseline = await simulate(40, () => (randomOnly() < 0.1 ? { allowed: false, retryAfterSeconds: 1 } : { allowed: true }), senders);
     const limiter = new RateLimiter(() => Date.now());
@@ -135,5 +137,7 @@ describe.each([100])('refusals at random after a limit was met, %i requests read
     );
     const lastTen = (counts: number[]) => sum(counts.slice(-10));
     expect(lastTen(o.acceptedPerSecond)).toBeGreaterThan(0.8 * lastTen(baseline.acceptedPerSecond));
+    // Nor does it leave the next run a limit to start below.
+    expect(o.metLimit).toBeUndefined();
   });
 });

@@ -39,8 +39,8 @@
  * the last second (with the platform's bucket empty, that is its rate), without halving or holding
  * anyone back (nor counting a `Retry-After` wait, when nothing was sent). From a trim, or from 90%
  * of a limit an earlier run met, the ceiling rises slowly, 1% of that rate a second, a rise that
- * doubles every 10 seconds (below 40 a second, spread over 400 requests instead: each probe past a
- * limit costs a few 429s whatever the rate): a limit found is probed rarely, so that few requests are refused; a
+ * doubles every 10 seconds (below 40 a second, spread over 400 requests instead, at most four times
+ * as long: each probe past a limit costs a few 429s whatever the rate): a limit found is probed rarely, so that few requests are refused; a
  * ninth past that rate without a 429, the rate was measured short, and the ceiling probes from
  * there as after any limit. A ceiling learned at a first meeting, from a second that held
  * the platform's burst, may sit above the rate: the trim after it cuts by a tenth at least, and
@@ -102,6 +102,8 @@ const NEAR_DOUBLING_MS = 10_000;
  * whatever the rate, so at 10 a second the rise that 200 a second makes in ten seconds takes forty.
  */
 const NEAR_REQUESTS = 400;
+/** ...but never more than four times as slow (the spread of 10 a second): a rate found that low may be no limit at all. */
+const MAX_NEAR_STRETCH = 4;
 /** A trim sets the ceiling to this share of the rate accepted over the last second; near it, the slow rise holds. */
 const TRIM = 0.9;
 /** A trim needs this many 429s of requests sent since the last one, and a second since it. */
@@ -214,9 +216,12 @@ export class RateGovernor {
     this.#learnedAt = now;
   }
 
-  /** The rate the platform accepted when it last pushed back in this process; undefined when it never did. */
+  /**
+   * The rate the platform accepted when it last pushed back in this process; undefined when it
+   * never did, or when its 429s turned out to be refusals at random (no limit to start below).
+   */
   get metLimit(): number | undefined {
-    return this.#metRps;
+    return this.#noisy ? undefined : this.#metRps;
   }
 
   /** Requests allowed in flight now. */
@@ -363,7 +368,7 @@ export class RateGovernor {
     if (this.#wasNear && !near) this.#limitedAt = now;
     this.#wasNear = near;
     // Near it, the rise is slowed by as much as the doubling is stretched: the same probe, over more requests.
-    const stretch = near ? Math.max(1, (NEAR_REQUESTS * 1000) / (found * NEAR_DOUBLING_MS)) : 1;
+    const stretch = near ? Math.min(MAX_NEAR_STRETCH, Math.max(1, (NEAR_REQUESTS * 1000) / (found * NEAR_DOUBLING_MS))) : 1;
     const doublingMs = near ? NEAR_DOUBLING_MS * stretch : PROBE_DOUBLING_MS;
     const perSecond = near ? (NEAR_RISE * found) / stretch : Math.max(1, CEILING_RISE * this.#learnedRps!);
     const doubled = (at: number) => 2 ** ((at - this.#limitedAt) / doublingMs);
