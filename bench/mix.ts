@@ -35,9 +35,15 @@ export function mixedStack(emulator: RunningEmulator): Resources {
     tenantform_usage_report: {},
     tenantform_event_subscription: {},
   };
+  // A customer's application needs it on the partner first (the platform refuses it otherwise).
+  const bindingName = (tenantId: string, app: string) => `b_${tenantId.slice(0, 8)}_${app}`;
   for (const t of bound) {
     for (const app of BOUND_APPS)
-      r.tenantform_application_binding[`b_${t.id.slice(0, 8)}_${app}`] = { application_id: world.applications[app].id, tenant_id: t.id };
+      r.tenantform_application_binding[bindingName(t.id, app)] = {
+        application_id: world.applications[app].id,
+        tenant_id: t.id,
+        ...(t.id !== partnerId && bound.some((b) => b.id === partnerId) ? { depends_on: [`tenantform_application_binding.${bindingName(partnerId, app)}`] } : {}),
+      };
   }
   tenants.forEach((t, i) => (r.tenantform_agent_update_settings[`tenant_${i}`] = { tenant_id: t.id, update_channel: 'STABLE', automatic: true }));
   Object.entries(world.agents)
