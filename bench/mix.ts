@@ -42,7 +42,9 @@ export function mixedStack(emulator: RunningEmulator): Resources {
       r.tenantform_application_binding[bindingName(t.id, app)] = {
         application_id: world.applications[app].id,
         tenant_id: t.id,
-        ...(t.id !== partnerId && bound.some((b) => b.id === partnerId) ? { depends_on: [`tenantform_application_binding.${bindingName(partnerId, app)}`] } : {}),
+        ...(t.id !== partnerId && bound.some((b) => b.id === partnerId)
+          ? { depends_on: [`tenantform_application_binding.${bindingName(partnerId, app)}`] }
+          : {}),
       };
   }
   tenants.forEach((t, i) => (r.tenantform_agent_update_settings[`tenant_${i}`] = { tenant_id: t.id, update_channel: 'STABLE', automatic: true }));
