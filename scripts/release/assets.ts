@@ -7,5 +7,4 @@ export const BUNDLE_ASSET = 'tenantform.js';
 export const MAPPINGS_ASSET = 'tenantform.js.mappings';
 /** The rest of the source map, with the start of each generated line (see line-index.ts). */
 export const LINE_INDEX_ASSET = 'tenantform.js.lines';
-/** The HCL converter's WebAssembly program (`@cdktn/hcl2json`'s main.wasm.gz). */
-export const HCL_WASM_ASSET = 'hcl2json.wasm.gz';
+/** The HCL converter's WebAssembly program is HCL_PROGRAM_ASSET, named where src/config/hcl-program.ts reads it. */

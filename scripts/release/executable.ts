@@ -5,35 +5,18 @@
  * Nothing else is needed where it runs: no Node, no package folder, no shell.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { bundle, type Bundled } from '../bundle';
-import { BUNDLE_ASSET, HCL_WASM_ASSET, LINE_INDEX_ASSET, MAPPINGS_ASSET } from './assets';
+import { HCL_PROGRAM_ASSET } from '../../src/config/hcl-program';
+import { BUNDLE_ASSET, LINE_INDEX_ASSET, MAPPINGS_ASSET } from './assets';
 import { ROOT, SEA_FUSE } from './tools';
 
 const run = promisify(execFile);
 
 const HCL_PACKAGE = join(ROOT, 'node_modules', '@cdktn', 'hcl2json');
-
-/**
- * The HCL converter reads its program from a file beside its own code (`main.wasm.gz`); in the
- * executable that file is an asset. The line that reads it is replaced, and a converter that no
- * longer has that line fails the build rather than the first HCL file read.
- */
-const hclProgramFromAsset: Plugin = {
-  name: 'hcl-program-from-asset',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]@cdktn[\\/]hcl2json[\\/]build[\\/]bridge\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const read = 'await fs.readFile((0, path_1.join)(__dirname, "..", "main.wasm.gz"))';
-      if (!source.includes(read))
-        throw new Error(`${args.path} no longer reads its program as the release build expects: update scripts/release/executable.ts.`);
-      return { contents: source.replace(read, `Buffer.from(require("node:sea").getAsset(${JSON.stringify(HCL_WASM_ASSET)}))`), loader: 'js' };
-    });
-  },
-};
 
 /**
  * Bundles src/executable.ts into `dir/tenantform.js`, and writes its source map as the loader
@@ -44,10 +27,9 @@ export function bundleExecutable(dir: string): Promise<Bundled> {
   return bundle({
     entry: join(ROOT, 'src', 'executable.ts'),
     outfile: join(dir, BUNDLE_ASSET),
-    // pg's native binding is optional and absent; the converter asks for `performance` only where Node lacks it.
-    external: ['pg-native', 'performance'],
+    // pg's native binding is optional and absent.
+    external: ['pg-native'],
     define: { TENANTFORM_BUNDLED: 'true' },
-    plugins: [hclProgramFromAsset],
   });
 }
 
@@ -85,7 +67,7 @@ export async function seaBlob(dir: string, bundled: Bundled): Promise<string> {
         [BUNDLE_ASSET]: bundled.bundle,
         [MAPPINGS_ASSET]: bundled.mappings,
         [LINE_INDEX_ASSET]: bundled.lineIndex,
-        [HCL_WASM_ASSET]: join(HCL_PACKAGE, 'main.wasm.gz'),
+        [HCL_PROGRAM_ASSET]: join(HCL_PACKAGE, 'main.wasm.gz'),
       },
     }),
   );

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 
 /** Whether the HCL converter was loaded: it starts a WebAssembly program, which a JSON stack never needs. */
 let converterLoaded = false;
-jest.mock('@cdktn/hcl2json', () => {
+jest.mock('@cdktn/hcl2json/wasm/wasm_exec.js', () => {
   converterLoaded = true;
-  return jest.requireActual('@cdktn/hcl2json');
+  return jest.requireActual('@cdktn/hcl2json/wasm/wasm_exec.js');
 });
 
 import { readConfiguration } from './document';

@@ -271,6 +271,16 @@ export const folderErrors = {
       false,
     );
   },
+  /** The converter's program stopped on the same file twice, in two programs. */
+  converterStopped(file: string, why: string) {
+    return new TenantformError(
+      'hcl_converter_stopped',
+      'Cannot read the configuration',
+      `${file}: ${why}, twice, on this file. Check that the machine has memory to spare; if it does, ` +
+        'give the configuration as Terraform JSON (.tf.json files, or the stack `cdktf synth` writes), which needs no converter, and report the file.',
+      false,
+    );
+  },
   /** `--config main.tf`: Terraform reads every file of a folder, never one .tf file. */
   singleHclFile(file: string, dir: string) {
     return new TenantformError(

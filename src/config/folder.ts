@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttributePath, Diagnostic, SourcePosition } from '../diagnostics';
-import { type TenantformError } from '../errors';
+import { TenantformError } from '../errors';
 import { MAX_DEPTH } from '../expressions';
 import { folderErrors } from './errors';
 import { MAX_INPUT_BYTES, readInputFile } from '../input-file';
@@ -120,6 +120,7 @@ async function convertHcl(name: string, text: string): Promise<Record<string, un
     const converted = await converter.parse(name, text);
     return isRecord(converted) ? converted : {};
   } catch (err) {
+    if (err instanceof TenantformError) throw err; // the converter could not start, or stopped on this file twice
     // The converter recurses on nesting; V8's stack ends first, long past any depth the language allows.
     if (err instanceof RangeError && /call stack/i.test(err.message)) return [{ refused: folderErrors.nestedTooDeeplyToRead(name, MAX_DEPTH) }];
     // "parse config: [main.tf:3,7-8: Invalid expression; ... main.tf:5,1-2: ...]": each problem's file, line and column, then what is wrong.

@@ -1,10 +1,10 @@
-import { parse } from '@cdktn/hcl2json';
 import { parseConfiguration } from './config';
 import { normalizeHcl } from './hcl';
+import { hclConverter } from './hcl-converter';
 
 /** HCL through the converter, then the normalization: what the configuration reads. */
 async function terraformJson(hcl: string) {
-  return normalizeHcl(await parse('main.tf', hcl));
+  return normalizeHcl(await (await hclConverter()).parse('main.tf', hcl));
 }
 
 const TENANT = '91bd10dc-703c-44b6-b7a0-2aa91d1446fb';
