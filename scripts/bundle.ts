@@ -18,7 +18,6 @@ export interface BundleOptions {
   /** Packages left to Node's `require` at run time. */
   readonly external: readonly string[];
   readonly define?: Record<string, string>;
-  readonly plugins?: Plugin[];
 }
 
 /** The bundle and where its source map was written. */
@@ -36,6 +35,19 @@ function sourceName(absolute: string): string {
   return name.split(sep).join('/');
 }
 
+/**
+ * yargs as Node requires it (its CommonJS build). Its ES module build, which esbuild would take
+ * for an `import`, looks for a `package.json` up from the working directory rather than from the
+ * program: in a folder without one, each yargs instance fails an assertion, whose stack is
+ * formatted and thrown away; in a folder with one, it reads the user's.
+ */
+const yargsAsRequired: Plugin = {
+  name: 'yargs-as-required',
+  setup(b) {
+    b.onResolve({ filter: /^yargs$/ }, () => ({ path: require.resolve('yargs') }));
+  },
+};
+
 export async function bundle(opts: BundleOptions): Promise<Bundled> {
   mkdirSync(dirname(opts.outfile), { recursive: true });
   const result = await build({
@@ -52,7 +64,7 @@ export async function bundle(opts: BundleOptions): Promise<Bundled> {
     minifySyntax: true,
     sourcemap: 'external',
     sourcesContent: false,
-    plugins: opts.plugins,
+    plugins: [yargsAsRequired],
     logLevel: 'error',
     // cdk.ts requires cdktf or cdktn by a name chosen at run time: left to Node, as intended.
     logOverride: { 'unsupported-require-call': 'silent' },
@@ -67,7 +79,7 @@ export async function bundle(opts: BundleOptions): Promise<Bundled> {
   writeFileSync(bundled.mappings, sourceMap.mappings);
   const index: LineIndex = {
     sources: sourceMap.sources.map((s) => sourceName(resolve(dirname(opts.outfile), s))),
-    starts: indexLines(sourceMap.mappings),
+    checkpoints: indexLines(sourceMap.mappings),
   };
   writeFileSync(bundled.lineIndex, JSON.stringify(index));
   return bundled;

@@ -5,6 +5,6 @@ export type { LineIndex } from '../../src/bundle/line-index';
 export const BUNDLE_ASSET = 'tenantform.js';
 /** The `mappings` of the bundle's source map. */
 export const MAPPINGS_ASSET = 'tenantform.js.mappings';
-/** The rest of the source map, with the start of each generated line (see line-index.ts). */
+/** The rest of the source map: its sources and the checkpoints of its mappings (see line-index.ts). */
 export const LINE_INDEX_ASSET = 'tenantform.js.lines';
 /** The HCL converter's WebAssembly program is HCL_PROGRAM_ASSET, named where src/config/hcl-program.ts reads it. */

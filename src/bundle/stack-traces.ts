@@ -4,7 +4,7 @@
  * trace is first written. Node's own source-map support would decode the whole map at every
  * start, and yargs formats a stack at every command.
  */
-import { originalPosition, type DecodedLine, type LineIndex } from './line-index';
+import { originalPosition, type LineIndex } from './line-index';
 
 /** A bundle's source map as the build writes it beside the bundle. */
 export interface BundleSourceMap extends LineIndex {
@@ -14,13 +14,12 @@ export interface BundleSourceMap extends LineIndex {
 /** From now on, frames of `bundleFile` name their TypeScript source; `read` loads the map the first time one does. */
 export function mapStackTraces(bundleFile: string, read: () => BundleSourceMap): void {
   let sourceMap: BundleSourceMap | undefined;
-  const decoded = new Map<number, DecodedLine>();
   const frameText = (frame: NodeJS.CallSite): string => {
     const line = frame.getLineNumber();
     const column = frame.getColumnNumber();
     if (frame.getFileName() !== bundleFile || line === null || column === null) return frame.toString();
     sourceMap ??= read();
-    const at = originalPosition(sourceMap.mappings, sourceMap.starts, line - 1, column - 1, decoded);
+    const at = originalPosition(sourceMap.mappings, sourceMap.checkpoints, line - 1, column - 1);
     const source = at && sourceMap.sources[at.source];
     if (!at || source === undefined) return frame.toString();
     const place = `${source}:${at.line + 1}:${at.column + 1}`;

@@ -54,6 +54,24 @@ describe('the tenantform launcher', () => {
     expect(r.stderr).not.toContain(join('dist', 'bundle', 'tenantform.js'));
   });
 
+  it('fails no assertion of its own outside a Node.js project (yargs looks for package.json from the program, not the working folder)', () => {
+    const hook = join(pkg, 'count-failed-assertions.cjs');
+    writeFileSync(
+      hook,
+      `const assert = require('node:assert'); const notStrictEqual = assert.notStrictEqual; let failed = 0;
+       assert.notStrictEqual = (...args) => { try { return notStrictEqual(...args); } catch (err) { failed++; throw err; } };
+       process.on('exit', () => process.stderr.write('failed assertions: ' + failed + '\\n'));`,
+    );
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tenantform-no-project-'));
+    try {
+      const r = spawnSync(process.execPath, ['--require', hook, join(pkg, 'bin', 'tenantform.js'), '--version'], { cwd: elsewhere, encoding: 'utf8' });
+      expect(r.stdout).toContain(`tenantform v${VERSION}\n`);
+      expect(r.stderr).toContain('failed assertions: 0\n');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('says how to build when the bundle is missing', () => {
     rmSync(join(pkg, 'dist', 'bundle'));
     const none = launch(['--version']);
