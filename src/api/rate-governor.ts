@@ -3,11 +3,13 @@
  * sends with those credentials (the platform limits each API client, whatever sends for it):
  *
  * - adaptive concurrency, additive increase and multiplicative decrease (AIMD, as TCP and the
- *   AWS SDK's adaptive retry mode): it starts where the run's parallelism says; until the
- *   platform first pushes back, each answer that is not a 429 raises the number of requests
- *   allowed in flight by one (doubling it every round trip, as TCP's slow start), then by 1/limit
- *   (about one per round trip); each 429 halves it, once per round trip (the requests already in
- *   flight when it was halved do not halve it again);
+ *   AWS SDK's adaptive retry mode): it starts where the run's parallelism says, or with what
+ *   an earlier run in the working directory held in flight when the platform never pushed back
+ *   on that run (heldInFlight: what TCP stacks share between connections to one host, RFC 2140's
+ *   temporal sharing); until the platform first pushes back, each answer that is not a 429
+ *   raises the number of requests allowed in flight by one (doubling it every round trip, as
+ *   TCP's slow start), then by 1/limit (about one per round trip); each 429 halves it, once per
+ *   round trip (the requests already in flight when it was halved do not halve it again);
  * - the platform's answer time: when the usual round trip (smoothed, as TCP smooths it) grows
  *   past twice the fastest one seen and 10 ms more, requests queue at the platform rather than
  *   being served; the limit then falls by a tenth once per round trip, to no lower than where it
@@ -164,6 +166,10 @@ export class RateGovernor {
   #timer: NodeJS.Timeout | undefined;
   /** Answers that were not 429s: the run makes progress while this grows. */
   #answered = 0;
+  /** Whether any answer was a 429. */
+  #everThrottled = false;
+  /** The most requests in flight at once before the platform first pushed back. */
+  #peakInFlight = 0;
   /** Trims since the platform last pushed back hard, those since the ceiling last rose past the rate trimmed to, when the last was, and the 429s of requests sent since then. */
   #trims = 0;
   #trimsInARow = 0;
@@ -224,6 +230,29 @@ export class RateGovernor {
     return this.#noisy ? undefined : this.#metRps;
   }
 
+  /**
+   * Starts with `inFlight` allowed in flight, an earlier run's heldInFlight, when that is more than
+   * the start: slow start goes on from there. Answers that slow down still lower it to where the
+   * run itself would have started, no further.
+   */
+  startWith(inFlight: number): void {
+    if (this.#answered > 0 || this.#everThrottled || !(inFlight > this.#limit)) return;
+    this.#limit = Math.min(this.#max, Math.floor(inFlight));
+  }
+
+  /**
+   * What a later run may start with: the most requests the run had in flight at once before the
+   * platform first pushed back (answers as fast as at first: past that, answers that slowed down
+   * say more in flight only queue); null when the run met a 429 or started below a rate limit
+   * (the later run starts where its parallelism says); undefined when the run had no answer (it
+   * says nothing either way). What the budget allowed beyond what the run sent is not proven (a
+   * run capped by `--parallelism`, or with little to send).
+   */
+  get heldInFlight(): number | null | undefined {
+    if (this.#answered === 0 && !this.#everThrottled) return undefined;
+    return this.#everThrottled || this.#learnedRps !== undefined ? null : this.#peakInFlight;
+  }
+
   /** Requests allowed in flight now. */
   get limit(): number {
     return Math.floor(this.#limit);
@@ -252,7 +281,10 @@ export class RateGovernor {
     const now = this.#now();
     this.#answers.push({ at: now, throttled: outcome.throttled });
     this.#throttledInARow = outcome.throttled ? this.#throttledInARow + 1 : 0;
-    if (outcome.throttled) this.#throttledAt.push(now);
+    if (outcome.throttled) {
+      this.#throttledAt.push(now);
+      this.#everThrottled = true;
+    }
     // A bucket run dry refuses all that is in flight: a few 429s in a quiet second may be chance.
     if (this.#throttledInARow >= LIMITED_IN_A_ROW) this.#bucketMet = true;
     while (this.#answers.length > 0 && this.#answers[0].at <= now - 1000) this.#answers.shift();
@@ -405,6 +437,7 @@ export class RateGovernor {
 
   #take(): void {
     this.#inFlight++;
+    if (this.#slowStart) this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight);
     const now = this.#now();
     this.#firstSentAt ??= now;
     this.#recent.push(now);
@@ -463,17 +496,25 @@ export class RateGovernor {
 }
 
 const governors = new Map<string, RateGovernor>();
-/** The limits earlier runs met, by data center and API client (see limit-memory.ts); none unless the command keeps them. */
-let recall: (origin: string, clientId: string) => number | undefined = () => undefined;
 
-/** The budget of one data center (its origin) and API client, shared by every client of this process. */
-export function governorFor(origin: string, clientId: string): RateGovernor {
+/** What earlier runs left for a data center and API client: the rate limit they met, the requests they held in flight. */
+export interface Recalled {
+  readonly perSecond?: number;
+  readonly inFlight?: number;
+}
+
+/** What earlier runs left, by data center and API client (see limit-memory.ts); nothing unless the command keeps it. */
+let recall: (origin: string, clientId: string) => Recalled = () => ({});
+
+/** The budget of one data center (its origin) and API client, shared by every client of this process; `options` make it when there is none yet. */
+export function governorFor(origin: string, clientId: string, options: GovernorOptions = {}): RateGovernor {
   const key = `${origin} ${clientId}`;
   let governor = governors.get(key);
   if (governor === undefined) {
-    governor = new RateGovernor();
-    const met = recall(origin, clientId);
-    if (met !== undefined) governor.startBelow(met);
+    governor = new RateGovernor(options);
+    const { perSecond, inFlight } = recall(origin, clientId);
+    if (perSecond !== undefined) governor.startBelow(perSecond);
+    else if (inFlight !== undefined) governor.startWith(inFlight);
     governors.set(key, governor);
   }
   return governor;
@@ -489,10 +530,15 @@ export function recallLimitsWith(lookup: typeof recall): void {
   recall = lookup;
 }
 
-/** The limits met in this process: data center, API client and the rate accepted then. */
-export function metLimits(): Array<{ origin: string; clientId: string; perSecond: number }> {
+/**
+ * What this process's budgets leave for later runs, by data center and API client: the rate
+ * accepted when a limit was met, and the requests held in flight (null: to forget).
+ */
+export function budgetsLeft(): Array<{ origin: string; clientId: string; perSecond?: number; inFlight?: number | null }> {
   return [...governors.entries()].flatMap(([key, g]) => {
     const [origin, clientId] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
-    return g.metLimit === undefined ? [] : [{ origin, clientId, perSecond: g.metLimit }];
+    const [perSecond, inFlight] = [g.metLimit, g.heldInFlight];
+    if (perSecond === undefined && inFlight === undefined) return [];
+    return [{ origin, clientId, ...(perSecond !== undefined ? { perSecond } : {}), ...(inFlight !== undefined ? { inFlight } : {}) }];
   });
 }

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWith, run, startWorld, writeConfig, type World } from './helpers';
+import { configWith, filesUnder, run, startWorld, writeConfig, type World } from './helpers';
 
 /**
  * A value derived from a sensitive one is sensitive too, as Terraform marks it: here a setting's
@@ -69,7 +69,7 @@ describe('a value derived from a secret', () => {
 
   it('appears in no output and no file but the state', () => {
     const leaks = outputs.filter((o) => o.text.includes(secret)).map((o) => o.what);
-    for (const name of readdirSync(world.dir)) {
+    for (const name of filesUnder(world.dir)) {
       if (/\.tfstate(\.backup)?$/.test(name) || name === 'saved.plan') continue;
       if (readFileSync(join(world.dir, name), 'utf8').includes(secret)) leaks.push(name);
     }

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { PlatformClient } from '../../src/api';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator';
 import { onRequest } from '../helpers/moments';
@@ -109,6 +109,14 @@ export function runProcess(world: CliWorld, args: string[], env: NodeJS.ProcessE
 }
 
 /** Writes a Terraform JSON configuration (as cdktf would synthesize it) and returns its file name. */
+/** Every file under `dir` (`.terraform/` and the like too), by its path from `dir`. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
 export function writeConfig(world: CliWorld, config: unknown, file = 'main.tf.json'): string {
   writeFileSync(join(world.dir, file), JSON.stringify(config, null, 2));
   return file;

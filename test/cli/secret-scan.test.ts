@@ -5,9 +5,9 @@
  * the issued secret (as with Terraform), and the commands whose purpose is to print it
  * (`output NAME`, `output -raw NAME` and `state pull`, as with Terraform).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configWith, infra, run, startWorld, writeConfig, type World } from './helpers';
+import { configWith, filesUnder, infra, run, startWorld, writeConfig, type World } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -88,7 +88,7 @@ describe('a secret in every output of every command', () => {
       if (/bearer\s+\S{8,}|"access_token"\s*:/i.test(text)) leaks.push(`a token in ${what}`);
     };
     for (const o of outputs) scan(o.what, o.text);
-    const files = readdirSync(world.dir);
+    const files = filesUnder(world.dir);
     expect(files).toEqual(expect.arrayContaining([LOG, 'summary.md', 'exported.tf.json', 'imports.sh']));
     for (const name of files) {
       // The state and saved plans hold the issued secret, as Terraform's do (the README says so).
