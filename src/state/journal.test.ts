@@ -47,6 +47,25 @@ describe('apply journal', () => {
     // No finish(): the process is gone.
   }
 
+  it('makes creates sent together durable with one write of the state, not one each in turn', async () => {
+    const store = await StateStore.open(path);
+    store.put('tenantform_infra_component.c1', infraComponent, component('c1'), []);
+    const journal = await StateJournal.begin(store);
+    const save = jest.spyOn(store, 'save');
+    const durable = Array.from({ length: 10 }, (_, i) => {
+      store.addPending(`tenantform_infra_component.n${i}`, { name: `n${i}` });
+      return journal.durablePending();
+    });
+    await Promise.all(durable);
+    expect(save).toHaveBeenCalledTimes(1);
+    expect((await StateStore.open(path)).pending()).toHaveLength(10);
+    // A create after that write started waits for a write of its own.
+    store.addPending('tenantform_infra_component.late', { name: 'late' });
+    await journal.durablePending();
+    expect(save).toHaveBeenCalledTimes(2);
+    expect((await StateStore.open(path)).pending()).toHaveLength(11);
+  });
+
   it('replays the changes of an unfinished apply on the next load, a torn last line ignored', async () => {
     await crashedApply();
     expect(JSON.parse(readFileSync(path, 'utf8')).resources).toHaveLength(1);

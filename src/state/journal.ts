@@ -36,6 +36,8 @@ export class StateJournal {
   #failed: Error | undefined;
   /** A whole-state write queued and not started yet: whoever needs one joins it. */
   #queuedSave: Promise<void> | undefined;
+  /** The same for the write that makes pending creates durable (see durablePending). */
+  #queuedCompaction: Promise<void> | undefined;
 
   private constructor(
     private readonly state: JournaledState,
@@ -73,10 +75,16 @@ export class StateJournal {
    */
   durablePending(): Promise<void> {
     if (this.store === undefined || this.state.size >= WHOLE_STATE_WRITE_LIMIT) return this.durable();
-    // Durable once the state is written: the create need not wait for the fresh journal.
-    return new Promise((resolve, reject) => {
-      this.#enqueue(() => this.#compact(resolve)).catch(reject);
+    // Durable once the state is written: the create need not wait for the fresh journal. A write
+    // queued and not started yet holds this pending create too: creates sent together wait for
+    // one write, not one each in turn.
+    this.#queuedCompaction ??= new Promise((resolve, reject) => {
+      this.#enqueue(() => {
+        this.#queuedCompaction = undefined;
+        return this.#compact(resolve);
+      }).catch(reject);
     });
+    return this.#queuedCompaction;
   }
 
   /** Writes the whole state and removes the journal; changes are no longer journaled. */
